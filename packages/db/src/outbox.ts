@@ -1,0 +1,120 @@
+import { Duration, Effect } from "effect"
+import type postgres from "postgres"
+import { quoteIdentifier } from "./migrate.ts"
+import { inProcessChannel, Wakeup } from "./wakeup.ts"
+
+/** A row of `<schema>.outbox`, as handed to the relay's publish function. */
+export interface OutboxRow {
+  readonly id: bigint
+  readonly topic: string
+  readonly key: string
+  readonly value: string
+  readonly headers: Record<string, string>
+}
+
+export const outboxChannel = (schema: string): string => `parley_outbox_${schema}`
+
+/**
+ * The DDL of `<schema>.outbox`, for a service's migrations when it runs with the Kafka bus. The
+ * statement trigger NOTIFYs the relay on commit (NOTIFY is transactional) on a real server.
+ */
+export const outboxTableSql = (schema: string): string => {
+  const s = quoteIdentifier(schema)
+  const channel = outboxChannel(schema)
+  return `
+create table if not exists ${s}.outbox (
+  id bigserial primary key,
+  topic text not null,
+  key text not null,
+  value text not null,
+  headers jsonb not null default '{}'::jsonb,
+  created_at timestamptz not null default now()
+);
+create or replace function ${s}.outbox_notify() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('${channel}', '');
+  return null;
+end $$;
+drop trigger if exists outbox_notify on ${s}.outbox;
+create trigger outbox_notify after insert on ${s}.outbox
+  for each statement execute function ${s}.outbox_notify();
+`
+}
+
+/**
+ * Tells a relay in this process that rows were appended (call it from the writer, even inside the
+ * transaction: on PGlite the relay's query queues behind that transaction; on a real server the
+ * relay just finds nothing yet and the trigger's NOTIFY wakes it on commit).
+ */
+export const notifyOutbox = (sql: postgres.Sql, schema: string): void =>
+  inProcessChannel.notify(sql, outboxChannel(schema))
+
+export interface OutboxRelayOptions {
+  readonly sql: postgres.Sql
+  readonly embedded: boolean
+  readonly schema: string
+  readonly publish: (rows: ReadonlyArray<OutboxRow>) => Effect.Effect<void, unknown>
+  readonly batchSize?: number
+  readonly pollInterval?: Duration.Input
+}
+
+/**
+ * Moves rows from `<schema>.outbox` to `publish` at least once, in id order: lock a batch, publish
+ * it, delete it, all in one transaction, so a crash between publish and commit republishes rather
+ * than loses. Instances take a transaction-scoped advisory lock per schema and only the holder
+ * relays: that keeps each key's records in order even with several instances (SKIP LOCKED alone
+ * would let two instances publish one key's consecutive rows concurrently). Runs until interrupted.
+ */
+export const runOutboxRelay = (options: OutboxRelayOptions): Effect.Effect<never> =>
+  Effect.gen(function* () {
+    const { sql, schema } = options
+    const s = quoteIdentifier(schema)
+    const batchSize = options.batchSize ?? 256
+    const pollMs = Duration.toMillis(Duration.fromInputUnsafe(options.pollInterval ?? "1 second"))
+    const context = yield* Effect.context<never>()
+    const wakeup = new Wakeup()
+    const stopInProcess = inProcessChannel.listen(sql, (channel) => {
+      if (channel === outboxChannel(schema)) wakeup.notify()
+    })
+    yield* Effect.addFinalizer(() => Effect.sync(stopInProcess))
+    if (!options.embedded) {
+      const listening = yield* Effect.promise(() => sql.listen(outboxChannel(schema), () => wakeup.notify()))
+      yield* Effect.addFinalizer(() => Effect.promise(() => listening.unlisten()).pipe(Effect.ignore))
+    }
+
+    const relayBatch = Effect.promise(() =>
+      sql.begin(async (tx) => {
+        const [lock] = await tx<Array<{ locked: boolean }>>`
+          select pg_try_advisory_xact_lock(hashtext(${`parley.outbox.${schema}`})) as locked`
+        if (lock?.locked !== true) return 0
+        const rows = await tx.unsafe<Array<OutboxRow>>(
+          `select id, topic, key, value, headers from ${s}.outbox
+           order by id limit $1 for update skip locked`,
+          [batchSize],
+        )
+        if (rows.length === 0) return 0
+        await Effect.runPromiseWith(context)(options.publish(rows))
+        await tx.unsafe(`delete from ${s}.outbox where id = any($1::bigint[])`, [rows.map((row) => row.id.toString())])
+        return rows.length
+      }),
+    )
+
+    let failures = 0
+    while (true) {
+      const moved = yield* relayBatch.pipe(
+        Effect.catchCause((cause) =>
+          Effect.logWarning("outbox relay failed; retrying", { schema, cause }).pipe(Effect.as(-1)),
+        ),
+      )
+      if (moved === batchSize) continue
+      failures = moved < 0 ? failures + 1 : 0
+      const delay = failures > 0 ? Math.min(100 * 2 ** failures, 10_000) : pollMs
+      yield* Effect.callback<void>((resume) => {
+        const abort = new AbortController()
+        // After a failure, back off without waking early: a broken broker should not spin.
+        const woken = failures > 0 ? new Promise((r) => setTimeout(r, delay)) : wakeup.wait(delay, abort.signal)
+        woken.then(() => resume(Effect.void))
+        return Effect.sync(() => abort.abort())
+      })
+    }
+  }).pipe(Effect.scoped) as Effect.Effect<never>

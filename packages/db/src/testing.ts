@@ -1,0 +1,66 @@
+import postgres from "postgres"
+import { clientOptions } from "./Database.ts"
+import { startEmbeddedPostgres } from "./embedded.ts"
+
+export interface FreshDatabase {
+  readonly url: string
+  readonly sql: postgres.Sql
+  /** True when no Postgres server was reachable and this is an in-process PGlite. */
+  readonly embedded: boolean
+  close(): Promise<void>
+}
+
+const defaultServerUrl = "postgres://postgres@127.0.0.1:5432/postgres"
+let warnedEmbedded = false
+
+/**
+ * A new, uniquely named database on `DATABASE_URL`'s server (else the local one), dropped by
+ * `close()`. Without a reachable server it falls back to an in-memory PGlite — and says so, once,
+ * because such a run proves less (no real concurrency, no LISTEN across connections).
+ */
+export const freshDatabase = async (): Promise<FreshDatabase> => {
+  const serverUrl = process.env.DATABASE_URL ?? defaultServerUrl
+  const admin = postgres(serverUrl, { ...clientOptions(1), connect_timeout: 3 })
+  const name = `parley_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  try {
+    await admin.unsafe(`create database "${name}"`)
+  } catch (error) {
+    await admin.end({ timeout: 0 })
+    if (!isUnreachable(error)) throw error
+    if (!warnedEmbedded) {
+      warnedEmbedded = true
+      console.warn(
+        `\n*** freshDatabase: no Postgres at ${new URL(serverUrl).host}; FALLING BACK TO EMBEDDED PGLITE ***\n`,
+      )
+    }
+    const embedded = await startEmbeddedPostgres()
+    const sql = postgres(embedded.url, clientOptions(1))
+    return {
+      url: embedded.url,
+      sql,
+      embedded: true,
+      close: async () => {
+        await sql.end({ timeout: 5 })
+        await embedded.close()
+      },
+    }
+  }
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  const sql = postgres(url.href, clientOptions(5))
+  return {
+    url: url.href,
+    sql,
+    embedded: false,
+    close: async () => {
+      await sql.end({ timeout: 5 })
+      await admin.unsafe(`drop database if exists "${name}" with (force)`)
+      await admin.end({ timeout: 5 })
+    },
+  }
+}
+
+const isUnreachable = (error: unknown): boolean => {
+  const code = (error as { code?: unknown }).code
+  return code === "ECONNREFUSED" || code === "CONNECT_TIMEOUT" || code === "ENOTFOUND" || code === "EHOSTUNREACH"
+}
