@@ -1,0 +1,239 @@
+/**
+ * Request and response bodies of the identity routes (CONTRACT.md §2.4, §2.5, §4) and of the
+ * internal lookups the gateway makes (docs/internal-apis.md). Schemas only — no I/O.
+ */
+import { Schema } from "effect"
+import { KeyId, OrgId, SessionId, UserId } from "../ids.ts"
+import { Role as MemberRole } from "../principal.ts"
+import { Scope } from "../scopes.ts"
+import { IsoTimestamp } from "../values.ts"
+
+/** Plan features an operator may grant (CONTRACT.md §2.5). */
+export const PlanFeatures = ["api_access"] as const
+export const PlanFeature = Schema.Literals(PlanFeatures)
+export type PlanFeature = typeof PlanFeature.Type
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export const Email = Schema.String.check(
+  Schema.isMaxLength(254),
+  Schema.makeFilter((s: string) => EMAIL.test(s) || "must be an email address"),
+)
+
+/** Login accepts any non-empty password: a rule change must not lock out older accounts. */
+export const LoginPassword = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1024))
+
+/** A new password: at least 10 characters (CONTRACT.md §2.4); bounded so hashing stays cheap. */
+export const NewPassword = Schema.String.check(Schema.isMinLength(10), Schema.isMaxLength(1024))
+
+const NonBlank = (max: number) =>
+  Schema.String.check(
+    Schema.isMaxLength(max),
+    Schema.makeFilter((s: string) => s.trim().length > 0 || "must not be empty"),
+  )
+
+/**
+ * A browser origin a key may be used from: `https://host[:port]`, and — for development only —
+ * `http://localhost[:port]`, `http://127.0.0.1[:port]` or `http://[::1][:port]`. No path, query,
+ * fragment, credentials or wildcard.
+ */
+export const AllowedOrigin = Schema.String.check(
+  Schema.isMaxLength(2048),
+  Schema.makeFilter((s: string) => normalizeOrigin(s) !== undefined || "must be an https://host[:port] origin"),
+)
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"])
+
+/** The canonical form of an allowed origin (as a browser sends it in `Origin`), or undefined. */
+export const normalizeOrigin = (input: string): string | undefined => {
+  if (!/^https?:\/\/[^/?#@*\s]+\/?$/i.test(input)) return undefined
+  let url: URL
+  try {
+    url = new URL(input)
+  } catch {
+    return undefined
+  }
+  if (url.username !== "" || url.password !== "" || url.hostname === "") return undefined
+  if (url.protocol === "https:") return url.origin
+  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return url.origin
+  return undefined
+}
+
+// ---- operator (§2.5) ----
+
+export const OrganizationRecord = Schema.Struct({
+  id: OrgId,
+  name: Schema.String,
+  features: Schema.Array(Schema.String),
+  createdAt: IsoTimestamp,
+}).annotate({ identifier: "Organization" })
+export type OrganizationRecord = typeof OrganizationRecord.Type
+
+export const CreateOrganizationRequest = Schema.Struct({
+  name: NonBlank(100),
+  features: Schema.optionalKey(Schema.Array(PlanFeature)),
+  admin: Schema.Struct({ email: Email, password: NewPassword }),
+})
+export type CreateOrganizationRequest = typeof CreateOrganizationRequest.Type
+
+export const UpdateOrganizationRequest = Schema.Struct({
+  name: Schema.optionalKey(NonBlank(100)),
+  features: Schema.optionalKey(Schema.Array(PlanFeature)),
+})
+export type UpdateOrganizationRequest = typeof UpdateOrganizationRequest.Type
+
+// ---- sessions and members (§2.4) ----
+
+export const MemberRecord = Schema.Struct({ id: UserId, email: Schema.String, role: MemberRole }).annotate({
+  identifier: "Member",
+})
+export type MemberRecord = typeof MemberRecord.Type
+
+export const CreateOrganizationResponse = Schema.Struct({ organization: OrganizationRecord, admin: MemberRecord })
+export type CreateOrganizationResponse = typeof CreateOrganizationResponse.Type
+
+export const LoginRequest = Schema.Struct({
+  email: Schema.String.check(Schema.isMaxLength(254)),
+  password: LoginPassword,
+})
+export type LoginRequest = typeof LoginRequest.Type
+
+/** The answer of login and of `GET /api/auth/me`. */
+export const CurrentUserResponse = Schema.Struct({
+  user: MemberRecord,
+  organization: Schema.Struct({ id: OrgId, name: Schema.String }),
+})
+export type CurrentUserResponse = typeof CurrentUserResponse.Type
+
+export const CreateMemberRequest = Schema.Struct({ email: Email, password: NewPassword, role: MemberRole })
+export type CreateMemberRequest = typeof CreateMemberRequest.Type
+
+export const ListMembersResponse = Schema.Struct({ data: Schema.Array(MemberRecord) })
+export type ListMembersResponse = typeof ListMembersResponse.Type
+
+export const MemberPathParams = Schema.Struct({ id: UserId })
+export const OrganizationPathParams = Schema.Struct({ id: OrgId })
+export const ApiKeyPathParams = Schema.Struct({ id: KeyId })
+
+// ---- API keys (§4) ----
+
+export const CreateApiKeyRequest = Schema.Struct({
+  name: NonBlank(100),
+  scopes: Schema.optionalKey(Schema.Array(Scope)),
+  allowedOrigins: Schema.optionalKey(Schema.Array(AllowedOrigin).check(Schema.isMaxLength(20))),
+})
+export type CreateApiKeyRequest = typeof CreateApiKeyRequest.Type
+
+/** CONTRACT.md §4's KeyRecord: never the secret nor its digest. */
+export const ApiKeyRecord = Schema.Struct({
+  id: KeyId,
+  name: Schema.String,
+  prefix: Schema.String,
+  scopes: Schema.Array(Scope),
+  allowedOrigins: Schema.Array(Schema.String),
+  createdAt: IsoTimestamp,
+  lastUsedAt: Schema.NullOr(IsoTimestamp),
+  revokedAt: Schema.NullOr(IsoTimestamp),
+}).annotate({ identifier: "ApiKeyRecord" })
+export type ApiKeyRecord = typeof ApiKeyRecord.Type
+
+/** The 201 of key creation: the record plus the full key, shown this once. */
+export const CreatedApiKey = Schema.Struct({ ...ApiKeyRecord.fields, key: Schema.String })
+export type CreatedApiKey = typeof CreatedApiKey.Type
+
+export const ListApiKeysResponse = Schema.Struct({ data: Schema.Array(ApiKeyRecord) })
+export type ListApiKeysResponse = typeof ListApiKeysResponse.Type
+
+// ---- internal lookups (gateway → identity, `x-parley-internal`) ----
+
+const Sha256Hex = Schema.String.check(
+  Schema.isPattern(/^[0-9a-f]{64}$/, { expected: "a lowercase hex SHA-256 digest" }),
+)
+
+/** `POST /internal/keys/lookup`: `digest` is the SHA-256 hex of the full key as presented. */
+export const KeyLookupRequest = Schema.Struct({ digest: Sha256Hex })
+export type KeyLookupRequest = typeof KeyLookupRequest.Type
+
+export const KeyLookupResponse = Schema.Struct({
+  keyId: KeyId,
+  orgId: OrgId,
+  prefix: Schema.String,
+  scopes: Schema.Array(Scope),
+  allowedOrigins: Schema.Array(Schema.String),
+  revokedAt: Schema.NullOr(IsoTimestamp),
+  orgFeatures: Schema.Array(Schema.String),
+})
+export type KeyLookupResponse = typeof KeyLookupResponse.Type
+
+/** `POST /internal/sessions/lookup`: `tokenDigest` is the SHA-256 hex of the cookie's token. */
+export const SessionLookupRequest = Schema.Struct({ tokenDigest: Sha256Hex })
+export type SessionLookupRequest = typeof SessionLookupRequest.Type
+
+export const SessionLookupResponse = Schema.Struct({
+  sessionId: SessionId,
+  userId: UserId,
+  orgId: OrgId,
+  role: MemberRole,
+  expiresAt: IsoTimestamp,
+})
+export type SessionLookupResponse = typeof SessionLookupResponse.Type
+
+// ---- API key format (§2.1) ----
+//
+// `parley_<prefix>.<secret>`: <prefix> is 12 base62 characters; <secret> is 43 base62 characters of
+// randomness (43 × log2 62 ≈ 256.03 bits) followed by 6 base62 characters holding the CRC32 of
+// everything before the checksum — the literal `parley_<prefix>.<43 random characters>` — as a
+// fixed-width, zero-padded, big-endian base62 number (62^6 > 2^32). Pure code, so the gateway can
+// refuse a mistyped key without any read, on any runtime.
+
+export const API_KEY_ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+export const API_KEY_LITERAL = "parley"
+export const API_KEY_PREFIX_LENGTH = 12
+export const API_KEY_RANDOM_LENGTH = 43
+export const API_KEY_CHECKSUM_LENGTH = 6
+
+const KEY_SHAPE = /^parley_([0-9A-Za-z]{12})\.([0-9A-Za-z]{43})([0-9A-Za-z]{6})$/
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256)
+  for (let n = 0; n < 256; n++) {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    table[n] = c >>> 0
+  }
+  return table
+})()
+
+/** CRC-32 (IEEE 802.3, as zlib) of the UTF-8 bytes of `text`. */
+const crc32 = (text: string): number => {
+  let crc = 0xffffffff
+  for (const byte of new TextEncoder().encode(text)) {
+    crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8)
+  }
+  return (crc ^ 0xffffffff) >>> 0
+}
+
+/** The 6-character base62 checksum of a key body `parley_<prefix>.<random>`. */
+export const apiKeyChecksum = (body: string): string => {
+  let value = crc32(body)
+  let out = ""
+  for (let i = 0; i < API_KEY_CHECKSUM_LENGTH; i++) {
+    out = API_KEY_ALPHABET[value % 62] + out
+    value = Math.floor(value / 62)
+  }
+  return out
+}
+
+export interface ParsedApiKey {
+  readonly prefix: string
+  readonly key: string
+}
+
+/** The key's public prefix when `candidate` is a well-formed key with a valid checksum. */
+export const parseApiKey = (candidate: string): ParsedApiKey | undefined => {
+  const match = KEY_SHAPE.exec(candidate)
+  if (match === null) return undefined
+  const body = candidate.slice(0, candidate.length - API_KEY_CHECKSUM_LENGTH)
+  if (apiKeyChecksum(body) !== match[3]) return undefined
+  return { prefix: match[1] as string, key: candidate }
+}

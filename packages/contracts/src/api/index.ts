@@ -1,0 +1,3 @@
+// Request and response body schemas of each service's HTTP API, one module per service
+// (`./identity.ts`, `./webhook-registry.ts`, …) re-exported here. See README.md.
+export * from "./identity.ts"

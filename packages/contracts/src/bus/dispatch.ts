@@ -1,0 +1,64 @@
+import { Schema } from "effect"
+import { EventDataSchemas, EventName } from "../events.ts"
+import { DeliveryId, EventId, OrgId, WebhookId } from "../ids.ts"
+import { IsoTimestamp } from "../values.ts"
+
+/** Which attempt of a delivery: at most three (CONTRACT.md §6). */
+export const AttemptNumber = Schema.Literals([1, 2, 3])
+export type AttemptNumber = typeof AttemptNumber.Type
+
+/** Why a delivery exists: an event fanned out, or an administrator's redeliver or replay. */
+export const DeliveryReason = Schema.Literals(["event", "redeliver", "replay"])
+export type DeliveryReason = typeof DeliveryReason.Type
+
+const deliveryRecordOf = <E extends EventName>(event: E) =>
+  Schema.Struct({
+    deliveryId: DeliveryId,
+    webhookId: WebhookId,
+    orgId: OrgId,
+    eventId: EventId,
+    event: Schema.Literal(event),
+    timestamp: IsoTimestamp,
+    data: EventDataSchemas[event],
+    attempt: AttemptNumber,
+    /** Not to be attempted before this instant (the retry gap). */
+    notBefore: IsoTimestamp,
+    reason: DeliveryReason,
+  })
+
+/**
+ * `parley.dispatch.deliveries.v1` and the retry topics (key: webhookId): one attempt to make of
+ * one delivery. It carries the envelope's parts, so the body can be rebuilt byte for byte.
+ */
+export const DeliveryRecord = Schema.Union([
+  deliveryRecordOf("message.inbound"),
+  deliveryRecordOf("message.status"),
+  deliveryRecordOf("lead.created"),
+  deliveryRecordOf("lead.updated"),
+  deliveryRecordOf("campaign.completed"),
+  deliveryRecordOf("template.status"),
+  deliveryRecordOf("template.quality"),
+  deliveryRecordOf("template.category"),
+]).annotate({ identifier: "DeliveryRecord" })
+export type DeliveryRecord = typeof DeliveryRecord.Type
+
+/**
+ * `parley.dispatch.attempts.v1` (key: webhookId): the outcome of one attempt — CONTRACT.md's
+ * Attempt plus the webhook and organization it belongs to.
+ */
+export const AttemptRecord = Schema.Struct({
+  deliveryId: DeliveryId,
+  webhookId: WebhookId,
+  orgId: OrgId,
+  eventId: EventId,
+  event: EventName,
+  attempt: AttemptNumber,
+  status: Schema.Literals(["success", "failed"]),
+  /** The HTTP status answered, null on timeout or connection error. */
+  responseStatus: Schema.NullOr(Schema.Int),
+  /** Why it failed (`timeout`, `connection refused`, `HTTP 500`), null on success. */
+  error: Schema.NullOr(Schema.String),
+  durationMs: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  attemptedAt: IsoTimestamp,
+}).annotate({ identifier: "AttemptRecord" })
+export type AttemptRecord = typeof AttemptRecord.Type

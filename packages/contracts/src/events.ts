@@ -1,0 +1,36 @@
+/**
+ * The events and their envelope are the public contract of `@parley/webhooks`; Parley's own code
+ * uses the very same schemas, so a producer cannot drift from what receivers decode.
+ */
+export {
+  Booking,
+  CampaignCompletedData,
+  CampaignCompletedEvent,
+  EventCatalogue,
+  type EventCatalogueEntry,
+  type EventChannels,
+  type EventData,
+  EventDataSchemas,
+  EventName,
+  EventNames,
+  envelopeSchemaFor,
+  isEventName,
+  LeadCreatedData,
+  LeadCreatedEvent,
+  LeadUpdatedData,
+  LeadUpdatedEvent,
+  MessageInboundData,
+  MessageInboundEvent,
+  MessageStatusData,
+  MessageStatusEvent,
+  MessageStatusValue,
+  TemplateCategoryData,
+  TemplateCategoryEvent,
+  TemplateQualityData,
+  TemplateQualityEvent,
+  TemplateStatusData,
+  TemplateStatusEvent,
+  TemplateStatusValue,
+  WebhookEnvelope,
+  type WebhookEnvelopeOf,
+} from "@parley/webhooks"

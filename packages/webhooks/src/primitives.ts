@@ -1,0 +1,39 @@
+import { Schema } from "effect"
+
+/**
+ * The value types that Parley's payloads are made of. Each carries an `expected` text so that a
+ * decoding failure says what was wanted ("Expected digits only, got ...") rather than "<filter>".
+ */
+
+const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/** ISO 8601 UTC with milliseconds, e.g. `2026-11-22T09:30:00.000Z`, naming a real instant. */
+export const IsoTimestamp = Schema.String.check(
+  Schema.makeFilter(
+    (s: string) => ISO_MS_UTC.test(s) && !Number.isNaN(Date.parse(s)) && new Date(s).toISOString() === s,
+    { expected: "an ISO 8601 UTC timestamp with milliseconds (2026-11-22T09:30:00.000Z)" },
+  ),
+).annotate({ identifier: "IsoTimestamp" })
+export type IsoTimestamp = typeof IsoTimestamp.Type
+
+/** A phone number as Parley stores and sends it: digits only, no `+`, spaces or punctuation. */
+export const PhoneDigits = Schema.String.check(
+  Schema.isPattern(/^[0-9]{1,20}$/, { expected: "a phone number of digits only (14155550100)" }),
+).annotate({ identifier: "PhoneDigits" })
+export type PhoneDigits = typeof PhoneDigits.Type
+
+/** A calendar date `YYYY-MM-DD`. */
+export const CalendarDate = Schema.String.check(
+  Schema.makeFilter(
+    (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00.000Z`).toISOString().slice(0, 10) === s,
+    { expected: "a date YYYY-MM-DD" },
+  ),
+).annotate({ identifier: "CalendarDate" })
+
+/** A wall-clock time `HH:MM` (24-hour). */
+export const ClockTime = Schema.String.check(
+  Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d$/, { expected: "a time HH:MM" }),
+).annotate({ identifier: "ClockTime" })
+
+/** A whole number of zero or more. */
+export const Count = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { expected: "an integer ≥ 0" }))
