@@ -68,6 +68,8 @@ const startContainer = async (): Promise<KafkaTestBrokers | undefined> => {
       KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: "1",
       KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: "1",
       KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: "0",
+      // Tests use short sessions so rebalances are quick; the default minimum is 6 s.
+      KAFKA_GROUP_MIN_SESSION_TIMEOUT_MS: "1000",
       KAFKA_AUTO_CREATE_TOPICS_ENABLE: "false",
     })
     .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))

@@ -1,0 +1,254 @@
+import { setTimeout as sleep } from "node:timers/promises"
+import { Cause, type Context, Effect, Exit } from "effect"
+import type { Consumer, EachBatchPayload, IHeaders, KafkaMessage } from "kafkajs"
+import type { BusRecord, SubscribeOptions } from "../Bus.ts"
+import { type KafkaClientOptions, makeKafka } from "./client.ts"
+import { PartitionWindow } from "./partition-window.ts"
+
+export interface ConsumerTuning {
+  /** Group session timeout; short in tests so rebalances are quick. Default 30 s. */
+  readonly sessionTimeoutMs?: number
+  /** Default: a tenth of the session timeout. */
+  readonly heartbeatIntervalMs?: number
+  /** Longest fetch long-poll, and so the longest wait before a resumed partition is fetched again. */
+  readonly maxWaitTimeMs?: number
+  /** Cap of the retry backoff of a failing handler. Default 5 s. */
+  readonly maxBackoffMs?: number
+  /** How long finished offsets may wait before they are committed. Default 200 ms. */
+  readonly commitIntervalMs?: number
+  /** How long shutdown waits for running handlers before it commits what finished. Default 30 s. */
+  readonly drainTimeoutMs?: number
+}
+
+export interface RunningConsumer {
+  readonly pause: () => void
+  readonly resume: () => void
+  readonly stop: () => Promise<void>
+}
+
+const headerText = (value: IHeaders[string]): string | undefined => {
+  const first = Array.isArray(value) ? value[0] : value
+  return first === undefined ? undefined : first.toString()
+}
+
+const toRecord = (topic: string, partition: number, m: KafkaMessage): BusRecord => {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(m.headers ?? {})) {
+    const text = headerText(value)
+    if (text !== undefined) headers[name] = text
+  }
+  return {
+    topic,
+    partition,
+    offset: BigInt(m.offset),
+    key: m.key?.toString() ?? "",
+    value: m.value?.toString() ?? "",
+    headers,
+    timestamp: new Date(Number(m.timestamp)),
+  }
+}
+
+interface Assigned {
+  readonly topic: string
+  readonly partition: number
+  readonly window: PartitionWindow
+}
+
+/**
+ * A consumer-group member that hands each partition's records to `handle` with up to `window` of
+ * them in flight. kafkajs delivers batches; each record is started in the background and resolved
+ * (so the next fetch reads past it), and a partition whose window is full is paused until a slot
+ * frees. Commits go up to the lowest unfinished offset, so a slow or failing record is redelivered
+ * after a crash or rebalance while the records behind it are not held up.
+ */
+export const startConsumer = async (
+  client: KafkaClientOptions & ConsumerTuning,
+  subscription: SubscribeOptions,
+  handle: (record: BusRecord) => Effect.Effect<void, unknown>,
+  context: Context.Context<never>,
+): Promise<RunningConsumer> => {
+  const sessionTimeout = client.sessionTimeoutMs ?? 30_000
+  const windowSize = subscription.window ?? 16
+  const maxBackoffMs = client.maxBackoffMs ?? 5_000
+  const commitIntervalMs = client.commitIntervalMs ?? 200
+  const log = (effect: Effect.Effect<void>) => Effect.runForkWith(context)(effect)
+
+  const consumer: Consumer = makeKafka(client, context, `consumer-${subscription.groupId}`).consumer({
+    groupId: subscription.groupId,
+    sessionTimeout,
+    rebalanceTimeout: sessionTimeout,
+    heartbeatInterval: client.heartbeatIntervalMs ?? Math.max(100, Math.floor(sessionTimeout / 10)),
+    maxWaitTimeInMs: client.maxWaitTimeMs ?? 500,
+    allowAutoTopicCreation: false,
+  })
+
+  let epoch = 0
+  let assigned = new Map<string, Assigned>()
+  const windowPaused = new Set<string>()
+  let userPaused = false
+  let stopping = false
+  const stopSignal = new AbortController()
+  let running = 0
+  let drained: (() => void) | undefined
+
+  let commitTimer: ReturnType<typeof setTimeout> | undefined
+  let committing: Promise<void> = Promise.resolve()
+  const commitNow = (): Promise<void> => {
+    committing = committing.then(async () => {
+      const pending = [...assigned.values()].flatMap((a) => {
+        const offset = a.window.pendingCommit()
+        return offset === undefined ? [] : [{ ...a, offset }]
+      })
+      if (pending.length === 0) return
+      try {
+        await consumer.commitOffsets(
+          pending.map((p) => ({ topic: p.topic, partition: p.partition, offset: p.offset.toString() })),
+        )
+        for (const p of pending) p.window.committed(p.offset)
+      } catch (error) {
+        // Usually a rebalance; the new owner re-reads from the last commit (at least once).
+        log(Effect.logDebug("kafka commit failed", { groupId: subscription.groupId, error: String(error) }))
+        if (!stopping) scheduleCommit()
+      }
+    })
+    return committing
+  }
+  const scheduleCommit = () => {
+    if (commitTimer !== undefined) return
+    commitTimer = setTimeout(() => {
+      commitTimer = undefined
+      void commitNow()
+    }, commitIntervalMs)
+  }
+
+  const resumePartition = (key: string, a: Assigned) => {
+    windowPaused.delete(key)
+    if (!userPaused) consumer.resume([{ topic: a.topic, partitions: [a.partition] }])
+  }
+
+  const dispatch = async (key: string, a: Assigned, record: BusRecord, myEpoch: number) => {
+    running++
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const exit = await Effect.runPromiseExitWith(context)(Effect.suspend(() => handle(record)))
+        if (Exit.isSuccess(exit)) {
+          a.window.finish(record.offset)
+          if (myEpoch === epoch) {
+            scheduleCommit()
+            if (windowPaused.has(key) && !a.window.full) resumePartition(key, a)
+          }
+          return
+        }
+        const delay = Math.min(100 * 2 ** (attempt - 1), maxBackoffMs)
+        log(
+          Effect.logWarning("bus handler failed; retrying", {
+            groupId: subscription.groupId,
+            topic: record.topic,
+            partition: record.partition,
+            offset: record.offset.toString(),
+            attempt,
+            retryInMs: delay,
+            cause: Cause.pretty(exit.cause),
+          }),
+        )
+        // Shutting down or partition revoked: leave it unfinished, so nobody commits past it.
+        if (stopping || myEpoch !== epoch) return
+        await sleep(delay, undefined, { signal: stopSignal.signal }).catch(() => undefined)
+        if (stopping || myEpoch !== epoch) return
+      }
+    } finally {
+      running--
+      if (running === 0) drained?.()
+    }
+  }
+
+  const eachBatch = async ({ batch, resolveOffset, isRunning, isStale }: EachBatchPayload) => {
+    const { topic, partition } = batch
+    const key = `${topic}:${partition}`
+    const myEpoch = epoch
+    let a = assigned.get(key)
+    if (a === undefined) {
+      a = { topic, partition, window: new PartitionWindow(windowSize) }
+      assigned.set(key, a)
+    }
+    for (const message of batch.messages) {
+      if (stopping || myEpoch !== epoch || !isRunning() || isStale()) return
+      const offset = BigInt(message.offset)
+      const next = a.window.next
+      if (next !== undefined && offset < next) continue
+      if (a.window.full) {
+        windowPaused.add(key)
+        consumer.pause([{ topic, partitions: [partition] }])
+        return
+      }
+      a.window.start(offset)
+      resolveOffset(message.offset)
+      void dispatch(key, a, toRecord(topic, partition, message), myEpoch)
+    }
+  }
+
+  // A rebalance hands partitions around: commit what is done while this generation may still,
+  // then start the new assignment with fresh bookkeeping (records still running are redelivered).
+  consumer.on(consumer.events.REBALANCING, () => {
+    void commitNow()
+  })
+  consumer.on(consumer.events.GROUP_JOIN, () => {
+    epoch++
+    for (const key of windowPaused) {
+      const a = assigned.get(key)
+      if (a !== undefined && !userPaused) consumer.resume([{ topic: a.topic, partitions: [a.partition] }])
+    }
+    windowPaused.clear()
+    assigned = new Map()
+  })
+  consumer.on(consumer.events.CRASH, (event) => {
+    log(
+      Effect.logError("kafka consumer crashed", {
+        groupId: subscription.groupId,
+        error: String(event.payload.error),
+        restart: event.payload.restart,
+      }),
+    )
+  })
+
+  await consumer.connect()
+  try {
+    await consumer.subscribe({ topics: [...subscription.topics], fromBeginning: true })
+    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch })
+  } catch (error) {
+    await consumer.disconnect().catch(() => undefined)
+    throw error
+  }
+
+  return {
+    pause: () => {
+      userPaused = true
+      consumer.pause(subscription.topics.map((topic) => ({ topic })))
+    },
+    resume: () => {
+      userPaused = false
+      // A topic-wide resume also clears partition pauses: re-pause the partitions whose window is full.
+      consumer.resume(subscription.topics.map((topic) => ({ topic })))
+      for (const key of windowPaused) {
+        const a = assigned.get(key)
+        if (a !== undefined) consumer.pause([{ topic: a.topic, partitions: [a.partition] }])
+      }
+    },
+    stop: async () => {
+      stopping = true
+      stopSignal.abort()
+      if (commitTimer !== undefined) clearTimeout(commitTimer)
+      consumer.pause(subscription.topics.map((topic) => ({ topic })))
+      if (running > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            drained = resolve
+          }),
+          sleep(client.drainTimeoutMs ?? 30_000),
+        ])
+      }
+      await commitNow()
+      await consumer.disconnect()
+    },
+  }
+}
