@@ -41,10 +41,11 @@ export const outboxLayer = (options: KafkaOutboxOptions): Layer.Layer<OutboxWrit
                   value: r.value,
                   headers: r.headers ?? {},
                 }))
+                // Sent as text: a JS string bound to a jsonb parameter would be encoded as a JSON string.
                 await tx.unsafe(
                   `insert into ${table} (topic, key, value, headers)
                    select topic, key, value, headers
-                   from jsonb_to_recordset($1::jsonb) as r(topic text, key text, value text, headers jsonb)`,
+                   from jsonb_to_recordset($1::text::jsonb) as r(topic text, key text, value text, headers jsonb)`,
                   [JSON.stringify(rows)],
                 )
                 notifyOutbox(sql, options.schema)
