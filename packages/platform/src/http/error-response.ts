@@ -1,0 +1,72 @@
+/**
+ * The one place an error becomes an HTTP answer. `ApiError`s answer as they are; Fastify's own 4xx
+ * (body parsing, schema validation, bad URLs) map to the contract's codes; anything else is a 500
+ * `Internal error` whose details go to the log with the request id, never to the client.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify"
+import { ApiError, internal, invalidRequest, notFound, payloadTooLarge, unsupportedMediaType } from "../errors.ts"
+
+interface AjvIssue {
+  readonly instancePath?: string
+  readonly message?: string
+  readonly params?: { readonly missingProperty?: string }
+}
+
+const fromValidation = (error: FastifyError): ApiError => {
+  const issues = ((error.validation ?? []) as ReadonlyArray<AjvIssue>).map((issue) => {
+    const base = (issue.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".")
+    const missing = issue.params?.missingProperty
+    const path = missing === undefined ? base : base === "" ? missing : `${base}.${missing}`
+    return { path, message: missing === undefined ? (issue.message ?? "is invalid") : "is required" }
+  })
+  const first = issues[0]
+  const what =
+    first === undefined ? "validation failed" : first.path === "" ? first.message : `${first.path} ${first.message}`
+  return invalidRequest(what, issues)
+}
+
+const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => ApiError> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => unsupportedMediaType(),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => payloadTooLarge(),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => invalidRequest("empty JSON body"),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => invalidRequest("malformed JSON body"),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => invalidRequest("body length does not match Content-Length"),
+  FST_ERR_BAD_URL: () => invalidRequest("malformed URL"),
+  FST_ERR_MAX_PARAM_LENGTH: () => invalidRequest("path parameter too long"),
+  FST_ERR_VALIDATION: fromValidation,
+}
+
+/** Maps any thrown value to the `ApiError` that answers it. */
+export const toApiError = (error: unknown): ApiError => {
+  if (error instanceof ApiError) return error
+  const fastifyError = error as Partial<FastifyError> | null
+  const code = fastifyError?.code
+  const mapped = code === undefined ? undefined : FRAMEWORK_ERRORS[code]
+  if (mapped !== undefined) return mapped(error as FastifyError)
+  // Errors other libraries raise with a client status (e.g. a stream aborted by the client).
+  switch (fastifyError?.statusCode) {
+    case 400:
+      return invalidRequest("malformed request")
+    case 404:
+      return notFound()
+    case 413:
+      return payloadTooLarge()
+    case 415:
+      return unsupportedMediaType()
+    default:
+      return internal()
+  }
+}
+
+export const sendApiError = (reply: FastifyReply, error: ApiError): FastifyReply => {
+  if (error.retryAfter !== undefined) reply.header("retry-after", String(error.retryAfter))
+  return reply.code(error.status).type("application/json; charset=utf-8").send(error.toBody())
+}
+
+export const handleError = (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  const apiError = toApiError(error)
+  // 4xx are the client's business (the access line records them); 5xx are ours.
+  if (apiError.code === "internal") request.log.error({ err: error }, "request failed")
+  else if (apiError.status >= 500) request.log.warn({ err: error }, apiError.error)
+  return sendApiError(reply, apiError)
+}

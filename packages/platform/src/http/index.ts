@@ -1,0 +1,11 @@
+export { mediaTypeMatches, parseStrictJson, type RawBodyOptions, rawBodyOf } from "./body.ts"
+export { handleError, sendApiError, toApiError } from "./error-response.ts"
+export { type CheckOutcome, type ReadinessCheck, runReadiness } from "./health.ts"
+export { isAcceptableRequestId, REQUEST_ID_HEADER } from "./request-id.ts"
+export {
+  DEFAULT_BODY_LIMIT,
+  type HttpServerOptions,
+  type MetricsServerOptions,
+  makeHttpServer,
+  makeMetricsServer,
+} from "./server.ts"

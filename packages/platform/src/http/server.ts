@@ -1,0 +1,105 @@
+/**
+ * `makeHttpServer`: the Fastify instance every service starts from, with the contract's cross-cutting
+ * behaviour in one place — request ids on every response, strict JSON bodies, 413/415, a JSON 404,
+ * one error handler, health probes, metrics and one access-log line per request.
+ */
+import { type FastifyInstance, fastify, LogController } from "fastify"
+import { notFound } from "../errors.ts"
+import type { ParleyLogger } from "../logger.ts"
+import { censorUrl } from "../logger.ts"
+import { makeServiceMetrics, type ServiceMetrics } from "../metrics.ts"
+import { installBodyParsers } from "./body.ts"
+import { handleError, sendApiError, toApiError } from "./error-response.ts"
+import { type ReadinessCheck, registerHealthRoutes } from "./health.ts"
+import { installHttpMetrics, registerMetricsRoute } from "./http-metrics.ts"
+import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.ts"
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The service's metrics registry (also behind `/metrics` unless `exposeMetrics: false`). */
+    metrics: ServiceMetrics
+  }
+}
+
+/** CONTRACT.md §1: 1 MiB for JSON bodies unless a route says otherwise. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024
+
+export interface HttpServerOptions {
+  readonly service: string
+  readonly logger: ParleyLogger
+  /** Server-wide body limit in bytes; routes override with Fastify's `bodyLimit` route option. */
+  readonly bodyLimit?: number
+  readonly readiness?: ReadonlyArray<ReadinessCheck>
+  /** Serve `/metrics` on this server (default true). The gateway's public server says false. */
+  readonly exposeMetrics?: boolean
+  /** A registry to record into (to share one between a public and an internal server). */
+  readonly metrics?: ServiceMetrics
+  /** Trust `X-Forwarded-*` from a proxy in front (Fastify's `trustProxy`). */
+  readonly trustProxy?: boolean | string | Array<string>
+}
+
+export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
+  const metrics = options.metrics ?? makeServiceMetrics(options.service)
+  const app = fastify({
+    loggerInstance: options.logger,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    requestIdHeader: false,
+    genReqId: requestIdOf,
+    trustProxy: options.trustProxy ?? false,
+    // Errors Fastify raises before routing (malformed URL encoding, over-long params) still get a
+    // contract body and a request id.
+    frameworkErrors: (error, request, reply) => {
+      reply.header(REQUEST_ID_HEADER, request.id)
+      sendApiError(reply, toApiError(error))
+    },
+  }) as unknown as FastifyInstance
+
+  app.decorate("metrics", metrics)
+  app.decorateRequest("principal", undefined)
+  installBodyParsers(app)
+  installHttpMetrics(app, metrics)
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id)
+  })
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: censorUrl(request.url),
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      "request completed",
+    )
+  })
+
+  app.setErrorHandler(handleError)
+  app.setNotFoundHandler((_request, reply) => sendApiError(reply, notFound()))
+
+  registerHealthRoutes(app, options.readiness ?? [])
+  if (options.exposeMetrics ?? true) registerMetricsRoute(app, metrics)
+  return app
+}
+
+export interface MetricsServerOptions {
+  readonly service: string
+  readonly logger: ParleyLogger
+  readonly metrics: ServiceMetrics
+  readonly readiness?: ReadonlyArray<ReadinessCheck>
+}
+
+/**
+ * A separate internal server with `/metrics` and the health probes only, for a service whose public
+ * server must not expose metrics (the gateway: CONTRACT.md §11).
+ */
+export const makeMetricsServer = (options: MetricsServerOptions): FastifyInstance =>
+  makeHttpServer({
+    service: options.service,
+    logger: options.logger,
+    metrics: options.metrics,
+    readiness: options.readiness ?? [],
+    exposeMetrics: true,
+  })

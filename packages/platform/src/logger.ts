@@ -1,0 +1,162 @@
+/**
+ * One JSON logger per service (pino), and an Effect `Logger` that writes to it. Secrets never reach
+ * the log: credential headers are censored by path, and any field whose name says it holds a secret
+ * (password, secret, token, apiKey, accessToken, key, …) is censored wherever it sits in a logged
+ * object. URLs are logged with credential query parameters (`?apiKey=`) censored.
+ */
+import { Cause, Layer, Logger, type LogLevel, References } from "effect"
+import { type DestinationStream, type Logger as PinoLogger, pino } from "pino"
+
+export type ParleyLogger = PinoLogger
+export type LogLevelName = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent"
+
+export const REDACTED = "[redacted]"
+
+const CREDENTIAL_HEADERS = [
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "x-api-key",
+  "x-parley-principal",
+  "x-parley-internal",
+  "x-hub-signature-256",
+]
+
+// Field names (case-insensitive) that hold a secret; `key` alone, but not `keyId` or `prefix`.
+const SECRET_FIELD = /^(?:.*(?:password|passwd|secret|token|apikey|api_key|accesstoken)|key|privatekey|private_key)$/i
+
+const isSecretField = (name: string): boolean => SECRET_FIELD.test(name) || CREDENTIAL_HEADERS.includes(name)
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (value === null || typeof value !== "object") return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/**
+ * A copy of `value` with secret fields censored, walking plain objects and arrays only (class
+ * instances such as requests and errors are left to their serializers). Depth-bounded.
+ */
+export const censorSecrets = (value: unknown, depth = 0): unknown => {
+  if (depth > 8) return value
+  if (Array.isArray(value)) return value.map((item) => censorSecrets(item, depth + 1))
+  if (!isPlainObject(value)) return value
+  const out: Record<string, unknown> = {}
+  for (const [name, field] of Object.entries(value)) {
+    out[name] =
+      isSecretField(name) && field !== undefined && field !== null ? REDACTED : censorSecrets(field, depth + 1)
+  }
+  return out
+}
+
+const CREDENTIAL_QUERY = /([?&](?:apiKey|api_key|token|access_token|key|secret|password|hub\.verify_token)=)[^&#]*/gi
+
+/** The URL with credential query parameters censored. */
+export const censorUrl = (url: string): string => url.replace(CREDENTIAL_QUERY, `$1${REDACTED}`)
+
+export const censorHeaders = (headers: Record<string, unknown>): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    out[name] = CREDENTIAL_HEADERS.includes(name.toLowerCase()) ? REDACTED : value
+  }
+  return out
+}
+
+interface RequestLike {
+  readonly method?: string
+  readonly url?: string
+  readonly headers?: Record<string, unknown>
+  readonly id?: string
+}
+
+const serializeRequest = (request: RequestLike) => ({
+  method: request.method,
+  url: request.url === undefined ? undefined : censorUrl(request.url),
+  ...(request.headers === undefined ? {} : { headers: censorHeaders(request.headers) }),
+})
+
+export interface LoggerOptions {
+  readonly service: string
+  readonly level?: LogLevelName
+  /** Where lines go; stdout by default. Tests pass a collecting stream. */
+  readonly destination?: DestinationStream
+}
+
+export const makeLogger = (options: LoggerOptions): ParleyLogger =>
+  pino(
+    {
+      level: options.level ?? "info",
+      base: { service: options.service },
+      messageKey: "msg",
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => censorSecrets(object) as Record<string, unknown>,
+      },
+      serializers: { req: serializeRequest, err: pino.stdSerializers.err },
+      // Belt and braces for objects the formatter does not walk (e.g. headers under `req`/`res`).
+      redact: {
+        paths: [
+          ...CREDENTIAL_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `res.headers["${h}"]`, `headers["${h}"]`]),
+          "*.password",
+          "*.secret",
+          "*.token",
+          "*.apiKey",
+          "*.accessToken",
+          "*.key",
+        ],
+        censor: REDACTED,
+      },
+    },
+    options.destination,
+  )
+
+const PINO_LEVEL: Record<string, Exclude<LogLevelName, "silent"> | undefined> = {
+  Fatal: "fatal",
+  Error: "error",
+  Warn: "warn",
+  Info: "info",
+  Debug: "debug",
+  Trace: "trace",
+  All: "trace",
+}
+
+/**
+ * An Effect `Logger` writing to pino: string parts become the message, object parts and the fiber's
+ * log annotations become fields, a failure cause is rendered under `cause`.
+ */
+export const pinoEffectLogger = (logger: ParleyLogger): Logger.Logger<unknown, void> =>
+  Logger.make(({ message, logLevel, cause, fiber }) => {
+    const level = PINO_LEVEL[logLevel]
+    if (level === undefined) return
+    const parts = Array.isArray(message) ? message : [message]
+    const text: Array<string> = []
+    const fields: Record<string, unknown> = { ...fiber.getRef(References.CurrentLogAnnotations) }
+    for (const part of parts) {
+      if (typeof part === "string") text.push(part)
+      else if (isPlainObject(part)) Object.assign(fields, part)
+      else text.push(String(part))
+    }
+    if (cause.reasons.length > 0) fields.cause = Cause.pretty(cause)
+    logger[level](fields, text.join(" "))
+  })
+
+const EFFECT_LEVEL: Record<string, LogLevel.LogLevel> = {
+  fatal: "Fatal",
+  error: "Error",
+  warn: "Warn",
+  info: "Info",
+  debug: "Debug",
+  trace: "Trace",
+  silent: "None",
+}
+
+/**
+ * Replaces Effect's default loggers with one writing to `logger`, with Effect's minimum level set to
+ * the logger's (so Effect does not format lines pino would drop).
+ */
+export const pinoLoggerLayer = (logger: ParleyLogger): Layer.Layer<never> =>
+  Layer.merge(
+    Logger.layer([pinoEffectLogger(logger)]),
+    Layer.succeed(References.MinimumLogLevel, EFFECT_LEVEL[logger.level] ?? "Info"),
+  )

@@ -1,0 +1,49 @@
+/**
+ * One Prometheus registry per service (so `standalone`, which runs every service in one process,
+ * still exposes each service's metrics apart), labelled with the service name, with the default
+ * process metrics, and small typed helpers for the service's own counters, gauges and histograms.
+ */
+import {
+  Counter,
+  type CounterConfiguration,
+  collectDefaultMetrics,
+  Gauge,
+  type GaugeConfiguration,
+  Histogram,
+  type HistogramConfiguration,
+  Registry,
+} from "prom-client"
+
+export interface ServiceMetrics {
+  readonly service: string
+  readonly registry: Registry
+  counter<L extends string>(config: Omit<CounterConfiguration<L>, "registers">): Counter<L>
+  gauge<L extends string>(config: Omit<GaugeConfiguration<L>, "registers">): Gauge<L>
+  histogram<L extends string>(config: Omit<HistogramConfiguration<L>, "registers">): Histogram<L>
+  /** The exposition text and its content type, for a `/metrics` route. */
+  expose(): Promise<{ contentType: string; body: string }>
+}
+
+export interface ServiceMetricsOptions {
+  /** Node process metrics (event loop lag, heap, GC); off for short-lived test servers. */
+  readonly defaultMetrics?: boolean
+}
+
+export const makeServiceMetrics = (service: string, options: ServiceMetricsOptions = {}): ServiceMetrics => {
+  const registry = new Registry()
+  registry.setDefaultLabels({ service })
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry })
+  // A second `counter("x")` returns the first instead of throwing: routes and plugins may each ask.
+  const existing = <M>(name: string): M | undefined => registry.getSingleMetric(name) as M | undefined
+  return {
+    service,
+    registry,
+    counter: (config) => existing(config.name) ?? new Counter({ ...config, registers: [registry] }),
+    gauge: (config) => existing(config.name) ?? new Gauge({ ...config, registers: [registry] }),
+    histogram: (config) => existing(config.name) ?? new Histogram({ ...config, registers: [registry] }),
+    expose: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
+  }
+}
+
+/** Latency buckets (seconds) suited to HTTP handlers and outbound calls. */
+export const LATENCY_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]

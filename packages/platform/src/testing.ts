@@ -1,0 +1,9 @@
+/** `@parley/platform/testing`: helpers for tests of every workspace. */
+export { type EventuallyOptions, eventually } from "./testing/eventually.ts"
+export {
+  type ReceivedRequest,
+  type StubHandler,
+  type StubResponse,
+  type StubServer,
+  startHttpServer,
+} from "./testing/http-server.ts"
