@@ -4,9 +4,9 @@
  * (logged with the request id by the error handler). Request parts are decoded by Schemas, all
  * issues at once, into a 400 with `issues`.
  */
-import { Cause, Effect, Exit, type ManagedRuntime, Schema, SchemaIssue } from "effect"
+import { describeIssues, requestIssues } from "@parley/contracts"
+import { Cause, Effect, Exit, type ManagedRuntime, Schema, type SchemaIssue } from "effect"
 import type { FastifyReply, FastifyRequest } from "fastify"
-import type { ValidationIssue } from "./contracts-pending.ts"
 import { ApiError, invalidRequest } from "./errors.ts"
 
 /** Thrown to Fastify's error handler when route logic fails with something other than `ApiError`. */
@@ -29,29 +29,14 @@ export const effectHandler =
     throw new UnexpectedRouteFailure(Cause.pretty(exit.cause))
   }
 
-// "Missing key" reads poorly in an API answer; everything else is Effect's own wording.
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
-  leafHook: (issue) => (issue._tag === "MissingKey" ? "is required" : SchemaIssue.defaultLeafHook(issue)),
-})
-
-/** A Schema issue as the contract's `issues`: one `{ path, message }` per field (`a.b.0`). */
-export const formatIssues = (issue: SchemaIssue.Issue): Array<ValidationIssue> =>
-  formatter(issue).issues.map((entry) => ({
-    path: (entry.path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment)).join("."),
-    message: entry.message,
-  }))
-
-/** 400 `Invalid request: <first field> <why>` with every issue listed. */
+/**
+ * 400 for a request part that failed its Schema: `issues` lists every field and why (paths as
+ * `@parley/contracts` writes them, `events[1]`); the sentence names the first, so it stays short.
+ */
 export const invalidFromIssue = (where: "body" | "query" | "params", issue: SchemaIssue.Issue): ApiError => {
-  const issues = formatIssues(issue)
+  const issues = requestIssues(issue)
   const first = issues[0]
-  const what =
-    first === undefined
-      ? `invalid ${where}`
-      : first.path === ""
-        ? `${where}: ${first.message}`
-        : `${first.path} ${first.message}`
-  return invalidRequest(what, issues)
+  return invalidRequest(first === undefined ? `invalid ${where}` : describeIssues([first]), issues)
 }
 
 const decodePart =

@@ -3,14 +3,15 @@
  * of CONTRACT.md §1, so a service maps its domain errors to these in one function and never spells
  * a status or a code itself.
  */
+
+import { ErrorCode, ErrorIssue, ErrorText, statusOf } from "@parley/contracts"
 import { Schema } from "effect"
-import { ErrorCode, ValidationIssue } from "./contracts-pending.ts"
 
 export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   status: Schema.Number,
   code: ErrorCode,
   error: Schema.String,
-  issues: Schema.optional(Schema.Array(ValidationIssue)),
+  issues: Schema.optional(Schema.Array(ErrorIssue)),
   /** Seconds for `Retry-After` (429 and 503). */
   retryAfter: Schema.optional(Schema.Number),
 }) {
@@ -19,7 +20,7 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   }
 
   /** The response body: `{ error, code, issues? }`. */
-  toBody(): { error: string; code: ErrorCode; issues?: ReadonlyArray<ValidationIssue> } {
+  toBody(): { error: string; code: ErrorCode; issues?: ReadonlyArray<ErrorIssue> } {
     return this.issues === undefined
       ? { error: this.error, code: this.code }
       : { error: this.error, code: this.code, issues: this.issues }
@@ -28,17 +29,19 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
 
 export const isApiError = (value: unknown): value is ApiError => value instanceof ApiError
 
-/** 400 `Invalid request: <what>`; `issues` lists each field and why. */
-export const invalidRequest = (what: string, issues?: ReadonlyArray<ValidationIssue>): ApiError =>
-  new ApiError({
-    status: 400,
-    code: "invalid_request",
-    error: `Invalid request: ${what}`,
-    ...(issues === undefined ? {} : { issues }),
-  })
+// The status always comes from the code (CONTRACT.md §1), never from the caller.
+const make = (
+  code: ErrorCode,
+  error: string,
+  extra: { issues?: ReadonlyArray<ErrorIssue>; retryAfter?: number } = {},
+): ApiError => new ApiError({ status: statusOf(code), code, error, ...extra })
 
-/** 401, with the contract's text: `API key required`, `Invalid API key`, `Session required`, … */
-export const unauthorized = (text: string): ApiError => new ApiError({ status: 401, code: "unauthorized", error: text })
+/** 400 `Invalid request: <what>`; `issues` lists each field and why. */
+export const invalidRequest = (what: string, issues?: ReadonlyArray<ErrorIssue>): ApiError =>
+  make("invalid_request", ErrorText.invalidRequest(what), issues === undefined ? {} : { issues })
+
+/** 401, with the contract's text (`ErrorText.apiKeyRequired`, `invalidApiKey`, `sessionRequired`, …). */
+export const unauthorized = (text: string): ApiError => make("unauthorized", text)
 
 export type ForbiddenCode =
   | "missing_scope"
@@ -49,34 +52,28 @@ export type ForbiddenCode =
   | "key_limit"
   | "webhook_limit"
 
-export const forbidden = (code: ForbiddenCode, text: string): ApiError =>
-  new ApiError({ status: 403, code, error: text })
+export const forbidden = (code: ForbiddenCode, text: string): ApiError => make(code, text)
 
-export const notFound = (): ApiError => new ApiError({ status: 404, code: "not_found", error: "Not found" })
+export const notFound = (): ApiError => make("not_found", ErrorText.notFound)
 
-export const conflict = (text: string): ApiError => new ApiError({ status: 409, code: "conflict", error: text })
+export const conflict = (text: string): ApiError => make("conflict", text)
 
-export const payloadTooLarge = (): ApiError =>
-  new ApiError({ status: 413, code: "payload_too_large", error: "Payload too large" })
+export const payloadTooLarge = (): ApiError => make("payload_too_large", ErrorText.payloadTooLarge)
 
-export const unsupportedMediaType = (): ApiError =>
-  new ApiError({ status: 415, code: "unsupported_media_type", error: "Unsupported media type" })
+export const unsupportedMediaType = (): ApiError => make("unsupported_media_type", ErrorText.unsupportedMediaType)
 
+const wholeSeconds = (seconds: number): number => Math.max(1, Math.ceil(seconds))
+
+/** 429; `Retry-After` when the caller knows the window (the gateway's limiter does). */
 export const rateLimited = (retryAfterSeconds?: number): ApiError =>
-  new ApiError({
-    status: 429,
-    code: "rate_limited",
-    error: "Too many requests, slow down",
-    ...(retryAfterSeconds === undefined ? {} : { retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)) }),
-  })
+  make(
+    "rate_limited",
+    ErrorText.rateLimited,
+    retryAfterSeconds === undefined ? {} : { retryAfter: wholeSeconds(retryAfterSeconds) },
+  )
 
 /** 503 with `Retry-After` (the contract requires it); 5 s unless the caller knows better. */
 export const unavailable = (retryAfterSeconds = 5): ApiError =>
-  new ApiError({
-    status: 503,
-    code: "unavailable",
-    error: "Service temporarily unavailable",
-    retryAfter: Math.max(1, Math.ceil(retryAfterSeconds)),
-  })
+  make("unavailable", ErrorText.unavailable, { retryAfter: wholeSeconds(retryAfterSeconds) })
 
-export const internal = (): ApiError => new ApiError({ status: 500, code: "internal", error: "Internal error" })
+export const internal = (): ApiError => make("internal", ErrorText.internal)

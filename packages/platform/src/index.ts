@@ -1,6 +1,5 @@
 export * from "./base62.ts"
 export * from "./config.ts"
-export type { Principal, PrincipalActor, Role, ValidationIssue } from "./contracts-pending.ts"
 export * from "./crypto.ts"
 export * from "./effect-http.ts"
 export * from "./errors.ts"

@@ -7,8 +7,8 @@
  * - `x-parley-principal: <base64url JSON { principal, issuedAt }>.<base64url HMAC>`
  * - `x-parley-internal: <issuedAt ms>.<base64url HMAC(method, path with query, issuedAt)>`
  */
+import { Principal } from "@parley/contracts"
 import { Data, Redacted, Result, Schema } from "effect"
-import { Principal } from "./contracts-pending.ts"
 import { base64UrlDecode, base64UrlEncode, constantTimeEqual, hmacSha256 } from "./crypto.ts"
 
 export const PRINCIPAL_HEADER = "x-parley-principal"

@@ -3,6 +3,7 @@
  * (body parsing, schema validation, bad URLs) map to the contract's codes; anything else is a 500
  * `Internal error` whose details go to the log with the request id, never to the client.
  */
+import { describeIssues } from "@parley/contracts"
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify"
 import { ApiError, internal, invalidRequest, notFound, payloadTooLarge, unsupportedMediaType } from "../errors.ts"
 
@@ -12,17 +13,24 @@ interface AjvIssue {
   readonly params?: { readonly missingProperty?: string }
 }
 
+// Same path notation as `@parley/contracts` (`events[1].name`).
+const formatAjvPath = (instancePath: string, missing: string | undefined): string => {
+  const segments = instancePath.split("/").slice(1)
+  if (missing !== undefined) segments.push(missing)
+  return segments
+    .map((segment, i) => (/^\d+$/.test(segment) ? `[${segment}]` : i === 0 ? segment : `.${segment}`))
+    .join("")
+}
+
 const fromValidation = (error: FastifyError): ApiError => {
   const issues = ((error.validation ?? []) as ReadonlyArray<AjvIssue>).map((issue) => {
-    const base = (issue.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".")
     const missing = issue.params?.missingProperty
-    const path = missing === undefined ? base : base === "" ? missing : `${base}.${missing}`
-    return { path, message: missing === undefined ? (issue.message ?? "is invalid") : "is required" }
+    return {
+      path: formatAjvPath(issue.instancePath ?? "", missing),
+      message: missing === undefined ? (issue.message ?? "is invalid") : "Missing key",
+    }
   })
-  const first = issues[0]
-  const what =
-    first === undefined ? "validation failed" : first.path === "" ? first.message : `${first.path} ${first.message}`
-  return invalidRequest(what, issues)
+  return invalidRequest(issues.length === 0 ? "validation failed" : describeIssues(issues.slice(0, 1)), issues)
 }
 
 const FRAMEWORK_ERRORS: Record<string, (error: FastifyError) => ApiError> = {

@@ -4,9 +4,9 @@
  * plugin with `app.addHook("preHandler", …)` so every route inside inherits it.
  */
 
+import type { Principal } from "@parley/contracts"
 import { Result } from "effect"
 import type { FastifyReply, FastifyRequest } from "fastify"
-import type { Principal } from "../contracts-pending.ts"
 import { unauthorized } from "../errors.ts"
 import {
   INTERNAL_HEADER,
