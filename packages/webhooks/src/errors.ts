@@ -83,3 +83,15 @@ export const recommendedStatus = (error: VerificationError): 200 | 400 | 401 => 
       return 200
   }
 }
+
+const verificationTags: ReadonlySet<string> = new Set([
+  "MissingHeader",
+  "InvalidSignature",
+  "MalformedBody",
+  "UnknownEvent",
+  "TimestampOutsideTolerance",
+])
+
+/** True for the errors `verify` rejects with (for a `catch` clause, whose error is `unknown`). */
+export const isVerificationError = (error: unknown): error is VerificationError =>
+  error instanceof Error && verificationTags.has((error as { _tag?: unknown })._tag as string)

@@ -27,6 +27,7 @@ export {
 } from "./envelope.ts"
 export {
   InvalidSignature,
+  isVerificationError,
   MalformedBody,
   MissingHeader,
   recommendedStatus,

@@ -25,7 +25,12 @@ export type PhoneDigits = typeof PhoneDigits.Type
 /** A calendar date `YYYY-MM-DD`. */
 export const CalendarDate = Schema.String.check(
   Schema.makeFilter(
-    (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00.000Z`).toISOString().slice(0, 10) === s,
+    (s: string) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
+      const time = Date.parse(`${s}T00:00:00.000Z`)
+      // Date.parse rolls 2026-02-30 over to March: only a real date survives the round trip.
+      return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === s
+    },
     { expected: "a date YYYY-MM-DD" },
   ),
 ).annotate({ identifier: "CalendarDate" })

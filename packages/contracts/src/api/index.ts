@@ -1,3 +1,5 @@
 // Request and response body schemas of each service's HTTP API, one module per service
 // (`./identity.ts`, `./webhook-registry.ts`, …) re-exported here. See README.md.
 export * from "./identity.ts"
+export * from "./messaging.ts"
+export * from "./webhooks.ts"

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { ChannelKind } from "../bus/channel.ts"
 
 /**
  * The bodies of the messaging part of the private API (CONTRACT.md §9) and of the bridge channel's
@@ -10,28 +11,25 @@ const NonEmpty = (max: number) =>
   Schema.String.check(Schema.isMinLength(1, { expected: "a non-empty string" }), Schema.isMaxLength(max))
 
 /** A phone number as a person may type it: 7–15 digits, with an optional `+`, spaces, dashes, dots or parentheses. */
-export const PhoneInput = Schema.String.check(
+export const HumanPhoneNumber = Schema.String.check(
   Schema.makeFilter(
     (s: string) => /^\+?[0-9 ().-]{7,30}$/.test(s.trim()) && /^[0-9]{7,15}$/.test(s.replace(/[^0-9]/g, "")),
     { expected: "a phone number of 7–15 digits (+1 415 555 0100)" },
   ),
 )
 
-export const ChannelKind = Schema.Literals(["cloud", "bridge"])
-export type ChannelKind = typeof ChannelKind.Type
-
-export const PutCloudChannelBody = Schema.Struct({
+export const PutCloudChannelRequest = Schema.Struct({
   phoneNumberId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/, { expected: "the provider's numeric id" })),
   businessAccountId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/, { expected: "the provider's numeric id" })),
   accessToken: NonEmpty(4096),
 })
-export type PutCloudChannelBody = typeof PutCloudChannelBody.Type
+export type PutCloudChannelRequest = typeof PutCloudChannelRequest.Type
 
-export const PutBridgeChannelBody = Schema.Struct({ outboundUrl: NonEmpty(2048) })
-export type PutBridgeChannelBody = typeof PutBridgeChannelBody.Type
+export const PutBridgeChannelRequest = Schema.Struct({ outboundUrl: NonEmpty(2048) })
+export type PutBridgeChannelRequest = typeof PutBridgeChannelRequest.Type
 
 /** A channel as the API shows it; the cloud access token and the bridge token's digest never leave. */
-export const Channel = Schema.Struct({
+export const ChannelRecord = Schema.Struct({
   id: Schema.String,
   type: ChannelKind,
   phoneNumberId: Schema.NullOr(Schema.String),
@@ -40,20 +38,20 @@ export const Channel = Schema.Struct({
   createdAt: Schema.String,
   updatedAt: Schema.String,
 })
-export type Channel = typeof Channel.Type
+export type ChannelRecord = typeof ChannelRecord.Type
 
-export const TemplateRef = Schema.Struct({
+export const CampaignTemplateRef = Schema.Struct({
   name: NonEmpty(512),
   language: NonEmpty(16),
 })
 
-export const SendTextBody = Schema.Struct({
-  to: PhoneInput,
+export const SendTextMessageRequest = Schema.Struct({
+  to: HumanPhoneNumber,
   channel: Schema.optionalKey(ChannelKind),
   text: NonEmpty(4096),
 })
-export const SendTemplateBody = Schema.Struct({
-  to: PhoneInput,
+export const SendTemplateMessageRequest = Schema.Struct({
+  to: HumanPhoneNumber,
   channel: Schema.optionalKey(Schema.Literal("cloud")),
   template: Schema.Struct({
     name: NonEmpty(512),
@@ -63,8 +61,8 @@ export const SendTemplateBody = Schema.Struct({
     ),
   }),
 })
-export const SendMessageBody = Schema.Union([SendTextBody, SendTemplateBody])
-export type SendMessageBody = typeof SendMessageBody.Type
+export const SendMessageRequest = Schema.Union([SendTextMessageRequest, SendTemplateMessageRequest])
+export type SendMessageRequest = typeof SendMessageRequest.Type
 
 export const SendMessageResponse = Schema.Struct({
   id: Schema.String,
@@ -72,9 +70,9 @@ export const SendMessageResponse = Schema.Struct({
   status: Schema.Literal("sent"),
 })
 
-export const MessageStatus = Schema.Literals(["pending", "sent", "delivered", "read", "failed"])
+export const StoredMessageStatus = Schema.Literals(["pending", "sent", "delivered", "read", "failed"])
 
-export const Message = Schema.Struct({
+export const MessageRecord = Schema.Struct({
   id: Schema.String,
   channel: ChannelKind,
   direction: Schema.Literals(["inbound", "outbound"]),
@@ -88,36 +86,36 @@ export const Message = Schema.Struct({
   createdAt: Schema.String,
   updatedAt: Schema.String,
 })
-export type Message = typeof Message.Type
+export type MessageRecord = typeof MessageRecord.Type
 
 const LimitParam = Schema.optionalKey(
   Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })),
 )
 
 export const ListMessagesQuery = Schema.Struct({
-  phone: Schema.optionalKey(PhoneInput),
+  phone: Schema.optionalKey(HumanPhoneNumber),
   limit: LimitParam,
   cursor: Schema.optionalKey(NonEmpty(200)),
 })
-export const ListQuery = Schema.Struct({ limit: LimitParam, cursor: Schema.optionalKey(NonEmpty(200)) })
+export const ListContactsQuery = Schema.Struct({ limit: LimitParam, cursor: Schema.optionalKey(NonEmpty(200)) })
 
-export const TemplateCategory = Schema.Literals(["MARKETING", "UTILITY", "AUTHENTICATION"])
+export const TemplateCategoryName = Schema.Literals(["MARKETING", "UTILITY", "AUTHENTICATION"])
 
-export const CreateTemplateBody = Schema.Struct({
+export const CreateTemplateRequest = Schema.Struct({
   /** The provider's rule: lowercase letters, digits and underscores. */
   name: NonEmpty(512).check(Schema.isPattern(/^[a-z0-9_]+$/, { expected: "lowercase letters, digits and _" })),
   language: NonEmpty(16).check(
     Schema.isPattern(/^[A-Za-z]{2,3}(_[A-Za-z0-9]{2,8})?$/, { expected: "a language code (en_US)" }),
   ),
-  category: TemplateCategory,
+  category: TemplateCategoryName,
   components: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)).check(
     Schema.isMinLength(1),
     Schema.isMaxLength(20),
   ),
 })
-export type CreateTemplateBody = typeof CreateTemplateBody.Type
+export type CreateTemplateRequest = typeof CreateTemplateRequest.Type
 
-export const Template = Schema.Struct({
+export const TemplateRecord = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   language: Schema.String,
@@ -129,19 +127,19 @@ export const Template = Schema.Struct({
   createdAt: Schema.String,
   updatedAt: Schema.String,
 })
-export type Template = typeof Template.Type
+export type TemplateRecord = typeof TemplateRecord.Type
 
-export const CreateCampaignBody = Schema.Struct({
+export const CreateCampaignRequest = Schema.Struct({
   name: NonEmpty(200),
-  template: TemplateRef,
-  recipients: Schema.Array(PhoneInput).check(
+  template: CampaignTemplateRef,
+  recipients: Schema.Array(HumanPhoneNumber).check(
     Schema.isMinLength(1, { expected: "at least 1 recipient" }),
     Schema.isMaxLength(100_000, { expected: "at most 100000 recipients" }),
   ),
 })
-export type CreateCampaignBody = typeof CreateCampaignBody.Type
+export type CreateCampaignRequest = typeof CreateCampaignRequest.Type
 
-export const Campaign = Schema.Struct({
+export const CampaignRecord = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   status: Schema.Literals(["running", "completed"]),
@@ -150,15 +148,15 @@ export const Campaign = Schema.Struct({
   failed: Schema.Number,
   completedAt: Schema.NullOr(Schema.String),
 })
-export type Campaign = typeof Campaign.Type
+export type CampaignRecord = typeof CampaignRecord.Type
 
-export const ContactsImportResult = Schema.Struct({
+export const ImportContactsResponse = Schema.Struct({
   imported: Schema.Number,
   skipped: Schema.Number,
   errors: Schema.Array(Schema.Struct({ line: Schema.Number, error: Schema.String })),
 })
 
-export const Contact = Schema.Struct({
+export const ContactRecord = Schema.Struct({
   id: Schema.String,
   phone: Schema.String,
   name: Schema.String,
@@ -166,7 +164,7 @@ export const Contact = Schema.Struct({
   updatedAt: Schema.String,
 })
 
-export const Media = Schema.Struct({
+export const MediaRecord = Schema.Struct({
   id: Schema.String,
   contentType: Schema.String,
   size: Schema.Number,
@@ -174,19 +172,19 @@ export const Media = Schema.Struct({
 })
 
 /** `POST /channels/bridge/inbound` (§10.2). */
-export const BridgeInboundBody = Schema.Struct({
-  from: PhoneInput,
+export const BridgeInboundRequest = Schema.Struct({
+  from: HumanPhoneNumber,
   name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256))),
   type: NonEmpty(32),
   text: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(65_536))),
   messageId: NonEmpty(256),
 })
-export type BridgeInboundBody = typeof BridgeInboundBody.Type
+export type BridgeInboundRequest = typeof BridgeInboundRequest.Type
 
 /** `POST /channels/bridge/status` (§10.2). */
-export const BridgeStatusBody = Schema.Struct({
+export const BridgeStatusRequest = Schema.Struct({
   messageId: NonEmpty(256),
   status: Schema.Literals(["sent", "delivered", "read", "failed"]),
-  recipient: PhoneInput,
+  recipient: HumanPhoneNumber,
 })
-export type BridgeStatusBody = typeof BridgeStatusBody.Type
+export type BridgeStatusRequest = typeof BridgeStatusRequest.Type

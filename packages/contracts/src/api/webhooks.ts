@@ -1,0 +1,84 @@
+import { Schema } from "effect"
+import { EventName } from "../events.ts"
+import { DeliveryId, EventId, WebhookId } from "../ids.ts"
+import { IsoTimestamp } from "../values.ts"
+
+/**
+ * Bodies of the webhook-registry API (CONTRACT.md §5). Request schemas fix the shape; the rules that
+ * need more than a shape (URL reachability, secret decoding, catalogue membership) are checked by
+ * the service, which answers 400s naming the field.
+ */
+
+export const CreateWebhookRequest = Schema.Struct({
+  url: Schema.String,
+  secret: Schema.optionalKey(Schema.String),
+  events: Schema.optionalKey(Schema.Array(Schema.String)),
+}).annotate({ identifier: "CreateWebhookRequest" })
+export type CreateWebhookRequest = typeof CreateWebhookRequest.Type
+
+export const UpdateWebhookRequest = Schema.Struct({
+  url: Schema.optionalKey(Schema.String),
+  secret: Schema.optionalKey(Schema.String),
+  events: Schema.optionalKey(Schema.Array(Schema.String)),
+  enabled: Schema.optionalKey(Schema.Boolean),
+}).annotate({ identifier: "UpdateWebhookRequest" })
+export type UpdateWebhookRequest = typeof UpdateWebhookRequest.Type
+
+export const DeliveryOutcome = Schema.Literals(["success", "failed"])
+export type DeliveryOutcome = typeof DeliveryOutcome.Type
+
+/** A webhook as every response shows it; never its secret (only the create response adds it). */
+export const Webhook = Schema.Struct({
+  id: WebhookId,
+  url: Schema.String,
+  events: Schema.Array(EventName),
+  enabled: Schema.Boolean,
+  createdAt: IsoTimestamp,
+  updatedAt: IsoTimestamp,
+  lastDeliveryStatus: Schema.NullOr(DeliveryOutcome),
+  lastDeliveryAt: Schema.NullOr(IsoTimestamp),
+  lastResponseStatus: Schema.NullOr(Schema.Int),
+  failureCount: Schema.Int,
+}).annotate({ identifier: "Webhook" })
+export type Webhook = typeof Webhook.Type
+
+export const CreatedWebhook = Schema.Struct({ ...Webhook.fields, secret: Schema.String }).annotate({
+  identifier: "CreatedWebhook",
+})
+export type CreatedWebhook = typeof CreatedWebhook.Type
+
+export const ListWebhooksResponse = Schema.Struct({ data: Schema.Array(Webhook) })
+
+/** One attempt of one delivery, as the deliveries log shows it. */
+export const Attempt = Schema.Struct({
+  deliveryId: DeliveryId,
+  eventId: EventId,
+  event: EventName,
+  attempt: Schema.Int,
+  status: DeliveryOutcome,
+  responseStatus: Schema.NullOr(Schema.Int),
+  error: Schema.NullOr(Schema.String),
+  durationMs: Schema.Int,
+  attemptedAt: IsoTimestamp,
+}).annotate({ identifier: "Attempt" })
+export type Attempt = typeof Attempt.Type
+
+export const ListDeliveriesResponse = Schema.Struct({
+  data: Schema.Array(Attempt),
+  nextCursor: Schema.NullOr(Schema.String),
+})
+
+export const RedeliverResponse = Schema.Struct({ deliveryId: DeliveryId })
+
+export const ReplayRequest = Schema.Struct({
+  since: Schema.String,
+  until: Schema.optionalKey(Schema.String),
+  status: Schema.optionalKey(Schema.Literal("failed")),
+}).annotate({ identifier: "ReplayRequest" })
+export type ReplayRequest = typeof ReplayRequest.Type
+
+export const ReplayResponse = Schema.Struct({ queued: Schema.Int })
+
+export const WebhookEventsResponse = Schema.Struct({
+  data: Schema.Array(Schema.Struct({ name: EventName, description: Schema.String, channels: Schema.String })),
+})
