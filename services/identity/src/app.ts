@@ -1,0 +1,93 @@
+/**
+ * Builds the identity service from its dependencies (Database, Bus, OutboxWriter, config), so that
+ * `main.ts`, `services/standalone`, the gateway's tests and the e2e tests compose it the same way:
+ * migrations applied, the KeyUsed consumer running for as long as the Scope lives, and a Fastify app
+ * (not yet listening) whose routes run on identity's services.
+ */
+import { Bus, OutboxWriter } from "@parley/bus"
+import { Database, loadMigrations, migrate } from "@parley/db"
+import { makeHttpServer, type ParleyLogger } from "@parley/platform"
+import { Effect, Layer, ManagedRuntime, type Redacted, type Scope } from "effect"
+import type { FastifyInstance } from "fastify"
+import { consumeKeyUsage, type KeyUsageBatching } from "./consumers/key-usage.ts"
+import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/password.ts"
+import { apiKeyRoutes } from "./http/routes/api-keys.ts"
+import { authRoutes } from "./http/routes/auth.ts"
+import { internalRoutes } from "./http/routes/internal.ts"
+import { memberRoutes } from "./http/routes/members.ts"
+import { operatorRoutes } from "./http/routes/operator.ts"
+import type { IdentityRuntime } from "./http/runtime.ts"
+import { Accounts } from "./services/accounts.ts"
+import { ApiKeys } from "./services/api-keys.ts"
+import { Members } from "./services/members.ts"
+import { Organizations } from "./services/organizations.ts"
+import { Passwords } from "./services/passwords.ts"
+
+export { KEY_USAGE_GROUP } from "./consumers/key-usage.ts"
+export { MAX_ACTIVE_KEYS } from "./services/api-keys.ts"
+export { SESSION_COOKIE, SESSION_LIFETIME_MS } from "./domain/session-token.ts"
+
+export const IDENTITY_SCHEMA = "identity"
+
+export interface IdentityAppOptions {
+  readonly logger: ParleyLogger
+  readonly internalSecret: Redacted.Redacted<string>
+  /** Unset: the operator API answers 404 everywhere. */
+  readonly operatorToken?: Redacted.Redacted<string> | undefined
+  /** The public base URL; an https one makes session cookies `Secure`. */
+  readonly publicUrl: string
+  /** Tests pass a cheaper scrypt cost; production keeps the default. */
+  readonly passwordCost?: ScryptCost
+  readonly keyUsageBatching?: KeyUsageBatching
+}
+
+export interface IdentityApp {
+  readonly app: FastifyInstance
+}
+
+export const applyIdentityMigrations: Effect.Effect<void, never, Database> = Effect.gen(function* () {
+  const { sql } = yield* Database
+  const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
+  yield* migrate({ sql, schema: IDENTITY_SCHEMA, migrations })
+})
+
+/** The Fastify app and consumers of identity; everything is released when the Scope closes. */
+export const makeIdentityApp = (
+  options: IdentityAppOptions,
+): Effect.Effect<IdentityApp, never, Database | Bus | OutboxWriter | Scope.Scope> =>
+  Effect.gen(function* () {
+    yield* applyIdentityMigrations
+    const dependencies = yield* Effect.context<Database | OutboxWriter>()
+    const services = Layer.mergeAll(Organizations.layer, Accounts.layer, Members.layer, ApiKeys.layer).pipe(
+      Layer.provide(Passwords.layer(options.passwordCost ?? DEFAULT_SCRYPT_COST)),
+      Layer.provide(Layer.succeedContext(dependencies)),
+    )
+    const runtime: IdentityRuntime = yield* Effect.acquireRelease(
+      Effect.sync(() => ManagedRuntime.make(services)),
+      (runtime) => runtime.disposeEffect,
+    )
+    // Build the services now, so a broken dependency fails startup rather than the first request.
+    yield* Effect.promise(() => runtime.runPromise(Effect.void))
+
+    yield* consumeKeyUsage(options.keyUsageBatching).pipe(Effect.orDie)
+
+    const { sql } = yield* Database
+    const app = makeHttpServer({
+      service: "identity",
+      logger: options.logger,
+      readiness: [{ name: "postgres", check: () => sql`select 1` }],
+    })
+    const internalSecret = options.internalSecret
+    app.register(operatorRoutes(runtime, options.operatorToken), { prefix: "/api/operator" })
+    app.register(authRoutes(runtime, { internalSecret, secureCookies: new URL(options.publicUrl).protocol === "https:" }), {
+      prefix: "/api/auth",
+    })
+    app.register(memberRoutes(runtime, internalSecret), { prefix: "/api/org/members" })
+    app.register(apiKeyRoutes(runtime, internalSecret), { prefix: "/api/org/api-keys" })
+    app.register(internalRoutes(runtime, internalSecret), { prefix: "/internal" })
+    yield* Effect.acquireRelease(
+      Effect.promise(() => app.ready()),
+      () => Effect.promise(() => app.close()),
+    )
+    return { app }
+  })

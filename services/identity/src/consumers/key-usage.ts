@@ -1,0 +1,83 @@
+/**
+ * Keeps `lastUsedAt` current from the gateways' `KeyUsed` records, in batches: records arriving
+ * within a short window (or up to a batch size) become one UPDATE. A record's handler completes only
+ * once its batch is written, so the bus commits past a record only after its effect is durable; a
+ * failed write fails every handler of the batch and the bus retries them. `greatest` makes replays
+ * harmless.
+ */
+import { Bus, type BusError } from "@parley/bus"
+import { decodeBusValue, KeyUsed, Topics } from "@parley/contracts"
+import { Database } from "@parley/db"
+import { Effect, type Scope } from "effect"
+import { recordKeyUsage } from "../repositories/api-keys.ts"
+
+export const KEY_USAGE_GROUP = "identity.key-usage"
+
+export interface KeyUsageBatching {
+  /** How long the first record of a batch waits for company. */
+  readonly lingerMs: number
+  readonly maxBatch: number
+}
+
+const defaults: KeyUsageBatching = { lingerMs: 50, maxBatch: 500 }
+
+interface Pending {
+  readonly usedAt: Map<string, Date>
+  readonly waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>
+}
+
+/** Collects usages and writes them with one statement per batch. */
+const makeBatcher = (write: (usages: ReadonlyArray<{ keyId: string; usedAt: Date }>) => Promise<void>, batching: KeyUsageBatching) => {
+  let pending: Pending | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let count = 0
+
+  const flush = () => {
+    const batch = pending
+    pending = undefined
+    count = 0
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    if (batch === undefined) return
+    const usages = [...batch.usedAt].map(([keyId, usedAt]) => ({ keyId, usedAt }))
+    write(usages).then(
+      () => {
+        for (const w of batch.waiters) w.resolve()
+      },
+      (error: unknown) => {
+        for (const w of batch.waiters) w.reject(error)
+      },
+    )
+  }
+
+  return (keyId: string, usedAt: Date): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      pending ??= { usedAt: new Map(), waiters: [] }
+      const known = pending.usedAt.get(keyId)
+      if (known === undefined || known < usedAt) pending.usedAt.set(keyId, usedAt)
+      pending.waiters.push({ resolve, reject })
+      count++
+      if (count >= batching.maxBatch) flush()
+      else timer ??= setTimeout(flush, batching.lingerMs)
+    })
+}
+
+/** Subscribes for as long as the Scope lives. */
+export const consumeKeyUsage = (
+  batching: KeyUsageBatching = defaults,
+): Effect.Effect<void, BusError, Bus | Database | Scope.Scope> =>
+  Effect.gen(function* () {
+    const bus = yield* Bus
+    const { sql } = yield* Database
+    const add = makeBatcher((usages) => Effect.runPromise(recordKeyUsage(sql, usages)), batching)
+    const decode = decodeBusValue(KeyUsed)
+    yield* bus.subscribe({ groupId: KEY_USAGE_GROUP, topics: [Topics.identityKeyUsage] }, (record) =>
+      decode(record.value).pipe(
+        Effect.flatMap((used) => Effect.promise(() => add(used.keyId, new Date(used.usedAt)))),
+        // A record that can never decode is logged and skipped: retrying it forever would stall the partition.
+        Effect.catchTag("BusValueError", (error) =>
+          Effect.logWarning("skipping an undecodable KeyUsed record", { issues: error.issues, offset: String(record.offset) }),
+        ),
+      ),
+    )
+  })

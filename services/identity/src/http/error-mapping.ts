@@ -1,0 +1,35 @@
+/** The one place identity's domain errors become CONTRACT.md's status, code and text. */
+import { ErrorText } from "@parley/contracts"
+import { type ApiError, conflict, forbidden, notFound, unauthorized } from "@parley/platform"
+import { Effect } from "effect"
+import type { IdentityError } from "../errors.ts"
+
+export const toApiError = (error: IdentityError): ApiError => {
+  switch (error._tag) {
+    case "InvalidCredentials":
+      return unauthorized(ErrorText.invalidCredentials)
+    case "SessionRequired":
+      return unauthorized(ErrorText.sessionRequired)
+    case "InvalidOperatorToken":
+      return unauthorized("Invalid operator token")
+    case "OperatorApiDisabled":
+    case "ResourceNotFound":
+      return notFound()
+    case "AdminRequired":
+      return forbidden("admin_required", ErrorText.adminRequired)
+    case "PlanFeatureRequired":
+      return forbidden("plan_feature_required", ErrorText.planFeatureRequired(error.feature))
+    case "KeyLimitReached":
+      return forbidden("key_limit", ErrorText.keyLimit)
+    case "EmailTaken":
+      return conflict("A user with this email already exists")
+    case "CannotRemoveSelf":
+      return conflict("You cannot remove yourself; another administrator can")
+    case "LastAdministrator":
+      return conflict("An organization must keep at least one administrator")
+  }
+}
+
+/** Route logic's domain failures as `ApiError`s, for `effectHandler`. */
+export const answering = <A, R>(effect: Effect.Effect<A, IdentityError | ApiError, R>): Effect.Effect<A, ApiError, R> =>
+  Effect.mapError(effect, (error) => (error._tag === "ApiError" ? error : toApiError(error)))

@@ -1,0 +1,9 @@
+import type { ManagedRuntime } from "effect"
+import type { Accounts } from "../services/accounts.ts"
+import type { ApiKeys } from "../services/api-keys.ts"
+import type { Members } from "../services/members.ts"
+import type { Organizations } from "../services/organizations.ts"
+
+/** What route logic runs on: identity's services, built once per app. */
+export type IdentityServices = Organizations | Accounts | Members | ApiKeys
+export type IdentityRuntime = ManagedRuntime.ManagedRuntime<IdentityServices, never>

@@ -1,0 +1,54 @@
+/** The `identity.sessions` table: digests of session tokens, never the tokens. */
+import type { Role as MemberRole } from "@parley/contracts"
+import { Effect } from "effect"
+import type { Sql } from "./sql.ts"
+
+export interface ActiveSession {
+  readonly sessionId: string
+  readonly userId: string
+  readonly orgId: string
+  readonly role: MemberRole
+  readonly expiresAt: Date
+}
+
+export const insertSession = (
+  sql: Sql,
+  session: { id: string; tokenDigest: string; userId: string; orgId: string; expiresAt: Date },
+): Effect.Effect<void> =>
+  Effect.promise(
+    () => sql`
+      insert into identity.sessions (id, token_digest, user_id, org_id, expires_at)
+      values (${session.id}, ${session.tokenDigest}, ${session.userId}, ${session.orgId}, ${session.expiresAt})`,
+  ).pipe(Effect.asVoid)
+
+/** The unexpired session of an active user with that token digest; the role is the user's current one. */
+export const findActiveSession = (sql: Sql, tokenDigest: string): Effect.Effect<ActiveSession | undefined> =>
+  Effect.promise(
+    () => sql<Array<{ id: string; user_id: string; org_id: string; role: MemberRole; expires_at: Date }>>`
+      select s.id, s.user_id, s.org_id, u.role, s.expires_at
+      from identity.sessions s
+      join identity.users u on u.id = s.user_id and u.org_id = s.org_id and u.removed_at is null
+      where s.token_digest = ${tokenDigest} and s.expires_at > now()`,
+  ).pipe(
+    Effect.map((rows) => {
+      const row = rows[0]
+      return row === undefined
+        ? undefined
+        : { sessionId: row.id, userId: row.user_id, orgId: row.org_id, role: row.role, expiresAt: row.expires_at }
+    }),
+  )
+
+/** Deletes one session, only when it is the caller's own (a cookie never ends someone else's). */
+export const deleteSession = (sql: Sql, tokenDigest: string, userId: string): Effect.Effect<void> =>
+  Effect.promise(
+    () => sql`delete from identity.sessions where token_digest = ${tokenDigest} and user_id = ${userId}`,
+  ).pipe(Effect.asVoid)
+
+export const deleteSessionsOfUser = (sql: Sql, userId: string): Effect.Effect<void> =>
+  Effect.promise(() => sql`delete from identity.sessions where user_id = ${userId}`).pipe(Effect.asVoid)
+
+/** Housekeeping on login: a user's expired sessions are of no use to anyone. */
+export const deleteExpiredSessionsOfUser = (sql: Sql, userId: string): Effect.Effect<void> =>
+  Effect.promise(
+    () => sql`delete from identity.sessions where user_id = ${userId} and expires_at <= now()`,
+  ).pipe(Effect.asVoid)

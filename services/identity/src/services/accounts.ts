@@ -1,0 +1,81 @@
+/** Dashboard sign-in: login, logout, the current user, and the gateway's session lookup. */
+import { Database } from "@parley/db"
+import { newId, sha256Hex } from "@parley/platform"
+import { Context, Effect, Layer } from "effect"
+import type { Organization, User } from "../domain/model.ts"
+import { newSessionToken, SESSION_LIFETIME_MS } from "../domain/session-token.ts"
+import { InvalidCredentials, ResourceNotFound, SessionRequired } from "../errors.ts"
+import { findOrganization } from "../repositories/organizations.ts"
+import {
+  type ActiveSession,
+  deleteExpiredSessionsOfUser,
+  deleteSession,
+  findActiveSession,
+  insertSession,
+} from "../repositories/sessions.ts"
+import { findActiveUser, findActiveUserByEmail } from "../repositories/users.ts"
+import { Passwords } from "./passwords.ts"
+
+export interface SignedIn {
+  readonly user: User
+  readonly organization: Organization
+  /** The cookie's token: handed to the browser once, only its digest is stored. */
+  readonly token: string
+}
+
+export class Accounts extends Context.Service<
+  Accounts,
+  {
+    readonly login: (email: string, password: string) => Effect.Effect<SignedIn, InvalidCredentials>
+    /** Ends the session with that token if it is the caller's; nothing to end is not an error. */
+    readonly logout: (userId: string, token: string | undefined) => Effect.Effect<void>
+    readonly current: (
+      orgId: string,
+      userId: string,
+    ) => Effect.Effect<{ user: User; organization: Organization }, SessionRequired>
+    readonly lookupSession: (tokenDigest: string) => Effect.Effect<ActiveSession, ResourceNotFound>
+  }
+>()("@parley/identity/Accounts") {
+  static readonly layer = Layer.effect(
+    Accounts,
+    Effect.gen(function* () {
+      const { sql } = yield* Database
+      const passwords = yield* Passwords
+      return Accounts.of({
+        login: (email, password) =>
+          Effect.gen(function* () {
+            const user = yield* findActiveUserByEmail(sql, email)
+            // Unknown email and wrong password cost the same scrypt run and give the same error.
+            const ok = yield* passwords.verify(password, user?.passwordHash)
+            if (!ok || user === undefined) return yield* new InvalidCredentials()
+            const organization = yield* findOrganization(sql, user.orgId)
+            if (organization === undefined) return yield* new InvalidCredentials()
+            const token = newSessionToken()
+            yield* deleteExpiredSessionsOfUser(sql, user.id)
+            yield* insertSession(sql, {
+              id: newId("ses"),
+              tokenDigest: sha256Hex(token),
+              userId: user.id,
+              orgId: user.orgId,
+              expiresAt: new Date(Date.now() + SESSION_LIFETIME_MS),
+            })
+            return { user, organization, token }
+          }).pipe(Effect.withSpan("identity.login")),
+        logout: (userId, token) =>
+          token === undefined ? Effect.void : deleteSession(sql, sha256Hex(token), userId),
+        current: (orgId, userId) =>
+          Effect.gen(function* () {
+            const user = yield* findActiveUser(sql, orgId, userId)
+            const organization = yield* findOrganization(sql, orgId)
+            // The gateway vouched for a session whose user is gone since: no one is signed in.
+            if (user === undefined || organization === undefined) return yield* new SessionRequired()
+            return { user, organization }
+          }),
+        lookupSession: (tokenDigest) =>
+          findActiveSession(sql, tokenDigest).pipe(
+            Effect.flatMap((s) => (s === undefined ? Effect.fail(new ResourceNotFound()) : Effect.succeed(s))),
+          ),
+      })
+    }),
+  )
+}

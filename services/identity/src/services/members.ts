@@ -1,0 +1,68 @@
+/**
+ * An organization's dashboard users. Removal is refused for yourself (a session must not saw off
+ * the branch it sits on; another administrator removes you) and for the last administrator (an
+ * organization without one could never manage keys or members again). Both checks run under the
+ * organization's row lock so two administrators removing each other cannot leave none.
+ */
+import type { CreateMemberRequest } from "@parley/contracts"
+import { Database, withTransaction } from "@parley/db"
+import { newId } from "@parley/platform"
+import { Context, Effect, Layer } from "effect"
+import type { User } from "../domain/model.ts"
+import type { Principal } from "../http/guards.ts"
+import { CannotRemoveSelf, type EmailTaken, LastAdministrator, ResourceNotFound } from "../errors.ts"
+import { lockOrganization } from "../repositories/organizations.ts"
+import { deleteSessionsOfUser } from "../repositories/sessions.ts"
+import { countActiveAdmins, findActiveUser, insertUser, listActiveUsers, markUserRemoved } from "../repositories/users.ts"
+import { Passwords } from "./passwords.ts"
+
+export class Members extends Context.Service<
+  Members,
+  {
+    readonly add: (orgId: string, request: CreateMemberRequest) => Effect.Effect<User, EmailTaken>
+    readonly list: (orgId: string) => Effect.Effect<ReadonlyArray<User>>
+    readonly remove: (
+      principal: Principal,
+      userId: string,
+    ) => Effect.Effect<void, ResourceNotFound | CannotRemoveSelf | LastAdministrator>
+  }
+>()("@parley/identity/Members") {
+  static readonly layer = Layer.effect(
+    Members,
+    Effect.gen(function* () {
+      const database = yield* Database
+      const passwords = yield* Passwords
+      const { sql } = database
+      return Members.of({
+        add: (orgId, request) =>
+          Effect.gen(function* () {
+            const passwordHash = yield* passwords.hash(request.password)
+            return yield* insertUser(sql, {
+              id: newId("usr"),
+              orgId,
+              email: request.email,
+              passwordHash,
+              role: request.role,
+            })
+          }).pipe(Effect.withSpan("identity.addMember")),
+        list: (orgId) => listActiveUsers(sql, orgId),
+        remove: (principal, userId) =>
+          withTransaction((tx) =>
+            Effect.gen(function* () {
+              yield* lockOrganization(tx, principal.orgId)
+              const user = yield* findActiveUser(tx, principal.orgId, userId)
+              if (user === undefined) return yield* new ResourceNotFound()
+              if (principal.actor.type === "user" && principal.actor.userId === userId) {
+                return yield* new CannotRemoveSelf()
+              }
+              if (user.role === "admin" && (yield* countActiveAdmins(tx, principal.orgId)) <= 1) {
+                return yield* new LastAdministrator()
+              }
+              yield* markUserRemoved(tx, principal.orgId, userId)
+              yield* deleteSessionsOfUser(tx, userId)
+            }),
+          ).pipe(Effect.provideService(Database, database), Effect.withSpan("identity.removeMember")),
+      })
+    }),
+  )
+}

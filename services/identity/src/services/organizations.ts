@@ -1,0 +1,69 @@
+/** The operator's view: creating organizations (with their first administrator) and their plan. */
+import type { CreateOrganizationRequest, UpdateOrganizationRequest } from "@parley/contracts"
+import { Database, withTransaction } from "@parley/db"
+import { newId } from "@parley/platform"
+import { Context, Effect, Layer } from "effect"
+import type { Organization, User } from "../domain/model.ts"
+import { type EmailTaken, ResourceNotFound } from "../errors.ts"
+import { findOrganization, insertOrganization, updateOrganization } from "../repositories/organizations.ts"
+import { insertUser } from "../repositories/users.ts"
+import { Passwords } from "./passwords.ts"
+
+const unique = <A>(items: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(items)]
+
+export class Organizations extends Context.Service<
+  Organizations,
+  {
+    /** The organization and its first administrator, in one transaction: both or neither. */
+    readonly create: (
+      request: CreateOrganizationRequest,
+    ) => Effect.Effect<{ organization: Organization; admin: User }, EmailTaken>
+    readonly update: (id: string, change: UpdateOrganizationRequest) => Effect.Effect<Organization, ResourceNotFound>
+    readonly get: (id: string) => Effect.Effect<Organization, ResourceNotFound>
+  }
+>()("@parley/identity/Organizations") {
+  static readonly layer = Layer.effect(
+    Organizations,
+    Effect.gen(function* () {
+      const database = yield* Database
+      const passwords = yield* Passwords
+      const provided = Effect.provideService(Database, database)
+      return Organizations.of({
+        create: (request) =>
+          Effect.gen(function* () {
+            // Hash before the transaction opens: 200 ms of scrypt must not hold a connection.
+            const passwordHash = yield* passwords.hash(request.admin.password)
+            return yield* withTransaction((tx) =>
+              Effect.gen(function* () {
+                const organization = yield* insertOrganization(tx, {
+                  id: newId("org"),
+                  name: request.name,
+                  features: unique(request.features ?? []),
+                })
+                const admin = yield* insertUser(tx, {
+                  id: newId("usr"),
+                  orgId: organization.id,
+                  email: request.admin.email,
+                  passwordHash,
+                  role: "admin",
+                })
+                return { organization, admin }
+              }),
+            ).pipe(provided)
+          }).pipe(Effect.withSpan("identity.createOrganization")),
+        update: (id, change) =>
+          updateOrganization(database.sql, id, {
+            name: change.name,
+            features: change.features === undefined ? undefined : unique(change.features),
+          }).pipe(
+            Effect.flatMap((org) => (org === undefined ? Effect.fail(new ResourceNotFound()) : Effect.succeed(org))),
+            Effect.withSpan("identity.updateOrganization"),
+          ),
+        get: (id) =>
+          findOrganization(database.sql, id).pipe(
+            Effect.flatMap((org) => (org === undefined ? Effect.fail(new ResourceNotFound()) : Effect.succeed(org))),
+          ),
+      })
+    }),
+  )
+}
