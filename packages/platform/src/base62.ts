@@ -14,8 +14,9 @@ export const randomBase62 = (n: number): string => {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`randomBase62: invalid length ${n}`)
   let out = ""
   while (out.length < n) {
-    // Ask for a little more than needed: about 3% of bytes are rejected.
-    const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil((n - out.length) * 1.1) + 4))
+    // Ask for a little more than needed (about 3% of bytes are rejected), within getRandomValues'
+    // 65 536-byte limit per call.
+    const bytes = crypto.getRandomValues(new Uint8Array(Math.min(65_536, Math.ceil((n - out.length) * 1.1) + 4)))
     for (const byte of bytes) {
       if (byte >= REJECT_AT) continue
       out += BASE62_ALPHABET[byte % 62]
