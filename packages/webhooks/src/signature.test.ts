@@ -50,4 +50,8 @@ describe("signatures", () => {
     expect(constantTimeEqual(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 4]))).toBe(false)
     expect(constantTimeEqual(new Uint8Array([1, 2, 3]), new Uint8Array([1, 2]))).toBe(false)
   })
+
+  it("refuse an empty secret with a clear message instead of signing with it", async () => {
+    await expect(sign(body, "")).rejects.toThrow("The webhook secret must be a non-empty string")
+  })
 })

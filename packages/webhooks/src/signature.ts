@@ -12,6 +12,8 @@ export const bodyBytes = (rawBody: string | Uint8Array): Uint8Array<ArrayBuffer>
   typeof rawBody === "string" ? encoder.encode(rawBody) : new Uint8Array(rawBody)
 
 const hmacSha256 = async (secret: string, message: Uint8Array<ArrayBuffer>): Promise<Uint8Array> => {
+  // Web Crypto refuses an empty HMAC key with an obscure error; say what is actually wrong.
+  if (typeof secret !== "string" || secret === "") throw new TypeError("The webhook secret must be a non-empty string")
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
   ])

@@ -168,6 +168,13 @@ describe("verify", () => {
     expect(recommendedStatus(new MalformedBody({ reason: "x", issues: [] }))).toBe(400)
   })
 
+  it("treats an empty secret as a programming error, not as a bad delivery", async () => {
+    const body = JSON.stringify(sampleEnvelope("message.inbound"))
+    const error = await rejection(verify(body, await signed(body), ""))
+    expect(error).toBeInstanceOf(TypeError)
+    expect(isVerificationError(error)).toBe(false)
+  })
+
   it("tells its own errors from any other thrown value", () => {
     expect(isVerificationError(new InvalidSignature())).toBe(true)
     expect(isVerificationError(new UnknownEvent({ event: "x" }))).toBe(true)
