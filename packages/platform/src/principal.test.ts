@@ -1,16 +1,16 @@
-import type { Principal } from "@parley/contracts"
-import { Redacted, Result } from "effect"
+import { Principal } from "@parley/contracts"
+import { Redacted, Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { newId } from "./ids.ts"
 import { signInternalCall, signPrincipal, verifyInternalCall, verifyPrincipal } from "./principal.ts"
 
 const secret = "internal-secret-for-tests"
-const principal = {
+const principal = Schema.decodeUnknownSync(Principal)({
   orgId: newId("org"),
   role: "admin",
   actor: { type: "api_key", keyId: newId("key"), scopes: ["messages:send"] },
   requestId: "req-1",
-} as Principal
+})
 const now = Date.UTC(2026, 10, 22, 9, 30)
 
 const reasonOf = <A>(result: Result.Result<A, { reason: string }>) =>

@@ -1,4 +1,5 @@
-import type { Principal } from "@parley/contracts"
+import { Principal } from "@parley/contracts"
+import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newId } from "../ids.ts"
 import { makeLogger } from "../logger.ts"
@@ -22,12 +23,12 @@ app.post("/internal/keys/lookup", { preHandler: requireInternal(secret) }, async
 beforeAll(() => app.ready())
 afterAll(() => app.close())
 
-const principal = {
+const principal = Schema.decodeUnknownSync(Principal)({
   orgId: newId("org"),
   role: "member",
   actor: { type: "user", userId: newId("usr") },
   requestId: "r1",
-} as Principal
+})
 
 describe("requirePrincipal", () => {
   it("puts a valid principal on the request", async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { conflict, unavailable } from "../errors.ts"
 import { makeLogger } from "../logger.ts"
 import { makeServiceMetrics } from "../metrics.ts"
-import { makeHttpServer } from "./server.ts"
+import { makeHttpServer, makeMetricsServer } from "./server.ts"
 
 const lines: Array<string> = []
 const logger = makeLogger({
@@ -149,6 +149,7 @@ describe("makeHttpServer", () => {
     expect(res.statusCode).toBe(500)
     expect(res.json()).toEqual({ error: "Internal error", code: "internal" })
     expect(res.body).not.toContain("hunter2")
+    expect(res.headers["x-request-id"]).toBe("trace-500")
     const logged = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg === "request failed")
     expect(logged?.requestId).toBe("trace-500")
     expect(logged?.err?.message).toContain("database")
@@ -218,5 +219,25 @@ describe("makeHttpServer", () => {
     expect(res.headers["content-type"]).toContain("text/plain")
     expect(res.body).toMatch(/http_requests_total\{[^}]*route="\/conflict"[^}]*status="409"[^}]*\} \d+/)
     expect(res.body).toMatch(/http_requests_total\{[^}]*route="unmatched"[^}]*status="404"/)
+  })
+})
+
+describe("metrics on a separate server", () => {
+  it("serves /metrics only on the internal server when the public one says exposeMetrics: false", async () => {
+    const metrics = makeServiceMetrics("gateway", { defaultMetrics: false })
+    const publicServer = makeHttpServer({ service: "gateway", logger, metrics, exposeMetrics: false })
+    publicServer.get("/api/x", async () => ({ ok: true }))
+    const internalServer = makeMetricsServer({ service: "gateway", logger, metrics })
+    try {
+      await publicServer.inject({ method: "GET", url: "/api/x" })
+      expect((await publicServer.inject({ method: "GET", url: "/metrics" })).statusCode).toBe(404)
+      const res = await internalServer.inject({ method: "GET", url: "/metrics" })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).toMatch(/http_requests_total\{[^}]*route="\/api\/x"[^}]*\} 1/)
+      expect((await internalServer.inject({ method: "GET", url: "/health/live" })).statusCode).toBe(200)
+    } finally {
+      await publicServer.close()
+      await internalServer.close()
+    }
   })
 })

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest"
+import { makeServiceMetrics } from "./metrics.ts"
+
+describe("makeServiceMetrics", () => {
+  it("keeps each service's metrics in its own registry, labelled with the service", async () => {
+    const a = makeServiceMetrics("dispatcher", { defaultMetrics: false })
+    const b = makeServiceMetrics("identity", { defaultMetrics: false })
+    a.counter({ name: "deliveries_total", help: "Deliveries", labelNames: ["outcome"] }).inc({ outcome: "success" }, 3)
+    const text = (await a.expose()).body
+    expect(text).toContain('deliveries_total{outcome="success",service="dispatcher"} 3')
+    expect((await b.expose()).body).not.toContain("deliveries_total")
+  })
+
+  it("returns the existing metric when one is asked for twice", () => {
+    const metrics = makeServiceMetrics("x", { defaultMetrics: false })
+    const first = metrics.gauge({ name: "in_flight", help: "In flight" })
+    expect(metrics.gauge({ name: "in_flight", help: "In flight" })).toBe(first)
+  })
+
+  it("records histograms and default process metrics", async () => {
+    const metrics = makeServiceMetrics("y")
+    metrics.histogram({ name: "attempt_seconds", help: "Attempt time", buckets: [0.1, 1] }).observe(0.5)
+    const { body, contentType } = await metrics.expose()
+    expect(contentType).toContain("text/plain")
+    expect(body).toContain('attempt_seconds_bucket{le="1",service="y"} 1')
+    expect(body).toContain("process_cpu_user_seconds_total")
+  })
+})
