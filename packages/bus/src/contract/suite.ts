@@ -1,0 +1,212 @@
+import { withTransaction } from "@parley/db"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type BusRecord, OutboxWriter } from "../Bus.ts"
+import {
+  type BusContractBackend,
+  eventually,
+  type Handler,
+  holdsFor,
+  type RunningInstance,
+  startInstance,
+  uniqueName,
+} from "./harness.ts"
+
+export type { BusContractBackend, BusContractInstance } from "./harness.ts"
+
+/**
+ * The behaviour every Bus adapter must show, run by each adapter's tests against its real backend.
+ * Each test uses its own topic and group, and instances stand for separate processes.
+ */
+export const busContractSuite = (name: string, makeBackend: () => Promise<BusContractBackend>) =>
+  describe(`Bus contract: ${name}`, () => {
+    let backend: BusContractBackend
+    const running: Array<RunningInstance> = []
+    const start = async () => {
+      const instance = await startInstance(backend)
+      running.push(instance)
+      return instance
+    }
+    const topic = async (partitions: number) => {
+      const name = uniqueName("contract")
+      await backend.createTopic(name, partitions)
+      return name
+    }
+    const collect =
+      (into: Array<BusRecord>): Handler =>
+      (record) =>
+        Effect.sync(() => void into.push(record))
+    const values = (records: ReadonlyArray<BusRecord>) => records.map((r) => r.value)
+
+    beforeAll(async () => {
+      backend = await makeBackend()
+    })
+    afterAll(async () => {
+      for (const instance of running) await instance.close().catch(() => {})
+      await backend?.close()
+    })
+
+    it("delivers each key's records in the order they were published", async () => {
+      const t = await topic(4)
+      const bus = await start()
+      const keys = ["alpha", "bravo", "charlie", "delta", "echo"]
+      for (let batch = 0; batch < 4; batch++) {
+        await bus.publish(
+          keys.flatMap((key) => [0, 1, 2].map((i) => ({ topic: t, key, value: `${key}:${batch * 3 + i}` }))),
+        )
+      }
+      const seen: Array<BusRecord> = []
+      await bus.subscribe({ groupId: uniqueName("g"), topics: [t] }, collect(seen))
+      await eventually("all 60 records arrive", () => seen.length >= 60)
+      for (const key of keys) {
+        const ofKey = values(seen.filter((r) => r.key === key))
+        expect(ofKey).toEqual(Array.from({ length: 12 }, (_, i) => `${key}:${i}`))
+        const offsets = seen.filter((r) => r.key === key).map((r) => r.offset)
+        expect([...offsets].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(offsets)
+      }
+    })
+
+    it("shares a group's partitions between two instances that together see every record once", async () => {
+      const t = await topic(4)
+      const groupId = uniqueName("g")
+      const [a, b] = [await start(), await start()]
+      const seenA: Array<BusRecord> = []
+      const seenB: Array<BusRecord> = []
+      await a.subscribe({ groupId, topics: [t] }, collect(seenA))
+      await b.subscribe({ groupId, topics: [t] }, collect(seenB))
+      let published = 0
+      // Keep publishing (distinct keys spread over partitions) until both members are consuming.
+      await eventually("both instances receive records", async () => {
+        await a.publish(Array.from({ length: 8 }, () => ({ topic: t, key: uniqueName("k"), value: `${published++}` })))
+        return seenA.length > 0 && seenB.length > 0 && seenA.length + seenB.length >= 16
+      })
+      await a.publish(Array.from({ length: 40 }, () => ({ topic: t, key: uniqueName("k"), value: `${published++}` })))
+      await eventually("every record arrives", () => seenA.length + seenB.length >= published)
+      const all = [...values(seenA), ...values(seenB)].map(Number).sort((x, y) => x - y)
+      expect(all).toEqual(Array.from({ length: published }, (_, i) => i))
+    })
+
+    it("resumes a restarted consumer from its group's committed offset", async () => {
+      const t = await topic(1)
+      const groupId = uniqueName("g")
+      const first = await start()
+      await first.publish([0, 1, 2, 3, 4].map((i) => ({ topic: t, key: "k", value: `${i}` })))
+      const seenFirst: Array<BusRecord> = []
+      await first.subscribe({ groupId, topics: [t] }, collect(seenFirst))
+      await eventually("the first five arrive", () => seenFirst.length === 5)
+      await first.close()
+      expect(await backend.committedOffset(groupId, t, 0)).toBe(5n)
+      const second = await start()
+      await second.publish([5, 6, 7].map((i) => ({ topic: t, key: "k", value: `${i}` })))
+      const seenSecond: Array<BusRecord> = []
+      await second.subscribe({ groupId, topics: [t] }, collect(seenSecond))
+      await eventually("the next three arrive", () => seenSecond.length >= 3)
+      expect(values(seenSecond)).toEqual(["5", "6", "7"])
+    })
+
+    it("redelivers to the group the records a crashed consumer had not committed", async () => {
+      const t = await topic(1)
+      const groupId = uniqueName("g")
+      const crashing = await start()
+      await crashing.publish([0, 1, 2, 3, 4, 5].map((i) => ({ topic: t, key: "k", value: `${i}` })))
+      const started: Array<string> = []
+      await crashing.subscribe({ groupId, topics: [t] }, (record) =>
+        Effect.sync(() => void started.push(record.value)).pipe(
+          // Record 3 never finishes: the crash catches it in flight, 4 and 5 done but uncommittable.
+          Effect.andThen(record.value === "3" ? Effect.never : Effect.void),
+        ),
+      )
+      await eventually("records 0-5 were handed out", () => started.length === 6)
+      await eventually("0-2 are committed", async () => (await backend.committedOffset(groupId, t, 0)) === 3n)
+      await crashing.crash()
+      const survivor = await start()
+      const seen: Array<BusRecord> = []
+      await survivor.subscribe({ groupId, topics: [t] }, collect(seen))
+      await eventually("3-5 are redelivered", () => seen.length >= 3)
+      expect(values(seen)).toEqual(["3", "4", "5"])
+    })
+
+    it("keeps processing and committing the records behind one that is held for seconds", async () => {
+      const t = await topic(1)
+      const groupId = uniqueName("g")
+      const bus = await start()
+      await bus.publish(Array.from({ length: 10 }, (_, i) => ({ topic: t, key: "k", value: `${i}` })))
+      const done: Array<string> = []
+      let release = false
+      await bus.subscribe({ groupId, topics: [t], window: 16 }, (record) =>
+        Effect.gen(function* () {
+          while (record.value === "2" && !release) yield* Effect.sleep("20 millis")
+          done.push(record.value)
+        }),
+      )
+      await eventually("every record but 2 is done", () => done.length === 9)
+      expect(done).not.toContain("2")
+      await eventually("0-1 are committed", async () => (await backend.committedOffset(groupId, t, 0)) === 2n)
+      expect(await holdsFor(() => true, 300)).toBe(true)
+      expect(await backend.committedOffset(groupId, t, 0)).toBe(2n)
+      release = true
+      await eventually(
+        "everything is committed once 2 is done",
+        async () => (await backend.committedOffset(groupId, t, 0)) === 10n,
+      )
+    })
+
+    it("retries a failing handler without committing past its record", async () => {
+      const t = await topic(1)
+      const groupId = uniqueName("g")
+      const bus = await start()
+      await bus.publish(["0", "1", "2"].map((value) => ({ topic: t, key: "k", value })))
+      let failuresLeft = 3
+      const done: Array<string> = []
+      await bus.subscribe({ groupId, topics: [t] }, (record) =>
+        Effect.suspend(() => {
+          if (record.value === "1" && failuresLeft-- > 0)
+            return failuresLeft % 2 ? Effect.fail("no") : Effect.die("boom")
+          done.push(record.value)
+          return Effect.void
+        }),
+      )
+      await eventually("2 is done while 1 fails", () => done.includes("2") || done.includes("1"))
+      if (!done.includes("1")) expect((await backend.committedOffset(groupId, t, 0)) ?? 0n).toBeLessThanOrEqual(1n)
+      await eventually("1 succeeds after its retries", () => done.includes("1"))
+      expect(failuresLeft).toBeLessThanOrEqual(0)
+      await eventually("all three are committed", async () => (await backend.committedOffset(groupId, t, 0)) === 3n)
+    })
+
+    it("delivers nothing new while paused and continues after resume", async () => {
+      const t = await topic(2)
+      const bus = await start()
+      const seen: Array<BusRecord> = []
+      const subscription = await bus.subscribe({ groupId: uniqueName("g"), topics: [t] }, collect(seen))
+      await bus.publish([{ topic: t, key: "a", value: "before" }])
+      await eventually("the first record arrives", () => seen.length === 1)
+      await Effect.runPromise(subscription.pause)
+      await bus.publish(["a", "b", "c"].map((key) => ({ topic: t, key, value: `paused-${key}` })))
+      expect(await holdsFor(() => seen.length === 1, 750)).toBe(true)
+      await Effect.runPromise(subscription.resume)
+      await eventually("the records published while paused arrive", () => seen.length === 4)
+    })
+
+    it("delivers an OutboxWriter record iff its transaction commits", async () => {
+      const t = await topic(2)
+      const bus = await start()
+      const append = (value: string, fail: boolean) =>
+        bus
+          .run(
+            withTransaction((tx) =>
+              OutboxWriter.use((outbox) => outbox.append(tx, [{ topic: t, key: "same", value }])).pipe(
+                Effect.andThen(fail ? Effect.fail("rolled back" as const) : Effect.void),
+              ),
+            ),
+          )
+          .catch(() => {})
+      await append("rolled-back", true)
+      await append("committed", false)
+      await append("marker", false)
+      const seen: Array<BusRecord> = []
+      await bus.subscribe({ groupId: uniqueName("g"), topics: [t] }, collect(seen))
+      // One key, so one partition: once the later marker is in, the rolled-back one would have been.
+      await eventually("the marker arrives", () => values(seen).includes("marker"))
+      expect(values(seen)).toEqual(["committed", "marker"])
+    })
+  })

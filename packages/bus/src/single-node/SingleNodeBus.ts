@@ -1,0 +1,114 @@
+import { Database, inProcessChannel, migrate } from "@parley/db"
+import { Context, Duration, Effect, Layer, Schedule } from "effect"
+import type postgres from "postgres"
+import { Bus, BusError, OutboxWriter, type OutgoingRecord } from "../Bus.ts"
+import { runConsumer } from "./consumer.ts"
+import { appendRecords, busChannel, TopicDirectory } from "./log.ts"
+import { deleteConsumedRecords } from "./retention.ts"
+import { busMigrations, busSchema } from "./schema.ts"
+import { type BusTimings, defaultTimings } from "./timings.ts"
+
+export interface SingleNodeBusOptions {
+  /** Partitions of a topic created on first use: a fixed count or per topic; default 8. */
+  readonly partitions?: number | ((topic: string) => number | undefined)
+  readonly timings?: Partial<BusTimings>
+  /** Records older than this that every group has committed past are deleted; default 7 days. */
+  readonly retentionMs?: number
+  /** How often the retention cleanup runs; default hourly. */
+  readonly retentionIntervalMs?: number
+  /**
+   * Tests only: once aborted, this bus behaves as if its process died — it commits nothing more
+   * and does not leave its groups (others take over when its leases expire). For embedded PGlite,
+   * where several "processes" in one test must share one connection that cannot be killed alone.
+   */
+  readonly crashSignal?: AbortSignal
+}
+
+/** A transaction runs tagged-template queries exactly like the pool; the types just do not say so. */
+const asQueries = (tx: postgres.TransactionSql): postgres.Sql => tx as unknown as postgres.Sql
+
+const inProcessTopic = (topic: string) => `${busChannel}:${topic}`
+const defaultPartitions = 8
+
+/**
+ * The bus on Postgres (schema `parley_bus`), for one-node deployments and the embedded mode: the
+ * log table is the outbox, so `OutboxWriter.append` writes to the log in the caller's transaction.
+ */
+export const SingleNodeBus = {
+  layer: (options: SingleNodeBusOptions = {}): Layer.Layer<Bus | OutboxWriter, never, Database> =>
+    Layer.effectContext(make(options)),
+} as const
+
+const make = (options: SingleNodeBusOptions) =>
+  Effect.gen(function* () {
+    const { sql, embedded } = yield* Database
+    const timings = { ...defaultTimings, ...options.timings }
+    const configured = options.partitions
+    const topics = new TopicDirectory((topic) =>
+      typeof configured === "function" ? (configured(topic) ?? defaultPartitions) : (configured ?? defaultPartitions),
+    )
+    yield* migrate({ sql, schema: busSchema, migrations: busMigrations })
+
+    // NOTIFY wakes consumers in other processes on a real server; in-process listeners are told
+    // directly (the only way on PGlite, where LISTEN does not see other connections).
+    if (!embedded) {
+      const listening = yield* Effect.promise(() =>
+        sql.listen(busChannel, (topic) => inProcessChannel.notify(sql, inProcessTopic(topic))),
+      )
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(() => listening.unlisten()).pipe(Effect.catchCause(() => Effect.void)),
+      )
+    }
+    const announce = (records: ReadonlyArray<OutgoingRecord>) => {
+      for (const topic of new Set(records.map((r) => r.topic))) inProcessChannel.notify(sql, inProcessTopic(topic))
+    }
+
+    const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000
+    yield* Effect.forkScoped(
+      Effect.promise(() => deleteConsumedRecords(sql, retentionMs)).pipe(
+        Effect.catchCause((cause) => Effect.logWarning("bus retention cleanup failed", { cause })),
+        Effect.repeat(Schedule.spaced(Duration.millis(options.retentionIntervalMs ?? 3600_000))),
+      ),
+    )
+
+    const bus = Bus.of({
+      publish: (records) =>
+        Effect.tryPromise({
+          try: () => sql.begin((tx) => appendRecords(asQueries(tx), topics, records)),
+          catch: (error) => new BusError({ operation: "publish", message: String(error) }),
+        }).pipe(
+          Effect.tap(() => Effect.sync(() => announce(records))),
+          Effect.withSpan("bus.publish", { attributes: { records: records.length } }),
+        ),
+      subscribe: (subscribeOptions, handle) =>
+        Effect.tryPromise({
+          try: () => topics.ensure(sql, subscribeOptions.topics),
+          catch: (error) => new BusError({ operation: "subscribe", message: String(error) }),
+        }).pipe(
+          Effect.andThen(
+            runConsumer({
+              sql,
+              timings,
+              options: subscribeOptions,
+              handle,
+              crashed: () => options.crashSignal?.aborted === true,
+              onTopicActivity: (listener) =>
+                inProcessChannel.listen(sql, (channel) => {
+                  if (channel.startsWith(`${busChannel}:`)) listener(channel.slice(busChannel.length + 1))
+                }),
+            }),
+          ),
+        ),
+    })
+
+    const outbox = OutboxWriter.of({
+      append: (tx: postgres.TransactionSql, records) =>
+        Effect.promise(() => appendRecords(asQueries(tx), topics, records)).pipe(
+          // Early on a real server (the consumer finds nothing yet; NOTIFY follows the commit); on
+          // PGlite the consumer's query queues behind this transaction and sees the rows.
+          Effect.tap(() => Effect.sync(() => announce(records))),
+        ),
+    })
+
+    return Context.make(Bus, bus).pipe(Context.add(OutboxWriter, outbox))
+  })

@@ -1,0 +1,147 @@
+import { Wakeup } from "@parley/db"
+import { Duration, Effect, Exit, Fiber, type Scope } from "effect"
+import type postgres from "postgres"
+import type { BusRecord } from "../Bus.ts"
+import { commitOffset, committedOffset, type PartitionRef } from "./group.ts"
+import type { BusTimings } from "./timings.ts"
+import { awaitWakeup } from "./wait.ts"
+
+export interface PartitionWorker {
+  readonly wake: () => void
+  /** "drain": finish in-flight records and commit; "abandon": stop now, commit nothing more. */
+  readonly stop: (mode: "drain" | "abandon") => Effect.Effect<void>
+}
+
+export interface WorkerInput {
+  readonly sql: postgres.Sql
+  readonly groupId: string
+  readonly memberId: string
+  readonly partition: PartitionRef
+  readonly window: number
+  readonly timings: BusTimings
+  readonly isPaused: () => boolean
+  readonly crashed: () => boolean
+  readonly handle: (record: BusRecord) => Effect.Effect<void, unknown>
+  /** Told when a commit finds the lease gone (the group moved on without this member). */
+  readonly onLeaseLost: (partition: PartitionRef) => void
+}
+
+interface RecordRow {
+  readonly offset: bigint
+  readonly key: string
+  readonly value: string
+  readonly headers: Record<string, string>
+  readonly created_at: Date
+}
+
+/**
+ * Consumes one leased partition: keeps up to `window` records in flight, each handler retried
+ * with capped backoff until it succeeds, and commits the lowest unfinished offset (so a stuck
+ * record holds the commit, never the records behind it).
+ */
+export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Effect.Effect<PartitionWorker> =>
+  Effect.gen(function* () {
+    const { sql, groupId, memberId, partition, timings } = input
+    const wakeup = new Wakeup()
+    let stopping = false
+    // In-flight offsets in ascending order (Map keeps insertion order) → finished?
+    const inFlight = new Map<bigint, boolean>()
+
+    const handleUntilDone = (record: BusRecord) =>
+      Effect.gen(function* () {
+        for (let attempt = 0; ; attempt++) {
+          const exit = yield* Effect.exit(Effect.suspend(() => input.handle(record)))
+          if (Exit.isSuccess(exit)) break
+          const delay = Math.min(timings.retryBaseMs * 2 ** attempt, timings.retryMaxMs)
+          yield* Effect.logWarning("bus handler failed; retrying", {
+            groupId,
+            topic: record.topic,
+            partition: record.partition,
+            offset: record.offset.toString(),
+            attempt: attempt + 1,
+            retryInMs: delay,
+            cause: exit.cause,
+          })
+          yield* Effect.sleep(Duration.millis(delay))
+        }
+        inFlight.set(record.offset, true)
+        wakeup.notify()
+      })
+
+    const consume = Effect.gen(function* () {
+      let committed = yield* Effect.promise(() => committedOffset(sql, groupId, partition))
+      let nextFetch = committed
+      const commit = Effect.gen(function* () {
+        for (const [offset, done] of inFlight) {
+          if (!done) break
+          inFlight.delete(offset)
+        }
+        const point = inFlight.keys().next().value ?? nextFetch
+        if (point <= committed) return true
+        if (input.crashed()) return false
+        const held = yield* Effect.promise(() => commitOffset(sql, { groupId, memberId, partition, next: point }))
+        if (held) committed = point
+        return held
+      })
+      const step = Effect.gen(function* () {
+        if (!(yield* commit)) {
+          input.onLeaseLost(partition)
+          return "stop" as const
+        }
+        if (stopping && inFlight.size === 0) return "stop" as const
+        const room = input.window - inFlight.size
+        if (stopping || input.isPaused() || room <= 0) return "wait" as const
+        const rows = yield* Effect.promise(
+          () => sql<Array<RecordRow>>`
+            select "offset", key, value, headers, created_at from parley_bus.records
+            where topic = ${partition.topic} and partition = ${partition.partition} and "offset" >= ${nextFetch.toString()}::bigint
+            order by "offset" limit ${room}`,
+        )
+        for (const row of rows) {
+          inFlight.set(row.offset, false)
+          nextFetch = row.offset + 1n
+          const record: BusRecord = {
+            topic: partition.topic,
+            partition: partition.partition,
+            offset: row.offset,
+            key: row.key,
+            value: row.value,
+            headers: row.headers,
+            timestamp: row.created_at,
+          }
+          yield* Effect.forkChild(handleUntilDone(record))
+        }
+        return rows.length === room ? ("again" as const) : ("wait" as const)
+      })
+      let failures = 0
+      while (true) {
+        const next = yield* step.pipe(
+          Effect.catchCause((cause) =>
+            Effect.logWarning("bus partition worker failed; retrying", { groupId, ...partition, cause }).pipe(
+              Effect.as("failed" as const),
+            ),
+          ),
+        )
+        if (next === "stop") return
+        failures = next === "failed" ? failures + 1 : 0
+        if (next === "again") continue
+        yield* awaitWakeup(wakeup, failures > 0 ? Math.min(timings.pollMs * 2 ** failures, 10_000) : timings.pollMs)
+      }
+    })
+
+    const fiber = yield* Effect.forkIn(consume, scope)
+    return {
+      wake: () => wakeup.notify(),
+      stop: (mode) =>
+        Effect.gen(function* () {
+          if (mode === "abandon") return yield* Fiber.interrupt(fiber)
+          stopping = true
+          wakeup.notify()
+          const finished = yield* Effect.timeoutOption(
+            Effect.exit(Fiber.join(fiber)),
+            Duration.millis(timings.drainTimeoutMs),
+          )
+          if (finished._tag === "None") yield* Fiber.interrupt(fiber)
+        }),
+    }
+  })

@@ -1,0 +1,23 @@
+/** How often a single-node consumer talks to Postgres; tests shorten them, production keeps these. */
+export interface BusTimings {
+  /** Member heartbeat and rebalance check. */
+  readonly heartbeatMs: number
+  /** A member (and its leases) is presumed dead this long after its last heartbeat. */
+  readonly sessionMs: number
+  /** Fallback poll when no wake-up arrives (NOTIFY missed, another process on PGlite). */
+  readonly pollMs: number
+  /** Failed handler retries: base * 2^attempt, capped. */
+  readonly retryBaseMs: number
+  readonly retryMaxMs: number
+  /** On graceful shutdown, how long in-flight handlers may take before being interrupted. */
+  readonly drainTimeoutMs: number
+}
+
+export const defaultTimings: BusTimings = {
+  heartbeatMs: 1_000,
+  sessionMs: 10_000,
+  pollMs: 1_000,
+  retryBaseMs: 200,
+  retryMaxMs: 30_000,
+  drainTimeoutMs: 15_000,
+}
