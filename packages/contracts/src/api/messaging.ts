@@ -163,6 +163,7 @@ export const ContactRecord = Schema.Struct({
   createdAt: Schema.String,
   updatedAt: Schema.String,
 })
+export type ContactRecord = typeof ContactRecord.Type
 
 export const MediaRecord = Schema.Struct({
   id: Schema.String,
@@ -170,6 +171,7 @@ export const MediaRecord = Schema.Struct({
   size: Schema.Number,
   sha256: Schema.String,
 })
+export type MediaRecord = typeof MediaRecord.Type
 
 /** `POST /channels/bridge/inbound` (§10.2). */
 export const BridgeInboundRequest = Schema.Struct({

@@ -1,0 +1,104 @@
+import type { Bus, OutboxWriter } from "@parley/bus"
+import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
+import { EgressClient, type Resolver } from "@parley/egress"
+import { makeHttpServer, type ParleyLogger, SecretBox } from "@parley/platform"
+import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import type { FastifyInstance } from "fastify"
+import { CampaignWakeup } from "./campaigns/wakeup.ts"
+import { type CampaignWorkerOptions, runCampaignWorker } from "./campaigns/worker.ts"
+import { makeGraphClient } from "./cloud/graph-client.ts"
+import type { MessagingConfig } from "./config.ts"
+import { registerApiRoutes } from "./http/api-routes.ts"
+import { registerIngressRoutes } from "./http/ingress-routes.ts"
+import { consumeAssistantReplies } from "./messages/assistant-replies.ts"
+import { MessagingResources } from "./resources.ts"
+
+export const MESSAGING_SCHEMA = "messaging"
+
+/**
+ * The service's schema: its own migrations plus the outbox table the Kafka bus's writer and relay
+ * use (harmless and empty with the single-node bus, whose log is the outbox).
+ */
+export const migrateMessaging = Effect.gen(function* () {
+  const { sql } = yield* Database
+  const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
+  yield* migrate({
+    sql,
+    schema: MESSAGING_SCHEMA,
+    migrations: [...migrations, { id: "9000_outbox", sql: outboxTableSql(MESSAGING_SCHEMA) }],
+  })
+})
+
+export interface MessagingAppOptions {
+  readonly config: MessagingConfig
+  readonly logger: ParleyLogger
+  /** Campaign pacing and retry tuning beyond `config.campaignRatePerSecond` (tests shorten backoffs). */
+  readonly campaigns?: Partial<CampaignWorkerOptions>
+  /** Run the campaign worker and the assistant-reply consumer (default true). */
+  readonly background?: boolean
+  /** DNS for the bridge client (tests resolve names to loopback). */
+  readonly resolver?: Resolver
+}
+
+export interface MessagingApp {
+  readonly http: FastifyInstance
+}
+
+/**
+ * Builds the messaging service from its infrastructure: migrations, the provider and bridge
+ * clients, the HTTP routes (tenant API and provider ingress), the campaign worker and the
+ * consumer of assistant replies. Everything stops when the surrounding Scope closes: the HTTP
+ * server first, then the worker (which finishes the batch in hand), then the clients.
+ */
+export const makeMessagingApp = (options: MessagingAppOptions) =>
+  Effect.gen(function* () {
+    const { config } = options
+    yield* migrateMessaging
+    const egress = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        EgressClient.make({
+          allowPrivate: config.allowPrivateUrls,
+          timeoutMs: 10_000,
+          ...(options.resolver === undefined ? {} : { lookup: options.resolver }),
+        }),
+      ),
+      (client) => Effect.promise(() => client.close()),
+    )
+    const resources = MessagingResources.of({
+      graph: makeGraphClient({ baseUrl: config.cloudApiUrl, version: config.cloudApiVersion }),
+      egress,
+      box: SecretBox.fromBase64Key(Redacted.value(config.secretKey)),
+      allowPrivateUrls: config.allowPrivateUrls,
+    })
+    const wakeup = yield* Layer.build(CampaignWakeup.layer)
+    const context = (yield* Effect.context<Database | OutboxWriter | Bus>()).pipe(
+      Context.add(MessagingResources, resources),
+      Context.merge(wakeup),
+    )
+
+    if (options.background ?? true) {
+      yield* runCampaignWorker({ ratePerSecond: config.campaignRatePerSecond, ...options.campaigns }).pipe(
+        Effect.provideContext(context),
+        Effect.forkScoped,
+      )
+      yield* consumeAssistantReplies.pipe(Effect.provideContext(context))
+    }
+
+    const runtime = yield* Effect.acquireRelease(
+      Effect.sync(() => ManagedRuntime.make(Layer.succeedContext(context))),
+      (rt) => Effect.promise(() => rt.dispose()),
+    )
+    const { sql } = Context.get(context, Database)
+    const http = makeHttpServer({
+      service: "messaging",
+      logger: options.logger,
+      readiness: [{ name: "postgres", check: () => sql`select 1` }],
+    })
+    registerApiRoutes(http, runtime, config.internalSecret)
+    registerIngressRoutes(http, runtime, config)
+    yield* Effect.acquireRelease(
+      Effect.promise(() => http.ready()),
+      () => Effect.promise(() => http.close()),
+    )
+    return { http } satisfies MessagingApp
+  })

@@ -1,0 +1,204 @@
+import { OutboxWriter } from "@parley/bus"
+import { Database, withTransaction } from "@parley/db"
+import { newId } from "@parley/platform"
+import { Effect, Option } from "effect"
+import { findChannel, type StoredChannel } from "../channels/repository.ts"
+import type { ProviderOutcome } from "../cloud/graph-client.ts"
+import { campaignCompleted } from "../events.ts"
+import { deliver } from "../messages/send.ts"
+import { makePacer } from "./pacer.ts"
+import { CampaignWakeup } from "./wakeup.ts"
+
+export interface CampaignWorkerOptions {
+  /** Provider calls per second, across every campaign of this process. */
+  readonly ratePerSecond: number
+  /** Recipients claimed and in flight at once per campaign batch. */
+  readonly concurrency?: number
+  /** Attempts per recipient while the provider answers rate-limited or unavailable. */
+  readonly maxAttempts?: number
+  /** First backoff after a rate-limited answer; doubles per attempt, capped at 30 s. */
+  readonly retryBaseMs?: number
+  /** A recipient still `sending` after this long was abandoned by a crashed worker. */
+  readonly staleSendingMs?: number
+  readonly pollMs?: number
+}
+
+interface RunningCampaign {
+  id: string
+  org_id: string
+  name: string
+  template_name: string
+  template_language: string
+}
+
+interface ClaimedRecipient {
+  seq: number
+  phone: string
+}
+
+const UNKNOWN_OUTCOME = "outcome unknown: the worker stopped while sending; not resent to avoid a duplicate"
+
+/**
+ * Sends running campaigns, durably and at most once per recipient:
+ *
+ * 1. claim a batch: `pending → sending` (with `claimed_at`), committed BEFORE any provider call;
+ * 2. call the provider, retrying rate-limit and availability answers with exponential backoff;
+ * 3. commit `sending → sent | failed` together with the campaign's counter and the message record.
+ *
+ * Claim-to-commit runs uninterruptibly, so a graceful stop finishes the batch in hand and a restart
+ * resumes from the first `pending` recipient: none skipped, none sent twice. Only a hard crash
+ * between 1 and 3 leaves rows in `sending`; their outcome is unknowable (the provider has no
+ * idempotency key), so after `staleSendingMs` they are counted failed rather than risk a second
+ * message. `FOR UPDATE SKIP LOCKED` lets several instances share one campaign.
+ */
+export const runCampaignWorker = (options: CampaignWorkerOptions) =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const wakeup = yield* CampaignWakeup
+    const pace = makePacer(options.ratePerSecond)
+    const concurrency = options.concurrency ?? Math.max(1, Math.min(64, Math.ceil(options.ratePerSecond / 4)))
+    const maxAttempts = options.maxAttempts ?? 6
+    const retryBaseMs = options.retryBaseMs ?? 1000
+    const staleMs = options.staleSendingMs ?? 120_000
+    const pollMs = options.pollMs ?? 1000
+
+    const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient) =>
+      Effect.gen(function* () {
+        const messageId = newId("msg")
+        let outcome: ProviderOutcome<string> = { _tag: "Unavailable", detail: "not attempted" }
+        for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+          yield* pace
+          outcome = yield* deliver(channel, messageId, {
+            to: recipient.phone,
+            content: { type: "template", name: campaign.template_name, language: campaign.template_language },
+          })
+          if (outcome._tag === "Accepted" || outcome._tag === "Rejected") break
+          if (attempt < maxAttempts) yield* Effect.sleep(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)))
+        }
+        yield* recordOutcome(campaign, recipient, messageId, outcome)
+      })
+
+    const recordOutcome = (
+      campaign: RunningCampaign,
+      recipient: ClaimedRecipient,
+      messageId: string,
+      outcome: ProviderOutcome<string>,
+    ) => {
+      const sent = outcome._tag === "Accepted"
+      const providerId = sent ? outcome.value : null
+      const error = sent ? null : outcome.detail
+      return Effect.promise(() =>
+        sql.begin(async (tx) => {
+          const marked = await tx`
+            update messaging.campaign_recipients
+            set state = ${sent ? "sent" : "failed"}, provider_message_id = ${providerId}, error = ${error}
+            where campaign_id = ${campaign.id} and seq = ${recipient.seq} and state = 'sending'
+            returning 1`
+          if (marked.length === 0) return
+          await tx`
+            update messaging.campaigns
+            set sent = sent + ${sent ? 1 : 0}, failed = failed + ${sent ? 0 : 1}
+            where id = ${campaign.id}`
+          await tx`
+            insert into messaging.messages
+              (id, org_id, channel, direction, phone, type, text, provider_message_id, status, error, campaign_id)
+            values (${messageId}, ${campaign.org_id}, 'cloud', 'outbound', ${recipient.phone}, 'template', '',
+                    ${providerId}, ${sent ? "sent" : "failed"}, ${error}, ${campaign.id})`
+        }),
+      )
+    }
+
+    const claim = (campaign: RunningCampaign) =>
+      Effect.promise(
+        () => sql<Array<ClaimedRecipient>>`
+          update messaging.campaign_recipients set state = 'sending', claimed_at = now()
+          where campaign_id = ${campaign.id} and seq in (
+            select seq from messaging.campaign_recipients
+            where campaign_id = ${campaign.id} and state = 'pending'
+            order by seq limit ${concurrency}
+            for update skip locked)
+          returning seq, phone`,
+      )
+
+    const failAll = (campaign: RunningCampaign, batch: ReadonlyArray<ClaimedRecipient>, detail: string) =>
+      Effect.forEach(
+        batch,
+        (r) => recordOutcome(campaign, r, newId("msg"), { _tag: "Rejected", status: 409, detail }),
+        {
+          discard: true,
+        },
+      )
+
+    const sendBatch = (campaign: RunningCampaign) =>
+      Effect.gen(function* () {
+        const channel = yield* findChannel(campaign.org_id, "cloud")
+        const batch = yield* claim(campaign)
+        if (batch.length === 0) return false
+        if (Option.isNone(channel)) yield* failAll(campaign, batch, "no cloud channel is configured")
+        else {
+          yield* Effect.forEach(batch, (r) => sendOne(channel.value, campaign, r), {
+            concurrency,
+            discard: true,
+          })
+        }
+        return true
+      }).pipe(Effect.uninterruptible)
+
+    const complete = (campaign: RunningCampaign) =>
+      withTransaction((tx) =>
+        Effect.gen(function* () {
+          const outbox = yield* OutboxWriter
+          const [done] = yield* Effect.promise(
+            () => tx<Array<{ total_recipients: number; sent: number; failed: number; completed_at: Date }>>`
+              update messaging.campaigns set status = 'completed', completed_at = now()
+              where id = ${campaign.id} and status = 'running'
+                and not exists (select 1 from messaging.campaign_recipients
+                                where campaign_id = ${campaign.id} and state in ('pending', 'sending'))
+              returning total_recipients, sent, failed, completed_at`,
+          )
+          if (done === undefined) return
+          const data = {
+            campaignId: campaign.id,
+            name: campaign.name,
+            totalRecipients: done.total_recipients,
+            sent: done.sent,
+            failed: done.failed,
+          }
+          yield* outbox.append(tx, [campaignCompleted(campaign.org_id, data, done.completed_at)])
+          yield* Effect.logInfo("campaign completed").pipe(Effect.annotateLogs(data))
+        }),
+      )
+
+    const failStale = Effect.promise(
+      () => sql`
+        with stale as (
+          update messaging.campaign_recipients set state = 'failed', error = ${UNKNOWN_OUTCOME}
+          where state = 'sending' and claimed_at < now() - make_interval(secs => ${staleMs / 1000})
+          returning campaign_id)
+        update messaging.campaigns c set failed = c.failed + s.n
+        from (select campaign_id, count(*)::int as n from stale group by campaign_id) s
+        where c.id = s.campaign_id`,
+    )
+
+    const round = Effect.gen(function* () {
+      yield* failStale
+      const running = yield* Effect.promise(
+        () => sql<Array<RunningCampaign>>`
+          select id, org_id, name, template_name, template_language from messaging.campaigns
+          where status = 'running' order by created_at, id`,
+      )
+      let worked = false
+      for (const campaign of running) {
+        if (yield* sendBatch(campaign)) worked = true
+        yield* complete(campaign)
+      }
+      return worked
+    })
+
+    while (true) {
+      const worked = yield* round.pipe(
+        Effect.catchCause((cause) => Effect.logError("campaign worker round failed", cause).pipe(Effect.as(false))),
+      )
+      if (!worked) yield* Effect.promise(() => wakeup.wait(pollMs))
+    }
+  })

@@ -1,0 +1,56 @@
+import type { ChannelKind, ChannelRecord } from "@parley/contracts"
+import { Database } from "@parley/db"
+import { Effect, Option } from "effect"
+
+/** A channel row as the service uses it internally (sealed secrets included, never returned). */
+export interface StoredChannel {
+  readonly id: string
+  readonly org_id: string
+  readonly kind: ChannelKind
+  readonly phone_number_id: string | null
+  readonly business_account_id: string | null
+  readonly access_token_sealed: string | null
+  readonly outbound_url: string | null
+  readonly inbound_token_sealed: string | null
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+export const toChannel = (row: StoredChannel): ChannelRecord => ({
+  id: row.id,
+  type: row.kind,
+  phoneNumberId: row.phone_number_id,
+  businessAccountId: row.business_account_id,
+  outboundUrl: row.outbound_url,
+  createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
+})
+
+export const listChannels = (orgId: string) =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    return yield* Effect.promise(
+      () => sql<Array<StoredChannel>>`
+        select * from messaging.channels where org_id = ${orgId} order by created_at desc, id desc`,
+    )
+  })
+
+export const findChannel = (orgId: string, kind: ChannelKind) =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const [row] = yield* Effect.promise(
+      () => sql<Array<StoredChannel>>`select * from messaging.channels where org_id = ${orgId} and kind = ${kind}`,
+    )
+    return Option.fromNullishOr(row)
+  })
+
+/**
+ * The channel a send goes through: the one asked for, else cloud when configured, else bridge.
+ * Cloud first because it is the number customers know and the only one that carries templates.
+ */
+export const resolveSendChannel = (orgId: string, requested: ChannelKind | undefined) =>
+  Effect.gen(function* () {
+    if (requested !== undefined) return yield* findChannel(orgId, requested)
+    const cloud = yield* findChannel(orgId, "cloud")
+    return Option.isSome(cloud) ? cloud : yield* findChannel(orgId, "bridge")
+  })

@@ -1,0 +1,70 @@
+import { type ApiError, conflict, invalidRequest, notFound, unavailable } from "@parley/platform"
+import { Schema } from "effect"
+
+/** The messaging domain's failures a caller can act on; infrastructure failures are defects. */
+
+export class ChannelNotConfigured extends Schema.TaggedError<ChannelNotConfigured>()("ChannelNotConfigured", {
+  kind: Schema.String,
+}) {}
+
+/** The provider refused the request itself (a 4xx other than rate limiting): retrying will not help. */
+export class ProviderRejected extends Schema.TaggedError<ProviderRejected>()("ProviderRejected", {
+  detail: Schema.String,
+}) {}
+
+/** The provider is down, slow, or rate-limiting: the same request may succeed later. */
+export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()("ProviderUnavailable", {
+  detail: Schema.String,
+  rateLimited: Schema.Boolean,
+}) {}
+
+export class DuplicateTemplate extends Schema.TaggedError<DuplicateTemplate>()("DuplicateTemplate", {}) {}
+
+export class TemplateNotApproved extends Schema.TaggedError<TemplateNotApproved>()("TemplateNotApproved", {
+  name: Schema.String,
+  language: Schema.String,
+}) {}
+
+export class PhoneNumberTaken extends Schema.TaggedError<PhoneNumberTaken>()("PhoneNumberTaken", {}) {}
+
+export class InvalidOutboundUrl extends Schema.TaggedError<InvalidOutboundUrl>()("InvalidOutboundUrl", {
+  reason: Schema.String,
+}) {}
+
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {}) {}
+
+export type MessagingError =
+  | ChannelNotConfigured
+  | ProviderRejected
+  | ProviderUnavailable
+  | DuplicateTemplate
+  | TemplateNotApproved
+  | PhoneNumberTaken
+  | InvalidOutboundUrl
+  | NotFound
+
+/**
+ * The one mapping from domain failures to CONTRACT.md's statuses and codes. Provider refusals are
+ * the caller's to fix (recipient, template, token), so they are 400s naming the provider's answer;
+ * an unreachable or rate-limiting provider is a dependency down: 503 with `Retry-After`.
+ */
+export const apiErrorOf = (error: MessagingError): ApiError => {
+  switch (error._tag) {
+    case "ChannelNotConfigured":
+      return conflict(`No ${error.kind} channel is configured for this organization`)
+    case "ProviderRejected":
+      return invalidRequest(`the provider refused the request (${error.detail})`)
+    case "ProviderUnavailable":
+      return unavailable(error.rateLimited ? 10 : 5)
+    case "DuplicateTemplate":
+      return conflict("A template with this name and language already exists")
+    case "TemplateNotApproved":
+      return conflict(`Template ${error.name} (${error.language}) is not approved`)
+    case "PhoneNumberTaken":
+      return conflict("This phone number is connected to another organization")
+    case "InvalidOutboundUrl":
+      return invalidRequest(`outboundUrl ${error.reason}`, [{ path: "outboundUrl", message: error.reason }])
+    case "NotFound":
+      return notFound()
+  }
+}

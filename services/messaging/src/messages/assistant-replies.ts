@@ -1,0 +1,56 @@
+import { Bus, type BusRecord } from "@parley/bus"
+import { ChannelOutbound, decodeBusValue, Topics } from "@parley/contracts"
+import type { Database } from "@parley/db"
+import { sha256Hex } from "@parley/platform"
+import { Effect } from "effect"
+import type { MessagingResources } from "../resources.ts"
+import { sendMessage } from "./send.ts"
+
+export const ASSISTANT_REPLIES_GROUP = "messaging.channel-outbound"
+
+/**
+ * The key that makes a redelivered reply record a no-op: a reply to an inbound message is keyed
+ * by its content (a relay that republishes it gives the same bytes); one that answers nothing in
+ * particular by its position in the log.
+ */
+const sourceKeyOf = (record: BusRecord, reply: ChannelOutbound): string =>
+  reply.inReplyTo === undefined
+    ? `bus:${record.topic}:${record.partition}:${record.offset}`
+    : `reply:${sha256Hex(record.value)}`
+
+/**
+ * Sends the assistant's replies (`parley.channel.outbound.v1`) through the organization's channel.
+ * A reply is recorded before the provider call and never sent twice; a provider failure leaves it
+ * recorded as failed (visible in `GET /api/messages`) rather than holding up the partition.
+ */
+export const handleAssistantReply = (record: BusRecord) =>
+  Effect.gen(function* () {
+    const decoded = yield* decodeBusValue(ChannelOutbound)(record.value).pipe(Effect.result)
+    if (decoded._tag === "Failure") {
+      yield* Effect.logError("assistant reply record refused").pipe(
+        Effect.annotateLogs({ offset: String(record.offset), error: decoded.failure.message }),
+      )
+      return
+    }
+    const reply = decoded.success
+    yield* sendMessage(reply.orgId, {
+      to: reply.to,
+      channel: reply.channel,
+      content: { type: "text", text: reply.text },
+      sourceKey: sourceKeyOf(record, reply),
+    }).pipe(
+      Effect.catch((error) =>
+        Effect.logWarning("assistant reply not sent").pipe(
+          Effect.annotateLogs({ orgId: reply.orgId, reason: error._tag }),
+        ),
+      ),
+    )
+  })
+
+export const consumeAssistantReplies = Effect.gen(function* () {
+  const bus = yield* Bus
+  const context = yield* Effect.context<Database | MessagingResources>()
+  return yield* bus.subscribe({ groupId: ASSISTANT_REPLIES_GROUP, topics: [Topics.channelOutbound] }, (record) =>
+    handleAssistantReply(record).pipe(Effect.provideContext(context)),
+  )
+})

@@ -1,0 +1,24 @@
+import type { Bus, OutboxWriter } from "@parley/bus"
+import type { Database } from "@parley/db"
+import type { EgressClient } from "@parley/egress"
+import type { SecretBox } from "@parley/platform"
+import { Context } from "effect"
+import type { CampaignWakeup } from "./campaigns/wakeup.ts"
+import type { GraphClient } from "./cloud/graph-client.ts"
+
+/**
+ * The outside parties and keys the messaging features share, built once by `app.ts`: the
+ * provider's Graph API, the SSRF-safe client for bridge posts, and the box that seals tokens.
+ */
+export class MessagingResources extends Context.Service<
+  MessagingResources,
+  {
+    readonly graph: GraphClient
+    readonly egress: EgressClient
+    readonly box: SecretBox
+    readonly allowPrivateUrls: boolean
+  }
+>()("@parley/messaging/MessagingResources") {}
+
+/** Everything route logic and the background work may ask for. */
+export type MessagingServices = Database | OutboxWriter | Bus | MessagingResources | CampaignWakeup
