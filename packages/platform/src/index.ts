@@ -10,3 +10,5 @@ export * from "./logger.ts"
 export * from "./metrics.ts"
 export * from "./principal.ts"
 export * from "./secret-box.ts"
+// The principal's schema lives in @parley/contracts; re-exported here beside its signer.
+export { Principal } from "@parley/contracts"
