@@ -1,0 +1,76 @@
+import type { Bus } from "@parley/bus"
+import { Database, loadMigrations, migrate } from "@parley/db"
+import { EgressClient, type Resolver } from "@parley/egress"
+import { SecretBox } from "@parley/platform"
+import { Effect } from "effect"
+import packageJson from "../package.json" with { type: "json" }
+import { runDispatcherConsumers } from "./consumers.ts"
+import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./schedule.ts"
+import { WebhookDirectory } from "./webhook-directory.ts"
+import { WebhookLimiter } from "./webhook-limiter.ts"
+
+/** `User-Agent` of every delivery. */
+export const UserAgent = `Parley-Webhooks/${packageJson.version}`
+
+/** DESIGN.md §3: a slow or dead endpoint holds at most this many attempts in flight. */
+export const MaxInFlightPerWebhook = 8
+
+export interface DispatcherOptions {
+  /** PARLEY_SECRET_KEY, to open the sealed webhook secrets. */
+  readonly secretKey: string
+  /** PARLEY_WEBHOOK_ALLOW_PRIVATE: deliver to loopback and private addresses (development, tests). */
+  readonly allowPrivate: boolean
+  /** Own Postgres schema (tests may run several dispatchers on one database). */
+  readonly schema?: string
+  /** Consumer-group name prefix (tests sharing one Kafka broker keep their groups apart). */
+  readonly groupPrefix?: string
+  readonly schedule?: AttemptDelays
+  readonly timeoutMs?: number
+  readonly resolver?: Resolver
+  readonly deliveryWindow?: number
+}
+
+/**
+ * Builds the dispatcher from its dependencies: migrates its schema, then runs the projection of
+ * webhooks, the fan-out of events and the three delivery consumers until the Scope closes.
+ */
+export const makeDispatcher = (options: DispatcherOptions) =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const schema = options.schema ?? "dispatcher"
+    yield* migrate({ sql, schema, migrations: yield* loadMigrations(new URL("../migrations/", import.meta.url)) })
+    const box = SecretBox.fromBase64Key(options.secretKey)
+    const opened = new Map<string, string>()
+    const openSecret = (sealed: string): string => {
+      let secret = opened.get(sealed)
+      if (secret === undefined) {
+        secret = box.open(sealed)
+        if (opened.size > 10_000) opened.clear()
+        opened.set(sealed, secret)
+      }
+      return secret
+    }
+    const egress = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        EgressClient.make({
+          allowPrivate: options.allowPrivate,
+          timeoutMs: options.timeoutMs ?? AttemptTimeoutMs,
+          ...(options.resolver === undefined ? {} : { lookup: options.resolver }),
+        }),
+      ),
+      (client) => Effect.promise(() => client.close()),
+    )
+    const directory = new WebhookDirectory(sql, schema)
+    const schedule = options.schedule ?? AttemptSchedule
+    yield* runDispatcherConsumers({
+      directory,
+      limiter: new WebhookLimiter({ maxInFlight: MaxInFlightPerWebhook, maxWaiting: 64 }),
+      attempts: { egress, userAgent: UserAgent, schedule, openSecret },
+      parkMs: schedule[1],
+      groupPrefix: options.groupPrefix ?? "dispatcher.",
+      deliveryWindow: options.deliveryWindow ?? 1024,
+    })
+    return { directory }
+  })
+
+export type DispatcherRequirements = Bus | Database

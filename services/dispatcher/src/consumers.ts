@@ -1,0 +1,129 @@
+import { Bus, type BusRecord, type OutgoingRecord } from "@parley/bus"
+import {
+  DeliveryRecord,
+  decodeBusValue,
+  EventRecord,
+  EventTopics,
+  encodeBusValue,
+  isoTimestamp,
+  Topics,
+  WebhookChanged,
+} from "@parley/contracts"
+import { Effect } from "effect"
+import { type AttemptContext, attemptDelivery } from "./attempt.ts"
+import { deliveryIdFor } from "./delivery-id.ts"
+import type { WebhookDirectory } from "./webhook-directory.ts"
+import type { WebhookLimiter } from "./webhook-limiter.ts"
+
+export interface DispatcherParts {
+  readonly directory: WebhookDirectory
+  readonly limiter: WebhookLimiter
+  readonly attempts: AttemptContext
+  /** How long a delivery for a saturated webhook is parked on the delay topic before it is tried. */
+  readonly parkMs: number
+  readonly groupPrefix: string
+  /** Records in flight per partition of the delivery topics: large, so slow endpoints block no one. */
+  readonly deliveryWindow: number
+}
+
+/** A record that does not decode is logged and skipped: retrying it could never succeed. */
+const decodeOrSkip =
+  <A>(decode: (value: string) => Effect.Effect<A, unknown>, then: (value: A) => Effect.Effect<void, unknown>) =>
+  (record: BusRecord): Effect.Effect<void, unknown> =>
+    decode(record.value).pipe(
+      Effect.matchEffect({
+        onFailure: (error) =>
+          Effect.logError("skipping a record that does not decode", {
+            topic: record.topic,
+            partition: record.partition,
+            offset: String(record.offset),
+            error: String(error),
+          }),
+        onSuccess: then,
+      }),
+    )
+
+/** Keeps the projection of webhooks current from `parley.registry.webhooks.v1`. */
+export const projectWebhooks = (parts: DispatcherParts) =>
+  Effect.gen(function* () {
+    const bus = yield* Bus
+    return yield* bus.subscribe(
+      { groupId: `${parts.groupPrefix}projection`, topics: [Topics.registryWebhooks], window: 64 },
+      decodeOrSkip(decodeBusValue(WebhookChanged), (change) => Effect.promise(() => parts.directory.apply(change))),
+    )
+  })
+
+/**
+ * One delivery per subscribed, enabled webhook of the event's organization, with an id derived from
+ * (event, webhook) so a repeated fan-out reuses it, keyed by webhook on the deliveries topic.
+ */
+export const fanOutEvents = (parts: DispatcherParts) =>
+  Effect.gen(function* () {
+    const bus = yield* Bus
+    return yield* bus.subscribe(
+      { groupId: `${parts.groupPrefix}fanout`, topics: EventTopics, window: 256 },
+      decodeOrSkip(decodeBusValue(EventRecord), (event) =>
+        Effect.gen(function* () {
+          const targets = yield* Effect.tryPromise(() => parts.directory.subscribers(event.orgId, event.event))
+          if (targets.length === 0) return
+          const notBefore = isoTimestamp(Date.now())
+          const records: Array<OutgoingRecord> = targets.map((target) => ({
+            topic: Topics.dispatchDeliveries,
+            key: target.webhookId,
+            value: encodeBusValue(DeliveryRecord, {
+              ...event,
+              deliveryId: deliveryIdFor(event.eventId, target.webhookId),
+              webhookId: target.webhookId,
+              attempt: 1,
+              notBefore,
+              reason: "event",
+            } as DeliveryRecord),
+          }))
+          yield* bus.publish(records)
+        }),
+      ),
+    )
+  })
+
+/**
+ * Attempts deliveries from the deliveries topic and the two delay topics. A record waits until its
+ * `notBefore`, then runs within its webhook's bound; a webhook that is saturated gets the record
+ * parked on the delay topic (no attempt is made or counted), so its backlog never fills the window.
+ */
+export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: string) =>
+  Effect.gen(function* () {
+    const bus = yield* Bus
+    return yield* bus.subscribe(
+      { groupId: `${parts.groupPrefix}${name}`, topics: [topic], window: parts.deliveryWindow },
+      decodeOrSkip(decodeBusValue(DeliveryRecord), (delivery) =>
+        Effect.gen(function* () {
+          const wait = Date.parse(delivery.notBefore) - Date.now()
+          if (wait > 0) yield* Effect.sleep(wait)
+          const target = yield* Effect.tryPromise(() => parts.directory.target(delivery.webhookId))
+          // Deleted or disabled since: nothing is sent and nothing stays queued for it.
+          if (target === undefined || !target.enabled) return
+          const outcome = yield* Effect.tryPromise(() =>
+            parts.limiter.tryRun(delivery.webhookId, () => attemptDelivery(parts.attempts, delivery, target)),
+          )
+          if (outcome.saturated) {
+            const parked = { ...delivery, notBefore: isoTimestamp(Date.now() + parts.parkMs) }
+            yield* bus.publish([
+              { topic: Topics.dispatchRetry5s, key: delivery.webhookId, value: encodeBusValue(DeliveryRecord, parked) },
+            ])
+            return
+          }
+          yield* bus.publish(outcome.value)
+        }),
+      ),
+    )
+  })
+
+/** Starts every consumer of the dispatcher; they run until the surrounding Scope closes. */
+export const runDispatcherConsumers = (parts: DispatcherParts) =>
+  Effect.gen(function* () {
+    yield* projectWebhooks(parts)
+    yield* fanOutEvents(parts)
+    yield* deliverDeliveries(parts, Topics.dispatchDeliveries, "deliveries")
+    yield* deliverDeliveries(parts, Topics.dispatchRetry5s, "retry-5s")
+    yield* deliverDeliveries(parts, Topics.dispatchRetry10s, "retry-10s")
+  })

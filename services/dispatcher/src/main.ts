@@ -1,0 +1,57 @@
+/**
+ * Runs the dispatcher alone: config from the environment, Postgres, the bus (Kafka when
+ * KAFKA_BROKERS is set, else the single-node bus on the same Postgres), the consumers, and a
+ * health and metrics server on PARLEY_DISPATCHER_PORT.
+ */
+import { KafkaBus, SingleNodeBus } from "@parley/bus"
+import { Database } from "@parley/db"
+import { loadConfig, makeHttpServer, makeLogger, pinoLoggerLayer } from "@parley/platform"
+import { Effect, Layer, Redacted } from "effect"
+import { makeDispatcher } from "./app.ts"
+import { DispatcherConfig } from "./config.ts"
+import type { AttemptDelays } from "./schedule.ts"
+
+const parseSchedule = (text: string | undefined): AttemptDelays | undefined => {
+  if (text === undefined) return undefined
+  const [first, second, third] = text.split(",").map((part) => Number.parseInt(part, 10))
+  if ([first, second, third].some((n) => n === undefined || !Number.isFinite(n) || n < 0)) {
+    throw new Error("PARLEY_DISPATCH_SCHEDULE_MS must be three non-negative integers: 0,5000,10000")
+  }
+  return [first as number, second as number, third as number]
+}
+
+const program = Effect.gen(function* () {
+  const config = yield* loadConfig(DispatcherConfig)
+  const logger = makeLogger({ service: "dispatcher", level: config.logLevel })
+  const database = Database.layer({ url: config.databaseUrl })
+  const bus =
+    config.kafkaBrokers === undefined
+      ? SingleNodeBus.layer()
+      : KafkaBus.layer({ brokers: config.kafkaBrokers, clientId: "dispatcher" })
+  const schedule = parseSchedule(config.schedule)
+  const running = Effect.gen(function* () {
+    const { sql } = yield* Database
+    yield* makeDispatcher({
+      secretKey: Redacted.value(config.secretKey),
+      allowPrivate: config.allowPrivate,
+      ...(schedule === undefined ? {} : { schedule }),
+    })
+    const health = makeHttpServer({
+      service: "dispatcher",
+      logger,
+      readiness: [{ name: "postgres", check: () => sql`select 1` }],
+    })
+    yield* Effect.acquireRelease(
+      Effect.promise(() => health.listen({ host: "0.0.0.0", port: config.port })),
+      () => Effect.promise(() => health.close()),
+    )
+    return yield* Effect.never
+  })
+  return yield* running.pipe(
+    Effect.scoped,
+    Effect.provide(bus.pipe(Layer.provideMerge(database))),
+    Effect.provide(pinoLoggerLayer(logger)),
+  )
+})
+
+Effect.runFork(program.pipe(Effect.orDie))

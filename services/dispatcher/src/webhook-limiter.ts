@@ -1,0 +1,46 @@
+/**
+ * Bounds the attempts in flight per webhook (DESIGN.md §3: a slow or dead endpoint occupies only its
+ * own share of concurrency). Work beyond the bound waits in a short per-webhook queue; past that,
+ * `tryRun` answers "saturated" so the caller can park the delivery on a delay topic instead of
+ * holding a slot of the partition window that healthy endpoints need.
+ */
+export class WebhookLimiter {
+  readonly #maxInFlight: number
+  readonly #maxWaiting: number
+  readonly #lanes = new Map<string, { inFlight: number; waiting: Array<() => void> }>()
+
+  constructor(options: { maxInFlight: number; maxWaiting: number }) {
+    this.#maxInFlight = options.maxInFlight
+    this.#maxWaiting = options.maxWaiting
+  }
+
+  /** Runs `work` within the webhook's bound, or answers `saturated` without running it. */
+  async tryRun<A>(
+    webhookId: string,
+    work: () => Promise<A>,
+  ): Promise<{ saturated: true } | { saturated: false; value: A }> {
+    let lane = this.#lanes.get(webhookId)
+    if (lane === undefined) {
+      lane = { inFlight: 0, waiting: [] }
+      this.#lanes.set(webhookId, lane)
+    }
+    if (lane.inFlight >= this.#maxInFlight) {
+      if (lane.waiting.length >= this.#maxWaiting) return { saturated: true }
+      await new Promise<void>((resolve) => lane.waiting.push(resolve))
+    } else {
+      lane.inFlight++
+    }
+    try {
+      return { saturated: false, value: await work() }
+    } finally {
+      const next = lane.waiting.shift()
+      // The slot passes straight to the next waiter; otherwise it is released.
+      if (next !== undefined) next()
+      else if (--lane.inFlight === 0) this.#lanes.delete(webhookId)
+    }
+  }
+
+  inFlight(webhookId: string): number {
+    return this.#lanes.get(webhookId)?.inFlight ?? 0
+  }
+}

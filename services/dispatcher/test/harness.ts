@@ -1,0 +1,188 @@
+/**
+ * Test harness for the dispatcher: a fresh database, a bus (single-node on that database, or Kafka
+ * from `kafkaTestBrokers()`), webhooks and events written through the OutboxWriter exactly as the
+ * registry and the producing services write them, and every AttemptRecord collected from the bus.
+ */
+import { Bus, KafkaBus, OutboxWriter, SingleNodeBus } from "@parley/bus"
+import { kafkaTestBrokers } from "@parley/bus/testing"
+import {
+  AttemptRecord,
+  decodeBusValue,
+  type EventId,
+  type EventName,
+  EventRecord,
+  encodeBusValue,
+  isoTimestamp,
+  type OrgId,
+  TopicCatalog,
+  Topics,
+  topicOfEvent,
+  WebhookChanged,
+  type WebhookId,
+} from "@parley/contracts"
+import { Database, outboxTableSql, withTransaction } from "@parley/db"
+import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
+import { newId, SecretBox } from "@parley/platform"
+import { Effect, Exit, Layer, Scope } from "effect"
+import { type DispatcherOptions, makeDispatcher } from "../src/app.ts"
+
+export type BusKind = "single-node" | "kafka"
+
+export const secretKey = Buffer.alloc(32, 7).toString("base64")
+export const box = SecretBox.fromBase64Key(secretKey)
+
+type Services = Bus | OutboxWriter | Database
+
+export interface TestWebhook {
+  readonly webhookId: WebhookId
+  readonly orgId: OrgId
+  readonly url: string
+  readonly secret: string
+  events: ReadonlyArray<EventName>
+  enabled: boolean
+  version: number
+}
+
+export interface Harness {
+  readonly db: FreshDatabase
+  readonly kind: BusKind
+  /** Every attempt record published so far, in arrival order. */
+  readonly attempts: Array<AttemptRecord>
+  run<A, E>(effect: Effect.Effect<A, E, Services | Scope.Scope>): Promise<A>
+  startDispatcher(options?: Partial<DispatcherOptions>): Promise<{ stop(): Promise<void> }>
+  putWebhook(webhook: TestWebhook, deleted?: boolean): Promise<void>
+  publishEvents(events: ReadonlyArray<EventRecord>): Promise<void>
+  close(): Promise<void>
+}
+
+export const newOrg = (): OrgId => newId("org") as OrgId
+
+export const makeWebhook = (orgId: OrgId, url: string, overrides: Partial<TestWebhook> = {}): TestWebhook => ({
+  webhookId: newId("wh") as WebhookId,
+  orgId,
+  url,
+  secret: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"),
+  events: ["message.inbound", "lead.created"],
+  enabled: true,
+  version: 1,
+  ...overrides,
+})
+
+export const leadCreated = (orgId: OrgId, name = "Ada"): EventRecord => ({
+  eventId: newId("evt") as EventId,
+  orgId,
+  event: "lead.created",
+  timestamp: isoTimestamp(Date.now()),
+  data: { phone: "14155550100", name, type: "CALLBACK_REQUESTED", booking: null },
+})
+
+const OUTBOX_SCHEMA = "test_producer"
+
+export const makeHarness = async (kind: BusKind): Promise<Harness> => {
+  const db = await freshDatabase()
+  const scope = Effect.runSync(Scope.make())
+  const database = Database.layer({ url: db.url })
+  let layer: Layer.Layer<Services, unknown>
+  let stopBroker = async () => {}
+  let groupPrefix = ""
+  if (kind === "kafka") {
+    const broker = await kafkaTestBrokers()
+    await broker.createTopics(TopicCatalog)
+    stopBroker = () => broker.stop()
+    groupPrefix = `${newId("g")}.`
+    await db.sql.unsafe(`create schema if not exists ${OUTBOX_SCHEMA}`)
+    await db.sql.unsafe(outboxTableSql(OUTBOX_SCHEMA))
+    const bus = KafkaBus.layer({
+      brokers: broker.brokers,
+      clientId: "dispatcher-test",
+      idempotent: broker.idempotent,
+      sessionTimeoutMs: 6_000,
+      maxWaitTimeMs: 50,
+      commitIntervalMs: 50,
+      drainTimeoutMs: 1_000,
+    })
+    layer = KafkaBus.outboxLayer({ schema: OUTBOX_SCHEMA }).pipe(Layer.provideMerge(bus), Layer.provideMerge(database))
+  } else {
+    layer = SingleNodeBus.layer({ timings: { drainTimeoutMs: 500, sessionMs: 3_000, heartbeatMs: 300 } }).pipe(
+      Layer.provideMerge(database),
+    )
+  }
+  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+  const run = <A, E>(effect: Effect.Effect<A, E, Services | Scope.Scope>) =>
+    Effect.runPromiseWith(context)(effect.pipe(Scope.provide(scope)))
+
+  const attempts: Array<AttemptRecord> = []
+  await run(
+    Effect.gen(function* () {
+      const bus = yield* Bus
+      yield* bus.subscribe(
+        { groupId: `${groupPrefix}test.attempts`, topics: [Topics.dispatchAttempts], window: 64 },
+        (record) =>
+          decodeBusValue(AttemptRecord)(record.value).pipe(
+            Effect.tap((attempt) => Effect.sync(() => attempts.push(attempt))),
+            Effect.asVoid,
+          ),
+      )
+    }),
+  )
+
+  const append = (records: Parameters<OutboxWriter["Service"]["append"]>[1]) =>
+    run(
+      withTransaction((tx) =>
+        Effect.gen(function* () {
+          const outbox = yield* OutboxWriter
+          yield* outbox.append(tx, records)
+        }),
+      ),
+    )
+
+  return {
+    db,
+    kind,
+    attempts,
+    run,
+    startDispatcher: async (options = {}) => {
+      const dispatcherScope = Effect.runSync(Scope.make())
+      await Effect.runPromiseWith(context)(
+        makeDispatcher({ secretKey, allowPrivate: true, groupPrefix: `${groupPrefix}dispatcher.`, ...options }).pipe(
+          Scope.provide(dispatcherScope),
+        ),
+      )
+      return { stop: () => Effect.runPromise(Scope.close(dispatcherScope, Exit.void)) }
+    },
+    putWebhook: (webhook, deleted = false) =>
+      append([
+        {
+          topic: Topics.registryWebhooks,
+          key: webhook.webhookId,
+          value: encodeBusValue(WebhookChanged, {
+            webhookId: webhook.webhookId,
+            orgId: webhook.orgId,
+            url: webhook.url,
+            events: webhook.events,
+            enabled: webhook.enabled,
+            sealedSecret: box.seal(webhook.secret),
+            deleted,
+            version: webhook.version,
+            changedAt: isoTimestamp(Date.now()),
+          }),
+        },
+      ]),
+    publishEvents: async (events) => {
+      for (let i = 0; i < events.length; i += 500) {
+        await append(
+          events.slice(i, i + 500).map((event) => ({
+            topic: topicOfEvent(event.event),
+            key: event.orgId,
+            value: encodeBusValue(EventRecord, event),
+          })),
+        )
+      }
+    },
+    close: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      await db.close()
+      await stopBroker()
+    },
+  }
+}

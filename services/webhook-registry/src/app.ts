@@ -1,0 +1,75 @@
+import type { Bus, OutboxWriter } from "@parley/bus"
+import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
+import type { Resolver } from "@parley/egress"
+import { makeHttpServer, type ParleyLogger, requirePrincipal, SecretBox } from "@parley/platform"
+import { Effect, type Redacted, Schedule } from "effect"
+import type { FastifyInstance } from "fastify"
+import { runDeliveryLogConsumers } from "./consumers.ts"
+import { deleteExpired } from "./delivery-log.ts"
+import { makeRun } from "./routes/context.ts"
+import { registerDeliveryRoutes } from "./routes/deliveries.ts"
+import { registerWebhookRoutes } from "./routes/webhooks.ts"
+import { makeWebhookStore } from "./webhook-store.ts"
+
+export interface WebhookRegistryOptions {
+  readonly logger: ParleyLogger
+  /** PARLEY_SECRET_KEY: seals webhook secrets at rest. */
+  readonly secretKey: string
+  /** PARLEY_INTERNAL_SECRET: verifies the principal the gateway signs. */
+  readonly internalSecret: string | Redacted.Redacted<string>
+  /** PARLEY_WEBHOOK_ALLOW_PRIVATE: accept loopback and private webhook URLs (development, tests). */
+  readonly allowPrivate: boolean
+  readonly schema?: string
+  readonly groupPrefix?: string
+  readonly resolver?: Resolver
+}
+
+/** How often expired attempts and deliveries are deleted. */
+export const CleanupEvery = "1 hour"
+
+/**
+ * Builds the webhook registry from its dependencies: migrates its schema, starts the consumers of
+ * the delivery log and the retention cleanup (both until the Scope closes) and answers the Fastify
+ * app with the routes of CONTRACT.md §5, not yet listening.
+ */
+export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const schema = options.schema ?? "webhook_registry"
+    const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
+    // The outbox table is used when the bus is Kafka; with the single-node bus it just stays empty.
+    yield* migrate({ sql, schema, migrations: [...migrations, { id: "9000_outbox", sql: outboxTableSql(schema) }] })
+    yield* runDeliveryLogConsumers(schema, options.groupPrefix ?? "webhook-registry.")
+    yield* Effect.tryPromise(() => deleteExpired(sql, schema)).pipe(
+      Effect.catch((error) => Effect.logWarning("attempt cleanup failed", { error: String(error) })),
+      Effect.repeat(Schedule.spaced(CleanupEvery)),
+      Effect.forkScoped,
+    )
+    const context = yield* Effect.context<Database | OutboxWriter>()
+    const app: FastifyInstance = makeHttpServer({
+      service: "webhook-registry",
+      logger: options.logger,
+      readiness: [{ name: "postgres", check: () => sql`select 1` }],
+    })
+    const routeContext = {
+      sql,
+      schema,
+      store: makeWebhookStore(schema),
+      box: SecretBox.fromBase64Key(options.secretKey),
+      allowPrivate: options.allowPrivate,
+      run: makeRun(context),
+      ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
+    }
+    yield* Effect.promise(() =>
+      app.register(async (scoped) => {
+        scoped.addHook("preHandler", requirePrincipal(options.internalSecret))
+        registerWebhookRoutes(scoped, routeContext)
+        registerDeliveryRoutes(scoped, routeContext)
+      }),
+    )
+    yield* Effect.addFinalizer(() => Effect.promise(() => app.close()))
+    yield* Effect.promise(() => app.ready())
+    return app
+  })
+
+export type WebhookRegistryRequirements = Bus | Database | OutboxWriter

@@ -1,0 +1,196 @@
+import type { OutgoingRecord } from "@parley/bus"
+import {
+  type Attempt,
+  type AttemptRecord,
+  type DeliveryId,
+  DeliveryRecord,
+  type EventId,
+  type EventName,
+  encodeBusValue,
+  isoTimestamp,
+  Topics,
+} from "@parley/contracts"
+import { newId } from "@parley/platform"
+import type postgres from "postgres"
+
+/**
+ * The registry's record of deliveries and attempts: the envelope of every delivery (so it can be
+ * sent again), every attempt (idempotent per delivery and attempt number), and the webhook's
+ * delivery status derived from them.
+ */
+
+export interface DeliveryRow {
+  readonly delivery_id: string
+  readonly webhook_id: string
+  readonly org_id: string
+  readonly event_id: string
+  readonly event: string
+  readonly event_timestamp: string
+  readonly data: string
+}
+
+/** Keeps the envelope of a delivery the first time it is seen (attempt 1 on the deliveries topic). */
+export const recordDelivery = async (sql: postgres.Sql, schema: string, delivery: DeliveryRecord, data: string) => {
+  await sql`
+    insert into ${sql(schema)}.deliveries
+      (delivery_id, webhook_id, org_id, event_id, event, event_timestamp, event_at, data, reason)
+    values (${delivery.deliveryId}, ${delivery.webhookId}, ${delivery.orgId}, ${delivery.eventId}, ${delivery.event},
+            ${delivery.timestamp}, ${delivery.timestamp}, ${data}, ${delivery.reason})
+    on conflict (delivery_id) do nothing`
+}
+
+/**
+ * Records an attempt once. Only a newly recorded attempt counts: a failure adds one to
+ * `failureCount`, and the webhook's last-delivery fields follow the most recent attempt by time.
+ */
+export const recordAttempt = async (sql: postgres.Sql, schema: string, attempt: AttemptRecord) => {
+  await sql.begin(async (tx) => {
+    const inserted = await tx`
+      insert into ${tx(schema)}.attempts
+        (delivery_id, attempt, webhook_id, org_id, event_id, event, status, response_status, error, duration_ms, attempted_at)
+      values (${attempt.deliveryId}, ${attempt.attempt}, ${attempt.webhookId}, ${attempt.orgId}, ${attempt.eventId},
+              ${attempt.event}, ${attempt.status}, ${attempt.responseStatus}, ${attempt.error}, ${attempt.durationMs},
+              ${attempt.attemptedAt})
+      on conflict (delivery_id, attempt) do nothing
+      returning 1`
+    if (inserted.length === 0) return
+    const failed = attempt.status === "failed" ? 1 : 0
+    await tx`
+      update ${tx(schema)}.webhooks set
+        failure_count = failure_count + ${failed},
+        last_delivery_status = case when last_delivery_at is null or last_delivery_at <= ${attempt.attemptedAt}
+                                    then ${attempt.status} else last_delivery_status end,
+        last_response_status = case when last_delivery_at is null or last_delivery_at <= ${attempt.attemptedAt}
+                                    then ${attempt.responseStatus}::int else last_response_status end,
+        last_delivery_at = greatest(last_delivery_at, ${attempt.attemptedAt}::timestamptz)
+      where id = ${attempt.webhookId}`
+  })
+}
+
+interface AttemptRow {
+  readonly delivery_id: string
+  readonly event_id: string
+  readonly event: string
+  readonly attempt: number
+  readonly status: "success" | "failed"
+  readonly response_status: number | null
+  readonly error: string | null
+  readonly duration_ms: number
+  readonly attempted_at: Date
+  readonly seq: bigint
+}
+
+const toAttempt = (row: AttemptRow): Attempt => ({
+  deliveryId: row.delivery_id as DeliveryId,
+  eventId: row.event_id as EventId,
+  event: row.event as EventName,
+  attempt: row.attempt,
+  status: row.status,
+  responseStatus: row.response_status,
+  error: row.error,
+  durationMs: row.duration_ms,
+  attemptedAt: isoTimestamp(row.attempted_at),
+})
+
+const encodeCursor = (row: AttemptRow): string =>
+  Buffer.from(`${row.attempted_at.toISOString()}|${row.seq}`).toString("base64url")
+
+/** The position after which a page continues, or undefined when the cursor is not one of ours. */
+export const decodeCursor = (cursor: string): { at: Date; seq: bigint } | undefined => {
+  const [at, seq] = Buffer.from(cursor, "base64url").toString("utf8").split("|")
+  if (at === undefined || seq === undefined || !/^\d+$/.test(seq) || Number.isNaN(Date.parse(at))) return undefined
+  return { at: new Date(at), seq: BigInt(seq) }
+}
+
+/** A page of a webhook's attempts, newest first. */
+export const listAttempts = async (
+  sql: postgres.Sql,
+  schema: string,
+  webhookId: string,
+  options: { limit: number; after?: { at: Date; seq: bigint }; status?: "success" | "failed" },
+) => {
+  const rows = await sql<Array<AttemptRow>>`
+    select delivery_id, event_id, event, attempt, status, response_status, error, duration_ms, attempted_at, seq
+    from ${sql(schema)}.attempts
+    where webhook_id = ${webhookId}
+      ${options.status === undefined ? sql`` : sql`and status = ${options.status}`}
+      ${options.after === undefined ? sql`` : sql`and (attempted_at, seq) < (${options.after.at}, ${String(options.after.seq)}::bigint)`}
+    order by attempted_at desc, seq desc
+    limit ${options.limit + 1}`
+  const page = rows.slice(0, options.limit)
+  const last = page.at(-1)
+  return {
+    data: page.map(toAttempt),
+    nextCursor: rows.length > options.limit && last !== undefined ? encodeCursor(last) : null,
+  }
+}
+
+/** A new delivery (new id, attempt 1) of a recorded delivery's envelope, as a bus record. */
+export const redeliveryOf = (
+  row: DeliveryRow,
+  reason: "redeliver" | "replay",
+): { id: DeliveryId; record: OutgoingRecord } => {
+  const id = newId("dlv") as DeliveryId
+  const record = {
+    deliveryId: id,
+    webhookId: row.webhook_id,
+    orgId: row.org_id,
+    eventId: row.event_id,
+    event: row.event,
+    timestamp: row.event_timestamp,
+    data: JSON.parse(row.data) as unknown,
+    attempt: 1,
+    notBefore: isoTimestamp(Date.now()),
+    reason,
+  } as unknown as DeliveryRecord
+  return {
+    id,
+    record: { topic: Topics.dispatchDeliveries, key: row.webhook_id, value: encodeBusValue(DeliveryRecord, record) },
+  }
+}
+
+/** CONTRACT.md §5: a replay queues at most this many deliveries. */
+export const MaxReplay = 10_000
+
+/**
+ * Deliveries of a webhook whose event happened in [since, until), oldest first, at most MaxReplay;
+ * with `failedOnly`, those whose latest attempt failed. Only deliveries made for events count, so a
+ * replay never multiplies earlier redeliveries.
+ */
+export const deliveriesToReplay = (
+  sql: postgres.Sql,
+  schema: string,
+  webhookId: string,
+  window: { since: Date; until: Date; failedOnly: boolean },
+) =>
+  sql<Array<DeliveryRow>>`
+    select d.delivery_id, d.webhook_id, d.org_id, d.event_id, d.event, d.event_timestamp, d.data
+    from ${sql(schema)}.deliveries d
+    where d.webhook_id = ${webhookId} and d.reason = 'event'
+      and d.event_at >= ${window.since} and d.event_at < ${window.until}
+      ${
+        window.failedOnly
+          ? sql`and (select a.status from ${sql(schema)}.attempts a where a.delivery_id = d.delivery_id
+                     order by a.attempt desc limit 1) = 'failed'`
+          : sql``
+      }
+    order by d.event_at, d.delivery_id
+    limit ${MaxReplay}`
+
+/** The recorded delivery of a webhook, or undefined. */
+export const findDelivery = async (sql: postgres.Sql, schema: string, webhookId: string, deliveryId: string) => {
+  const [row] = await sql<Array<DeliveryRow>>`
+    select delivery_id, webhook_id, org_id, event_id, event, event_timestamp, data
+    from ${sql(schema)}.deliveries where delivery_id = ${deliveryId} and webhook_id = ${webhookId}`
+  return row
+}
+
+/** Attempts and deliveries older than this are deleted (CONTRACT.md §6: kept 30 days). */
+export const RetentionDays = 30
+
+export const deleteExpired = async (sql: postgres.Sql, schema: string, now = new Date()) => {
+  const cutoff = new Date(now.getTime() - RetentionDays * 24 * 60 * 60 * 1000)
+  const attempts = await sql`delete from ${sql(schema)}.attempts where attempted_at < ${cutoff}`
+  const deliveries = await sql`delete from ${sql(schema)}.deliveries where created_at < ${cutoff}`
+  return { attempts: attempts.count, deliveries: deliveries.count }
+}
