@@ -23,7 +23,10 @@ export interface ConsumerTuning {
 export interface RunningConsumer {
   readonly pause: () => void
   readonly resume: () => void
+  /** Graceful: finish what runs (up to the drain timeout), commit, leave the group. */
   readonly stop: () => Promise<void>
+  /** Abrupt, like a killed process: interrupt handlers and disconnect without committing. */
+  readonly abort: () => Promise<void>
 }
 
 const headerText = (value: IHeaders[string]): string | undefined => {
@@ -87,7 +90,10 @@ export const startConsumer = async (
   const windowPaused = new Set<string>()
   let userPaused = false
   let stopping = false
+  let stopped = false
   const stopSignal = new AbortController()
+  // Interrupts running handlers: on abort, or when a graceful stop's drain timeout runs out.
+  const interruptHandlers = new AbortController()
   let running = 0
   let drained: (() => void) | undefined
 
@@ -130,7 +136,10 @@ export const startConsumer = async (
     running++
     try {
       for (let attempt = 1; ; attempt++) {
-        const exit = await Effect.runPromiseExitWith(context)(Effect.suspend(() => handle(record)))
+        const exit = await Effect.runPromiseExitWith(context)(
+          Effect.suspend(() => handle(record)),
+          { signal: interruptHandlers.signal },
+        )
         if (Exit.isSuccess(exit)) {
           a.window.finish(record.offset)
           if (myEpoch === epoch) {
@@ -235,20 +244,34 @@ export const startConsumer = async (
       }
     },
     stop: async () => {
+      if (stopped) return
+      stopped = true
       stopping = true
       stopSignal.abort()
       if (commitTimer !== undefined) clearTimeout(commitTimer)
       consumer.pause(subscription.topics.map((topic) => ({ topic })))
       if (running > 0) {
+        const drainTimeout = new AbortController()
         await Promise.race([
           new Promise<void>((resolve) => {
             drained = resolve
           }),
-          sleep(client.drainTimeoutMs ?? 30_000),
+          sleep(client.drainTimeoutMs ?? 30_000, undefined, { signal: drainTimeout.signal }).catch(() => {}),
         ])
+        drainTimeout.abort()
+        interruptHandlers.abort()
       }
       await commitNow()
       await consumer.disconnect()
+    },
+    abort: async () => {
+      if (stopped) return
+      stopped = true
+      stopping = true
+      stopSignal.abort()
+      interruptHandlers.abort()
+      if (commitTimer !== undefined) clearTimeout(commitTimer)
+      await consumer.disconnect().catch(() => undefined)
     },
   }
 }

@@ -1,9 +1,9 @@
 import { layer, makeKafkaBus } from "./kafka-bus.ts"
-import { outboxLayer } from "./outbox.ts"
+import { outboxLayer, outboxWriterLayer } from "./outbox.ts"
 
 export type { KafkaClientOptions } from "./client.ts"
 export type { ConsumerTuning } from "./consumer.ts"
-export type { KafkaBusOptions } from "./kafka-bus.ts"
+export { CrashSwitch, type KafkaBusOptions } from "./kafka-bus.ts"
 export type { KafkaOutboxOptions } from "./outbox.ts"
 export type { ProducerOptions } from "./producer.ts"
 
@@ -11,4 +11,4 @@ export type { ProducerOptions } from "./producer.ts"
  * `KafkaBus.layer({ brokers, clientId })` provides `Bus`; `KafkaBus.outboxLayer({ schema })`
  * provides Kafka's `OutboxWriter` and runs the relay that moves `<schema>.outbox` rows to the bus.
  */
-export const KafkaBus = { layer, make: makeKafkaBus, outboxLayer } as const
+export const KafkaBus = { layer, make: makeKafkaBus, outboxLayer, outboxWriterLayer } as const

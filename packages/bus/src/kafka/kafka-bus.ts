@@ -4,7 +4,21 @@ import type { KafkaClientOptions } from "./client.ts"
 import { type ConsumerTuning, startConsumer } from "./consumer.ts"
 import { connectProducer, disconnectQuietly, type ProducerOptions } from "./producer.ts"
 
-export interface KafkaBusOptions extends KafkaClientOptions, ProducerOptions, ConsumerTuning {}
+export interface KafkaBusOptions extends KafkaClientOptions, ProducerOptions, ConsumerTuning {
+  /** Tests only: lets a test kill this bus's clients abruptly, as if its process died. */
+  readonly crashSwitch?: CrashSwitch
+}
+
+/** Collects a bus's clients so a test can kill them all without a commit or a graceful stop. */
+export class CrashSwitch {
+  readonly #kills: Array<() => Promise<void>> = []
+  register(kill: () => Promise<void>): void {
+    this.#kills.push(kill)
+  }
+  async crash(): Promise<void> {
+    await Promise.all(this.#kills.splice(0).map((kill) => kill().catch(() => undefined)))
+  }
+}
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
@@ -21,6 +35,7 @@ export const makeKafkaBus = Effect.fnUntraced(function* (options: KafkaBusOption
     }),
     disconnectQuietly,
   )
+  options.crashSwitch?.register(() => producer.disconnect())
   return Bus.of({
     publish: (records) =>
       Effect.tryPromise({
@@ -42,6 +57,7 @@ export const makeKafkaBus = Effect.fnUntraced(function* (options: KafkaBusOption
               ),
             ),
         )
+        options.crashSwitch?.register(consumer.abort)
         return { pause: Effect.sync(consumer.pause), resume: Effect.sync(consumer.resume) }
       }),
   })

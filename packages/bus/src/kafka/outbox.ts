@@ -1,6 +1,7 @@
-import { Database, notifyOutbox, quoteIdentifier, runOutboxRelay } from "@parley/db"
+import { Database, notifyOutbox, quoteIdentifier } from "@parley/db"
 import { Effect, Layer } from "effect"
-import { Bus, OutboxWriter } from "../Bus.ts"
+import { type Bus, OutboxWriter } from "../Bus.ts"
+import { OutboxRelay } from "../OutboxRelay.ts"
 
 export interface KafkaOutboxOptions {
   /** The service's own schema; its migrations create `<schema>.outbox` (`outboxTableSql`). */
@@ -9,27 +10,19 @@ export interface KafkaOutboxOptions {
 
 /**
  * Kafka's transactional outbox: `append` inserts into `<schema>.outbox` inside the caller's
- * transaction (so records exist iff it commits), and a relay fiber publishes and deletes the rows
- * for as long as the layer lives. Needs the Bus (to publish) and the Database.
+ * transaction (so records exist iff it commits), and `OutboxRelay` publishes and deletes the rows for
+ * as long as the layer lives. Needs the Bus (to publish) and the Database.
  */
 export const outboxLayer = (options: KafkaOutboxOptions): Layer.Layer<OutboxWriter, never, Bus | Database> =>
+  Layer.merge(outboxWriterLayer(options), OutboxRelay.layer({ schema: options.schema }))
+
+/** The writer alone, for processes that leave relaying to another instance. */
+export const outboxWriterLayer = (options: KafkaOutboxOptions): Layer.Layer<OutboxWriter, never, Database> =>
   Layer.effect(
     OutboxWriter,
     Effect.gen(function* () {
-      const { sql, embedded } = yield* Database
-      const bus = yield* Bus
+      const { sql } = yield* Database
       const table = `${quoteIdentifier(options.schema)}.outbox`
-      yield* Effect.forkScoped(
-        runOutboxRelay({
-          sql,
-          embedded,
-          schema: options.schema,
-          publish: (rows) =>
-            bus.publish(
-              rows.map((row) => ({ topic: row.topic, key: row.key, value: row.value, headers: row.headers })),
-            ),
-        }),
-      )
       return OutboxWriter.of({
         append: (tx, records) =>
           records.length === 0
