@@ -1,7 +1,7 @@
 import type { Bus, OutboxWriter } from "@parley/bus"
 import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
-import { makeHttpServer, type ParleyLogger, SecretBox } from "@parley/platform"
+import { makeHttpServer, type ParleyLogger, pinoLoggerLayer, SecretBox } from "@parley/platform"
 import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import type { FastifyInstance } from "fastify"
 import { CampaignWakeup } from "./campaigns/wakeup.ts"
@@ -79,13 +79,19 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
     if (options.background ?? true) {
       yield* runCampaignWorker({ ratePerSecond: config.campaignRatePerSecond, ...options.campaigns }).pipe(
         Effect.provideContext(context),
+        Effect.provide(pinoLoggerLayer(options.logger)),
         Effect.forkScoped,
       )
-      yield* consumeAssistantReplies.pipe(Effect.provideContext(context))
+      yield* consumeAssistantReplies.pipe(
+        Effect.provideContext(context),
+        Effect.provide(pinoLoggerLayer(options.logger)),
+      )
     }
 
     const runtime = yield* Effect.acquireRelease(
-      Effect.sync(() => ManagedRuntime.make(Layer.succeedContext(context))),
+      Effect.sync(() =>
+        ManagedRuntime.make(Layer.merge(Layer.succeedContext(context), pinoLoggerLayer(options.logger))),
+      ),
       (rt) => Effect.promise(() => rt.dispose()),
     )
     const { sql } = Context.get(context, Database)

@@ -1,0 +1,235 @@
+import { SingleNodeBus } from "@parley/bus"
+import { Database } from "@parley/db"
+import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
+import { hmacSha256Hex, makeLogger, newId, signPrincipal } from "@parley/platform"
+import { type StubServer, startHttpServer } from "@parley/platform/testing"
+import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
+import type { LightMyRequestResponse } from "fastify"
+import { type MessagingApp, type MessagingAppOptions, makeMessagingApp } from "../src/app.ts"
+import type { MessagingConfig } from "../src/config.ts"
+
+export const APP_SECRET = "test-app-secret"
+export const VERIFY_TOKEN = "test-verify-token"
+export const INTERNAL_SECRET = "test-internal-secret-0123456789"
+export const API_VERSION = "v21.0"
+
+/**
+ * A stand-in for the provider's Graph API on loopback: answers sends with a fresh `wamid`, template
+ * submissions with an id, and records every request. `failNext` queues answers (rate limits,
+ * refusals) to give before the normal ones.
+ */
+export interface FakeProvider {
+  readonly server: StubServer
+  readonly sends: () => Array<{ phoneNumberId: string; body: Record<string, unknown>; auth: string }>
+  failNext(...answers: Array<{ status: number; body: unknown }>): void
+  setLatencyMs(ms: number): void
+}
+
+export const startFakeProvider = async (): Promise<FakeProvider> => {
+  const queued: Array<{ status: number; body: unknown }> = []
+  let counter = 0
+  let latencyMs = 0
+  const server = await startHttpServer(async (request) => {
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
+    const failure = queued.shift()
+    if (failure !== undefined) return { status: failure.status, body: failure.body as object }
+    if (/\/messages$/.test(request.path)) {
+      counter++
+      const body = request.json() as { to?: string }
+      return {
+        status: 200,
+        body: {
+          messaging_product: "whatsapp",
+          contacts: [{ input: body.to, wa_id: body.to }],
+          messages: [{ id: `wamid.test${counter}` }],
+        },
+      }
+    }
+    if (/\/message_templates$/.test(request.path)) {
+      counter++
+      return { status: 200, body: { id: String(900000 + counter), status: "PENDING", category: "MARKETING" } }
+    }
+    return { status: 404, body: { error: { message: "unknown path", code: 100 } } }
+  })
+  return {
+    server,
+    sends: () =>
+      server.requests
+        .filter((r) => /\/messages$/.test(r.path))
+        .map((r) => ({
+          phoneNumberId: r.path.split("/")[2] ?? "",
+          body: r.json() as Record<string, unknown>,
+          auth: String(r.headers.authorization),
+        })),
+    failNext: (...answers) => queued.push(...answers),
+    setLatencyMs: (ms) => {
+      latencyMs = ms
+    },
+  }
+}
+
+export const testConfig = (providerUrl: string, overrides: Partial<MessagingConfig> = {}): MessagingConfig => ({
+  cloudAppSecret: Option.some(Redacted.make(APP_SECRET)),
+  cloudVerifyToken: Option.some(Redacted.make(VERIFY_TOKEN)),
+  cloudApiUrl: providerUrl,
+  cloudApiVersion: API_VERSION,
+  secretKey: Redacted.make(Buffer.alloc(32, 7).toString("base64")),
+  internalSecret: Redacted.make(INTERNAL_SECRET),
+  databaseUrl: Option.none(),
+  kafkaBrokers: Option.none(),
+  dataDir: ".parley",
+  port: 0,
+  host: "127.0.0.1",
+  campaignRatePerSecond: 1000,
+  allowPrivateUrls: true,
+  ...overrides,
+})
+
+/** The infrastructure one test file shares: its own database and the single-node bus on it. */
+export interface TestInfrastructure {
+  readonly db: FreshDatabase
+  readonly runtime: ManagedRuntime.ManagedRuntime<
+    Database | import("@parley/bus").Bus | import("@parley/bus").OutboxWriter,
+    never
+  >
+  close(): Promise<void>
+}
+
+export const startInfrastructure = async (): Promise<TestInfrastructure> => {
+  const db = await freshDatabase()
+  const layer = SingleNodeBus.layer().pipe(Layer.provideMerge(Database.layer({ url: db.url })))
+  const runtime = ManagedRuntime.make(layer)
+  await runtime.runPromise(Effect.void)
+  return {
+    db,
+    runtime,
+    close: async () => {
+      await runtime.dispose()
+      await db.close()
+    },
+  }
+}
+
+export interface RunningApp extends MessagingApp {
+  stop(): Promise<void>
+}
+
+/** Starts the service on the shared infrastructure; `stop()` closes its scope like a shutdown would. */
+export const startApp = async (
+  infra: TestInfrastructure,
+  options: Omit<MessagingAppOptions, "logger"> & { logger?: MessagingAppOptions["logger"] },
+): Promise<RunningApp> => {
+  const scope = Scope.makeUnsafe()
+  const app = await infra.runtime.runPromise(
+    makeMessagingApp({ logger: makeLogger({ service: "messaging", level: "silent" }), ...options }).pipe(
+      Scope.provide(scope),
+    ),
+  )
+  return { ...app, stop: () => infra.runtime.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+export const newOrg = (): string => newId("org")
+
+export const principalHeader = (orgId: string, role: "admin" | "member" = "admin"): string =>
+  signPrincipal(INTERNAL_SECRET, {
+    orgId,
+    role,
+    actor: { type: "api_key", keyId: newId("key"), scopes: [] },
+    requestId: newId("req"),
+  } as never)
+
+/** A request as the gateway forwards it: the tenant's body plus the signed principal. */
+export const asTenant = (
+  app: MessagingApp,
+  orgId: string,
+  method: "GET" | "POST" | "PUT",
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<LightMyRequestResponse> =>
+  app.http.inject({
+    method,
+    url,
+    headers: {
+      "x-parley-principal": principalHeader(orgId),
+      ...(body === undefined || typeof body === "string" || Buffer.isBuffer(body)
+        ? {}
+        : { "content-type": "application/json" }),
+      ...headers,
+    },
+    ...(body === undefined
+      ? {}
+      : { payload: typeof body === "string" || Buffer.isBuffer(body) ? body : JSON.stringify(body) }),
+  })
+
+/** Posts a provider payload signed as the provider signs it. */
+export const postCloudWebhook = (app: MessagingApp, payload: unknown, secret = APP_SECRET) => {
+  const raw = JSON.stringify(payload)
+  return app.http.inject({
+    method: "POST",
+    url: "/channels/cloud/webhook",
+    headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${hmacSha256Hex(secret, raw)}` },
+    payload: raw,
+  })
+}
+
+/** The event records appended to the bus log for an organization, oldest first. */
+export const eventsOf = async (
+  infra: TestInfrastructure,
+  orgId: string,
+  event?: string,
+): Promise<Array<{ event: string; data: Record<string, unknown>; timestamp: string }>> => {
+  const rows = await infra.db.sql<Array<{ value: string }>>`
+    select value from parley_bus.records
+    where topic like 'parley.events.%' and key = ${orgId}
+    order by created_at, "offset"`
+  return rows
+    .map((row) => JSON.parse(row.value) as { event: string; data: Record<string, unknown>; timestamp: string })
+    .filter((record) => event === undefined || record.event === event)
+}
+
+export const recordsOn = async (infra: TestInfrastructure, topic: string, key: string): Promise<Array<unknown>> => {
+  const rows = await infra.db.sql<Array<{ value: string }>>`
+    select value from parley_bus.records where topic = ${topic} and key = ${key} order by created_at, "offset"`
+  return rows.map((row) => JSON.parse(row.value) as unknown)
+}
+
+/** Connects a cloud channel for the organization through the API. */
+export const connectCloud = async (
+  app: MessagingApp,
+  orgId: string,
+  phoneNumberId: string,
+  businessAccountId = "5550001",
+) => {
+  const response = await asTenant(app, orgId, "PUT", "/api/channels/cloud", {
+    phoneNumberId,
+    businessAccountId,
+    accessToken: `token-${orgId}`,
+  })
+  if (response.statusCode !== 200) throw new Error(`connect cloud: ${response.statusCode} ${response.body}`)
+  return response.json() as Record<string, unknown>
+}
+
+export const inboundPayload = (
+  phoneNumberId: string,
+  messages: Array<Record<string, unknown>>,
+  contacts: Array<Record<string, unknown>> = [],
+) => ({
+  object: "whatsapp_business_account",
+  entry: [
+    {
+      id: "5550001",
+      changes: [
+        {
+          field: "messages",
+          value: {
+            messaging_product: "whatsapp",
+            metadata: { display_phone_number: "15550000000", phone_number_id: phoneNumberId },
+            contacts,
+            messages,
+          },
+        },
+      ],
+    },
+  ],
+})
