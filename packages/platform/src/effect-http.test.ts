@@ -47,6 +47,14 @@ app.get(
     }),
   ),
 )
+app.delete(
+  "/items/:id",
+  effectHandler(runtime, (_request, reply) =>
+    Effect.sync(() => {
+      reply.code(204)
+    }),
+  ),
+)
 app.get(
   "/conflict",
   effectHandler(runtime, () => Effect.fail(conflict("Slot is full"))),
@@ -71,6 +79,12 @@ describe("effectHandler", () => {
     const res = await app.inject({ method: "POST", url: "/greet", payload: { name: "Dana", events: ["lead.created"] } })
     expect(res.statusCode).toBe(201)
     expect(res.json()).toEqual({ text: "hello Dana", events: ["lead.created"] })
+  })
+
+  it("completes a route that answers without a body", async () => {
+    const res = await app.inject({ method: "DELETE", url: "/items/wh_1" })
+    expect(res.statusCode).toBe(204)
+    expect(res.body).toBe("")
   })
 
   it("answers an ApiError failure as itself", async () => {

@@ -19,11 +19,15 @@ export const effectHandler =
     runtime: ManagedRuntime.ManagedRuntime<R, ER>,
     route: (request: FastifyRequest, reply: FastifyReply) => Effect.Effect<A, ApiError, R>,
   ) =>
-  async (request: FastifyRequest, reply: FastifyReply): Promise<A> => {
+  async (request: FastifyRequest, reply: FastifyReply): Promise<A | FastifyReply> => {
     const exit = await runtime.runPromiseExit(
       route(request, reply).pipe(Effect.annotateLogs({ requestId: request.id })),
     )
-    if (Exit.isSuccess(exit)) return exit.value
+    if (Exit.isSuccess(exit)) {
+      // A route answering without a body (`reply.code(204)` and nothing returned) still completes.
+      if (exit.value === undefined && !reply.sent) return reply.send()
+      return exit.value
+    }
     const error = Cause.findErrorOption(exit.cause)
     if (error._tag === "Some" && error.value instanceof ApiError) throw error.value
     throw new UnexpectedRouteFailure(Cause.pretty(exit.cause))

@@ -1,3 +1,5 @@
+// The principal's schema lives in @parley/contracts; re-exported here beside its signer.
+export { Principal } from "@parley/contracts"
 export * from "./base62.ts"
 export * from "./config.ts"
 export * from "./crypto.ts"
@@ -10,5 +12,3 @@ export * from "./logger.ts"
 export * from "./metrics.ts"
 export * from "./principal.ts"
 export * from "./secret-box.ts"
-// The principal's schema lives in @parley/contracts; re-exported here beside its signer.
-export { Principal } from "@parley/contracts"

@@ -6,7 +6,8 @@
  * - `rawBody: true` — a JSON route that also keeps the exact bytes in `request.rawBody` (signature checks).
  * - `rawBody: { json: "raw" }` — JSON bytes are not parsed at all: `request.body` is the Buffer (verify
  *   the signature first, then decode).
- * - `rawBody: { mediaTypes: ["text/csv"] }` — those types (`image/*` patterns allowed) arrive as a Buffer.
+ * - `rawBody: { mediaTypes: ["text/csv"] }` — the route accepts only those types (`image/*` patterns
+ *   allowed), as a Buffer; JSON too only when `application/json` is listed (then parsed as above).
  *
  * Limits are the route's `bodyLimit` (Fastify's route option) or the server's; over it → 413.
  */
@@ -15,7 +16,10 @@ import type { FastifyInstance, FastifyRequest } from "fastify"
 import { type ApiError, invalidRequest, payloadTooLarge, unsupportedMediaType } from "../errors.ts"
 
 export interface RawBodyOptions {
-  /** Non-JSON media types accepted as a raw Buffer body (`"text/csv"`, `"image/*"`). */
+  /**
+   * The only media types the route accepts (`"text/csv"`, `"image/*"`); non-JSON ones arrive as a
+   * Buffer. Without it, the route accepts JSON only.
+   */
   readonly mediaTypes?: ReadonlyArray<string>
   /** `"parse"` (default): JSON is parsed and the bytes kept too; `"raw"`: the body stays a Buffer. */
   readonly json?: "parse" | "raw"
@@ -105,6 +109,9 @@ export const installBodyParsers = (app: FastifyInstance): void => {
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
     const bytes = body as Buffer
     const options = optionsOf(request)
+    if (options?.mediaTypes !== undefined && !mediaTypeMatches(options.mediaTypes, "application/json")) {
+      return done(unsupportedMediaType(), undefined)
+    }
     if (options !== undefined) request.rawBody = bytes
     if (options?.json === "raw") return done(null, bytes)
     // An empty body is "no body": a route that needs one answers 400 from its schema.

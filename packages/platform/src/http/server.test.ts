@@ -135,6 +135,7 @@ describe("makeHttpServer", () => {
     expect((await post("/media", Buffer.alloc(10), "image/png")).json()).toEqual({ size: 10 })
     expect((await post("/media", Buffer.alloc(10), "application/pdf")).statusCode).toBe(415)
     expect((await post("/media", Buffer.alloc(100), "image/png")).statusCode).toBe(413)
+    expect((await post("/media", "{}", "application/json")).statusCode).toBe(415)
   })
 
   it("answers an unknown route with a JSON 404 carrying a request id", async () => {

@@ -47,6 +47,9 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
     requestIdHeader: false,
     genReqId: requestIdOf,
     trustProxy: options.trustProxy ?? false,
+    // While draining, finish requests normally (with `Connection: close`) instead of Fastify's
+    // non-contract 503 body: the load balancer has already stopped sending new traffic.
+    return503OnClosing: false,
     // Errors Fastify raises before routing (malformed URL encoding, over-long params) still get a
     // contract body and a request id.
     frameworkErrors: (error, request, reply) => {
