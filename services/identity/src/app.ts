@@ -4,8 +4,8 @@
  * migrations applied, the KeyUsed consumer running for as long as the Scope lives, and a Fastify app
  * (not yet listening) whose routes run on identity's services.
  */
-import { Bus, OutboxWriter } from "@parley/bus"
-import { Database, loadMigrations, migrate } from "@parley/db"
+import type { Bus, OutboxWriter } from "@parley/bus"
+import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
 import { makeHttpServer, type ParleyLogger } from "@parley/platform"
 import { Effect, Layer, ManagedRuntime, type Redacted, type Scope } from "effect"
 import type { FastifyInstance } from "fastify"
@@ -24,8 +24,8 @@ import { Organizations } from "./services/organizations.ts"
 import { Passwords } from "./services/passwords.ts"
 
 export { KEY_USAGE_GROUP } from "./consumers/key-usage.ts"
-export { MAX_ACTIVE_KEYS } from "./services/api-keys.ts"
 export { SESSION_COOKIE, SESSION_LIFETIME_MS } from "./domain/session-token.ts"
+export { MAX_ACTIVE_KEYS } from "./services/api-keys.ts"
 
 export const IDENTITY_SCHEMA = "identity"
 
@@ -48,7 +48,9 @@ export interface IdentityApp {
 export const applyIdentityMigrations: Effect.Effect<void, never, Database> = Effect.gen(function* () {
   const { sql } = yield* Database
   const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
-  yield* migrate({ sql, schema: IDENTITY_SCHEMA, migrations })
+  // The outbox the Kafka bus relays from; unused (and empty) on the single-node bus, whose log is the outbox.
+  const outbox = { id: "0100_outbox", sql: outboxTableSql(IDENTITY_SCHEMA) }
+  yield* migrate({ sql, schema: IDENTITY_SCHEMA, migrations: [...migrations, outbox] })
 })
 
 /** The Fastify app and consumers of identity; everything is released when the Scope closes. */
@@ -79,9 +81,12 @@ export const makeIdentityApp = (
     })
     const internalSecret = options.internalSecret
     app.register(operatorRoutes(runtime, options.operatorToken), { prefix: "/api/operator" })
-    app.register(authRoutes(runtime, { internalSecret, secureCookies: new URL(options.publicUrl).protocol === "https:" }), {
-      prefix: "/api/auth",
-    })
+    app.register(
+      authRoutes(runtime, { internalSecret, secureCookies: new URL(options.publicUrl).protocol === "https:" }),
+      {
+        prefix: "/api/auth",
+      },
+    )
     app.register(memberRoutes(runtime, internalSecret), { prefix: "/api/org/members" })
     app.register(apiKeyRoutes(runtime, internalSecret), { prefix: "/api/org/api-keys" })
     app.register(internalRoutes(runtime, internalSecret), { prefix: "/internal" })

@@ -1,5 +1,14 @@
 /** Identity's configuration, decoded once by the composition root (`loadConfig`). */
-import { databaseUrl, internalSecret, kafkaBrokers, logLevel, optionalString, port, publicUrl } from "@parley/platform"
+import {
+  databaseUrl,
+  host,
+  internalSecret,
+  kafkaBrokers,
+  logLevel,
+  optionalString,
+  port,
+  publicUrl,
+} from "@parley/platform"
 import { Config, Redacted } from "effect"
 
 export const IdentityConfig = Config.all({
@@ -11,6 +20,7 @@ export const IdentityConfig = Config.all({
     Config.map((token) => (token === undefined ? undefined : Redacted.make(token))),
   ),
   publicUrl,
+  host: host("PARLEY_IDENTITY_HOST"),
   port: port("PARLEY_IDENTITY_PORT", 3101),
   logLevel,
 })

@@ -27,7 +27,10 @@ interface Pending {
 }
 
 /** Collects usages and writes them with one statement per batch. */
-const makeBatcher = (write: (usages: ReadonlyArray<{ keyId: string; usedAt: Date }>) => Promise<void>, batching: KeyUsageBatching) => {
+const makeBatcher = (
+  write: (usages: ReadonlyArray<{ keyId: string; usedAt: Date }>) => Promise<void>,
+  batching: KeyUsageBatching,
+) => {
   let pending: Pending | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let count = 0
@@ -76,7 +79,10 @@ export const consumeKeyUsage = (
         Effect.flatMap((used) => Effect.promise(() => add(used.keyId, new Date(used.usedAt)))),
         // A record that can never decode is logged and skipped: retrying it forever would stall the partition.
         Effect.catchTag("BusValueError", (error) =>
-          Effect.logWarning("skipping an undecodable KeyUsed record", { issues: error.issues, offset: String(record.offset) }),
+          Effect.logWarning("skipping an undecodable KeyUsed record", {
+            issues: error.issues,
+            offset: String(record.offset),
+          }),
         ),
       ),
     )

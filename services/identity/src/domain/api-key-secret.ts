@@ -4,11 +4,11 @@
  */
 import { randomBytes } from "node:crypto"
 import {
+  API_KEY_ALPHABET,
   API_KEY_LITERAL,
   API_KEY_PREFIX_LENGTH,
   API_KEY_RANDOM_LENGTH,
   apiKeyChecksum,
-  API_KEY_ALPHABET,
 } from "@parley/contracts"
 
 /** Uniform base62 string: bytes ≥ 248 are rejected so that `% 62` carries no bias. */

@@ -6,9 +6,9 @@ import type {
   ApiKeyRecord,
   KeyId,
   MemberRecord,
+  Role as MemberRole,
   OrganizationRecord,
   OrgId,
-  Role as MemberRole,
   Scope,
   UserId,
 } from "@parley/contracts"

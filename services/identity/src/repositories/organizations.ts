@@ -32,9 +32,7 @@ export const insertOrganization = (
   ).pipe(Effect.map((rows) => toOrganization(rows[0] as OrganizationRow)))
 
 export const findOrganization = (sql: Sql, id: string): Effect.Effect<Organization | undefined> =>
-  run(() => sql<Array<OrganizationRow>>`select * from identity.organizations where id = ${id}`).pipe(
-    Effect.map(first),
-  )
+  run(() => sql<Array<OrganizationRow>>`select * from identity.organizations where id = ${id}`).pipe(Effect.map(first))
 
 /**
  * Locks the organization's row until the transaction ends. Every change that must respect a

@@ -49,6 +49,6 @@ export const deleteSessionsOfUser = (sql: Sql, userId: string): Effect.Effect<vo
 
 /** Housekeeping on login: a user's expired sessions are of no use to anyone. */
 export const deleteExpiredSessionsOfUser = (sql: Sql, userId: string): Effect.Effect<void> =>
-  Effect.promise(
-    () => sql`delete from identity.sessions where user_id = ${userId} and expires_at <= now()`,
-  ).pipe(Effect.asVoid)
+  Effect.promise(() => sql`delete from identity.sessions where user_id = ${userId} and expires_at <= now()`).pipe(
+    Effect.asVoid,
+  )

@@ -1,8 +1,8 @@
 /** The `identity.users` table. Removed users stay (ids may be referenced) but match no lookup. */
 import type { Role as MemberRole } from "@parley/contracts"
 import { Effect } from "effect"
-import { EmailTaken } from "../errors.ts"
 import type { User } from "../domain/model.ts"
+import { EmailTaken } from "../errors.ts"
 import { isUniqueViolation, type Sql } from "./sql.ts"
 
 interface UserRow {

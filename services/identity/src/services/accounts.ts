@@ -61,8 +61,7 @@ export class Accounts extends Context.Service<
             })
             return { user, organization, token }
           }).pipe(Effect.withSpan("identity.login")),
-        logout: (userId, token) =>
-          token === undefined ? Effect.void : deleteSession(sql, sha256Hex(token), userId),
+        logout: (userId, token) => (token === undefined ? Effect.void : deleteSession(sql, sha256Hex(token), userId)),
         current: (orgId, userId) =>
           Effect.gen(function* () {
             const user = yield* findActiveUser(sql, orgId, userId)

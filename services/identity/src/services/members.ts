@@ -9,11 +9,17 @@ import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Context, Effect, Layer } from "effect"
 import type { User } from "../domain/model.ts"
-import type { Principal } from "../http/guards.ts"
 import { CannotRemoveSelf, type EmailTaken, LastAdministrator, ResourceNotFound } from "../errors.ts"
+import type { Principal } from "../http/guards.ts"
 import { lockOrganization } from "../repositories/organizations.ts"
 import { deleteSessionsOfUser } from "../repositories/sessions.ts"
-import { countActiveAdmins, findActiveUser, insertUser, listActiveUsers, markUserRemoved } from "../repositories/users.ts"
+import {
+  countActiveAdmins,
+  findActiveUser,
+  insertUser,
+  listActiveUsers,
+  markUserRemoved,
+} from "../repositories/users.ts"
 import { Passwords } from "./passwords.ts"
 
 export class Members extends Context.Service<

@@ -1,0 +1,160 @@
+import { decodeBusValue, KeyChanged, Topics } from "@parley/contracts"
+import { eventually } from "@parley/platform/testing"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  cookieToken,
+  createKey,
+  createOrganization,
+  digestOf,
+  type Harness,
+  startIdentity,
+  type TestOrganization,
+} from "./harness.ts"
+
+let harness: Harness
+beforeAll(async () => {
+  harness = await startIdentity()
+})
+afterAll(() => harness.close())
+
+const activeKeys = async (orgId: string) =>
+  (
+    await harness.sql`select count(*)::int as n from identity.api_keys where org_id = ${orgId} and revoked_at is null`
+  )[0]?.n
+
+describe("API key limits under concurrency", () => {
+  it("of 8 concurrent creations at nine active keys, exactly one succeeds", async () => {
+    const org = await createOrganization(harness)
+    for (let i = 0; i < 9; i++) expect((await createKey(harness, org, { name: `k${i}` })).statusCode).toBe(201)
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => createKey(harness, org, { name: `race${i}` })),
+    )
+    const statuses = responses.map((r) => r.statusCode).sort()
+    expect(statuses).toEqual([201, 403, 403, 403, 403, 403, 403, 403])
+    expect(await activeKeys(org.orgId)).toBe(10)
+  })
+
+  it("from zero, 15 concurrent creations leave exactly 10 active keys", async () => {
+    const org = await createOrganization(harness)
+    const responses = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => createKey(harness, org, { name: `burst${i}` })),
+    )
+    expect(responses.filter((r) => r.statusCode === 201)).toHaveLength(10)
+    expect(responses.filter((r) => r.statusCode === 403)).toHaveLength(5)
+    expect(await activeKeys(org.orgId)).toBe(10)
+  })
+})
+
+describe("key changes reach the gateways", () => {
+  it("publishes KeyChanged on creation and on revocation (not on a repeated revocation), never the key", async () => {
+    const org = await createOrganization(harness)
+    const created = (
+      await createKey(harness, org, {
+        name: "announced",
+        scopes: ["chat:write"],
+        allowedOrigins: ["https://a.example"],
+      })
+    ).json()
+    await harness.app.inject({ method: "DELETE", url: `/api/org/api-keys/${created.id}`, headers: org.admin })
+    await harness.app.inject({ method: "DELETE", url: `/api/org/api-keys/${created.id}`, headers: org.admin })
+
+    const records = await harness.collect(Topics.identityKeys)
+    const mine = await eventually(() => {
+      const matching = records.filter((r) => r.key === created.id)
+      expect(matching).toHaveLength(2)
+      return matching
+    })
+    const decoded = await Promise.all(mine.map((r) => Effect.runPromise(decodeBusValue(KeyChanged)(r.value))))
+    expect(decoded[0]).toMatchObject({
+      keyId: created.id,
+      orgId: org.orgId,
+      digest: digestOf(created.key),
+      prefix: created.prefix,
+      scopes: ["chat:write"],
+      allowedOrigins: ["https://a.example"],
+      revokedAt: null,
+    })
+    expect(decoded[1]?.revokedAt).toMatch(/Z$/)
+    for (const record of mine) expect(record.value).not.toContain(created.key)
+  })
+
+  it("a refused creation publishes nothing", async () => {
+    const plain = await createOrganization(harness, { features: [] })
+    await createKey(harness, plain, { name: "refused" })
+    const org = await createOrganization(harness)
+    const marker = (await createKey(harness, org, { name: "marker" })).json()
+    const records = await harness.collect(Topics.identityKeys)
+    await eventually(() => expect(records.some((r) => r.key === marker.id)).toBe(true))
+    const orgs = records.map((r) => JSON.parse(r.value).orgId)
+    expect(orgs).not.toContain(plain.orgId)
+  })
+})
+
+describe("key usage", () => {
+  it("KeyUsed records move lastUsedAt forward, never back, and replays change nothing", async () => {
+    const org = await createOrganization(harness)
+    const { id } = (await createKey(harness, org, { name: "used" })).json()
+    const record = (usedAt: string) => ({
+      topic: Topics.identityKeyUsage,
+      key: id,
+      value: JSON.stringify({ keyId: id, orgId: org.orgId, usedAt }),
+    })
+    await harness.publish([
+      record("2026-11-22T10:00:00.000Z"),
+      record("2026-11-22T10:05:00.000Z"),
+      record("2026-11-22T10:01:00.000Z"),
+    ])
+    const read = async () =>
+      (await harness.app.inject({ method: "GET", url: `/api/org/api-keys/${id}`, headers: org.admin })).json()
+        .lastUsedAt
+    await eventually(async () => expect(await read()).toBe("2026-11-22T10:05:00.000Z"))
+    await harness.publish([record("2026-11-22T09:00:00.000Z"), { ...record("x"), value: "not json" }])
+    await harness.publish([record("2026-11-22T10:05:00.000Z")])
+    const later = (await createKey(harness, org, { name: "later" })).json()
+    await harness.publish([
+      {
+        topic: Topics.identityKeyUsage,
+        key: later.id,
+        value: JSON.stringify({ keyId: later.id, orgId: org.orgId, usedAt: "2026-11-22T11:00:00.000Z" }),
+      },
+    ])
+    // Once a record published after the stale ones is applied, the stale ones were processed too (per-key order is not
+    // needed: the batcher applies records in bus order per partition and `greatest` makes order irrelevant).
+    await eventually(async () => {
+      const response = await harness.app.inject({
+        method: "GET",
+        url: `/api/org/api-keys/${later.id}`,
+        headers: org.admin,
+      })
+      expect(response.json().lastUsedAt).toBe("2026-11-22T11:00:00.000Z")
+    })
+    expect(await read()).toBe("2026-11-22T10:05:00.000Z")
+  })
+})
+
+describe("secrets never reach the log", () => {
+  it("a full flow (org, login, key creation, listing, revocation, logout) logs no key, password or session token", async () => {
+    const org: TestOrganization = await createOrganization(harness)
+    const login = await harness.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email: org.adminEmail, password: org.adminPassword },
+    })
+    const token = cookieToken(login)
+    const created = (await createKey(harness, org, { name: "secret keeper" })).json()
+    await harness.app.inject({ method: "GET", url: "/api/org/api-keys", headers: org.admin })
+    await harness.app.inject({ method: "DELETE", url: `/api/org/api-keys/${created.id}`, headers: org.admin })
+    await harness.app.inject({
+      method: "POST",
+      url: "/api/auth/logout",
+      headers: { ...org.admin, cookie: `parley_session=${token}` },
+    })
+    const log = harness.logs.join("")
+    expect(log).toContain("request completed")
+    expect(log).not.toContain(created.key)
+    expect(log).not.toContain(created.key.split(".")[1])
+    expect(log).not.toContain(org.adminPassword)
+    expect(log).not.toContain(token)
+  })
+})

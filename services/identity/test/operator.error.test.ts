@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Harness, operatorHeaders, startIdentity, uniqueEmail } from "./harness.ts"
+
+let harness: Harness
+beforeAll(async () => {
+  harness = await startIdentity()
+})
+afterAll(() => harness.close())
+
+const create = (payload: unknown) =>
+  harness.app.inject({
+    method: "POST",
+    url: "/api/operator/organizations",
+    headers: operatorHeaders,
+    payload: payload as object,
+  })
+
+describe("operator API errors", () => {
+  it("refuses an unknown feature with a 400 naming the field", async () => {
+    const response = await create({
+      name: "X",
+      features: ["api_access", "teleport"],
+      admin: { email: uniqueEmail(), password: "0123456789" },
+    })
+    expect(response.statusCode).toBe(400)
+    const body = response.json()
+    expect(body.code).toBe("invalid_request")
+    expect(body.error).toMatch(/^Invalid request: /)
+    expect(body.issues.map((i: { path: string }) => i.path)).toContain("features[1]")
+  })
+
+  it("refuses a short admin password, a bad email and a missing name, listing each", async () => {
+    const response = await create({ admin: { email: "not-an-email", password: "short" } })
+    expect(response.statusCode).toBe(400)
+    const paths = response.json().issues.map((i: { path: string }) => i.path)
+    expect(paths).toEqual(expect.arrayContaining(["name", "admin.email", "admin.password"]))
+  })
+
+  it("answers 409 when the admin email is taken, and creates no organization", async () => {
+    const email = uniqueEmail()
+    expect((await create({ name: "First", admin: { email, password: "0123456789" } })).statusCode).toBe(201)
+    const before = await harness.sql`select count(*)::int as n from identity.organizations`
+    const again = await create({ name: "Second", admin: { email: email.toUpperCase(), password: "0123456789" } })
+    expect(again.statusCode).toBe(409)
+    expect(again.json()).toEqual({ error: "A user with this email already exists", code: "conflict" })
+    const after = await harness.sql`select count(*)::int as n from identity.organizations`
+    expect(after[0]?.n).toBe(before[0]?.n)
+  })
+
+  it("answers 404 for an unknown organization on GET and PATCH", async () => {
+    for (const method of ["GET", "PATCH"] as const) {
+      const response = await harness.app.inject({
+        method,
+        url: "/api/operator/organizations/org_0000000000000000000000",
+        headers: operatorHeaders,
+        ...(method === "PATCH" ? { payload: { name: "x" } } : {}),
+      })
+      expect(response.statusCode).toBe(404)
+      expect(response.json()).toEqual({ error: "Not found", code: "not_found" })
+    }
+  })
+
+  it("answers 400 for malformed JSON and 415 for another content type", async () => {
+    const malformed = await harness.app.inject({
+      method: "POST",
+      url: "/api/operator/organizations",
+      headers: { ...operatorHeaders, "content-type": "application/json" },
+      payload: "{nope",
+    })
+    expect(malformed.statusCode).toBe(400)
+    const text = await harness.app.inject({
+      method: "POST",
+      url: "/api/operator/organizations",
+      headers: { ...operatorHeaders, "content-type": "text/plain" },
+      payload: "name=x",
+    })
+    expect(text.statusCode).toBe(415)
+  })
+})
