@@ -1,3 +1,4 @@
+import { TopicCatalog } from "@parley/contracts"
 import { Database, inProcessChannel, migrate } from "@parley/db"
 import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import type postgres from "postgres"
@@ -9,7 +10,10 @@ import { busMigrations, busSchema } from "./schema.ts"
 import { type BusTimings, defaultTimings } from "./timings.ts"
 
 export interface SingleNodeBusOptions {
-  /** Partitions of a topic created on first use: a fixed count or per topic; default 8. */
+  /**
+   * Partitions of a topic created on first use: a fixed count or per topic; by default the count
+   * in `@parley/contracts`' TopicCatalog, else 8.
+   */
   readonly partitions?: number | ((topic: string) => number | undefined)
   readonly timings?: Partial<BusTimings>
   /** Records older than this that every group has committed past are deleted; default 7 days. */
@@ -29,6 +33,7 @@ const asQueries = (tx: postgres.TransactionSql): postgres.Sql => tx as unknown a
 
 const inProcessTopic = (topic: string) => `${busChannel}:${topic}`
 const defaultPartitions = 8
+const catalogPartitions = new Map<string, number>(TopicCatalog.map((t) => [t.name, t.partitions]))
 
 /**
  * The bus on Postgres (schema `parley_bus`), for one-node deployments and the embedded mode: the
@@ -44,8 +49,11 @@ const make = (options: SingleNodeBusOptions) =>
     const { sql, embedded } = yield* Database
     const timings = { ...defaultTimings, ...options.timings }
     const configured = options.partitions
-    const topics = new TopicDirectory((topic) =>
-      typeof configured === "function" ? (configured(topic) ?? defaultPartitions) : (configured ?? defaultPartitions),
+    const topics = new TopicDirectory(
+      (topic) =>
+        (typeof configured === "function" ? configured(topic) : configured) ??
+        catalogPartitions.get(topic) ??
+        defaultPartitions,
     )
     yield* migrate({ sql, schema: busSchema, migrations: busMigrations })
 

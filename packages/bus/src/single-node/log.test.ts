@@ -1,0 +1,94 @@
+import { Topics } from "@parley/contracts"
+import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Bus, OutboxWriter } from "../Bus.ts"
+import { eventually, startSingleNodeBus } from "./test-support.ts"
+
+let db: FreshDatabase
+let bus: Awaited<ReturnType<typeof startSingleNodeBus>>
+beforeAll(async () => {
+  db = await freshDatabase()
+  bus = await startSingleNodeBus(db.url, { partitions: (topic) => (topic === "three" ? 3 : undefined) })
+})
+afterAll(async () => {
+  await bus.close()
+  await db.close()
+})
+
+const offsets = (topic: string) =>
+  db.sql<Array<{ value: string; offset: bigint }>>`
+    select value, "offset" from parley_bus.records where topic = ${topic} order by "offset"`
+
+describe("the single-node log", () => {
+  it("assigns offsets in commit order, so a transaction that commits late never leaves a gap behind a reader", async () => {
+    let releaseFirst = () => {}
+    const firstHolds = new Promise<void>((resolve) => {
+      releaseFirst = resolve
+    })
+    let firstAppended = false
+    const first = bus.run(
+      OutboxWriter.use((outbox) =>
+        Effect.promise(() =>
+          bus.sql.begin(async (tx) => {
+            await Effect.runPromise(outbox.append(tx, [{ topic: "late", key: "k", value: "first" }]))
+            firstAppended = true
+            await firstHolds
+          }),
+        ),
+      ),
+    )
+    await eventually(() => firstAppended)
+    let secondDone = false
+    const second = bus.run(Bus.use((b) => b.publish([{ topic: "late", key: "k", value: "second" }]))).then(() => {
+      secondDone = true
+    })
+    // The second append waits on the partition's counter while the first transaction is open.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(secondDone).toBe(false)
+    expect(await offsets("late")).toEqual([])
+    releaseFirst()
+    await Promise.all([first, second])
+    expect(await offsets("late")).toEqual([
+      { value: "first", offset: 0n },
+      { value: "second", offset: 1n },
+    ])
+  })
+
+  it("creates topics on first use with the configured, catalogued or default partition count", async () => {
+    await bus.run(
+      Bus.use((b) =>
+        b.publish([
+          { topic: "three", key: "k", value: "v" },
+          { topic: Topics.identityKeys, key: "k", value: "v" },
+          { topic: "uncatalogued", key: "k", value: "v" },
+        ]),
+      ),
+    )
+    const rows = await db.sql`select name, partitions from parley_bus.topics
+      where name in ('three', ${Topics.identityKeys}, 'uncatalogued') order by name`
+    expect(rows).toEqual([
+      { name: Topics.identityKeys, partitions: 8 },
+      { name: "three", partitions: 3 },
+      { name: "uncatalogued", partitions: 8 },
+    ])
+  })
+
+  it("wakes a consumer in another process through NOTIFY, long before its poll", async () => {
+    // "localhost" vs "127.0.0.1": a different client identity, so no in-process wake-up is shared.
+    const consumer = await startSingleNodeBus(db.url.replace("127.0.0.1", "localhost"), {
+      timings: { pollMs: 60_000, heartbeatMs: 100 },
+    })
+    const seen: Array<string> = []
+    await consumer.run(
+      Bus.use((b) =>
+        b.subscribe({ groupId: "notify", topics: ["notified"] }, (r) => Effect.sync(() => void seen.push(r.value))),
+      ),
+    )
+    await bus.run(Bus.use((b) => b.publish([{ topic: "notified", key: "k", value: "1" }])))
+    await eventually(() => seen.length === 1)
+    await bus.run(Bus.use((b) => b.publish([{ topic: "notified", key: "k", value: "2" }])))
+    await eventually(() => seen.length === 2, 3_000)
+    await consumer.close()
+  })
+})
