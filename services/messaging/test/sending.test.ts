@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  API_VERSION,
+  asTenant,
+  connectCloud,
+  type FakeProvider,
+  newOrg,
+  type RunningApp,
+  startApp,
+  startFakeProvider,
+  startInfrastructure,
+  type TestInfrastructure,
+  testConfig,
+} from "./harness.ts"
+
+let infra: TestInfrastructure
+let provider: FakeProvider
+let app: RunningApp
+const orgId = newOrg()
+const otherOrg = newOrg()
+const PHONE_ID = "2220001"
+
+beforeAll(async () => {
+  infra = await startInfrastructure()
+  provider = await startFakeProvider()
+  app = await startApp(infra, { config: testConfig(provider.server.url), background: false })
+  await connectCloud(app, orgId, PHONE_ID)
+})
+
+afterAll(async () => {
+  await app?.stop()
+  await provider?.server.close()
+  await infra?.close()
+})
+
+describe("connecting the cloud channel", () => {
+  it("stores the channel and never returns or stores the access token in clear", async () => {
+    const listed = await asTenant(app, orgId, "GET", "/api/channels")
+    expect(listed.statusCode).toBe(200)
+    const [channel] = listed.json().data
+    expect(channel).toMatchObject({ type: "cloud", phoneNumberId: PHONE_ID, businessAccountId: "5550001" })
+    expect(JSON.stringify(listed.json())).not.toContain(`token-${orgId}`)
+    const [row] = await infra.db.sql`select access_token_sealed from messaging.channels where org_id = ${orgId}`
+    expect(String(row?.access_token_sealed)).not.toContain("token-")
+  })
+
+  it("refuses with 409 a number another organization already connected", async () => {
+    const response = await asTenant(app, otherOrg, "PUT", "/api/channels/cloud", {
+      phoneNumberId: PHONE_ID,
+      businessAccountId: "1",
+      accessToken: "x",
+    })
+    expect(response.statusCode).toBe(409)
+    expect(response.json()).toMatchObject({ code: "conflict" })
+  })
+
+  it("answers 400 naming the fields of a bad body", async () => {
+    const response = await asTenant(app, orgId, "PUT", "/api/channels/cloud", { phoneNumberId: "abc" })
+    expect(response.statusCode).toBe(400)
+    const paths = (response.json().issues as Array<{ path: string }>).map((i) => i.path)
+    expect(paths).toEqual(expect.arrayContaining(["phoneNumberId", "businessAccountId", "accessToken"]))
+  })
+})
+
+describe("sending a message", () => {
+  it("posts the Graph API body with the sealed token and answers 202 with the provider's id", async () => {
+    const response = await asTenant(app, orgId, "POST", "/api/messages", {
+      to: "+1 415-555-0142",
+      text: "Your table is ready",
+    })
+    expect(response.statusCode).toBe(202)
+    const body = response.json()
+    expect(body).toMatchObject({ status: "sent" })
+    expect(body.id).toMatch(/^msg_/)
+    expect(body.messageId).toMatch(/^wamid\./)
+    const request = provider.server.requests.at(-1)
+    expect(request?.path).toBe(`/${API_VERSION}/${PHONE_ID}/messages`)
+    expect(request?.headers.authorization).toBe(`Bearer token-${orgId}`)
+    expect(request?.json()).toEqual({
+      messaging_product: "whatsapp",
+      recipient_type: "individual",
+      to: "14155550142",
+      type: "text",
+      text: { preview_url: false, body: "Your table is ready" },
+    })
+  })
+
+  it("sends a template with its language and body variables", async () => {
+    const response = await asTenant(app, orgId, "POST", "/api/messages", {
+      to: "14155550143",
+      template: { name: "order_ready", language: "en_US", variables: ["Dana", "42"] },
+    })
+    expect(response.statusCode).toBe(202)
+    expect(provider.server.requests.at(-1)?.json()).toMatchObject({
+      type: "template",
+      template: {
+        name: "order_ready",
+        language: { code: "en_US" },
+        components: [
+          {
+            type: "body",
+            parameters: [
+              { type: "text", text: "Dana" },
+              { type: "text", text: "42" },
+            ],
+          },
+        ],
+      },
+    })
+  })
+
+  it("answers 400 with the provider's reason when it refuses, and records the message as failed", async () => {
+    provider.failNext({
+      status: 400,
+      body: { error: { message: "(#131030) Recipient phone number not in allowed list", code: 131030 } },
+    })
+    const response = await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550144", text: "hi" })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().error).toContain("131030")
+    const [row] = await infra.db.sql`select status, error from messaging.messages where phone = '14155550144'`
+    expect(row).toMatchObject({ status: "failed" })
+    expect(String(row?.error)).toContain("131030")
+  })
+
+  it("answers 503 with Retry-After when the provider is rate limiting or down, and records the message as failed", async () => {
+    provider.failNext({ status: 429, body: { error: { message: "rate", code: 130429 } } })
+    const limited = await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550145", text: "hi" })
+    provider.failNext({ status: 500, body: { error: { message: "boom", code: 1 } } })
+    const down = await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550146", text: "hi" })
+    for (const response of [limited, down]) {
+      expect(response.statusCode).toBe(503)
+      expect(response.json()).toMatchObject({ code: "unavailable", error: "Service temporarily unavailable" })
+      expect(Number(response.headers["retry-after"])).toBeGreaterThanOrEqual(1)
+    }
+    const rows = await infra.db.sql`
+      select status from messaging.messages where phone in ('14155550145', '14155550146')`
+    expect(rows.map((r) => r.status)).toEqual(["failed", "failed"])
+  })
+
+  it("answers 409 when the organization has no channel to send through", async () => {
+    const response = await asTenant(app, newOrg(), "POST", "/api/messages", { to: "14155550147", text: "hi" })
+    expect(response.statusCode).toBe(409)
+  })
+
+  it("answers 400, never 500, to bodies that are neither a text nor a template", async () => {
+    for (const body of [{}, { to: "12", text: "x" }, { to: "14155550148" }, { to: "14155550148", text: "" }, [1]]) {
+      const response = await asTenant(app, orgId, "POST", "/api/messages", body)
+      expect(response.statusCode).toBe(400)
+    }
+    const wrongType = await asTenant(app, orgId, "POST", "/api/messages", "to=1", { "content-type": "text/plain" })
+    expect(wrongType.statusCode).toBe(415)
+  })
+})
+
+describe("listing messages", () => {
+  it("lists newest first, filters by phone, and pages with a cursor", async () => {
+    for (const text of ["one", "two", "three"]) {
+      await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550160", text })
+    }
+    const first = await asTenant(app, orgId, "GET", "/api/messages?phone=%2B1%20415%20555%200160&limit=2")
+    expect(first.statusCode).toBe(200)
+    expect(first.json().data.map((m: { text: string }) => m.text)).toEqual(["three", "two"])
+    const cursor = first.json().nextCursor
+    expect(typeof cursor).toBe("string")
+    const second = await asTenant(app, orgId, "GET", `/api/messages?phone=14155550160&limit=2&cursor=${cursor}`)
+    expect(second.json().data.map((m: { text: string }) => m.text)).toEqual(["one"])
+    expect(second.json().nextCursor).toBeNull()
+    expect(second.json().data[0]).toMatchObject({ direction: "outbound", channel: "cloud", status: "sent" })
+  })
+
+  it("answers 400 to a limit out of range or a cursor it did not issue", async () => {
+    expect((await asTenant(app, orgId, "GET", "/api/messages?limit=0")).statusCode).toBe(400)
+    expect((await asTenant(app, orgId, "GET", "/api/messages?limit=101")).statusCode).toBe(400)
+    expect((await asTenant(app, orgId, "GET", "/api/messages?cursor=bogus")).statusCode).toBe(400)
+  })
+})
+
+describe("tenant isolation and authentication", () => {
+  it("shows another organization nothing of this one's channels or messages", async () => {
+    const channels = await asTenant(app, otherOrg, "GET", "/api/channels")
+    const messages = await asTenant(app, otherOrg, "GET", "/api/messages")
+    expect(channels.json()).toEqual({ data: [] })
+    expect(messages.json()).toEqual({ data: [], nextCursor: null })
+  })
+
+  it("refuses a request without a valid gateway principal with 401", async () => {
+    const none = await app.http.inject({ method: "GET", url: "/api/channels" })
+    const forged = await app.http.inject({
+      method: "GET",
+      url: "/api/channels",
+      headers: { "x-parley-principal": "a.b" },
+    })
+    expect(none.statusCode).toBe(401)
+    expect(forged.statusCode).toBe(401)
+  })
+
+  it("refuses an organization member with 403 admin_required", async () => {
+    const { principalHeader } = await import("./harness.ts")
+    const response = await app.http.inject({
+      method: "GET",
+      url: "/api/channels",
+      headers: { "x-parley-principal": principalHeader(orgId, "member") },
+    })
+    expect(response.statusCode).toBe(403)
+    expect(response.json()).toMatchObject({ code: "admin_required" })
+  })
+})
