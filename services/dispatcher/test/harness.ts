@@ -78,7 +78,7 @@ export const leadCreated = (orgId: OrgId, name = "Ada"): EventRecord => ({
 
 const OUTBOX_SCHEMA = "test_producer"
 
-export const makeHarness = async (kind: BusKind): Promise<Harness> => {
+export const makeHarness = async (kind: BusKind, options: { partitions?: number } = {}): Promise<Harness> => {
   const db = await freshDatabase()
   const scope = Effect.runSync(Scope.make())
   const database = Database.layer({ url: db.url })
@@ -103,9 +103,10 @@ export const makeHarness = async (kind: BusKind): Promise<Harness> => {
     })
     layer = KafkaBus.outboxLayer({ schema: OUTBOX_SCHEMA }).pipe(Layer.provideMerge(bus), Layer.provideMerge(database))
   } else {
-    layer = SingleNodeBus.layer({ timings: { drainTimeoutMs: 500, sessionMs: 3_000, heartbeatMs: 300 } }).pipe(
-      Layer.provideMerge(database),
-    )
+    layer = SingleNodeBus.layer({
+      ...(options.partitions === undefined ? {} : { partitions: options.partitions }),
+      timings: { drainTimeoutMs: 500, sessionMs: 3_000, heartbeatMs: 300 },
+    }).pipe(Layer.provideMerge(database))
   }
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   const run = <A, E>(effect: Effect.Effect<A, E, Services | Scope.Scope>) =>
