@@ -1,0 +1,183 @@
+/**
+ * `makeGatewayApp`: the gateway built from its dependencies — service URLs, an optional Redis, the
+ * Bus — for `main.ts`, `standalone` and tests. It builds two Fastify servers (the public edge and an
+ * internal one for `/metrics`) without listening, follows key changes on the bus and flushes key
+ * usage, all tied to the caller's Scope: closing it closes the servers, the pools and Redis.
+ */
+import { randomUUID } from "node:crypto"
+import { Bus, type BusError } from "@parley/bus"
+import {
+  type InternalSecret,
+  makeHttpServer,
+  makeMetricsServer,
+  makeServiceMetrics,
+  type ParleyLogger,
+  type ReadinessCheck,
+  type ServiceMetrics,
+} from "@parley/platform"
+import { Duration, Effect, Schedule, type Scope } from "effect"
+import type { FastifyInstance } from "fastify"
+import { makeAuthenticator } from "./auth/authenticate.ts"
+import { makeIdentityClient } from "./auth/identity-client.ts"
+import { makeKeyCache } from "./auth/key-cache.ts"
+import { followKeyChanges } from "./auth/key-changes.ts"
+import { makeGatewayMetrics } from "./gateway-metrics.ts"
+import { makePipeline } from "./http/pipeline.ts"
+import { makeForwarder } from "./proxy/forward.ts"
+import { makeUpstreams, type ServiceUrls } from "./proxy/upstreams.ts"
+import { makeMemoryRateLimiter } from "./ratelimit/memory-limiter.ts"
+import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "./ratelimit/policy.ts"
+import { makeRedisRateLimiter, type RedisRateLimiter } from "./ratelimit/redis-limiter.ts"
+import { makeKeyUsageRecorder } from "./usage/key-usage.ts"
+
+export interface GatewayOptions {
+  readonly services: ServiceUrls
+  readonly internalSecret: InternalSecret
+  /** `PARLEY_PUBLIC_URL`: its origin is the only one session requests may come from. */
+  readonly publicUrl: string
+  readonly logger: ParleyLogger
+  /** Without it, rate limits are counted in this instance's memory. */
+  readonly redisUrl?: string | undefined
+  /** Prefix of the limiter's Redis keys (default `parley:ratelimit:`); tests use a unique one. */
+  readonly redisKeyPrefix?: string
+  readonly redisCommandTimeoutMs?: number
+  readonly rateLimits?: Partial<RateLimits>
+  /** Safety-net TTL of cached keys (default 60 s); eviction comes from the bus. */
+  readonly keyCacheTtlMs?: number
+  /** How often key usage is published (default 60 s). */
+  readonly keyUsageFlushMs?: number
+  readonly trustProxy?: boolean
+  /** Names this instance's consumer group; unique per process by default. */
+  readonly instanceId?: string
+  readonly metrics?: ServiceMetrics
+}
+
+export interface GatewayApp {
+  /** The public edge (PARLEY_PORT). */
+  readonly app: FastifyInstance
+  /** `/metrics` and health probes, on the internal port (PARLEY_GATEWAY_METRICS_PORT). */
+  readonly metricsApp: FastifyInstance
+  readonly metrics: ServiceMetrics
+  readonly instanceId: string
+  /** Whether rate limits are being counted in memory right now (no Redis, or Redis unreachable). */
+  readonly limiterInMemory: () => boolean
+  /** Publishes noted key usage now (the timer does it every `keyUsageFlushMs`). */
+  readonly flushKeyUsage: Effect.Effect<void, never, Bus>
+}
+
+const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const
+
+export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayApp, BusError, Bus | Scope.Scope> =>
+  Effect.gen(function* () {
+    const instanceId = options.instanceId ?? randomUUID()
+    const logger = options.logger
+    const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits }
+    const metrics = options.metrics ?? makeServiceMetrics("gateway")
+    const gatewayMetrics = makeGatewayMetrics(metrics)
+
+    const upstreams = yield* Effect.acquireRelease(
+      Effect.sync(() => makeUpstreams(options.services)),
+      (u) => Effect.promise(() => u.close()),
+    )
+    const identity = makeIdentityClient({ pool: upstreams.pool("identity"), internalSecret: options.internalSecret })
+    const keys = makeKeyCache({
+      identity,
+      ttlMs: options.keyCacheTtlMs ?? 60_000,
+      onLookup: (outcome) => gatewayMetrics.keyLookups.inc({ outcome }),
+    })
+
+    const memoryLimiter = makeMemoryRateLimiter(limits)
+    const sweeper = setInterval(() => memoryLimiter.sweep(), limits.windowMs)
+    sweeper.unref()
+    yield* Effect.addFinalizer(() => Effect.sync(() => clearInterval(sweeper)))
+
+    let redisLimiter: RedisRateLimiter | undefined
+    if (options.redisUrl !== undefined) {
+      const redisUrl = options.redisUrl
+      redisLimiter = yield* Effect.acquireRelease(
+        Effect.sync(() =>
+          makeRedisRateLimiter({
+            redisUrl,
+            limits,
+            keyPrefix: options.redisKeyPrefix ?? "parley:ratelimit:",
+            instanceId,
+            fallback: memoryLimiter,
+            logger,
+            onFallbackChange: (active) => gatewayMetrics.limiterFallback.set(active ? 1 : 0),
+            ...(options.redisCommandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.redisCommandTimeoutMs }),
+          }),
+        ),
+        (limiter) => Effect.promise(() => limiter.close()),
+      )
+    } else {
+      logger.info("rate limiter: no REDIS_URL, counting in memory on this instance")
+    }
+    const limiter: RateLimiter = redisLimiter ?? memoryLimiter
+
+    const usage = makeKeyUsageRecorder()
+    const bus = yield* Bus
+    const flushKeyUsage = usage.flush
+    yield* Effect.forkScoped(
+      flushKeyUsage.pipe(
+        Effect.provideService(Bus, bus),
+        Effect.repeat(Schedule.spaced(Duration.millis(options.keyUsageFlushMs ?? 60_000))),
+      ),
+    )
+    // Notes taken since the last flush are published on the way out.
+    yield* Effect.addFinalizer(() => flushKeyUsage.pipe(Effect.provideService(Bus, bus)))
+    yield* followKeyChanges(keys, instanceId)
+
+    const readiness: Array<ReadinessCheck> = [
+      {
+        name: "identity",
+        check: async () => {
+          const response = await upstreams.pool("identity").request({ method: "GET", path: "/health/live" })
+          await response.body.dump()
+          if (response.statusCode !== 200) throw new Error(`identity answered ${response.statusCode}`)
+        },
+      },
+    ]
+    if (redisLimiter !== undefined) {
+      const redis = redisLimiter.redis
+      readiness.push({ name: "redis", check: () => redis.ping() })
+    }
+
+    const app = makeHttpServer({
+      service: "gateway",
+      logger,
+      metrics,
+      exposeMetrics: false,
+      readiness,
+      trustProxy: options.trustProxy ?? false,
+    })
+    // The gateway reads bodies itself (it forwards the bytes, not a re-serialised value): every
+    // body arrives as the client's stream; the pipeline checks its type, size and JSON.
+    app.removeAllContentTypeParsers()
+    app.addContentTypeParser("*", (_request, payload, done) => done(null, payload))
+
+    const pipeline = makePipeline({
+      authenticator: makeAuthenticator({ keys, identity, csrf: { publicOrigin: new URL(options.publicUrl).origin } }),
+      limiter,
+      limits,
+      forwarder: makeForwarder(upstreams, gatewayMetrics),
+      usage,
+      internalSecret: options.internalSecret,
+      metrics: gatewayMetrics,
+    })
+    app.route({ method: [...ALL_METHODS], url: "/api/*", handler: pipeline })
+    app.route({ method: [...ALL_METHODS], url: "/channels/*", handler: pipeline })
+    app.route({ method: [...ALL_METHODS], url: "/channels", handler: pipeline })
+    app.route({ method: [...ALL_METHODS], url: "/api", handler: pipeline })
+
+    const metricsApp = makeMetricsServer({ service: "gateway", logger, metrics, readiness })
+    yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([app.close(), metricsApp.close()])))
+
+    return {
+      app,
+      metricsApp,
+      metrics,
+      instanceId,
+      limiterInMemory: () => redisLimiter === undefined || redisLimiter.usingFallback,
+      flushKeyUsage,
+    }
+  })

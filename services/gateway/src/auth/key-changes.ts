@@ -1,0 +1,25 @@
+/**
+ * Revocation within a second on every instance (CONTRACT.md §2.1): each gateway instance follows
+ * `parley.identity.keys.v1` in a consumer group of its OWN (a group shared by instances would hand
+ * each record to one of them only), and every `KeyChanged` evicts the key from that instance's
+ * cache. A record that cannot be decoded is logged and skipped: it cannot be made readable by
+ * retrying, and the cache TTL bounds the damage.
+ */
+import { Bus } from "@parley/bus"
+import { decodeBusValue, KeyChanged, Topics } from "@parley/contracts"
+import { Effect, type Scope } from "effect"
+import type { KeyCache } from "./key-cache.ts"
+
+export const followKeyChanges = (
+  cache: KeyCache,
+  instanceId: string,
+): Effect.Effect<void, import("@parley/bus").BusError, Bus | Scope.Scope> =>
+  Effect.gen(function* () {
+    const bus = yield* Bus
+    yield* bus.subscribe({ groupId: `gateway-keys-${instanceId}`, topics: [Topics.identityKeys] }, (record) =>
+      decodeBusValue(KeyChanged)(record.value).pipe(
+        Effect.map((change) => cache.applyChange(change)),
+        Effect.catchCause((cause) => Effect.logWarning("key changes: unreadable record skipped", cause)),
+      ),
+    )
+  })

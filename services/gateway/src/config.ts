@@ -1,0 +1,46 @@
+/**
+ * The gateway's configuration, decoded once by `main.ts` from the environment (tests and
+ * `standalone` build a `GatewayOptions` directly).
+ */
+import {
+  host,
+  internalSecret,
+  kafkaBrokers,
+  logLevel,
+  optionalString,
+  port,
+  publicUrl,
+  redisUrl,
+  serviceUrl,
+} from "@parley/platform"
+import { Config } from "effect"
+
+// A limit of 0 or less would refuse everything: read as "at least 1".
+const positiveInt = (name: string, fallback: number) =>
+  Config.Int(name).pipe(
+    Config.withDefault(fallback),
+    Config.map((n) => Math.max(1, n)),
+  )
+
+export const GatewayConfig = Config.all({
+  port: port("PARLEY_PORT", 3000),
+  host: host("PARLEY_HOST"),
+  metricsPort: port("PARLEY_GATEWAY_METRICS_PORT", 9464),
+  metricsHost: host("PARLEY_GATEWAY_METRICS_HOST"),
+  publicUrl,
+  internalSecret,
+  redisUrl,
+  kafkaBrokers,
+  databaseUrl: optionalString("DATABASE_URL"),
+  logLevel,
+  services: Config.all({
+    identity: serviceUrl("PARLEY_IDENTITY_URL"),
+    webhookRegistry: serviceUrl("PARLEY_WEBHOOK_REGISTRY_URL"),
+    assistant: serviceUrl("PARLEY_ASSISTANT_URL"),
+    messaging: serviceUrl("PARLEY_MESSAGING_URL"),
+  }),
+  generalPerMin: positiveInt("PARLEY_RATE_GENERAL_PER_MIN", 300),
+  heavyPerMin: positiveInt("PARLEY_RATE_HEAVY_PER_MIN", 20),
+  trustProxy: Config.Boolean("PARLEY_GATEWAY_TRUST_PROXY").pipe(Config.withDefault(false)),
+})
+export type GatewayConfig = Config.Success<typeof GatewayConfig>

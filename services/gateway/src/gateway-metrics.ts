@@ -1,0 +1,37 @@
+/** The gateway's own metrics, beside the platform's per-route HTTP metrics. */
+import { LATENCY_BUCKETS_SECONDS, type ServiceMetrics } from "@parley/platform"
+
+export interface GatewayMetrics {
+  readonly keyLookups: ReturnType<ServiceMetrics["counter"]>
+  readonly rateLimited: ReturnType<ServiceMetrics["counter"]>
+  readonly limiterFallback: ReturnType<ServiceMetrics["gauge"]>
+  readonly upstreamDuration: ReturnType<ServiceMetrics["histogram"]>
+  readonly upstreamUnavailable: ReturnType<ServiceMetrics["counter"]>
+}
+
+export const makeGatewayMetrics = (metrics: ServiceMetrics): GatewayMetrics => ({
+  keyLookups: metrics.counter({
+    name: "parley_gateway_key_cache_lookups_total",
+    help: "API key resolutions, by outcome (hit: answered from memory; miss: asked identity)",
+    labelNames: ["outcome"],
+  }),
+  rateLimited: metrics.counter({
+    name: "parley_gateway_rate_limited_total",
+    help: "Requests refused with 429",
+  }),
+  limiterFallback: metrics.gauge({
+    name: "parley_gateway_rate_limiter_fallback",
+    help: "1 while rate limits are counted in this instance's memory because Redis is unreachable",
+  }),
+  upstreamDuration: metrics.histogram({
+    name: "parley_gateway_upstream_duration_seconds",
+    help: "Time until a service answered a forwarded request's headers, by service and status",
+    labelNames: ["service", "status"],
+    buckets: LATENCY_BUCKETS_SECONDS,
+  }),
+  upstreamUnavailable: metrics.counter({
+    name: "parley_gateway_upstream_unavailable_total",
+    help: "Forwarded requests answered 503 because the service could not be reached, by service",
+    labelNames: ["service"],
+  }),
+})

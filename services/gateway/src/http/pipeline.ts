@@ -1,0 +1,182 @@
+/**
+ * One request through the gateway, in this order:
+ *
+ * 1. route: the owning service and surface, or a JSON 404 (dot segments are refused, not normalised);
+ * 2. `/channels/*` is forwarded at once, untouched, unauthenticated and uncounted;
+ * 3. CORS on `/api/public/*` (preflights answered here);
+ * 4. body checks: content type (415), declared length (413), JSON read and parsed (400, 413);
+ * 5. authentication and authorization (401, 403; 503 when identity cannot answer);
+ * 6. the rate limit for the caller's subject (429) — a failed authentication is counted per IP;
+ * 7. forwarding, with the signed principal, to the service's keep-alive pool (503 when it is down).
+ */
+import type { Readable } from "node:stream"
+import {
+  ApiError,
+  type InternalSecret,
+  notFound,
+  type Principal,
+  rateLimited,
+  signPrincipal,
+  unavailable,
+} from "@parley/platform"
+import type { FastifyReply, FastifyRequest } from "fastify"
+import type { Authenticator, Caller } from "../auth/authenticate.ts"
+import { IdentityUnavailable } from "../auth/identity-client.ts"
+import { hasBodyKey } from "../auth/presented-key.ts"
+import type { GatewayMetrics } from "../gateway-metrics.ts"
+import type { Forwarder } from "../proxy/forward.ts"
+import { resetSeconds, setRateLimitHeaders } from "../ratelimit/headers.ts"
+import type { RateLimiter, RateLimits } from "../ratelimit/policy.ts"
+import { hasDotSegment, type Route, routeOf } from "../routing/route-table.ts"
+import type { KeyUsageRecorder } from "../usage/key-usage.ts"
+import { answerPreflight, applyCors } from "./cors.ts"
+import { checkContentType, checkDeclaredLength, type JsonBody, readJsonBody } from "./request-body.ts"
+
+export interface PipelineDependencies {
+  readonly authenticator: Authenticator
+  readonly limiter: RateLimiter
+  readonly limits: RateLimits
+  readonly forwarder: Forwarder
+  readonly usage: KeyUsageRecorder
+  readonly internalSecret: InternalSecret
+  readonly metrics: GatewayMetrics
+}
+
+const splitUrl = (url: string): { path: string; query: string | undefined } => {
+  const q = url.indexOf("?")
+  return q < 0 ? { path: url, query: undefined } : { path: url.slice(0, q), query: url.slice(q + 1) }
+}
+
+/** The query without its `apiKey` parameter(s), other parameters byte for byte as sent. */
+const withoutApiKey = (query: string): string =>
+  query
+    .split("&")
+    .filter((part) => {
+      const name = part.split("=", 1)[0] ?? ""
+      try {
+        return decodeURIComponent(name.replaceAll("+", " ")) !== "apiKey"
+      } catch {
+        return true
+      }
+    })
+    .join("&")
+
+const hasBody = (request: FastifyRequest): boolean => request.body !== undefined && request.body !== null
+
+const subjectOf = (caller: Caller, route: Route, ip: string): string => {
+  switch (caller.type) {
+    case "anonymous":
+      return `ip:${ip}`
+    case "session":
+      return `org:${caller.orgId}`
+    case "api_key":
+      return route.surface === "public" ? `key:${caller.keyId}:ip:${ip}` : `org:${caller.orgId}`
+  }
+}
+
+const principalOf = (caller: Caller, requestId: string): Principal | undefined => {
+  switch (caller.type) {
+    case "anonymous":
+      return undefined
+    case "session":
+      return { orgId: caller.orgId, role: caller.role, actor: { type: "user", userId: caller.userId }, requestId }
+    case "api_key":
+      return {
+        orgId: caller.orgId,
+        role: caller.role,
+        actor: { type: "api_key", keyId: caller.keyId, scopes: [...caller.scopes] },
+        requestId,
+      }
+  }
+}
+
+export const makePipeline = (deps: PipelineDependencies) => {
+  const { limits, metrics } = deps
+
+  const count = async (reply: FastifyReply, subject: string, heavy: boolean): Promise<void> => {
+    const decision = await deps.limiter.check({ subject, heavy })
+    setRateLimitHeaders(reply, decision, limits.windowMs)
+    if (!decision.allowed) {
+      metrics.rateLimited.inc()
+      throw rateLimited(resetSeconds(decision.state.resetMs))
+    }
+  }
+
+  const authenticate = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    route: Route,
+    path: string,
+    json: JsonBody | undefined,
+    query: string | undefined,
+  ): Promise<Caller> => {
+    try {
+      return await deps.authenticator.authenticate({
+        method: request.method,
+        path,
+        route,
+        headers: request.headers,
+        body: json?.value,
+        query: route.surface === "public" && query !== undefined ? new URLSearchParams(query) : undefined,
+        hasBody: hasBody(request),
+      })
+    } catch (error) {
+      if (error instanceof IdentityUnavailable) {
+        request.log.warn({ err: { message: error.message } }, "identity unavailable")
+        throw unavailable()
+      }
+      // A refused credential is still a request from somewhere: count it against the client's IP,
+      // so guessing keys is rate limited too.
+      if (error instanceof ApiError) await count(reply, `ip:${request.ip}`, false)
+      throw error
+    }
+  }
+
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const { path, query } = splitUrl(request.url)
+    const route = routeOf(request.method, path)
+    if (route === undefined || hasDotSegment(path)) throw notFound()
+
+    if (route.surface === "channels") {
+      return deps.forwarder.forward(request, reply, { route, url: request.url, principal: undefined, body: undefined })
+    }
+
+    if (route.surface === "public") {
+      applyCors(request, reply)
+      if (request.method === "OPTIONS") {
+        await count(reply, `ip:${request.ip}`, false)
+        return answerPreflight(request, reply)
+      }
+    }
+
+    let json: JsonBody | undefined
+    if (hasBody(request)) {
+      checkContentType(route.body, request.headers)
+      checkDeclaredLength(request.headers, route.bodyLimit)
+      if (route.body === "json") json = await readJsonBody(request.body as Readable, route.bodyLimit)
+    }
+
+    const caller = await authenticate(request, reply, route, path, json, query)
+    await count(reply, subjectOf(caller, route, request.ip), route.heavy)
+    if (caller.type === "api_key") deps.usage.record(caller.keyId, caller.orgId)
+
+    let url = request.url
+    let body: Buffer | undefined = json?.bytes
+    if (route.surface === "public") {
+      // The key never travels past the gateway: out of the body (§2.2) and out of the query.
+      const rest = query === undefined ? undefined : withoutApiKey(query)
+      if (rest !== query) url = rest === "" ? path : `${path}?${rest}`
+      if (hasBodyKey(json?.value)) {
+        const { apiKey: _dropped, ...rest } = json.value as Record<string, unknown>
+        body = Buffer.from(JSON.stringify(rest))
+      }
+    }
+    const principal = principalOf(caller, request.id)
+    return deps.forwarder.forward(request, reply, {
+      route,
+      url,
+      principal: principal === undefined ? undefined : signPrincipal(deps.internalSecret, principal),
+      body,
+    })
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Bodies at the edge. JSON bodies are read whole within their limit and checked before anything is
+ * forwarded (a malformed body is a 400 here, not a 500 somewhere behind); upload bodies are
+ * streamed through with a byte budget, so a 16 MiB upload is never held in the gateway's memory.
+ */
+import type { IncomingHttpHeaders } from "node:http"
+import { type Readable, Transform, type TransformCallback } from "node:stream"
+import { type ApiError, invalidRequest, parseStrictJson, payloadTooLarge, unsupportedMediaType } from "@parley/platform"
+import type { BodyKind } from "../routing/route-table.ts"
+
+export const essence = (contentType: string | undefined): string =>
+  (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? ""
+
+const MEDIA_TYPES = /^(?:image|video|audio)\/[a-z0-9!#$&^_.+-]+$|^application\/pdf$/
+const CSV_TYPES = new Set(["text/csv"])
+
+/** Whether the request's content type suits the route's body (415 otherwise). */
+export const acceptsContentType = (kind: BodyKind, contentType: string | undefined): boolean => {
+  const type = essence(contentType)
+  switch (kind) {
+    case "json":
+      return type === "application/json"
+    case "media":
+      return MEDIA_TYPES.test(type)
+    case "csv":
+      return CSV_TYPES.has(type)
+    case "raw":
+      return true
+  }
+}
+
+export const checkContentType = (kind: BodyKind, headers: IncomingHttpHeaders): void => {
+  if (!acceptsContentType(kind, headers["content-type"])) throw unsupportedMediaType()
+}
+
+/** Refuses up front a body whose declared length is over the limit. */
+export const checkDeclaredLength = (headers: IncomingHttpHeaders, limit: number): void => {
+  const declared = Number(headers["content-length"])
+  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge()
+}
+
+/** Reads the whole body, refusing it (413) as soon as it passes `limit` bytes. */
+export const readBody = (stream: Readable, limit: number): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    let received = 0
+    const onData = (chunk: Buffer) => {
+      received += chunk.length
+      if (received > limit) {
+        cleanup()
+        reject(payloadTooLarge())
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      cleanup()
+      resolve(Buffer.concat(chunks, received))
+    }
+    const onError = (error: Error) => {
+      cleanup()
+      reject(error)
+    }
+    const cleanup = () => {
+      stream.removeListener("data", onData)
+      stream.removeListener("end", onEnd)
+      stream.removeListener("error", onError)
+    }
+    stream.on("data", onData)
+    stream.on("end", onEnd)
+    stream.on("error", onError)
+  })
+
+export interface JsonBody {
+  readonly bytes: Buffer
+  /** `undefined` for an empty body. */
+  readonly value: unknown
+}
+
+export const readJsonBody = async (stream: Readable, limit: number): Promise<JsonBody> => {
+  const bytes = await readBody(stream, limit)
+  if (bytes.length === 0) return { bytes, value: undefined }
+  try {
+    return { bytes, value: parseStrictJson(bytes.toString("utf8")) }
+  } catch {
+    throw invalidRequest("malformed JSON body")
+  }
+}
+
+/** The error a byte budget raises mid-stream; the pipeline answers it with 413. */
+export class BodyTooLarge extends Error {
+  override readonly name = "BodyTooLarge"
+  readonly apiError: ApiError = payloadTooLarge()
+}
+
+/** Passes bytes through until more than `limit` have gone by, then fails the stream. */
+export const byteBudget = (limit: number): Transform => {
+  let seen = 0
+  return new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      seen += chunk.length
+      if (seen > limit) callback(new BodyTooLarge("body over its limit"))
+      else callback(null, chunk)
+    },
+  })
+}

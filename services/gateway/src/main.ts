@@ -1,0 +1,42 @@
+/**
+ * Runs the gateway alone: config from the environment, the bus (Kafka when KAFKA_BROKERS is set,
+ * else the single-node bus in DATABASE_URL's Postgres or the embedded one), Redis when REDIS_URL is
+ * set; the public edge listens on PARLEY_HOST:PARLEY_PORT and `/metrics` on
+ * PARLEY_GATEWAY_METRICS_HOST:PARLEY_GATEWAY_METRICS_PORT.
+ */
+import { type Bus, KafkaBus, SingleNodeBus } from "@parley/bus"
+import { Database } from "@parley/db"
+import { loadConfig, makeLogger, pinoLoggerLayer } from "@parley/platform"
+import { Effect, Layer } from "effect"
+import { makeGatewayApp } from "./app.ts"
+import { GatewayConfig } from "./config.ts"
+
+const program = Effect.gen(function* () {
+  const config = yield* loadConfig(GatewayConfig)
+  const logger = makeLogger({ service: "gateway", level: config.logLevel })
+  // The gateway only publishes (KeyUsed) and follows (KeyChanged): it needs no outbox of its own.
+  const bus: Layer.Layer<Bus, unknown> =
+    config.kafkaBrokers === undefined
+      ? SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url: config.databaseUrl })))
+      : KafkaBus.layer({ brokers: [...config.kafkaBrokers], clientId: "gateway" })
+  const server = Effect.gen(function* () {
+    const gateway = yield* makeGatewayApp({
+      services: config.services,
+      internalSecret: config.internalSecret,
+      publicUrl: config.publicUrl,
+      logger,
+      redisUrl: config.redisUrl,
+      rateLimits: { generalPerWindow: config.generalPerMin, heavyPerWindow: config.heavyPerMin },
+      trustProxy: config.trustProxy,
+    })
+    const address = yield* Effect.promise(() => gateway.app.listen({ host: config.host, port: config.port }))
+    const metricsAddress = yield* Effect.promise(() =>
+      gateway.metricsApp.listen({ host: config.metricsHost, port: config.metricsPort }),
+    )
+    logger.info({ address, metricsAddress }, "gateway listening")
+    return yield* Effect.never
+  })
+  return yield* server.pipe(Effect.scoped, Effect.provide(bus), Effect.provide(pinoLoggerLayer(logger)))
+})
+
+Effect.runFork(program.pipe(Effect.orDie))
