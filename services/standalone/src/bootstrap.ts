@@ -1,0 +1,87 @@
+/**
+ * First start of the embedded default: a demo organization with an administrator and a full-access
+ * API key, created through the public API like any operator would (so the first thing Parley does
+ * is exercise its own entry points). A marker under the data dir — holding no secret — makes it
+ * happen once; the password and the key are shown once, as the contract promises for keys.
+ */
+import { randomBytes } from "node:crypto"
+import { readFile, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+
+export interface DemoAccount {
+  readonly organizationId: string
+  readonly adminEmail: string
+  readonly adminPassword: string
+  readonly apiKey: string
+}
+
+interface BootstrapMarker {
+  readonly organizationId: string
+  readonly adminEmail: string
+  readonly createdAt: string
+}
+
+export const DEMO_ADMIN_EMAIL = "admin@demo.parley.local"
+
+const markerFile = (dataDir: string) => join(dataDir, "bootstrap.json")
+
+export const readBootstrapMarker = async (dataDir: string): Promise<BootstrapMarker | undefined> => {
+  try {
+    return JSON.parse(await readFile(markerFile(dataDir), "utf8")) as BootstrapMarker
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined
+    throw error
+  }
+}
+
+const call = async (url: string, init: RequestInit & { json?: unknown }): Promise<Response> => {
+  const headers = new Headers(init.headers)
+  if (init.json !== undefined) headers.set("content-type", "application/json")
+  const response = await fetch(url, {
+    ...init,
+    headers,
+    ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
+    signal: AbortSignal.timeout(15_000),
+  })
+  if (!response.ok) {
+    const body = await response.text()
+    throw new Error(
+      `demo bootstrap: ${init.method ?? "GET"} ${new URL(url).pathname} answered ${response.status} ${body}`,
+    )
+  }
+  return response
+}
+
+/** Creates the demo organization, logs its administrator in and mints a legacy (full-access) key. */
+export const createDemoAccount = async (
+  baseUrl: string,
+  operatorToken: string,
+  dataDir: string,
+): Promise<DemoAccount> => {
+  const adminPassword = randomBytes(12).toString("base64url")
+  const created = await call(`${baseUrl}/api/operator/organizations`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${operatorToken}` },
+    json: { name: "Demo", features: ["api_access"], admin: { email: DEMO_ADMIN_EMAIL, password: adminPassword } },
+  })
+  const { organization } = (await created.json()) as { organization: { id: string } }
+  const login = await call(`${baseUrl}/api/auth/login`, {
+    method: "POST",
+    json: { email: DEMO_ADMIN_EMAIL, password: adminPassword },
+  })
+  const cookie = login.headers.get("set-cookie")?.split(";")[0]
+  if (cookie === undefined) throw new Error("demo bootstrap: login set no session cookie")
+  const keyResponse = await call(`${baseUrl}/api/org/api-keys`, {
+    method: "POST",
+    headers: { cookie },
+    json: { name: "Demo full-access key" },
+  })
+  const { key } = (await keyResponse.json()) as { key: string }
+  const marker: BootstrapMarker = {
+    organizationId: organization.id,
+    adminEmail: DEMO_ADMIN_EMAIL,
+    createdAt: new Date().toISOString(),
+  }
+  await writeFile(markerFile(dataDir), `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o600 })
+  return { organizationId: organization.id, adminEmail: DEMO_ADMIN_EMAIL, adminPassword, apiKey: key }
+}

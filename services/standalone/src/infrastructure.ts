@@ -1,0 +1,41 @@
+/**
+ * Postgres and the bus, built once and shared by every service of the process: the embedded PGlite
+ * under the data dir (or `DATABASE_URL`), and the single-node bus in it (or Kafka with
+ * `KAFKA_BROKERS`, relaying one process-wide outbox).
+ */
+import { Bus, KafkaBus, OutboxWriter, SingleNodeBus } from "@parley/bus"
+import { Database, migrate, outboxTableSql } from "@parley/db"
+import { Effect, Layer } from "effect"
+import type { StandaloneConfig } from "./config.ts"
+
+/** With Kafka, the schema whose outbox every service of this process appends to. */
+export const STANDALONE_OUTBOX_SCHEMA = "parley_standalone"
+
+const kafkaOutbox = (brokers: ReadonlyArray<string>) => {
+  const outboxTable = Layer.effectDiscard(
+    Effect.gen(function* () {
+      const { sql } = yield* Database
+      yield* migrate({
+        sql,
+        schema: STANDALONE_OUTBOX_SCHEMA,
+        migrations: [{ id: "0001_outbox", sql: outboxTableSql(STANDALONE_OUTBOX_SCHEMA) }],
+      })
+    }),
+  )
+  const bus = KafkaBus.layer({ brokers: [...brokers], clientId: "parley-standalone" })
+  return KafkaBus.outboxLayer({ schema: STANDALONE_OUTBOX_SCHEMA }).pipe(
+    Layer.provideMerge(bus),
+    Layer.provide(outboxTable),
+  )
+}
+
+export const infrastructureLayer = (
+  config: Pick<StandaloneConfig, "databaseUrl" | "kafkaBrokers">,
+  dataDir: string,
+): Layer.Layer<Database | Bus | OutboxWriter, unknown> => {
+  const database = Database.layer({ url: config.databaseUrl, dataDir })
+  const bus = config.kafkaBrokers === undefined ? SingleNodeBus.layer() : kafkaOutbox(config.kafkaBrokers)
+  return bus.pipe(Layer.provideMerge(database))
+}
+
+export { Bus, Database, OutboxWriter }

@@ -1,0 +1,52 @@
+/**
+ * `npm start`: every Parley service in one process. Reads the environment once, starts, and on the
+ * first start creates the demo organization and prints how to use it.
+ */
+import { Effect, Exit, Fiber } from "effect"
+import { createDemoAccount, readBootstrapMarker } from "./bootstrap.ts"
+import { startStandalone } from "./standalone.ts"
+
+const print = (line = "") => process.stdout.write(`${line}\n`)
+
+const program = Effect.gen(function* () {
+  const running = yield* startStandalone(process.env)
+  const operatorToken = running.env.PARLEY_OPERATOR_TOKEN as string
+  const marker = yield* Effect.promise(() => readBootstrapMarker(running.dataDir))
+  print()
+  print(`Parley is running at ${running.url}`)
+  print(`  health:   ${running.url}/health/ready`)
+  print(`  metrics:  ${running.metricsUrl}/metrics (loopback only)`)
+  print(`  data:     ${running.dataDir}${running.embeddedDatabase ? " (embedded Postgres)" : ""}`)
+  if (marker === undefined) {
+    const demo = yield* Effect.promise(() => createDemoAccount(running.url, operatorToken, running.dataDir))
+    print()
+    print("First start: a demo organization was created. These are shown once; keep them somewhere safe.")
+    print(`  operator token:  ${operatorToken}`)
+    print(`  admin login:     ${demo.adminEmail} / ${demo.adminPassword}`)
+    print(`  API key:         ${demo.apiKey}`)
+    print()
+    print(`  try: curl -H 'X-API-Key: ${demo.apiKey}' ${running.url}/api/org/webhook-events`)
+  } else {
+    print(
+      `  demo org: ${marker.organizationId} (admin ${marker.adminEmail}); operator token in ${running.secrets.file}`,
+    )
+  }
+  print()
+  return yield* Effect.never
+})
+
+const fiber = Effect.runFork(program.pipe(Effect.scoped))
+// Ctrl-C or a stop signal closes everything in order (servers, consumers, then Postgres) before exit.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    print(`\n${signal}: stopping Parley…`)
+    Effect.runFork(Fiber.interrupt(fiber))
+  })
+}
+fiber.addObserver((exit) => {
+  if (Exit.isFailure(exit) && !Exit.hasInterrupts(exit)) {
+    console.error("Parley failed to start or stopped on an error:", exit.cause)
+    process.exit(1)
+  }
+  process.exit(0)
+})

@@ -1,0 +1,83 @@
+/**
+ * The embedded default: every Parley service in one process — identity, the webhook registry, the
+ * dispatcher, messaging, the assistant and, in front, the gateway on `PARLEY_PORT` — on one Postgres
+ * (embedded PGlite unless `DATABASE_URL`) and one bus (single-node unless `KAFKA_BROKERS`).
+ */
+import type { AddressInfo } from "node:net"
+import { resolve } from "node:path"
+import { makeGatewayApp } from "@parley/gateway"
+import { GatewayConfig } from "@parley/gateway/config"
+import { type EnvRecord, loadConfig, makeLogger, makeMetricsServer, pinoLoggerLayer } from "@parley/platform"
+import { Effect, Layer, type Scope } from "effect"
+import { StandaloneConfig } from "./config.ts"
+import { serviceEnvironment } from "./environment.ts"
+import { infrastructureLayer } from "./infrastructure.ts"
+import { combinedMetrics } from "./metrics.ts"
+import { type LoadedSecrets, loadOrCreateSecrets } from "./secrets.ts"
+import { startInternalServices } from "./services.ts"
+
+export interface RunningStandalone {
+  /** The gateway's public base URL. */
+  readonly url: string
+  /** The internal metrics server's base URL (loopback). */
+  readonly metricsUrl: string
+  readonly dataDir: string
+  readonly secrets: LoadedSecrets
+  /** The environment the services were configured from (generated secrets included). */
+  readonly env: EnvRecord
+  readonly embeddedDatabase: boolean
+}
+
+const address = (server: { address(): unknown }): string => {
+  const { address, port, family } = server.address() as AddressInfo
+  return `http://${family === "IPv6" ? `[${address}]` : address}:${port}`
+}
+
+export const startStandalone = (env: EnvRecord): Effect.Effect<RunningStandalone, unknown, Scope.Scope> =>
+  Effect.gen(function* () {
+    const config = yield* loadConfig(StandaloneConfig, env)
+    const logger = makeLogger({ service: "standalone", level: config.logLevel })
+    return yield* startWith(config, env).pipe(Effect.provide(pinoLoggerLayer(logger)))
+  })
+
+const startWith = (config: StandaloneConfig, env: EnvRecord) =>
+  Effect.gen(function* () {
+    const dataDir = resolve(config.dataDir)
+    const secrets = yield* Effect.promise(() => loadOrCreateSecrets(dataDir))
+    const loggerFor = (service: string) => makeLogger({ service, level: config.logLevel })
+    const logger = loggerFor("standalone")
+    const servicesEnv = serviceEnvironment(env, secrets.secrets, dataDir)
+
+    const infrastructure = yield* Layer.build(infrastructureLayer(config, dataDir))
+    const internal = yield* startInternalServices(servicesEnv, loggerFor).pipe(Effect.provideContext(infrastructure))
+
+    const gatewayEnv = { ...servicesEnv, ...internal.urls }
+    const gatewayConfig = yield* loadConfig(GatewayConfig, gatewayEnv)
+    const gateway = yield* makeGatewayApp({
+      services: gatewayConfig.services,
+      internalSecret: gatewayConfig.internalSecret,
+      publicUrl: gatewayConfig.publicUrl,
+      logger: loggerFor("gateway"),
+      redisUrl: gatewayConfig.redisUrl,
+      rateLimits: { generalPerWindow: gatewayConfig.generalPerMin, heavyPerWindow: gatewayConfig.heavyPerMin },
+      trustProxy: gatewayConfig.trustProxy,
+    }).pipe(Effect.provideContext(infrastructure))
+
+    const metricsServer = makeMetricsServer({
+      service: "standalone",
+      logger,
+      metrics: combinedMetrics([gateway.metrics, ...internal.metrics]),
+    })
+    yield* Effect.addFinalizer(() => Effect.promise(() => metricsServer.close()))
+    yield* Effect.promise(() => metricsServer.listen({ host: "127.0.0.1", port: config.metricsPort }))
+    yield* Effect.promise(() => gateway.app.listen({ host: config.host, port: config.port }))
+
+    return {
+      url: address(gateway.app.server),
+      metricsUrl: address(metricsServer.server),
+      dataDir,
+      secrets,
+      env: gatewayEnv,
+      embeddedDatabase: config.databaseUrl === undefined,
+    } satisfies RunningStandalone
+  })
