@@ -5,7 +5,7 @@
 import { BusLive } from "@parley/bus"
 import { Database } from "@parley/db"
 import { loadConfig, makeLogger, pinoLoggerLayer } from "@parley/platform"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { IDENTITY_SCHEMA, makeIdentityApp } from "./app.ts"
 import { IdentityConfig } from "./config.ts"
 
@@ -30,4 +30,11 @@ const program = Effect.gen(function* () {
   return yield* server.pipe(Effect.scoped, Effect.provide(infrastructure), Effect.provide(pinoLoggerLayer(logger)))
 })
 
-Effect.runFork(program.pipe(Effect.orDie))
+const fiber = Effect.runFork(program.pipe(Effect.orDie))
+// On SIGTERM/SIGINT interrupt the program: the Scope closes, so the server drains, the consumer
+// commits and leaves its group, and the pool ends, before the process exits.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    Effect.runFork(Fiber.interrupt(fiber))
+  })
+}

@@ -115,12 +115,11 @@ describe("key usage", () => {
     await harness.publish([
       {
         topic: Topics.identityKeyUsage,
-        key: later.id,
+        key: id,
         value: JSON.stringify({ keyId: later.id, orgId: org.orgId, usedAt: "2026-11-22T11:00:00.000Z" }),
       },
     ])
-    // Once a record published after the stale ones is applied, the stale ones were processed too (per-key order is not
-    // needed: the batcher applies records in bus order per partition and `greatest` makes order irrelevant).
+    // The marker travels on the partition of `id`, after the stale records: once it is applied, they were handled too.
     await eventually(async () => {
       const response = await harness.app.inject({
         method: "GET",
@@ -130,6 +129,26 @@ describe("key usage", () => {
       expect(response.json().lastUsedAt).toBe("2026-11-22T11:00:00.000Z")
     })
     expect(await read()).toBe("2026-11-22T10:05:00.000Z")
+  })
+})
+
+describe("key usage from another organization", () => {
+  it("a KeyUsed record naming another organization than the key's changes nothing", async () => {
+    const owner = await createOrganization(harness)
+    const stranger = await createOrganization(harness)
+    const { id } = (await createKey(harness, owner, { name: "owned" })).json()
+    const marker = (await createKey(harness, stranger, { name: "marker" })).json()
+    const used = (keyId: string, orgId: string) => ({
+      topic: Topics.identityKeyUsage,
+      key: keyId,
+      value: JSON.stringify({ keyId, orgId, usedAt: "2026-11-22T12:00:00.000Z" }),
+    })
+    // Both on the partition of `id`, so once the marker is applied the record before it was handled too.
+    await harness.publish([used(id, stranger.orgId), { ...used(marker.id, stranger.orgId), key: id }])
+    const lastUsed = async (keyId: string) =>
+      (await harness.sql`select last_used_at from identity.api_keys where id = ${keyId}`)[0]?.last_used_at
+    await eventually(async () => expect(await lastUsed(marker.id)).not.toBeNull())
+    expect(await lastUsed(id)).toBeNull()
   })
 })
 

@@ -21,16 +21,20 @@ export interface KeyUsageBatching {
 
 const defaults: KeyUsageBatching = { lingerMs: 50, maxBatch: 500 }
 
+interface Usage {
+  readonly keyId: string
+  readonly orgId: string
+  readonly usedAt: Date
+}
+
 interface Pending {
-  readonly usedAt: Map<string, Date>
+  /** The latest usage per key (and organization) in this batch. */
+  readonly usages: Map<string, Usage>
   readonly waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>
 }
 
 /** Collects usages and writes them with one statement per batch. */
-const makeBatcher = (
-  write: (usages: ReadonlyArray<{ keyId: string; usedAt: Date }>) => Promise<void>,
-  batching: KeyUsageBatching,
-) => {
+const makeBatcher = (write: (usages: ReadonlyArray<Usage>) => Promise<void>, batching: KeyUsageBatching) => {
   let pending: Pending | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let count = 0
@@ -42,7 +46,7 @@ const makeBatcher = (
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
     if (batch === undefined) return
-    const usages = [...batch.usedAt].map(([keyId, usedAt]) => ({ keyId, usedAt }))
+    const usages = [...batch.usages.values()]
     write(usages).then(
       () => {
         for (const w of batch.waiters) w.resolve()
@@ -53,11 +57,12 @@ const makeBatcher = (
     )
   }
 
-  return (keyId: string, usedAt: Date): Promise<void> =>
+  return (usage: Usage): Promise<void> =>
     new Promise<void>((resolve, reject) => {
-      pending ??= { usedAt: new Map(), waiters: [] }
-      const known = pending.usedAt.get(keyId)
-      if (known === undefined || known < usedAt) pending.usedAt.set(keyId, usedAt)
+      pending ??= { usages: new Map(), waiters: [] }
+      const id = `${usage.orgId}/${usage.keyId}`
+      const known = pending.usages.get(id)
+      if (known === undefined || known.usedAt < usage.usedAt) pending.usages.set(id, usage)
       pending.waiters.push({ resolve, reject })
       count++
       if (count >= batching.maxBatch) flush()
@@ -76,7 +81,9 @@ export const consumeKeyUsage = (
     const decode = decodeBusValue(KeyUsed)
     yield* bus.subscribe({ groupId: KEY_USAGE_GROUP, topics: [Topics.identityKeyUsage] }, (record) =>
       decode(record.value).pipe(
-        Effect.flatMap((used) => Effect.promise(() => add(used.keyId, new Date(used.usedAt)))),
+        Effect.flatMap((used) =>
+          Effect.promise(() => add({ keyId: used.keyId, orgId: used.orgId, usedAt: new Date(used.usedAt) })),
+        ),
         // A record that can never decode is logged and skipped: retrying it forever would stall the partition.
         Effect.catchTag("BusValueError", (error) =>
           Effect.logWarning("skipping an undecodable KeyUsed record", {

@@ -118,11 +118,12 @@ export const findApiKeyByDigest = (sql: Sql, digest: string): Effect.Effect<KeyW
 
 /**
  * Moves `last_used_at` forward for many keys in one statement. `greatest` ignores nulls and never
- * moves the time back, so replays and out-of-order records change nothing (idempotent).
+ * moves the time back, so replays and out-of-order records change nothing (idempotent). A usage
+ * naming another organization than the key's changes nothing either.
  */
 export const recordKeyUsage = (
   sql: Sql,
-  usages: ReadonlyArray<{ readonly keyId: string; readonly usedAt: Date }>,
+  usages: ReadonlyArray<{ readonly keyId: string; readonly orgId: string; readonly usedAt: Date }>,
 ): Effect.Effect<void> =>
   usages.length === 0
     ? Effect.void
@@ -131,6 +132,7 @@ export const recordKeyUsage = (
           update identity.api_keys k
           set last_used_at = greatest(k.last_used_at, u.used_at)
           from unnest(${sql.array(usages.map((u) => u.keyId))}::text[],
-                      ${sql.array(usages.map((u) => u.usedAt.toISOString()))}::timestamptz[]) as u(id, used_at)
-          where k.id = u.id`,
+                      ${sql.array(usages.map((u) => u.orgId))}::text[],
+                      ${sql.array(usages.map((u) => u.usedAt.toISOString()))}::timestamptz[]) as u(id, org_id, used_at)
+          where k.id = u.id and k.org_id = u.org_id`,
       ).pipe(Effect.asVoid)
