@@ -4,9 +4,10 @@
  * 1. route: the owning service and surface, or a JSON 404 (dot segments are refused, not normalised);
  * 2. `/channels/*` is forwarded at once, untouched, unauthenticated and uncounted;
  * 3. CORS on `/api/public/*` (preflights answered here);
- * 4. body checks: content type (415), declared length (413), JSON read and parsed (400, 413);
- * 5. authentication and authorization (401, 403; 503 when identity cannot answer);
- * 6. the rate limit for the caller's subject (429) — a failed authentication is counted per IP;
+ * 4. authentication and authorization (401, 403; 503 when identity cannot answer);
+ * 5. the rate limit for the caller's subject (429) — a failed authentication is counted per IP;
+ * 6. body checks: content type (415), declared length (413), JSON read and parsed (400, 413) —
+ *    before step 4 on `/api/public/*`, whose key may sit in the body;
  * 7. forwarding, with the signed principal, to the service's keep-alive pool (503 when it is down).
  */
 import type { Readable } from "node:stream"
@@ -90,6 +91,14 @@ const principalOf = (caller: Caller, requestId: string): Principal | undefined =
   }
 }
 
+/** Content type (415) and size (413) of the body; a JSON body is read and parsed (400). */
+const checkBody = async (request: FastifyRequest, route: Route): Promise<JsonBody | undefined> => {
+  if (!hasBody(request)) return undefined
+  checkContentType(route.body, request.headers)
+  checkDeclaredLength(request.headers, route.bodyLimit)
+  return route.body === "json" ? readJsonBody(request.body as Readable, route.bodyLimit) : undefined
+}
+
 export const makePipeline = (deps: PipelineDependencies) => {
   const { limits, metrics } = deps
 
@@ -149,15 +158,13 @@ export const makePipeline = (deps: PipelineDependencies) => {
       }
     }
 
-    let json: JsonBody | undefined
-    if (hasBody(request)) {
-      checkContentType(route.body, request.headers)
-      checkDeclaredLength(request.headers, route.bodyLimit)
-      if (route.body === "json") json = await readJsonBody(request.body as Readable, route.bodyLimit)
-    }
-
+    // The widget surface may carry its key in the JSON body, so its body is read first; elsewhere
+    // the credential (and the CSRF rule) is checked before a byte of the body is read.
+    const bodyFirst = route.surface === "public"
+    let json = bodyFirst ? await checkBody(request, route) : undefined
     const caller = await authenticate(request, reply, route, path, json, query)
     await count(reply, subjectOf(caller, route, request.ip), route.heavy)
+    if (!bodyFirst) json = await checkBody(request, route)
     if (caller.type === "api_key") deps.usage.record(caller.keyId, caller.orgId)
 
     let url = request.url

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest"
+import { hasDotSegment, IMPORT_BODY_LIMIT, JSON_BODY_LIMIT, MEDIA_BODY_LIMIT, routeOf } from "./route-table.ts"
+
+describe("the route table", () => {
+  it("sends each prefix of docs/internal-apis.md to its owning service", () => {
+    const owners: Array<[string, string]> = [
+      ["/api/operator/organizations", "identity"],
+      ["/api/auth/login", "identity"],
+      ["/api/org/members/usr_1", "identity"],
+      ["/api/org/api-keys", "identity"],
+      ["/api/org/webhooks/wh_1/deliveries", "webhookRegistry"],
+      ["/api/org/webhook-events", "webhookRegistry"],
+      ["/api/public/chat", "assistant"],
+      ["/api/leads/export", "assistant"],
+      ["/api/bookings/settings", "assistant"],
+      ["/api/channels/cloud", "messaging"],
+      ["/api/messages", "messaging"],
+      ["/api/templates", "messaging"],
+      ["/api/campaigns/cmp_1", "messaging"],
+      ["/api/contacts/import", "messaging"],
+      ["/api/media", "messaging"],
+      ["/channels/cloud/webhook", "messaging"],
+    ]
+    for (const [path, service] of owners) expect(routeOf("GET", path)?.service, path).toBe(service)
+  })
+
+  it("matches prefixes on segment boundaries only", () => {
+    expect(routeOf("GET", "/api/mediaX")).toBeUndefined()
+    expect(routeOf("GET", "/api/org/membersandmore")).toBeUndefined()
+    expect(routeOf("GET", "/api/unknown")).toBeUndefined()
+    expect(routeOf("GET", "/")).toBeUndefined()
+    expect(routeOf("GET", "/API/templates")).toBeUndefined()
+  })
+
+  it("marks exactly the three heavy routes, by method", () => {
+    expect(routeOf("POST", "/api/media")?.heavy).toBe(true)
+    expect(routeOf("POST", "/api/contacts/import")?.heavy).toBe(true)
+    expect(routeOf("GET", "/api/leads/export")?.heavy).toBe(true)
+    expect(routeOf("GET", "/api/media")?.heavy).toBe(false)
+    expect(routeOf("GET", "/api/leads")?.heavy).toBe(false)
+    expect(routeOf("POST", "/api/contacts")?.heavy).toBe(false)
+  })
+
+  it("gives each widget route its scope", () => {
+    expect(routeOf("POST", "/api/public/chat")?.scope).toBe("chat:write")
+    expect(routeOf("POST", "/api/public/chat/reset")?.scope).toBe("chat:write")
+    expect(routeOf("GET", "/api/public/chat/ses_123")?.scope).toBe("chat:read")
+    expect(routeOf("GET", "/api/public/bookings/slots")?.scope).toBe("bookings:read")
+    expect(routeOf("POST", "/api/public/bookings")?.scope).toBe("bookings:write")
+    expect(routeOf("GET", "/api/templates")?.scope).toBeUndefined()
+  })
+
+  it("sets the body limits of CONTRACT.md §1", () => {
+    expect(routeOf("POST", "/api/messages")?.bodyLimit).toBe(JSON_BODY_LIMIT)
+    expect(routeOf("POST", "/api/media")).toMatchObject({ body: "media", bodyLimit: MEDIA_BODY_LIMIT })
+    expect(routeOf("POST", "/api/contacts/import")).toMatchObject({ body: "csv", bodyLimit: IMPORT_BODY_LIMIT })
+    expect(routeOf("POST", "/channels/bridge/inbound")?.body).toBe("raw")
+  })
+
+  it("puts each prefix on its surface", () => {
+    expect(routeOf("POST", "/api/public/chat")?.surface).toBe("public")
+    expect(routeOf("POST", "/api/auth/login")?.surface).toBe("auth")
+    expect(routeOf("POST", "/api/operator/organizations")?.surface).toBe("operator")
+    expect(routeOf("POST", "/channels/cloud/webhook")?.surface).toBe("channels")
+    expect(routeOf("GET", "/api/org/api-keys")?.surface).toBe("private")
+  })
+
+  it("recognises dot segments, encoded or not", () => {
+    expect(hasDotSegment("/api/public/../org/api-keys")).toBe(true)
+    expect(hasDotSegment("/api/public/%2e%2e/org/api-keys")).toBe(true)
+    expect(hasDotSegment("/api/public/chat%2F..%2Fx")).toBe(true)
+    expect(hasDotSegment("/api/public/./chat")).toBe(true)
+    expect(hasDotSegment("/api/public/chat/ses.123")).toBe(false)
+    expect(hasDotSegment("/api/templates")).toBe(false)
+  })
+})
