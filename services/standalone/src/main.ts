@@ -2,7 +2,7 @@
  * `npm start`: every Parley service in one process. Reads the environment once, starts, and on the
  * first start creates the demo organization and prints how to use it.
  */
-import { Effect, Exit, Fiber } from "effect"
+import { Cause, Effect, Exit, Fiber } from "effect"
 import { createDemoAccount, readBootstrapMarker } from "./bootstrap.ts"
 import { startStandalone } from "./standalone.ts"
 
@@ -45,7 +45,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 fiber.addObserver((exit) => {
   if (Exit.isFailure(exit) && !Exit.hasInterrupts(exit)) {
-    console.error("Parley failed to start or stopped on an error:", exit.cause)
+    console.error(`Parley failed to start or stopped on an error:\n${Cause.pretty(exit.cause)}`)
     process.exit(1)
   }
   process.exit(0)

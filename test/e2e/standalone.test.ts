@@ -1,0 +1,78 @@
+import { mkdtemp, rm, stat } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { embeddedEnvironment, type StandaloneProcess, startStandaloneProcess } from "./support/standalone-process.ts"
+
+// `npm start` on a machine with no database, Redis or Kafka: embedded Postgres, single-node bus,
+// in-memory rate limiter, secrets generated under the data dir.
+describe("npm start (embedded default)", () => {
+  let root: string
+  let dataDir: string
+  let first: StandaloneProcess
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "parley-standalone-"))
+    dataDir = join(root, "data")
+    first = await startStandaloneProcess(await embeddedEnvironment(dataDir))
+  }, 120_000)
+
+  afterAll(async () => {
+    await first?.stop()
+    await rm(root, { recursive: true, force: true })
+  })
+
+  it("answers the health probes on the public port and keeps metrics off it", async () => {
+    expect((await fetch(`${first.url}/health/live`)).status).toBe(200)
+    const ready = await fetch(`${first.url}/health/ready`)
+    expect(ready.status).toBe(200)
+    const publicMetrics = await fetch(`${first.url}/metrics`)
+    expect(publicMetrics.status).toBe(404)
+    expect(publicMetrics.headers.get("x-request-id")).toBeTruthy()
+  })
+
+  it("serves every service's metrics in Prometheus text on the internal port", async () => {
+    const response = await fetch(`${first.metricsUrl}/metrics`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain/)
+    const text = await response.text()
+    for (const service of ["gateway", "identity", "webhook-registry", "messaging"]) {
+      expect(text).toContain(`service="${service}"`)
+    }
+  })
+
+  it("prints a working full-access API key and the admin login on first start", async () => {
+    const key = /API key:\s+(parley_\S+)/.exec(first.output())?.[1]
+    const login = /admin login:\s+(\S+) \/ (\S+)/.exec(first.output())
+    expect(key).toBeDefined()
+    expect(login).not.toBeNull()
+    const events = await fetch(`${first.url}/api/org/webhook-events`, { headers: { "x-api-key": key as string } })
+    expect(events.status).toBe(200)
+    expect(((await events.json()) as { data: unknown[] }).data).toHaveLength(8)
+    const session = await fetch(`${first.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: login?.[1], password: login?.[2] }),
+    })
+    expect(session.status).toBe(200)
+  })
+
+  it("keeps its secrets private under the data dir", async () => {
+    expect((await stat(join(dataDir, "secrets.json"))).mode & 0o777).toBe(0o600)
+  })
+
+  it("stops cleanly on SIGTERM and restarts on the same data without creating a second demo org", async () => {
+    const key = /API key:\s+(parley_\S+)/.exec(first.output())?.[1] as string
+    expect(await first.stop()).toBe(0)
+    const second = await startStandaloneProcess(await embeddedEnvironment(dataDir))
+    try {
+      expect(second.output()).not.toContain("First start")
+      expect(second.output()).toMatch(/demo org: org_\w+/)
+      // The key minted before the restart still authenticates: same database, same secrets.
+      const events = await fetch(`${second.url}/api/org/webhook-events`, { headers: { "x-api-key": key } })
+      expect(events.status).toBe(200)
+    } finally {
+      expect(await second.stop()).toBe(0)
+    }
+  }, 120_000)
+})
