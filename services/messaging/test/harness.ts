@@ -22,11 +22,14 @@ export interface FakeProvider {
   readonly server: StubServer
   readonly sends: () => Array<{ phoneNumberId: string; body: Record<string, unknown>; auth: string }>
   failNext(...answers: Array<{ status: number; body: unknown }>): void
+  /** Refuses every send to this number as undeliverable (Graph code 131026). */
+  refuseRecipient(to: string): void
   setLatencyMs(ms: number): void
 }
 
 export const startFakeProvider = async (): Promise<FakeProvider> => {
   const queued: Array<{ status: number; body: unknown }> = []
+  const refused = new Set<string>()
   let counter = 0
   let latencyMs = 0
   const server = await startHttpServer(async (request) => {
@@ -36,6 +39,9 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
     if (/\/messages$/.test(request.path)) {
       counter++
       const body = request.json() as { to?: string }
+      if (refused.has(String(body.to))) {
+        return { status: 400, body: { error: { message: "(#131026) Message undeliverable", code: 131026 } } }
+      }
       return {
         status: 200,
         body: {
@@ -62,6 +68,7 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
           auth: String(r.headers.authorization),
         })),
     failNext: (...answers) => queued.push(...answers),
+    refuseRecipient: (to) => refused.add(to),
     setLatencyMs: (ms) => {
       latencyMs = ms
     },
