@@ -26,11 +26,35 @@ export const randomBase62 = (n: number): string => {
   return out
 }
 
-/** Big-endian bytes → base62, left-padded with `0` to `width` characters. */
+/**
+ * Big-endian bytes → base62, left-padded with `0` to `width` characters. Long division on 32-bit
+ * words in plain numbers (each step stays below 2^53), several times faster than BigInt on the id
+ * hot path.
+ */
 export const bytesToBase62 = (bytes: Uint8Array, width: number): string => {
-  let value = 0n
-  for (const byte of bytes) value = (value << 8n) | BigInt(byte)
-  return bigintToBase62(value, width)
+  const words: Array<number> = []
+  const offset = (4 - (bytes.length % 4)) % 4
+  for (let i = -offset; i < bytes.length; i += 4) {
+    let word = 0
+    for (let j = i; j < i + 4; j++) word = word * 256 + (j >= 0 ? (bytes[j] as number) : 0)
+    words.push(word)
+  }
+  const digits: Array<string> = []
+  let nonZero = words.some((word) => word !== 0)
+  while (nonZero) {
+    let remainder = 0
+    nonZero = false
+    for (let i = 0; i < words.length; i++) {
+      const current = remainder * 0x1_0000_0000 + (words[i] as number)
+      const quotient = Math.floor(current / 62)
+      remainder = current - quotient * 62
+      words[i] = quotient
+      if (quotient !== 0) nonZero = true
+    }
+    digits.push(BASE62_ALPHABET[remainder] as string)
+  }
+  if (digits.length > width) throw new RangeError(`value does not fit in ${width} base62 characters`)
+  return digits.reverse().join("").padStart(width, "0")
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { fromBase62, isBase62, randomBase62, toBase62Fixed } from "./base62.ts"
+import { bytesToBase62, fromBase62, isBase62, randomBase62, toBase62Fixed } from "./base62.ts"
 import { isId, newId } from "./ids.ts"
 
 describe("newId", () => {
@@ -69,5 +69,26 @@ describe("base62", () => {
     expect(fromBase62(toBase62Fixed(0xffffffff, 6))).toBe(0xffffffffn)
     expect(() => toBase62Fixed(62 ** 2, 2)).toThrow(RangeError)
     expect(fromBase62("ab-")).toBeUndefined()
+  })
+})
+
+describe("bytesToBase62", () => {
+  it("agrees with BigInt arithmetic on random and edge values of several lengths", () => {
+    const viaBigInt = (bytes: Uint8Array, width: number) => {
+      let value = 0n
+      for (const byte of bytes) value = (value << 8n) | BigInt(byte)
+      return toBase62Fixed(value, width)
+    }
+    const cases = [
+      new Uint8Array(16),
+      new Uint8Array(16).fill(255),
+      new Uint8Array([1]),
+      new Uint8Array([0, 0, 1, 0, 0]),
+    ]
+    for (let i = 0; i < 500; i++) cases.push(crypto.getRandomValues(new Uint8Array(1 + (i % 33))))
+    for (const bytes of cases) {
+      const width = Math.ceil((bytes.length * 8) / Math.log2(62))
+      expect(bytesToBase62(bytes, width)).toBe(viaBigInt(bytes, width))
+    }
   })
 })

@@ -3,7 +3,7 @@
  * AES-256-GCM with a fresh random 96-bit IV per message, written as
  * `v1.<iv>.<ciphertext>.<tag>` (base64url parts). The version prefix leaves room for key rotation.
  */
-import { createCipheriv, createDecipheriv } from "node:crypto"
+import { createCipheriv, createDecipheriv, createSecretKey, type KeyObject } from "node:crypto"
 import { Data, Effect } from "effect"
 import { base64UrlDecode, base64UrlEncode } from "./crypto.ts"
 
@@ -31,10 +31,11 @@ const decodeAnyBase64 = (text: string): Uint8Array | undefined => {
 }
 
 export class SecretBox {
-  readonly #key: Uint8Array
+  // A KeyObject made once: building one from raw bytes on every call dominated seal/open time.
+  readonly #key: KeyObject
 
   private constructor(key: Uint8Array) {
-    this.#key = key
+    this.#key = createSecretKey(key)
   }
 
   /** A box for a 32-byte key given in base64 (standard or URL-safe); throws for any other length. */
