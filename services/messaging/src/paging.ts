@@ -1,7 +1,9 @@
 /**
  * Opaque list cursors: the (created_at, id) of the last row shown, base64url JSON. The timestamp is
  * Postgres' own text form (`created_at::text`, microseconds kept), so no row is skipped or repeated
- * between pages the way a millisecond JavaScript Date would.
+ * between pages the way a millisecond JavaScript Date would. Queries bind it as text and cast in
+ * SQL (`${at}::text::timestamptz`): bound as a timestamptz, postgres.js would serialise it through a
+ * JavaScript Date and drop the microseconds, losing rows that share a millisecond.
  */
 export const encodeCursor = (at: string, id: string): string =>
   Buffer.from(JSON.stringify([at, id])).toString("base64url")

@@ -107,7 +107,7 @@ export const listContacts = (orgId: string, limit: number, cursor: string | unde
       () => sql<Array<ContactRow>>`
         select id, phone, name, created_at, updated_at, created_at::text as cursor_at from messaging.contacts
         where org_id = ${orgId}
-          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::timestamptz, ${after.id})`}
+          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::text::timestamptz, ${after.id})`}
         order by created_at desc, id desc limit ${limit + 1}`,
     )
     return pageOf(

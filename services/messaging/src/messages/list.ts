@@ -47,7 +47,7 @@ export const listMessages = (orgId: string, options: { phone?: string; limit: nu
         from messaging.messages
         where org_id = ${orgId}
           ${options.phone === undefined ? sql`` : sql`and phone = ${options.phone}`}
-          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::timestamptz, ${after.id})`}
+          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::text::timestamptz, ${after.id})`}
         order by created_at desc, id desc limit ${options.limit + 1}`,
     )
     return pageOf(rows, options.limit, toMessage)
