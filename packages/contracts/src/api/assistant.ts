@@ -1,0 +1,164 @@
+import { Schema } from "effect"
+import { Booking } from "../events.ts"
+import { CalendarDate, ClockTime } from "../values.ts"
+import { HumanPhoneNumber } from "./messaging.ts"
+
+/**
+ * The bodies of the assistant's routes: the widget surface (CONTRACT.md §8) and the leads and
+ * bookings rows of the private API (§9). Phones are accepted in human form and stored as digits.
+ */
+
+const Text = (min: number, max: number) =>
+  Schema.String.check(
+    Schema.isMinLength(min, { expected: min === 1 ? "a non-empty string" : `at least ${min} characters` }),
+    Schema.isMaxLength(max),
+  )
+
+/** A session id as the widget sends it back; an unknown (or foreign) one starts a new session. */
+const SessionIdParam = Text(1, 100)
+
+export const LeadType = Schema.Literals(["CALLBACK_REQUESTED", "DEMO_REQUESTED", "BOOKING", "GENERAL_INQUIRY"])
+export type LeadType = typeof LeadType.Type
+
+export const ChatRequest = Schema.Struct({
+  sessionId: Schema.optionalKey(SessionIdParam),
+  message: Text(1, 2000),
+  visitor: Schema.optionalKey(
+    Schema.Struct({
+      name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(100))),
+      phone: Schema.optionalKey(HumanPhoneNumber),
+    }),
+  ),
+})
+export type ChatRequest = typeof ChatRequest.Type
+
+export const ChatResponse = Schema.Struct({
+  sessionId: Schema.String,
+  reply: Schema.Struct({ text: Schema.String }),
+  lead: Schema.NullOr(Schema.Struct({ id: Schema.String, type: Schema.String })),
+})
+export type ChatResponse = typeof ChatResponse.Type
+
+export const ChatResetRequest = Schema.Struct({ sessionId: SessionIdParam })
+
+export const ChatSessionParams = Schema.Struct({ sessionId: SessionIdParam })
+
+export const ChatTranscript = Schema.Struct({
+  sessionId: Schema.String,
+  messages: Schema.Array(
+    Schema.Struct({ role: Schema.Literals(["visitor", "assistant"]), text: Schema.String, createdAt: Schema.String }),
+  ),
+})
+
+export const SlotsQuery = Schema.Struct({
+  date: CalendarDate,
+  /** Omitted: the organization's first service. */
+  service: Schema.optionalKey(Text(1, 100)),
+})
+
+export const SlotsResponse = Schema.Struct({
+  date: Schema.String,
+  timezone: Schema.String,
+  slots: Schema.Array(Schema.Struct({ time: Schema.String, available: Schema.Boolean })),
+})
+
+export const CreateBookingRequest = Schema.Struct({
+  name: Text(1, 100),
+  phone: HumanPhoneNumber,
+  date: CalendarDate,
+  time: ClockTime,
+  service: Text(1, 100),
+  sessionId: Schema.optionalKey(SessionIdParam),
+  notes: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(2000))),
+})
+export type CreateBookingRequest = typeof CreateBookingRequest.Type
+
+export const BookingRecord = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  phone: Schema.String,
+  date: Schema.String,
+  time: Schema.String,
+  service: Schema.String,
+  status: Schema.Literal("confirmed"),
+})
+export type BookingRecord = typeof BookingRecord.Type
+
+export const ListBookingsQuery = Schema.Struct({ date: Schema.optionalKey(CalendarDate) })
+
+/** `HH:MM` opening ranges of one weekday; an empty list (or an omitted day) is closed. */
+const OpeningRange = Schema.Tuple([ClockTime, ClockTime]).check(
+  Schema.makeFilter((range: readonly [string, string]) => range[0] < range[1], {
+    expected: "an opening range [open, close] with open before close",
+  }),
+)
+const OpeningRanges = Schema.Array(OpeningRange).check(Schema.isMaxLength(24))
+
+export const WeekdayKeys = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const
+export type WeekdayKey = (typeof WeekdayKeys)[number]
+
+export const WeeklyHours = Schema.Struct({
+  mon: Schema.optionalKey(OpeningRanges),
+  tue: Schema.optionalKey(OpeningRanges),
+  wed: Schema.optionalKey(OpeningRanges),
+  thu: Schema.optionalKey(OpeningRanges),
+  fri: Schema.optionalKey(OpeningRanges),
+  sat: Schema.optionalKey(OpeningRanges),
+  sun: Schema.optionalKey(OpeningRanges),
+})
+
+/** Time zone names are checked against the runtime's IANA database (Intl). */
+export const IanaTimeZone = Schema.String.check(
+  Schema.makeFilter(
+    (zone: string) => {
+      if (zone.length === 0 || zone.length > 64) return false
+      try {
+        new Intl.DateTimeFormat("en-US", { timeZone: zone })
+        return true
+      } catch {
+        return false
+      }
+    },
+    { expected: "an IANA time zone (Europe/Berlin)" },
+  ),
+)
+
+export const PutBookingSettingsRequest = Schema.Struct({
+  timezone: IanaTimeZone,
+  services: Schema.Array(Text(1, 100).check(Schema.isPattern(/\S/, { expected: "a service name" }))).check(
+    Schema.isMinLength(1),
+    Schema.isMaxLength(50),
+  ),
+  slotMinutes: Schema.Int.check(Schema.isBetween({ minimum: 5, maximum: 480 })),
+  capacity: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 10_000 })),
+  hours: WeeklyHours,
+})
+export type PutBookingSettingsRequest = typeof PutBookingSettingsRequest.Type
+
+export const BookingSettingsRecord = Schema.Struct({
+  timezone: Schema.String,
+  services: Schema.Array(Schema.String),
+  slotMinutes: Schema.Number,
+  capacity: Schema.Number,
+  hours: Schema.Record(Schema.String, Schema.Array(Schema.Tuple([Schema.String, Schema.String]))),
+})
+
+export const ListLeadsQuery = Schema.Struct({
+  limit: Schema.optionalKey(
+    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })),
+  ),
+  cursor: Schema.optionalKey(Text(1, 200)),
+  type: Schema.optionalKey(LeadType),
+})
+
+export const LeadRecord = Schema.Struct({
+  id: Schema.String,
+  phone: Schema.String,
+  name: Schema.String,
+  type: Schema.String,
+  booking: Schema.NullOr(Booking),
+  source: Schema.String,
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+})
+export type LeadRecord = typeof LeadRecord.Type

@@ -1,0 +1,73 @@
+/**
+ * Builds the assistant from its dependencies (Database, Bus, OutboxWriter, config), so that
+ * `main.ts`, `services/standalone` and the e2e tests compose it the same way: migrations applied,
+ * the channel-inbound consumer running for as long as the Scope lives, and a Fastify app (not yet
+ * listening) with the widget surface and the leads and bookings routes.
+ */
+import type { Bus, OutboxWriter } from "@parley/bus"
+import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
+import { type InternalSecret, makeHttpServer, type ParleyLogger } from "@parley/platform"
+import { Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
+import type { FastifyInstance } from "fastify"
+import { consumeChannelInbound } from "./channel/inbound.ts"
+import { privateRoutes } from "./http/private-routes.ts"
+import type { AssistantRuntime } from "./http/runtime.ts"
+import { widgetRoutes } from "./http/widget-routes.ts"
+import { LanguageModel } from "./llm/language-model.ts"
+import type { LlmSettings } from "./llm/model-turn.ts"
+
+export { DEFAULT_BOOKING_SETTINGS } from "./bookings/settings.ts"
+export { CHANNEL_INBOUND_GROUP } from "./channel/inbound.ts"
+
+export const ASSISTANT_SCHEMA = "assistant"
+
+export interface AssistantAppOptions {
+  readonly logger: ParleyLogger
+  readonly internalSecret: InternalSecret
+  /** The optional language model; unset, the deterministic engine answers every turn. */
+  readonly llm?: LlmSettings | undefined
+  /** Run the channel-inbound consumer (default true). */
+  readonly background?: boolean
+}
+
+export interface AssistantApp {
+  readonly app: FastifyInstance
+}
+
+export const applyAssistantMigrations: Effect.Effect<void, never, Database> = Effect.gen(function* () {
+  const { sql } = yield* Database
+  const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
+  // The outbox the Kafka bus relays from; unused (and empty) on the single-node bus, whose log is the outbox.
+  const outbox = { id: "0100_outbox", sql: outboxTableSql(ASSISTANT_SCHEMA) }
+  yield* migrate({ sql, schema: ASSISTANT_SCHEMA, migrations: [...migrations, outbox] })
+})
+
+/** The Fastify app and consumer of the assistant; everything is released when the Scope closes. */
+export const makeAssistantApp = (
+  options: AssistantAppOptions,
+): Effect.Effect<AssistantApp, never, Database | Bus | OutboxWriter | Scope.Scope> =>
+  Effect.gen(function* () {
+    yield* applyAssistantMigrations
+    const model = yield* Layer.build(LanguageModel.layer(options.llm))
+    const context = (yield* Effect.context<Database | Bus | OutboxWriter>()).pipe(Context.merge(model))
+    if (options.background ?? true) {
+      yield* consumeChannelInbound.pipe(Effect.provideContext(context), Effect.orDie)
+    }
+    const runtime: AssistantRuntime = yield* Effect.acquireRelease(
+      Effect.sync(() => ManagedRuntime.make(Layer.succeedContext(context))),
+      (rt) => rt.disposeEffect,
+    )
+    const { sql } = Context.get(context, Database)
+    const app = makeHttpServer({
+      service: "assistant",
+      logger: options.logger,
+      readiness: [{ name: "postgres", check: () => sql`select 1` }],
+    })
+    app.register(widgetRoutes(runtime, options.internalSecret), { prefix: "/api/public" })
+    app.register(privateRoutes(runtime, options.internalSecret, sql))
+    yield* Effect.acquireRelease(
+      Effect.promise(() => app.ready()),
+      () => Effect.promise(() => app.close()),
+    )
+    return { app }
+  })

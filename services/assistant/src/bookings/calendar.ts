@@ -1,0 +1,203 @@
+import type { OutboxWriter } from "@parley/bus"
+import type { Booking, BookingRecord } from "@parley/contracts"
+import { Database, withTransaction } from "@parley/db"
+import { newId } from "@parley/platform"
+import { Clock, Effect } from "effect"
+import type postgres from "postgres"
+import { addDays, wallClockIn } from "../engine/calendar-date.ts"
+import { BookingRefused } from "../errors.ts"
+import { type LeadSource, type RecordedLead, recordLead } from "../leads/record-lead.ts"
+import type { BookingSettings } from "./settings.ts"
+import { loadBookingSettings } from "./settings-store.ts"
+import { type DaySlotsInput, daySlots, type Slot, slotVerdict } from "./slots.ts"
+
+/** The organization's wall clock now, in its time zone. */
+export const organizationNow = (settings: BookingSettings) =>
+  Effect.map(Clock.currentTimeMillis, (millis) => {
+    const { date, time } = wallClockIn(settings.timezone, new Date(millis))
+    return { today: date, nowTime: time }
+  })
+
+const takenOn = (sql: postgres.Sql | postgres.TransactionSql, orgId: string, date: string) =>
+  Effect.promise(
+    () => sql<Array<{ time: string; taken: number }>>`
+      select time, count(*)::int as taken from assistant.bookings
+      where org_id = ${orgId} and date = ${date} and status = 'confirmed'
+      group by time`,
+  ).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.time, row.taken]))))
+
+const dayInput = (
+  sql: postgres.Sql | postgres.TransactionSql,
+  orgId: string,
+  settings: BookingSettings,
+  date: string,
+) =>
+  Effect.gen(function* () {
+    const now = yield* organizationNow(settings)
+    return { settings, date, ...now, taken: yield* takenOn(sql, orgId, date) } satisfies DaySlotsInput
+  })
+
+const checkService = (settings: BookingSettings, service: string) =>
+  settings.services.includes(service)
+    ? Effect.void
+    : Effect.fail(new BookingRefused({ reason: "unknownService", detail: `Service not offered: ${service}` }))
+
+export interface DaySlots {
+  readonly date: string
+  readonly timezone: string
+  readonly slots: ReadonlyArray<Slot>
+}
+
+/** `GET /api/public/bookings/slots`: the day's slots in the organization's time zone. */
+export const slotsOf = (
+  orgId: string,
+  date: string,
+  service: string | undefined,
+): Effect.Effect<DaySlots, BookingRefused, Database> =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const settings = yield* loadBookingSettings(sql, orgId)
+    if (service !== undefined) yield* checkService(settings, service)
+    const input = yield* dayInput(sql, orgId, settings, date)
+    if (date < input.today) {
+      return yield* Effect.fail(new BookingRefused({ reason: "pastDate", detail: "date is in the past" }))
+    }
+    return { date, timezone: settings.timezone, slots: daySlots(input) }
+  })
+
+/** The free start times of a day (empty for a past or closed day). */
+export const freeTimesOf = (orgId: string, date: string): Effect.Effect<ReadonlyArray<string>, never, Database> =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const settings = yield* loadBookingSettings(sql, orgId)
+    const input = yield* dayInput(sql, orgId, settings, date)
+    return daySlots(input)
+      .filter((slot) => slot.available)
+      .map((slot) => slot.time)
+  })
+
+/** The first day from `from` (within two weeks) with a free slot. */
+export const nextOpenDay = (
+  orgId: string,
+  from: string,
+): Effect.Effect<{ date: string; times: ReadonlyArray<string> } | undefined, never, Database> =>
+  Effect.gen(function* () {
+    for (let ahead = 0; ahead < 14; ahead++) {
+      const date = addDays(from, ahead)
+      const times = yield* freeTimesOf(orgId, date)
+      if (times.length > 0) return { date, times }
+    }
+    return undefined
+  })
+
+export interface BookingRequest {
+  readonly name: string
+  readonly phone: string
+  readonly date: string
+  readonly time: string
+  readonly service: string
+  readonly notes?: string | undefined
+  readonly sessionId?: string | undefined
+  /** Where the lead comes from when this booking makes one. */
+  readonly source: LeadSource
+}
+
+export interface MadeBooking {
+  readonly booking: BookingRecord
+  readonly lead: RecordedLead
+}
+
+/** Serialises bookings of one slot: two transactions booking the last place cannot both count it free. */
+const lockSlot = (tx: postgres.TransactionSql, orgId: string, date: string, time: string) =>
+  Effect.promise(
+    () => tx`select pg_advisory_xact_lock(hashtextextended(${`assistant.slot:${orgId}:${date}:${time}`}, 0))`,
+  )
+
+/**
+ * Books a slot: capacity is counted under a per-slot lock, and the booking, the lead (type BOOKING,
+ * with the booking) and its `lead.created` / `lead.updated` event commit together.
+ */
+export const makeBooking = (
+  orgId: string,
+  request: BookingRequest,
+): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
+  withTransaction((tx) =>
+    Effect.gen(function* () {
+      const settings = yield* loadBookingSettings(tx, orgId)
+      yield* checkService(settings, request.service)
+      yield* lockSlot(tx, orgId, request.date, request.time)
+      const input = yield* dayInput(tx, orgId, settings, request.date)
+      if (request.date < input.today) {
+        return yield* Effect.fail(new BookingRefused({ reason: "pastDate", detail: "date is in the past" }))
+      }
+      const verdict = slotVerdict(input, request.time)
+      if (verdict === "past") {
+        return yield* Effect.fail(new BookingRefused({ reason: "started", detail: "This slot has already started" }))
+      }
+      if (verdict === "notOffered") {
+        return yield* Effect.fail(
+          new BookingRefused({ reason: "notOffered", detail: `No slot at ${request.time} on ${request.date}` }),
+        )
+      }
+      if (verdict === "full") {
+        return yield* Effect.fail(new BookingRefused({ reason: "full", detail: "This slot is fully booked" }))
+      }
+      const id = newId("bkg")
+      yield* Effect.promise(
+        () => tx`
+          insert into assistant.bookings (id, org_id, date, time, service, name, phone, notes, session_id)
+          values (${id}, ${orgId}, ${request.date}, ${request.time}, ${request.service}, ${request.name},
+                  ${request.phone}, ${request.notes ?? null}, ${request.sessionId ?? null})`,
+      )
+      const slot: Booking = { date: request.date, time: request.time, service: request.service }
+      const lead = yield* recordLead(tx, orgId, {
+        phone: request.phone,
+        name: request.name,
+        type: "BOOKING",
+        booking: slot,
+        source: request.source,
+      })
+      return {
+        booking: { id, name: request.name, phone: request.phone, ...slot, status: "confirmed" as const },
+        lead,
+      }
+    }),
+  )
+
+/** `GET /api/bookings?date`: the organization's bookings, newest first. */
+export const listBookings = (orgId: string, date: string | undefined) =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const rows = yield* Effect.promise(
+      () => sql<
+        Array<{
+          id: string
+          name: string
+          phone: string
+          date: string
+          time: string
+          service: string
+          notes: string | null
+          status: string
+          created_at: Date
+        }>
+      >`
+        select id, name, phone, date, time, service, notes, status, created_at from assistant.bookings
+        where org_id = ${orgId} ${date === undefined ? sql`` : sql`and date = ${date}`}
+        order by created_at desc, id desc
+        limit 1000`,
+    )
+    return {
+      data: rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        phone: row.phone,
+        date: row.date,
+        time: row.time,
+        service: row.service,
+        notes: row.notes,
+        status: row.status,
+        createdAt: row.created_at.toISOString(),
+      })),
+    }
+  })

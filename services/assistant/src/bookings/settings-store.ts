@@ -1,0 +1,62 @@
+import type { PutBookingSettingsRequest } from "@parley/contracts"
+import { Database } from "@parley/db"
+import { Effect } from "effect"
+import type postgres from "postgres"
+import { type BookingSettings, DEFAULT_BOOKING_SETTINGS, withAllDays } from "./settings.ts"
+
+interface SettingsRow {
+  timezone: string
+  services: ReadonlyArray<string>
+  slot_minutes: number
+  capacity: number
+  hours: BookingSettings["hours"]
+}
+
+/** The organization's booking settings; the defaults until it saves its own. */
+export const loadBookingSettings = (
+  sql: postgres.Sql | postgres.TransactionSql,
+  orgId: string,
+): Effect.Effect<BookingSettings> =>
+  Effect.promise(
+    () => sql<Array<SettingsRow>>`
+      select timezone, services, slot_minutes, capacity, hours
+      from assistant.booking_settings where org_id = ${orgId}`,
+  ).pipe(
+    Effect.map(([row]) =>
+      row === undefined
+        ? DEFAULT_BOOKING_SETTINGS
+        : {
+            timezone: row.timezone,
+            services: row.services,
+            slotMinutes: row.slot_minutes,
+            capacity: row.capacity,
+            hours: row.hours,
+          },
+    ),
+  )
+
+/** Replaces the organization's settings; existing bookings stay as they are. */
+export const saveBookingSettings = (
+  orgId: string,
+  request: PutBookingSettingsRequest,
+): Effect.Effect<BookingSettings, never, Database> =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const settings = withAllDays({
+      timezone: request.timezone,
+      services: [...new Set(request.services.map((s) => s.trim()).filter((s) => s !== ""))],
+      slotMinutes: request.slotMinutes,
+      capacity: request.capacity,
+      hours: request.hours,
+    })
+    yield* Effect.promise(
+      () => sql`
+        insert into assistant.booking_settings (org_id, timezone, services, slot_minutes, capacity, hours, updated_at)
+        values (${orgId}, ${settings.timezone}, ${sql.json(settings.services as never)}, ${settings.slotMinutes},
+                ${settings.capacity}, ${sql.json(settings.hours as never)}, now())
+        on conflict (org_id) do update set
+          timezone = excluded.timezone, services = excluded.services, slot_minutes = excluded.slot_minutes,
+          capacity = excluded.capacity, hours = excluded.hours, updated_at = now()`,
+    )
+    return settings
+  })

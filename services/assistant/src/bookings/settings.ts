@@ -1,0 +1,36 @@
+import type { WeekdayKey } from "@parley/contracts"
+
+/** An organization's booking settings (CONTRACT.md §9). */
+export interface BookingSettings {
+  readonly timezone: string
+  readonly services: ReadonlyArray<string>
+  readonly slotMinutes: number
+  readonly capacity: number
+  /** Opening ranges per weekday; a missing or empty day is closed. */
+  readonly hours: Readonly<Partial<Record<WeekdayKey, ReadonlyArray<readonly [string, string]>>>>
+}
+
+const WORKDAY: ReadonlyArray<readonly [string, string]> = [["09:00", "17:00"]]
+
+/** What a new organization starts with: UTC, one service, 30-minute slots, one place, Mon–Fri 9–17. */
+export const DEFAULT_BOOKING_SETTINGS: BookingSettings = {
+  timezone: "UTC",
+  services: ["consultation"],
+  slotMinutes: 30,
+  capacity: 1,
+  hours: { mon: WORKDAY, tue: WORKDAY, wed: WORKDAY, thu: WORKDAY, fri: WORKDAY, sat: [], sun: [] },
+}
+
+/** Every weekday key present, so the settings read back the same way they are applied. */
+export const withAllDays = (settings: BookingSettings): BookingSettings => ({
+  ...settings,
+  hours: {
+    mon: settings.hours.mon ?? [],
+    tue: settings.hours.tue ?? [],
+    wed: settings.hours.wed ?? [],
+    thu: settings.hours.thu ?? [],
+    fri: settings.hours.fri ?? [],
+    sat: settings.hours.sat ?? [],
+    sun: settings.hours.sun ?? [],
+  },
+})

@@ -1,0 +1,114 @@
+import { Bus, type BusRecord, OutboxWriter } from "@parley/bus"
+import { ChannelInbound, ChannelOutbound, decodeBusValue, encodeBusValue, Topics } from "@parley/contracts"
+import { Database, withTransaction } from "@parley/db"
+import { newId } from "@parley/platform"
+import { Clock, Effect } from "effect"
+import { findChannelConversation, recentHistory, storeTurn } from "../chat/conversation-store.ts"
+import { runTurn } from "../chat/turn.ts"
+import { leadOfConversation } from "../engine/lead-capture.ts"
+import { emptyConversation } from "../engine/state.ts"
+import { recordLead } from "../leads/record-lead.ts"
+import type { LanguageModel } from "../llm/language-model.ts"
+
+export const CHANNEL_INBOUND_GROUP = "assistant.channel-inbound"
+
+const alreadyHandled = (sql: import("postgres").Sql, inbound: ChannelInbound) =>
+  Effect.promise(
+    () => sql`
+      select 1 from assistant.inbound_handled
+      where org_id = ${inbound.orgId} and channel = ${inbound.channel} and message_id = ${inbound.messageId}`,
+  ).pipe(Effect.map((rows) => rows.length > 0))
+
+/**
+ * Answers one customer message from a phone channel: the same engine as the widget, on the
+ * conversation of (organization, channel, customer number). The stored turn, the lead (only once
+ * there is something to record, with the customer's own number) and the reply as `ChannelOutbound`
+ * commit in one transaction, marked handled by the provider's message id so a redelivered record
+ * does nothing.
+ */
+export const handleChannelInbound = (inbound: ChannelInbound) =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    if (yield* alreadyHandled(sql, inbound)) return
+    const found = yield* findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from)
+    const conversationId = found?.id ?? newId("ses")
+    const history = found === undefined ? [] : yield* recentHistory(sql, conversationId)
+    const state = found?.state ?? emptyConversation
+    const profileName = inbound.name.trim()
+    const turn = yield* runTurn({
+      orgId: inbound.orgId,
+      conversationId,
+      source: inbound.channel,
+      customerPhone: inbound.from,
+      state,
+      message: inbound.text,
+      history,
+    })
+    const outbox = yield* OutboxWriter
+    const at = new Date(yield* Clock.currentTimeMillis)
+    yield* withTransaction((tx) =>
+      Effect.gen(function* () {
+        const claimed = yield* Effect.promise(
+          () => tx`
+            insert into assistant.inbound_handled (org_id, channel, message_id)
+            values (${inbound.orgId}, ${inbound.channel}, ${inbound.messageId})
+            on conflict do nothing returning 1`,
+        )
+        if (claimed.length === 0) return
+        yield* storeTurn(tx, {
+          id: conversationId,
+          orgId: inbound.orgId,
+          channel: inbound.channel,
+          customer: inbound.from,
+          state: turn.state,
+          visitorText: inbound.text,
+          replyText: turn.text,
+          at,
+        })
+        const capture = leadOfConversation(turn.state, inbound.channel, inbound.from)
+        // The provider's profile name is a better name than none, but never replaces one the customer gave.
+        if (capture !== undefined) {
+          yield* recordLead(
+            tx,
+            inbound.orgId,
+            capture.name === "" && profileName !== "" ? { ...capture, name: profileName } : capture,
+          )
+        }
+        yield* outbox.append(tx, [
+          {
+            topic: Topics.channelOutbound,
+            key: inbound.orgId,
+            value: encodeBusValue(ChannelOutbound, {
+              orgId: inbound.orgId,
+              channel: inbound.channel,
+              to: inbound.from,
+              text: turn.text,
+              inReplyTo: inbound.messageId,
+            }),
+          },
+        ])
+      }),
+    )
+  })
+
+const handleRecord = (record: BusRecord) =>
+  Effect.gen(function* () {
+    const decoded = yield* decodeBusValue(ChannelInbound)(record.value).pipe(Effect.result)
+    if (decoded._tag === "Failure") {
+      // A record no version of this consumer can read: logged and skipped, never retried forever.
+      yield* Effect.logError("channel inbound record refused").pipe(
+        Effect.annotateLogs({ offset: String(record.offset), error: decoded.failure.message }),
+      )
+      return
+    }
+    yield* handleChannelInbound(decoded.success)
+  })
+
+/** Subscribes to `parley.channel.inbound.v1` for as long as the Scope lives. */
+export const consumeChannelInbound = Effect.gen(function* () {
+  const bus = yield* Bus
+  const context = yield* Effect.context<Database | OutboxWriter | LanguageModel>()
+  return yield* bus.subscribe({ groupId: CHANNEL_INBOUND_GROUP, topics: [Topics.channelInbound] }, (record) =>
+    handleRecord(record).pipe(Effect.provideContext(context)),
+  )
+})

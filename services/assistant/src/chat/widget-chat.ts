@@ -1,0 +1,103 @@
+import type { OutboxWriter } from "@parley/bus"
+import { type ChatRequest, normalizePhone } from "@parley/contracts"
+import { Database, withTransaction } from "@parley/db"
+import { newId } from "@parley/platform"
+import { Clock, Effect } from "effect"
+import { leadOfConversation } from "../engine/lead-capture.ts"
+import { emptyConversation, resetConversation } from "../engine/state.ts"
+import { ResourceNotFound } from "../errors.ts"
+import { recordLead } from "../leads/record-lead.ts"
+import type { LanguageModel } from "../llm/language-model.ts"
+import { findWidgetSession, recentHistory, storeTurn } from "./conversation-store.ts"
+import { runTurn } from "./turn.ts"
+
+export interface ChatAnswer {
+  readonly sessionId: string
+  readonly reply: { readonly text: string }
+  readonly lead: { readonly id: string; readonly type: string } | null
+}
+
+/**
+ * `POST /api/public/chat`: one visitor message. A missing or unknown session id (another
+ * organization's included) starts a new session with a new id. The turn's messages, the session's
+ * state and the lead with its event commit in one transaction; the reply is computed before it, so
+ * no transaction stays open while a language model thinks.
+ */
+export const chat = (
+  orgId: string,
+  request: ChatRequest,
+): Effect.Effect<ChatAnswer, never, Database | OutboxWriter | LanguageModel> =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const found = request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId)
+    const sessionId = found?.id ?? newId("ses")
+    const history = found === undefined ? [] : yield* recentHistory(sql, sessionId)
+    const visitorName = request.visitor?.name?.trim()
+    const start = {
+      ...(found?.state ?? emptyConversation),
+      ...(request.visitor?.phone === undefined ? {} : { phone: normalizePhone(request.visitor.phone) }),
+      ...(visitorName === undefined || visitorName === "" ? {} : { name: visitorName }),
+    }
+    const turn = yield* runTurn({
+      orgId,
+      conversationId: sessionId,
+      source: "chat",
+      customerPhone: undefined,
+      state: start,
+      message: request.message,
+      history,
+    })
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const lead = yield* withTransaction((tx) =>
+      Effect.gen(function* () {
+        yield* storeTurn(tx, {
+          id: sessionId,
+          orgId,
+          channel: null,
+          customer: null,
+          state: turn.state,
+          visitorText: request.message,
+          replyText: turn.text,
+          at,
+        })
+        const capture = leadOfConversation(turn.state, "chat")
+        return capture === undefined ? null : yield* recordLead(tx, orgId, capture)
+      }),
+    )
+    return { sessionId, reply: { text: turn.text }, lead: lead === null ? null : { id: lead.id, type: lead.type } }
+  })
+
+/** `POST /api/public/chat/reset`: the messages and the dialogue go; the visitor (and lead) stay. */
+export const resetChat = (
+  orgId: string,
+  sessionId: string,
+): Effect.Effect<{ sessionId: string }, ResourceNotFound, Database> =>
+  withTransaction((tx) =>
+    Effect.gen(function* () {
+      const found = yield* findWidgetSession(tx, orgId, sessionId)
+      if (found === undefined) return yield* Effect.fail(new ResourceNotFound())
+      yield* Effect.promise(async () => {
+        await tx`delete from assistant.conversation_messages where conversation_id = ${found.id}`
+        await tx`update assistant.conversations set state = ${tx.json(resetConversation(found.state) as never)},
+                 updated_at = now() where id = ${found.id}`
+      })
+      return { sessionId: found.id }
+    }),
+  )
+
+/** `GET /api/public/chat/:sessionId`: the conversation, oldest first. */
+export const transcript = (orgId: string, sessionId: string) =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const found = yield* findWidgetSession(sql, orgId, sessionId)
+    if (found === undefined) return yield* Effect.fail(new ResourceNotFound())
+    const rows = yield* Effect.promise(
+      () => sql<Array<{ role: "visitor" | "assistant"; text: string; created_at: Date }>>`
+        select role, text, created_at from assistant.conversation_messages
+        where conversation_id = ${found.id} order by seq`,
+    )
+    return {
+      sessionId: found.id,
+      messages: rows.map((row) => ({ role: row.role, text: row.text, createdAt: row.created_at.toISOString() })),
+    }
+  })

@@ -1,0 +1,33 @@
+/** The assistant's configuration, decoded once by the composition root (`loadConfig`). */
+import { databaseUrl, host, internalSecret, kafkaBrokers, logLevel, optionalString, port } from "@parley/platform"
+import { Config, Redacted } from "effect"
+import type { LlmSettings } from "./llm/model-turn.ts"
+
+/**
+ * The optional language model: all three of PARLEY_LLM_BASE_URL, PARLEY_LLM_API_KEY and
+ * PARLEY_LLM_MODEL, else none (the deterministic assistant). PARLEY_LLM_TIMEOUT_MS bounds each
+ * request to the model (default 15 s); past it that turn falls back to the deterministic engine.
+ */
+const llm: Config.Config<LlmSettings | undefined> = Config.all({
+  baseUrl: optionalString("PARLEY_LLM_BASE_URL"),
+  apiKey: optionalString("PARLEY_LLM_API_KEY"),
+  model: optionalString("PARLEY_LLM_MODEL"),
+  timeoutMs: Config.Int("PARLEY_LLM_TIMEOUT_MS").pipe(Config.withDefault(15_000)),
+}).pipe(
+  Config.map(({ baseUrl, apiKey, model, timeoutMs }) =>
+    baseUrl === undefined || apiKey === undefined || model === undefined
+      ? undefined
+      : { baseUrl, apiKey: Redacted.make(apiKey), model, timeoutMs },
+  ),
+)
+
+export const AssistantConfig = Config.all({
+  databaseUrl,
+  kafkaBrokers,
+  internalSecret,
+  llm,
+  host: host("PARLEY_ASSISTANT_HOST"),
+  port: port("PARLEY_ASSISTANT_PORT", 3104),
+  logLevel,
+})
+export type AssistantConfig = Config.Success<typeof AssistantConfig>

@@ -1,0 +1,25 @@
+/**
+ * What can go wrong in the assistant that a caller can act on. Infrastructure failures are defects
+ * (500 `Internal error`); everything here maps to CONTRACT.md's `{ error, code }` in `http/errors.ts`.
+ */
+import { Schema } from "effect"
+
+/** Missing, or another organization's: the same answer, so existence does not leak. */
+export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("ResourceNotFound", {}) {}
+
+/**
+ * A booking (or a slot listing) the calendar cannot take:
+ * - `pastDate`: the date is before today in the organization's time zone (400);
+ * - `unknownService`: the service is not one the organization offers (409, "not offered");
+ * - `notOffered`: no slot starts at that time on that date (409);
+ * - `started`: the slot is today and has already started (409);
+ * - `full`: the slot holds `capacity` bookings (409).
+ */
+export class BookingRefused extends Schema.TaggedError<BookingRefused>()("BookingRefused", {
+  reason: Schema.Literals(["pastDate", "unknownService", "notOffered", "started", "full"]),
+  detail: Schema.String,
+}) {}
+
+export class InvalidCursor extends Schema.TaggedError<InvalidCursor>()("InvalidCursor", {}) {}
+
+export type AssistantError = ResourceNotFound | BookingRefused | InvalidCursor

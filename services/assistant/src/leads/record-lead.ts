@@ -1,0 +1,91 @@
+import { OutboxWriter } from "@parley/bus"
+import type { Booking } from "@parley/contracts"
+import { newId } from "@parley/platform"
+import { Clock, Effect } from "effect"
+import type postgres from "postgres"
+import { strongerLeadType } from "../engine/lead-type.ts"
+import { leadEvent } from "./events.ts"
+
+/** Where a lead was first recorded: the widget chat, the widget booking form, or a phone channel. */
+export type LeadSource = "chat" | "booking" | "cloud" | "bridge"
+
+export interface LeadInput {
+  readonly phone: string
+  /** `""` when unknown. */
+  readonly name: string
+  readonly type: string
+  readonly booking: Booking | null
+  readonly source: LeadSource
+}
+
+export interface RecordedLead {
+  readonly id: string
+  readonly type: string
+  readonly outcome: "created" | "updated" | "unchanged"
+}
+
+interface LeadRow {
+  id: string
+  name: string
+  type: string
+  booking: Booking | null
+}
+
+const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
+  a === b || (a !== null && b !== null && a.date === b.date && a.time === b.time && a.service === b.service)
+
+/**
+ * Records what the assistant learnt about a phone number, inside the caller's transaction, with its
+ * event in the same transaction: `lead.created` the first time the number is seen in the
+ * organization, `lead.updated` only when the name, type or booking changed.
+ *
+ * Merge rules: a new non-empty name replaces the old one (an empty one keeps it); the type is the
+ * stronger of the stored and the new (see `strongerLeadType`); a new booking replaces the old one,
+ * none keeps it. Concurrent turns for one number are safe: the insert races on the unique
+ * (org, phone) key, and the loser locks the winner's row before comparing.
+ */
+export const recordLead = (
+  tx: postgres.TransactionSql,
+  orgId: string,
+  input: LeadInput,
+): Effect.Effect<RecordedLead, never, OutboxWriter> =>
+  Effect.gen(function* () {
+    const outbox = yield* OutboxWriter
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const id = newId("lead")
+    const inserted = yield* Effect.promise(
+      () => tx<Array<LeadRow>>`
+        insert into assistant.leads (id, org_id, phone, name, type, booking, source, created_at, updated_at)
+        values (${id}, ${orgId}, ${input.phone}, ${input.name}, ${input.type},
+                ${input.booking === null ? null : tx.json(input.booking as never)}, ${input.source}, ${at}, ${at})
+        on conflict (org_id, phone) do nothing
+        returning id, name, type, booking`,
+    )
+    if (inserted.length > 0) {
+      const data = { phone: input.phone, name: input.name, type: input.type, booking: input.booking }
+      yield* outbox.append(tx, [leadEvent(orgId, "lead.created", data, at)])
+      return { id, type: input.type, outcome: "created" as const }
+    }
+    const [existing] = yield* Effect.promise(
+      () => tx<Array<LeadRow>>`
+        select id, name, type, booking from assistant.leads
+        where org_id = ${orgId} and phone = ${input.phone}
+        for update`,
+    )
+    if (existing === undefined) return yield* Effect.die(new Error("lead vanished between insert and select"))
+    const name = input.name === "" ? existing.name : input.name
+    const type = strongerLeadType(existing.type, input.type)
+    const booking = input.booking ?? existing.booking
+    if (name === existing.name && type === existing.type && sameBooking(booking, existing.booking)) {
+      return { id: existing.id, type: existing.type, outcome: "unchanged" as const }
+    }
+    yield* Effect.promise(
+      () => tx`
+        update assistant.leads
+        set name = ${name}, type = ${type}, booking = ${booking === null ? null : tx.json(booking as never)},
+            updated_at = ${at}
+        where id = ${existing.id}`,
+    )
+    yield* outbox.append(tx, [leadEvent(orgId, "lead.updated", { phone: input.phone, name, type, booking }, at)])
+    return { id: existing.id, type, outcome: "updated" as const }
+  })

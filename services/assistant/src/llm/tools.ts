@@ -1,0 +1,155 @@
+import type { OutboxWriter } from "@parley/bus"
+import { CalendarDate, ClockTime, HumanPhoneNumber, normalizePhone } from "@parley/contracts"
+import type { Database } from "@parley/db"
+import { Effect, Schema } from "effect"
+import { makeBooking, slotsOf } from "../bookings/calendar.ts"
+import type { TurnContext } from "../chat/turn.ts"
+import type { ConversationState } from "../engine/state.ts"
+import type { ToolCall, ToolSpec } from "./chat-completions.ts"
+import { LlmFailure } from "./language-model.ts"
+
+/**
+ * The model's tools: `record_lead`, `list_slots`, `book_slot`. Arguments are decoded by Schemas; a
+ * call with malformed arguments (or an unknown tool) fails the turn, and the deterministic engine
+ * answers instead. Results go back to the model as JSON.
+ */
+
+const Name = Schema.String.check(Schema.isMaxLength(100))
+const Service = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100))
+
+export const RecordLeadArgs = Schema.Struct({
+  phone: Schema.optionalKey(HumanPhoneNumber),
+  name: Schema.optionalKey(Name),
+  type: Schema.optionalKey(Schema.Literals(["CALLBACK_REQUESTED", "DEMO_REQUESTED", "GENERAL_INQUIRY"])),
+})
+export const ListSlotsArgs = Schema.Struct({ date: CalendarDate, service: Schema.optionalKey(Service) })
+export const BookSlotArgs = Schema.Struct({
+  date: CalendarDate,
+  time: ClockTime,
+  service: Schema.optionalKey(Service),
+  name: Schema.optionalKey(Name),
+  phone: Schema.optionalKey(HumanPhoneNumber),
+})
+
+export const TOOL_SPECS: ReadonlyArray<ToolSpec> = [
+  {
+    name: "record_lead",
+    description:
+      "Record the visitor as a lead once they give a phone number (or, on a phone channel, a name or a request). type: CALLBACK_REQUESTED when they ask to be called, DEMO_REQUESTED for a demo, else GENERAL_INQUIRY.",
+    parameters: {
+      type: "object",
+      properties: {
+        phone: { type: "string", description: "7–15 digits, may include + spaces dashes dots parentheses" },
+        name: { type: "string" },
+        type: { type: "string", enum: ["CALLBACK_REQUESTED", "DEMO_REQUESTED", "GENERAL_INQUIRY"] },
+      },
+    },
+  },
+  {
+    name: "list_slots",
+    description: "List the free booking times of a date (YYYY-MM-DD) in the organization's time zone.",
+    parameters: {
+      type: "object",
+      properties: { date: { type: "string" }, service: { type: "string" } },
+      required: ["date"],
+    },
+  },
+  {
+    name: "book_slot",
+    description: "Book a slot the visitor picked. Needs the visitor's phone number (not on phone channels).",
+    parameters: {
+      type: "object",
+      properties: {
+        date: { type: "string" },
+        time: { type: "string", description: "HH:MM" },
+        service: { type: "string" },
+        name: { type: "string" },
+        phone: { type: "string" },
+      },
+      required: ["date", "time"],
+    },
+  },
+]
+
+const decodeArgs = <S extends Schema.Constraint>(schema: S, call: ToolCall) =>
+  Effect.try({
+    try: () => JSON.parse(call.function.arguments) as unknown,
+    catch: () => new LlmFailure({ reason: `${call.function.name}: arguments are not JSON` }),
+  }).pipe(
+    Effect.flatMap((json) =>
+      Schema.decodeUnknownEffect(schema)(json, { errors: "all" }).pipe(
+        Effect.mapError((error) => new LlmFailure({ reason: `${call.function.name}: ${error.message}` })),
+      ),
+    ),
+  ) as Effect.Effect<S["Type"], LlmFailure>
+
+export interface ToolOutcome {
+  readonly state: ConversationState
+  readonly result: unknown
+}
+
+/** Runs one tool call against the conversation's state and the calendar. */
+export const runTool = (
+  call: ToolCall,
+  state: ConversationState,
+  context: TurnContext,
+): Effect.Effect<ToolOutcome, LlmFailure, Database | OutboxWriter> =>
+  Effect.gen(function* () {
+    switch (call.function.name) {
+      case "record_lead": {
+        const args = yield* decodeArgs(RecordLeadArgs, call)
+        const next: ConversationState = {
+          ...state,
+          ...(args.phone !== undefined && context.customerPhone === undefined
+            ? { phone: normalizePhone(args.phone) }
+            : {}),
+          ...(args.name !== undefined && args.name.trim() !== "" ? { name: args.name.trim() } : {}),
+          callback: state.callback || args.type === "CALLBACK_REQUESTED",
+          demo: state.demo || args.type === "DEMO_REQUESTED",
+        }
+        return { state: next, result: { recorded: (context.customerPhone ?? next.phone) !== undefined } }
+      }
+      case "list_slots": {
+        const args = yield* decodeArgs(ListSlotsArgs, call)
+        const day = yield* slotsOf(context.orgId, args.date, args.service).pipe(Effect.result)
+        if (day._tag === "Failure") return { state, result: { error: day.failure.detail } }
+        return {
+          state: { ...state, bookingAsked: true },
+          result: {
+            ...day.success,
+            slots: day.success.slots.filter((slot) => slot.available).map((slot) => slot.time),
+          },
+        }
+      }
+      case "book_slot": {
+        const args = yield* decodeArgs(BookSlotArgs, call)
+        const phone = context.customerPhone ?? (args.phone === undefined ? state.phone : normalizePhone(args.phone))
+        if (phone === undefined)
+          return { state, result: { booked: false, error: "ask the visitor for a phone number" } }
+        const name = args.name?.trim() || state.name || ""
+        const service = args.service ?? context.settings.services[0] ?? ""
+        const made = yield* makeBooking(context.orgId, {
+          name,
+          phone,
+          date: args.date,
+          time: args.time,
+          service,
+          sessionId: context.conversationId,
+          source: context.source,
+        }).pipe(Effect.result)
+        if (made._tag === "Failure") return { state, result: { booked: false, error: made.failure.detail } }
+        return {
+          state: {
+            ...state,
+            ...(context.customerPhone === undefined ? { phone } : {}),
+            ...(name === "" ? {} : { name }),
+            bookingAsked: true,
+            booking: { date: args.date, time: args.time, service },
+          },
+          result: { booked: true, booking: made.success.booking },
+        }
+      }
+      default:
+        return yield* Effect.fail(new LlmFailure({ reason: `unknown tool ${call.function.name}` }))
+    }
+  })
