@@ -141,7 +141,7 @@ export const makePipeline = (deps: PipelineDependencies) => {
     }
   }
 
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+  const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const { path, query } = splitUrl(request.url)
     const route = routeOf(request.method, path)
     if (route === undefined || hasDotSegment(path)) throw notFound()
@@ -185,5 +185,16 @@ export const makePipeline = (deps: PipelineDependencies) => {
       principal: principal === undefined ? undefined : signPrincipal(deps.internalSecret, principal),
       body,
     })
+  }
+
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    try {
+      return await handle(request, reply)
+    } catch (error) {
+      // The client may still be sending the rest of a refused body: end the connection with the
+      // answer rather than read (or wait for) bytes nobody wants.
+      if (error instanceof ApiError && error.status === 413) reply.header("connection", "close")
+      throw error
+    }
   }
 }
