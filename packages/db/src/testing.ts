@@ -1,3 +1,4 @@
+import { connect } from "node:net"
 import postgres from "postgres"
 import { clientOptions } from "./Database.ts"
 import { startEmbeddedPostgres } from "./embedded.ts"
@@ -23,6 +24,8 @@ export const freshDatabase = async (): Promise<FreshDatabase> => {
   const admin = postgres(serverUrl, { ...clientOptions(1), connect_timeout: 3 })
   const name = `parley_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
   try {
+    // A plain TCP probe first: refused in a millisecond, where the client would retry for seconds.
+    await probe(new URL(serverUrl))
     await admin.unsafe(`create database "${name}"`)
   } catch (error) {
     await admin.end({ timeout: 0 })
@@ -64,3 +67,14 @@ const isUnreachable = (error: unknown): boolean => {
   const code = (error as { code?: unknown }).code
   return code === "ECONNREFUSED" || code === "CONNECT_TIMEOUT" || code === "ENOTFOUND" || code === "EHOSTUNREACH"
 }
+
+const probe = (url: URL) =>
+  new Promise<void>((resolve, reject) => {
+    const socket = connect({ host: url.hostname, port: Number(url.port || 5432) })
+    socket.setTimeout(3_000, () => socket.destroy(Object.assign(new Error("timeout"), { code: "CONNECT_TIMEOUT" })))
+    socket.once("connect", () => {
+      socket.end()
+      resolve()
+    })
+    socket.once("error", reject)
+  })

@@ -70,11 +70,15 @@ export const startInstance = async (backend: BusContractBackend): Promise<Runnin
 }
 
 /** Polls `condition` until it holds; fails with `what` after `timeoutMs`. */
-export const eventually = async (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
-  const deadline = Date.now() + timeoutMs
+export const eventually = async (
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+) => {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000)
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 20))
   }
 }
 

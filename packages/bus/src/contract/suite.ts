@@ -1,6 +1,6 @@
 import { withTransaction } from "@parley/db"
 import { Effect } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { type BusRecord, OutboxWriter } from "../Bus.ts"
 import {
   type BusContractBackend,
@@ -18,6 +18,9 @@ export type { BusContractBackend, BusContractInstance } from "./harness.ts"
  * The behaviour every Bus adapter must show, run by each adapter's tests against its real backend.
  * Each test uses its own topic and group, and instances stand for separate processes.
  */
+/** While publishing until a group has settled: slow enough not to flood a broker mid-rebalance. */
+const publishingPace = { intervalMs: 150 }
+
 export const busContractSuite = (name: string, makeBackend: () => Promise<BusContractBackend>) =>
   describe(`Bus contract: ${name}`, () => {
     let backend: BusContractBackend
@@ -41,8 +44,11 @@ export const busContractSuite = (name: string, makeBackend: () => Promise<BusCon
     beforeAll(async () => {
       backend = await makeBackend()
     })
+    // Each test's instances end with it, so a run holds few connections at a time.
+    afterEach(async () => {
+      for (const instance of running.splice(0)) await instance.close().catch(() => {})
+    })
     afterAll(async () => {
-      for (const instance of running) await instance.close().catch(() => {})
       await backend?.close()
     })
 
@@ -76,10 +82,16 @@ export const busContractSuite = (name: string, makeBackend: () => Promise<BusCon
       await b.subscribe({ groupId, topics: [t] }, collect(seenB))
       let published = 0
       // Keep publishing (distinct keys spread over partitions) until both members are consuming.
-      await eventually("both instances receive records", async () => {
-        await a.publish(Array.from({ length: 8 }, () => ({ topic: t, key: uniqueName("k"), value: `${published++}` })))
-        return seenA.length > 0 && seenB.length > 0 && seenA.length + seenB.length >= 16
-      })
+      await eventually(
+        "both instances receive records",
+        async () => {
+          await a.publish(
+            Array.from({ length: 8 }, () => ({ topic: t, key: uniqueName("k"), value: `${published++}` })),
+          )
+          return seenA.length > 0 && seenB.length > 0 && seenA.length + seenB.length >= 16
+        },
+        publishingPace,
+      )
       await a.publish(Array.from({ length: 40 }, () => ({ topic: t, key: uniqueName("k"), value: `${published++}` })))
       await eventually("every record arrives", () => seenA.length + seenB.length >= published)
       const all = [...values(seenA), ...values(seenB)].map(Number).sort((x, y) => x - y)
@@ -95,10 +107,16 @@ export const busContractSuite = (name: string, makeBackend: () => Promise<BusCon
       await a.subscribe({ groupId, topics: [t] }, collect(seenA))
       await b.subscribe({ groupId, topics: [t] }, collect(seenB))
       let published = 0
-      await eventually("both instances receive records", async () => {
-        await a.publish(Array.from({ length: 8 }, () => ({ topic: t, key: uniqueName("k"), value: `${published++}` })))
-        return seenA.length > 0 && seenB.length > 0
-      })
+      await eventually(
+        "both instances receive records",
+        async () => {
+          await a.publish(
+            Array.from({ length: 8 }, () => ({ topic: t, key: uniqueName("k"), value: `${published++}` })),
+          )
+          return seenA.length > 0 && seenB.length > 0
+        },
+        publishingPace,
+      )
       await eventually("everything so far arrives", () => seenA.length + seenB.length >= published)
       await b.close()
       const before = published

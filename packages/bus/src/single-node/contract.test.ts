@@ -72,7 +72,7 @@ busContractSuite("SingleNodeBus on Postgres", async () => {
       embedded: db.embedded,
       // Each instance has its own client, as a separate process would; a crash kills it.
       forInstance: () => {
-        const sql = postgres(db.url, clientOptions(4))
+        const sql = postgres(db.url, clientOptions(2))
         return { sql, crash: () => sql.end({ timeout: 0 }), close: () => sql.end({ timeout: 5 }) }
       },
       close: () => db.close(),

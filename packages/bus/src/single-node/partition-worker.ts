@@ -69,9 +69,14 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
       })
 
     const consume = Effect.gen(function* () {
-      let committed = yield* Effect.promise(() => committedOffset(sql, groupId, partition))
-      let nextFetch = committed
+      // Read inside the retried step, so a failed first read is retried like any other.
+      let committed: bigint | undefined
+      let nextFetch = 0n
       const commit = Effect.gen(function* () {
+        if (committed === undefined) {
+          committed = yield* Effect.promise(() => committedOffset(sql, groupId, partition))
+          nextFetch = committed
+        }
         for (const [offset, done] of inFlight) {
           if (!done) break
           inFlight.delete(offset)
