@@ -18,7 +18,7 @@ const levels = {
 
 // kafkajs logs these at ERROR while it recovers from them on its own (a rebalance, a coordinator
 // moving); they are expected during group changes, so they go out at debug.
-const routine = /rebalanc|not the coordinator|REBALANCE_IN_PROGRESS|Restarting the consumer/i
+const routine = /rebalanc|not the coordinator|REBALANCE_IN_PROGRESS|Restarting the consumer|rejoin|generation id/i
 
 /** Sends kafkajs's own log lines to the Effect logger (the project's logger when it is installed). */
 const effectLogCreator =
@@ -28,10 +28,11 @@ const effectLogCreator =
     const { message, ...fields } = log
     const annotations = { kafkajs: namespace, ...fields }
     const text = `kafkajs: ${message}`
+    const expected = routine.test(`${message} ${String(fields.error ?? "")}`)
     const effect =
-      level === logLevel.ERROR && !routine.test(String(message))
+      level === logLevel.ERROR && !expected
         ? Effect.logError(text, annotations)
-        : level <= logLevel.WARN && !routine.test(String(message))
+        : level <= logLevel.WARN && !expected
           ? Effect.logWarning(text, annotations)
           : level === logLevel.INFO
             ? Effect.logInfo(text, annotations)
