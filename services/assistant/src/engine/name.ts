@@ -57,6 +57,8 @@ const nameAt = (rest: string, lowercaseOk: boolean): string | undefined => {
   while (words.length < 3) {
     const match = WORD.exec(remaining)
     if (match === null) break
+    // A possessive ("Monday's order") names a thing of someone, not the speaker.
+    if (/['’]s$/i.test(match[0])) break
     const word = match[0].replace(/['’-]+$/, "")
     // Later words need a capital even after "my name is": "my name is dana and I…" stops at "and".
     if (!acceptable(word, words.length === 0 ? lowercaseOk : false)) break

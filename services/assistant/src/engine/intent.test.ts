@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest"
+import { detectIntents } from "./intent.ts"
+
+describe("detectIntents", () => {
+  it.each([
+    "please call me back",
+    "can you call me?",
+    "Call me tomorrow",
+    "I'd like a callback",
+    "give me a call at 555 123 4567",
+    "ring me when you can",
+    "could someone phone me",
+  ])("hears a callback request in %j", (text) => {
+    expect(detectIntents(text).callback).toBe(true)
+  })
+
+  it.each(["don't call me, email instead", "please do not call", "I called you yesterday", "what's the price?"])(
+    "hears no callback request in %j",
+    (text) => {
+      expect(detectIntents(text).callback).toBe(false)
+    },
+  )
+
+  it.each(["can I get a demo?", "I'd like a demonstration", "book a product tour", "show me a walkthrough"])(
+    "hears a demo request in %j",
+    (text) => {
+      expect(detectIntents(text).demo).toBe(true)
+    },
+  )
+
+  it.each([
+    "I want to book an appointment",
+    "do you have free slots on Friday?",
+    "can I schedule a visit",
+    "what's your availability",
+  ])("hears a booking request in %j", (text) => {
+    expect(detectIntents(text).booking).toBe(true)
+  })
+
+  it.each(["what are your prices?", "thanks, bye", "democracy is great"])("hears no demo or booking in %j", (text) => {
+    const intents = detectIntents(text)
+    expect(intents.demo || intents.booking).toBe(false)
+  })
+})
