@@ -11,7 +11,7 @@ import { Bus, type OutgoingRecord, SingleNodeBus } from "@parley/bus"
 import { Database } from "@parley/db"
 import { freshDatabase } from "@parley/db/testing"
 import { makeIdentityApp } from "@parley/identity"
-import { makeLogger } from "@parley/platform"
+import { makeLogger, pinoLoggerLayer } from "@parley/platform"
 import { type StubHandler, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { type Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import type postgres from "postgres"
@@ -87,6 +87,7 @@ export const startSystem = async (upstreamHandler?: StubHandler): Promise<TestSy
     const busContext: Context.Context<Bus> = await Effect.runPromise(
       Layer.buildWithScope(busLayer(db.url), gatewayScope),
     )
+    const logger = collectingLogger("gateway", logs)
     const gateway = await Effect.runPromise(
       makeGatewayApp({
         services: {
@@ -97,10 +98,10 @@ export const startSystem = async (upstreamHandler?: StubHandler): Promise<TestSy
         },
         internalSecret: INTERNAL_SECRET,
         publicUrl: PUBLIC_URL,
-        logger: collectingLogger("gateway", logs),
+        logger,
         keyUsageFlushMs: 60_000,
         ...options,
-      }).pipe(Effect.provideContext(busContext), Scope.provide(gatewayScope)),
+      }).pipe(Effect.provideContext(busContext), Scope.provide(gatewayScope), Effect.provide(pinoLoggerLayer(logger))),
     )
     const url = await listen(gateway.app)
     const metricsUrl = await listen(gateway.metricsApp)
@@ -112,7 +113,11 @@ export const startSystem = async (upstreamHandler?: StubHandler): Promise<TestSy
       publish: (records) =>
         Effect.runPromise(Bus.use((bus) => bus.publish(records)).pipe(Effect.provideContext(busContext))),
       flushKeyUsage: () => Effect.runPromise(gateway.flushKeyUsage.pipe(Effect.provideContext(busContext))),
-      close: () => Effect.runPromise(Scope.close(gatewayScope, Exit.void)),
+      close: async () => {
+        const index = gateways.indexOf(running)
+        if (index >= 0) gateways.splice(index, 1)
+        await Effect.runPromise(Scope.close(gatewayScope, Exit.void))
+      },
     }
     gateways.push(running)
     return running

@@ -1,0 +1,138 @@
+/**
+ * Rate limits (CONTRACT.md §3) counted in the shared Redis by every gateway instance: exact at the
+ * boundary, the tighter limit answering, each caller counted under its own subject.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import {
+  type CreatedKey,
+  createKey,
+  createOrganization,
+  type Organization,
+  type RunningGateway,
+  startSystem,
+  type TestSystem,
+} from "./system.ts"
+
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
+
+let system: TestSystem
+let setupGateway: RunningGateway
+let org: Organization
+let key: CreatedKey
+
+beforeAll(async () => {
+  system = await startSystem()
+  // Tenant set-up goes through a gateway of its own so that it counts against no test's limits.
+  setupGateway = await system.startGateway()
+  org = await createOrganization(setupGateway.url)
+  key = await createKey(setupGateway.url, org)
+})
+afterAll(async () => system?.close())
+
+// Each instance holds its own bus connections: stop a test's instances when it ends.
+const running: Array<RunningGateway> = []
+afterEach(async () => {
+  for (const gateway of running.splice(0)) await gateway.close()
+})
+
+const uniquePrefix = () => `parley:test:${crypto.randomUUID()}:`
+
+const instances = async (count: number, options: Parameters<TestSystem["startGateway"]>[0] = {}) => {
+  const redisKeyPrefix = uniquePrefix()
+  const started: Array<RunningGateway> = []
+  for (let i = 0; i < count; i++)
+    started.push(await system.startGateway({ redisUrl: REDIS_URL, redisKeyPrefix, ...options }))
+  running.push(...started)
+  return started
+}
+
+const statuses = (responses: ReadonlyArray<Response>) => {
+  const counts: Record<number, number> = {}
+  for (const response of responses) counts[response.status] = (counts[response.status] ?? 0) + 1
+  return counts
+}
+
+describe("rate limits in Redis", () => {
+  it("lets exactly 300 of 320 concurrent requests through across two instances", async () => {
+    const [a, b] = await instances(2)
+    const responses = await Promise.all(
+      Array.from({ length: 320 }, (_, i) =>
+        fetch(`${(i % 2 === 0 ? a : b)?.url}/api/templates`, { headers: { "x-api-key": key.key } }),
+      ),
+    )
+    await Promise.all(responses.map((r) => r.arrayBuffer()))
+    expect(statuses(responses)).toEqual({ 200: 300, 429: 20 })
+    expect(a?.gateway.limiterInMemory()).toBe(false)
+  })
+
+  it("lets exactly 20 heavy requests through, the heavy limit answering", async () => {
+    const [a, b] = await instances(2)
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        fetch(`${(i % 2 === 0 ? a : b)?.url}/api/leads/export`, { headers: { "x-api-key": key.key } }),
+      ),
+    )
+    await Promise.all(responses.map((r) => r.arrayBuffer()))
+    expect(statuses(responses)).toEqual({ 200: 20, 429: 10 })
+    const passed = responses.find((r) => r.status === 200)
+    expect(passed?.headers.get("ratelimit-limit")).toBe("20")
+    expect(passed?.headers.get("ratelimit-policy")).toBe("20;w=60")
+    // The heavy requests counted against the general limit too: 300 - 20 left.
+    const general = await fetch(`${a?.url}/api/templates`, { headers: { "x-api-key": key.key } })
+    expect(general.headers.get("ratelimit-remaining")).toBe("279")
+  })
+
+  it("describes the limit on every counted response and says when to retry on a 429", async () => {
+    const [gw] = await instances(1, { rateLimits: { generalPerWindow: 2 } })
+    const first = await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })
+    expect(first.headers.get("ratelimit-limit")).toBe("2")
+    expect(first.headers.get("ratelimit-remaining")).toBe("1")
+    expect(Number(first.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(59)
+    expect(Number(first.headers.get("ratelimit-reset"))).toBeLessThanOrEqual(60)
+    expect(first.headers.get("ratelimit-policy")).toBe("2;w=60")
+    await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })
+    const refused = await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toEqual({ error: "Too many requests, slow down", code: "rate_limited" })
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    expect(refused.headers.get("ratelimit-remaining")).toBe("0")
+  })
+
+  it("counts the private API per organization and the widget surface per key and client IP", async () => {
+    const [gw] = await instances(1, { rateLimits: { generalPerWindow: 2 } })
+    const widget = await createKey(setupGateway.url, org, { scopes: ["chat:write"] })
+    const session = { cookie: org.cookie }
+    expect((await fetch(`${gw?.url}/api/templates`, { headers: session })).status).toBe(200)
+    expect((await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })).status).toBe(200)
+    // The session and the key share their organization's budget.
+    expect((await fetch(`${gw?.url}/api/templates`, { headers: session })).status).toBe(429)
+    const chat = () =>
+      fetch(`${gw?.url}/api/public/chat`, {
+        method: "POST",
+        headers: { "x-api-key": widget.key, "content-type": "application/json" },
+        body: '{"message":"hi"}',
+      })
+    expect((await chat()).status).toBe(200)
+    expect((await chat()).status).toBe(200)
+    expect((await chat()).status).toBe(429)
+  })
+
+  it("counts unauthenticated requests per client IP, refused credentials included", async () => {
+    const [gw] = await instances(1, { rateLimits: { generalPerWindow: 3 } })
+    const answers: Array<number> = []
+    for (let i = 0; i < 4; i++) answers.push((await fetch(`${gw?.url}/api/org/webhooks`)).status)
+    expect(answers).toEqual([401, 401, 401, 429])
+    // A valid key is counted under its organization, not the IP.
+    expect((await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })).status).toBe(200)
+  })
+
+  it("does not count health probes or provider callbacks", async () => {
+    const [gw] = await instances(1, { rateLimits: { generalPerWindow: 1 } })
+    for (let i = 0; i < 3; i++) {
+      const health = await fetch(`${gw?.url}/health/live`)
+      expect(health.status).toBe(200)
+      expect(health.headers.get("ratelimit-limit")).toBeNull()
+      expect((await fetch(`${gw?.url}/channels/bridge/inbound`, { method: "POST" })).status).toBe(200)
+    }
+  })
+})
