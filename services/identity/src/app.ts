@@ -23,6 +23,7 @@ import { Members } from "./services/members.ts"
 import { Organizations } from "./services/organizations.ts"
 import { Passwords } from "./services/passwords.ts"
 
+export { IdentityConfig } from "./config.ts"
 export { KEY_USAGE_GROUP } from "./consumers/key-usage.ts"
 export { SESSION_COOKIE, SESSION_LIFETIME_MS } from "./domain/session-token.ts"
 export { MAX_ACTIVE_KEYS } from "./services/api-keys.ts"

@@ -24,7 +24,9 @@ beforeAll(async () => {
   harness = await startIdentity()
   a = await createOrganization(harness, { name: "Org A" })
   b = await createOrganization(harness, { name: "Org B" })
-  bKey = (await createKey(harness, b, { name: "B's key" })).json()
+  const created = await createKey(harness, b, { name: "B's key" })
+  if (created.statusCode !== 201) throw new Error(`B's key: ${created.statusCode} ${created.body}`)
+  bKey = created.json()
   bMember = await addMember(harness, b)
   await createKey(harness, a, { name: "A's key" })
   aKeyActor = principalHeader({
@@ -44,7 +46,7 @@ describe("tenant isolation", () => {
     it(`A's ${who} gets 404 for B's key on GET and DELETE, and B's key stays active`, async () => {
       for (const method of ["GET", "DELETE"] as const) {
         const response = await harness.app.inject({ method, url: `/api/org/api-keys/${bKey.id}`, headers: headers() })
-        expect(response.statusCode).toBe(404)
+        expect(response.statusCode, response.body).toBe(404)
         expect(response.json()).toEqual(NOT_FOUND)
       }
       const row = await harness.sql`select revoked_at from identity.api_keys where id = ${bKey.id}`
@@ -65,7 +67,7 @@ describe("tenant isolation", () => {
           url: `/api/org/members/${id}`,
           headers: headers(),
         })
-        expect(response.statusCode).toBe(404)
+        expect(response.statusCode, response.body).toBe(404)
         expect(response.json()).toEqual(NOT_FOUND)
       }
       const rows =

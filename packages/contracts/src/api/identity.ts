@@ -111,9 +111,12 @@ export type CreateMemberRequest = typeof CreateMemberRequest.Type
 export const ListMembersResponse = Schema.Struct({ data: Schema.Array(MemberRecord) })
 export type ListMembersResponse = typeof ListMembersResponse.Type
 
-export const MemberPathParams = Schema.Struct({ id: UserId })
-export const OrganizationPathParams = Schema.Struct({ id: OrgId })
-export const ApiKeyPathParams = Schema.Struct({ id: KeyId })
+/**
+ * The `:id` of identity's routes. Any string: an id that is malformed names no resource, so it is
+ * answered 404 like a missing one rather than 400.
+ */
+export const IdentityPathParams = Schema.Struct({ id: Schema.String })
+export type IdentityPathParams = typeof IdentityPathParams.Type
 
 // ---- API keys (§4) ----
 

@@ -2,8 +2,8 @@
  * API key management (CONTRACT.md §4). Administrators only; creating and revoking also need the
  * `api_access` plan feature, checked under the organization's lock together with the key limit.
  */
-import { CreateApiKeyRequest } from "@parley/contracts"
-import { decodeBody, effectHandler, principalOf, requirePrincipal } from "@parley/platform"
+import { CreateApiKeyRequest, IdentityPathParams } from "@parley/contracts"
+import { decodeBody, decodeParams, effectHandler, principalOf, requirePrincipal } from "@parley/platform"
 import { Effect, type Redacted } from "effect"
 import type { FastifyInstance } from "fastify"
 import { keyRecordJson } from "../../domain/model.ts"
@@ -49,7 +49,7 @@ export const apiKeyRoutes =
         Effect.gen(function* () {
           const principal = principalOf(request)
           yield* requireAdmin(principal)
-          const { id } = request.params as { id: string }
+          const { id } = yield* decodeParams(IdentityPathParams)(request)
           return keyRecordJson(yield* ApiKeys.use((k) => k.get(principal.orgId, id)))
         }).pipe(answering),
       ),
@@ -61,7 +61,7 @@ export const apiKeyRoutes =
         Effect.gen(function* () {
           const principal = principalOf(request)
           yield* requireAdmin(principal)
-          const { id } = request.params as { id: string }
+          const { id } = yield* decodeParams(IdentityPathParams)(request)
           return keyRecordJson(yield* ApiKeys.use((k) => k.revoke(principal.orgId, id)))
         }).pipe(answering),
       ),

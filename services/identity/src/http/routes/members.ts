@@ -1,6 +1,6 @@
 /** An organization's dashboard users (CONTRACT.md §2.4): list for anyone, add and remove for admins. */
-import { CreateMemberRequest } from "@parley/contracts"
-import { decodeBody, effectHandler, principalOf, requirePrincipal } from "@parley/platform"
+import { CreateMemberRequest, IdentityPathParams } from "@parley/contracts"
+import { decodeBody, decodeParams, effectHandler, principalOf, requirePrincipal } from "@parley/platform"
 import { Effect, type Redacted } from "effect"
 import type { FastifyInstance } from "fastify"
 import { memberJson } from "../../domain/model.ts"
@@ -44,7 +44,7 @@ export const memberRoutes =
         Effect.gen(function* () {
           const principal = principalOf(request)
           yield* requireAdmin(principal)
-          const { id } = request.params as { id: string }
+          const { id } = yield* decodeParams(IdentityPathParams)(request)
           yield* Members.use((m) => m.remove(principal, id))
           return reply.code(204).send()
         }).pipe(answering),

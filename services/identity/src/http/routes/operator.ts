@@ -3,8 +3,8 @@
  * every route here answers 404 as if it did not exist; with it set, a missing or wrong bearer token
  * gets 401. The check runs on `onRequest`, before the body is even read.
  */
-import { CreateOrganizationRequest, UpdateOrganizationRequest } from "@parley/contracts"
-import { constantTimeEqual, decodeBody, effectHandler, sha256Hex } from "@parley/platform"
+import { CreateOrganizationRequest, IdentityPathParams, UpdateOrganizationRequest } from "@parley/contracts"
+import { constantTimeEqual, decodeBody, decodeParams, effectHandler, sha256Hex } from "@parley/platform"
 import { Effect, Redacted } from "effect"
 import type { FastifyInstance, FastifyRequest } from "fastify"
 import { memberJson, organizationJson } from "../../domain/model.ts"
@@ -50,7 +50,7 @@ export const operatorRoutes =
       effectHandler(runtime, (request) =>
         Effect.gen(function* () {
           const body = yield* decodeBody(UpdateOrganizationRequest)(request)
-          const { id } = request.params as { id: string }
+          const { id } = yield* decodeParams(IdentityPathParams)(request)
           return organizationJson(yield* Organizations.use((o) => o.update(id, body)))
         }).pipe(answering),
       ),
@@ -60,7 +60,7 @@ export const operatorRoutes =
       "/organizations/:id",
       effectHandler(runtime, (request) =>
         Effect.gen(function* () {
-          const { id } = request.params as { id: string }
+          const { id } = yield* decodeParams(IdentityPathParams)(request)
           return organizationJson(yield* Organizations.use((o) => o.get(id)))
         }).pipe(answering),
       ),
