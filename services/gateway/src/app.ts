@@ -125,7 +125,7 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     )
     // Notes taken since the last flush are published on the way out.
     yield* Effect.addFinalizer(() => flushKeyUsage.pipe(Effect.provideService(Bus, bus)))
-    yield* followKeyChanges(keys, instanceId)
+    yield* followKeyChanges(keys, instanceId, () => gatewayMetrics.keyChanges.inc())
 
     const readiness: Array<ReadinessCheck> = [
       {

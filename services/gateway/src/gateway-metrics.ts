@@ -3,6 +3,7 @@ import { LATENCY_BUCKETS_SECONDS, type ServiceMetrics } from "@parley/platform"
 
 export interface GatewayMetrics {
   readonly keyLookups: ReturnType<ServiceMetrics["counter"]>
+  readonly keyChanges: ReturnType<ServiceMetrics["counter"]>
   readonly rateLimited: ReturnType<ServiceMetrics["counter"]>
   readonly limiterFallback: ReturnType<ServiceMetrics["gauge"]>
   readonly upstreamDuration: ReturnType<ServiceMetrics["histogram"]>
@@ -14,6 +15,10 @@ export const makeGatewayMetrics = (metrics: ServiceMetrics): GatewayMetrics => (
     name: "parley_gateway_key_cache_lookups_total",
     help: "API key resolutions, by outcome (hit: answered from memory; miss: asked identity)",
     labelNames: ["outcome"],
+  }),
+  keyChanges: metrics.counter({
+    name: "parley_gateway_key_changes_applied_total",
+    help: "KeyChanged records from parley.identity.keys.v1 applied to this instance's key cache",
   }),
   rateLimited: metrics.counter({
     name: "parley_gateway_rate_limited_total",

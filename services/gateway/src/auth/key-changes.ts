@@ -5,7 +5,7 @@
  * cache. A record that cannot be decoded is logged and skipped: it cannot be made readable by
  * retrying, and the cache TTL bounds the damage.
  */
-import { Bus } from "@parley/bus"
+import { Bus, type BusError } from "@parley/bus"
 import { decodeBusValue, KeyChanged, Topics } from "@parley/contracts"
 import { Effect, type Scope } from "effect"
 import type { KeyCache } from "./key-cache.ts"
@@ -13,12 +13,16 @@ import type { KeyCache } from "./key-cache.ts"
 export const followKeyChanges = (
   cache: KeyCache,
   instanceId: string,
-): Effect.Effect<void, import("@parley/bus").BusError, Bus | Scope.Scope> =>
+  onApplied: () => void = () => {},
+): Effect.Effect<void, BusError, Bus | Scope.Scope> =>
   Effect.gen(function* () {
     const bus = yield* Bus
     yield* bus.subscribe({ groupId: `gateway-keys-${instanceId}`, topics: [Topics.identityKeys] }, (record) =>
       decodeBusValue(KeyChanged)(record.value).pipe(
-        Effect.map((change) => cache.applyChange(change)),
+        Effect.map((change) => {
+          cache.applyChange(change)
+          onApplied()
+        }),
         Effect.catchCause((cause) => Effect.logWarning("key changes: unreadable record skipped", cause)),
       ),
     )
