@@ -19,10 +19,12 @@ export const followKeyChanges = (
     const bus = yield* Bus
     yield* bus.subscribe({ groupId: `gateway-keys-${instanceId}`, topics: [Topics.identityKeys] }, (record) =>
       decodeBusValue(KeyChanged)(record.value).pipe(
-        Effect.map((change) => {
-          cache.applyChange(change)
-          onApplied()
-        }),
+        Effect.flatMap((change) =>
+          Effect.sync(() => {
+            cache.applyChange(change)
+            onApplied()
+          }),
+        ),
         Effect.catchCause((cause) => Effect.logWarning("key changes: unreadable record skipped", cause)),
       ),
     )
