@@ -1,0 +1,114 @@
+{{/* Names, labels and the shared environment of every Parley service. */}}
+
+{{- define "parley.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "parley.serviceName" -}}
+{{- printf "%s-%s" (include "parley.fullname" .root) .name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "parley.labels" -}}
+app.kubernetes.io/name: parley
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
+{{- end -}}
+
+{{- define "parley.selector" -}}
+app.kubernetes.io/name: parley
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .name }}
+{{- end -}}
+
+{{- define "parley.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+
+{{- define "parley.secretName" -}}
+{{- default (printf "%s-secrets" (include "parley.fullname" .)) .Values.secrets.existingSecret -}}
+{{- end -}}
+
+{{/* Fail fast, with the value to set, before anything is applied. */}}
+{{- define "parley.validate" -}}
+{{- if not (or .Values.database.url .Values.database.existingSecret) -}}
+{{- fail "parley: set database.url (postgres://…) or database.existingSecret (a Secret with key DATABASE_URL)" -}}
+{{- end -}}
+{{- if not (or .Values.redis.url .Values.redis.existingSecret) -}}
+{{- fail "parley: set redis.url (redis://…) or redis.existingSecret (a Secret with key REDIS_URL): the gateway's rate limits are shared through Redis" -}}
+{{- end -}}
+{{- required "parley: set kafka.brokers (host:9092,…): every service talks over Kafka" .Values.kafka.brokers | quote | substr 0 0 -}}
+{{- if not .Values.secrets.existingSecret -}}
+{{- required "parley: set secrets.secretKey (openssl rand -base64 32) or secrets.existingSecret" .Values.secrets.secretKey | substr 0 0 -}}
+{{- required "parley: set secrets.internalSecret (a long random string) or secrets.existingSecret" .Values.secrets.internalSecret | substr 0 0 -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "parley.env" -}}
+{{- $root := .root -}}
+- name: PARLEY_SERVICE
+  value: {{ .name | quote }}
+- name: PARLEY_HOST
+  value: "0.0.0.0"
+- name: {{ .service.portEnv }}
+  value: {{ .service.port | quote }}
+{{- if .service.metricsPort }}
+- name: PARLEY_GATEWAY_METRICS_HOST
+  value: "0.0.0.0"
+- name: PARLEY_GATEWAY_METRICS_PORT
+  value: {{ .service.metricsPort | quote }}
+{{- end }}
+- name: PARLEY_PUBLIC_URL
+  value: {{ $root.Values.publicUrl | quote }}
+- name: PARLEY_LOG_LEVEL
+  value: {{ $root.Values.logLevel | quote }}
+- name: KAFKA_BROKERS
+  value: {{ $root.Values.kafka.brokers | quote }}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ default (include "parley.secretName" $root) $root.Values.database.existingSecret }}
+      key: DATABASE_URL
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ default (include "parley.secretName" $root) $root.Values.redis.existingSecret }}
+      key: REDIS_URL
+{{- range $key := list "PARLEY_SECRET_KEY" "PARLEY_INTERNAL_SECRET" }}
+- name: {{ $key }}
+  valueFrom:
+    secretKeyRef: { name: {{ include "parley.secretName" $root }}, key: {{ $key }} }
+{{- end }}
+{{- range $key := list "PARLEY_OPERATOR_TOKEN" "PARLEY_CLOUD_APP_SECRET" "PARLEY_CLOUD_VERIFY_TOKEN" "PARLEY_LLM_API_KEY" }}
+- name: {{ $key }}
+  valueFrom:
+    secretKeyRef: { name: {{ include "parley.secretName" $root }}, key: {{ $key }}, optional: true }
+{{- end }}
+- name: PARLEY_RATE_GENERAL_PER_MIN
+  value: {{ $root.Values.rateLimits.generalPerMin | quote }}
+- name: PARLEY_RATE_HEAVY_PER_MIN
+  value: {{ $root.Values.rateLimits.heavyPerMin | quote }}
+- name: PARLEY_CLOUD_API_URL
+  value: {{ $root.Values.cloud.apiUrl | quote }}
+- name: PARLEY_CLOUD_API_VERSION
+  value: {{ $root.Values.cloud.apiVersion | quote }}
+{{- if $root.Values.llm.baseUrl }}
+- name: PARLEY_LLM_BASE_URL
+  value: {{ $root.Values.llm.baseUrl | quote }}
+- name: PARLEY_LLM_MODEL
+  value: {{ $root.Values.llm.model | quote }}
+{{- end }}
+- name: PARLEY_WEBHOOK_ALLOW_PRIVATE
+  value: {{ $root.Values.webhooks.allowPrivate | quote }}
+{{- range $name, $svc := $root.Values.services }}
+{{- if ne $name "gateway" }}
+- name: {{ printf "PARLEY_%s_URL" ($name | upper | replace "-" "_") }}
+  value: {{ printf "http://%s:%v" (include "parley.serviceName" (dict "root" $root "name" $name)) $svc.port | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
