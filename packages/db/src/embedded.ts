@@ -13,8 +13,9 @@ export interface EmbeddedPostgres {
  * Starts PGlite persisted under `<dataDir>/pg` (in memory without a dataDir) and serves it on a
  * loopback port chosen by the OS. PGlite has one session: the socket server multiplexes every
  * connection onto it, so an open transaction on one connection holds up all the others (see
- * TOOLCHAIN.md). Clients should use one connection; tests that play several processes may open a
- * few, up to `maxConnections`.
+ * TOOLCHAIN.md). Worse, it interleaves the extended-protocol messages of concurrent connections
+ * (Parse/Bind/Execute of one landing between another's: "portal does not exist"), so use exactly
+ * one connection at a time; `maxConnections` only lets a second client connect, e.g. an operator.
  */
 export const startEmbeddedPostgres = async (
   options: { dataDir?: string; maxConnections?: number } = {},
