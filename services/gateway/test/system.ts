@@ -7,7 +7,7 @@
  */
 import type { AddressInfo } from "node:net"
 import { Writable } from "node:stream"
-import { Bus, type OutgoingRecord, SingleNodeBus } from "@parley/bus"
+import { Bus, type BusRecord, type OutgoingRecord, SingleNodeBus } from "@parley/bus"
 import { Database } from "@parley/db"
 import { freshDatabase } from "@parley/db/testing"
 import { makeIdentityApp } from "@parley/identity"
@@ -40,6 +40,8 @@ export interface RunningGateway {
   readonly logs: Array<string>
   /** Publishes on this instance's bus. */
   readonly publish: (records: ReadonlyArray<OutgoingRecord>) => Promise<void>
+  /** Every record of `topic` from the beginning, as a new consumer group sees them (live). */
+  readonly collect: (topic: string) => Promise<ReadonlyArray<BusRecord>>
   readonly flushKeyUsage: () => Promise<void>
   readonly close: () => Promise<void>
 }
@@ -112,6 +114,19 @@ export const startSystem = async (upstreamHandler?: StubHandler): Promise<TestSy
       logs,
       publish: (records) =>
         Effect.runPromise(Bus.use((bus) => bus.publish(records)).pipe(Effect.provideContext(busContext))),
+      collect: async (topic) => {
+        const seen: Array<BusRecord> = []
+        await Effect.runPromise(
+          Bus.use((bus) =>
+            bus.subscribe({ groupId: `test-${crypto.randomUUID()}`, topics: [topic] }, (record) =>
+              Effect.sync(() => {
+                seen.push(record)
+              }),
+            ),
+          ).pipe(Effect.provideContext(busContext), Scope.provide(gatewayScope)),
+        )
+        return seen
+      },
       flushKeyUsage: () => Effect.runPromise(gateway.flushKeyUsage.pipe(Effect.provideContext(busContext))),
       close: async () => {
         const index = gateways.indexOf(running)
