@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  admin,
+  call,
+  leadEventsOf,
+  newOrg,
+  type RunningApp,
+  startApp,
+  startInfrastructure,
+  type TestInfrastructure,
+  widget,
+} from "./harness.ts"
+
+let infra: TestInfrastructure
+let app: RunningApp
+
+beforeAll(async () => {
+  infra = await startInfrastructure()
+  app = await startApp(infra, { background: false })
+})
+afterAll(async () => {
+  await app?.stop()
+  await infra?.close()
+})
+
+type LeadPage = {
+  data: Array<{
+    id: string
+    phone: string
+    name: string
+    type: string
+    booking: unknown
+    source: string
+    createdAt: string
+    updatedAt: string
+  }>
+  nextCursor: string | null
+}
+
+const chat = (orgId: string, message: string) => widget(app, orgId, "POST", "/api/public/chat", { message })
+
+describe("GET /api/leads", () => {
+  it("lists leads newest first with every field", async () => {
+    const orgId = newOrg()
+    await chat(orgId, "I'm Dana, call me on 4155550001")
+    await chat(orgId, "demo please, 4155550002")
+    const response = await admin(app, orgId, "GET", "/api/leads")
+    expect(response.statusCode).toBe(200)
+    const page = response.json() as LeadPage
+    expect(page.nextCursor).toBeNull()
+    expect(page.data.map((l) => [l.phone, l.name, l.type, l.source])).toEqual([
+      ["4155550002", "", "DEMO_REQUESTED", "chat"],
+      ["4155550001", "Dana", "CALLBACK_REQUESTED", "chat"],
+    ])
+    expect(page.data[0]).toMatchObject({ id: expect.stringMatching(/^lead_/), booking: null })
+    expect(page.data[0]?.createdAt).toMatch(/Z$/)
+  })
+
+  it("pages with limit and cursor without skipping or repeating, and filters by type", async () => {
+    const orgId = newOrg()
+    for (let i = 0; i < 7; i++)
+      await chat(orgId, `${i % 2 === 0 ? "call me" : "hello"} at 41555510${String(i).padStart(2, "0")}`)
+    const seen: Array<string> = []
+    let cursor: string | null = null
+    do {
+      const url: string = `/api/leads?limit=3${cursor === null ? "" : `&cursor=${cursor}`}`
+      const page = (await admin(app, orgId, "GET", url)).json() as LeadPage
+      expect(page.data.length).toBeLessThanOrEqual(3)
+      seen.push(...page.data.map((l) => l.phone))
+      cursor = page.nextCursor
+    } while (cursor !== null)
+    expect(seen).toHaveLength(7)
+    expect(new Set(seen).size).toBe(7)
+    expect(seen[0]).toBe("4155551006")
+    const callbacks = (await admin(app, orgId, "GET", "/api/leads?type=CALLBACK_REQUESTED")).json() as LeadPage
+    expect(callbacks.data).toHaveLength(4)
+  })
+
+  it.each(["limit=0", "limit=101", "limit=abc", "type=SPAM", "cursor=bm9wZQ"])(
+    "refuses ?%s with 400",
+    async (query) => {
+      const response = await admin(app, newOrg(), "GET", `/api/leads?${query}`)
+      expect(response.statusCode).toBe(400)
+      expect(response.json()).toMatchObject({ code: "invalid_request" })
+    },
+  )
+
+  it("shows an organization only its own leads", async () => {
+    const owner = newOrg()
+    await chat(owner, "call me 4155550003")
+    expect((await admin(app, newOrg(), "GET", "/api/leads")).json()).toEqual({ data: [], nextCursor: null })
+    expect((await call(app, owner, "widget", "GET", "/api/leads")).statusCode).toBe(403)
+  })
+})
+
+describe("one lead per phone", () => {
+  it("keeps concurrent turns about one number to one lead and one lead.created", async () => {
+    const orgId = newOrg()
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        chat(orgId, i % 2 === 0 ? "call me at 4155550555" : "I'm Dana, 415 555 0555"),
+      ),
+    )
+    expect(answers.every((a) => a.statusCode === 200)).toBe(true)
+    const ids = new Set(answers.map((a) => (a.json() as { lead: { id: string } }).lead.id))
+    expect(ids.size).toBe(1)
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.filter((e) => e.event === "lead.created")).toHaveLength(1)
+    const page = (await admin(app, orgId, "GET", "/api/leads")).json() as LeadPage
+    expect(page.data).toHaveLength(1)
+    expect(page.data[0]).toMatchObject({ name: "Dana", type: "CALLBACK_REQUESTED" })
+  })
+})
+
+describe("GET /api/leads/export", () => {
+  it("writes every lead as CSV with escaping and the formula guard", async () => {
+    const orgId = newOrg()
+    await chat(orgId, "my name is Dana, 4155550010")
+    await infra.db.sql`
+      insert into assistant.leads (id, org_id, phone, name, type, source)
+      values ('lead_formula0000000000001', ${orgId}, '4155550011', '=HYPERLINK("http://evil")', 'GENERAL_INQUIRY', 'chat'),
+             ('lead_comma00000000000000001', ${orgId}, '4155550012', 'Scully, Dana', 'GENERAL_INQUIRY', 'chat')`
+    const response = await admin(app, orgId, "GET", "/api/leads/export")
+    expect(response.statusCode).toBe(200)
+    expect(response.headers["content-type"]).toMatch(/^text\/csv/)
+    const lines = response.body.split("\r\n")
+    expect(lines[0]).toBe("id,phone,name,type,booking_date,booking_time,booking_service,source,created_at,updated_at")
+    expect(lines).toHaveLength(5)
+    expect(response.body).toContain(`"'=HYPERLINK(""http://evil"")"`)
+    expect(response.body).toContain(`"Scully, Dana"`)
+    expect(response.body).toContain(",4155550010,Dana,GENERAL_INQUIRY,,,,chat,")
+  })
+
+  it("is for administrators only and shows only the organization's leads", async () => {
+    const owner = newOrg()
+    await chat(owner, "4155550020")
+    const other = await admin(app, newOrg(), "GET", "/api/leads/export")
+    expect(other.body.split("\r\n").filter((l) => l !== "")).toHaveLength(1)
+    expect((await call(app, owner, "member", "GET", "/api/leads/export")).statusCode).toBe(403)
+  })
+})
