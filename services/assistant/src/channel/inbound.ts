@@ -9,6 +9,7 @@ import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
 import { recordLead } from "../leads/record-lead.ts"
 import type { LanguageModel } from "../llm/language-model.ts"
+import { OneAtATime } from "./one-at-a-time.ts"
 
 export const CHANNEL_INBOUND_GROUP = "assistant.channel-inbound"
 
@@ -91,7 +92,7 @@ export const handleChannelInbound = (inbound: ChannelInbound) =>
     )
   })
 
-const handleRecord = (record: BusRecord) =>
+const handleRecord = (record: BusRecord, serial: OneAtATime) =>
   Effect.gen(function* () {
     const decoded = yield* decodeBusValue(ChannelInbound)(record.value).pipe(Effect.result)
     if (decoded._tag === "Failure") {
@@ -101,14 +102,16 @@ const handleRecord = (record: BusRecord) =>
       )
       return
     }
-    yield* handleChannelInbound(decoded.success)
+    const message = decoded.success
+    yield* serial.run(`${message.orgId}:${message.channel}:${message.from}`, handleChannelInbound(message))
   })
 
 /** Subscribes to `parley.channel.inbound.v1` for as long as the Scope lives. */
 export const consumeChannelInbound = Effect.gen(function* () {
   const bus = yield* Bus
   const context = yield* Effect.context<Database | OutboxWriter | LanguageModel>()
+  const serial = new OneAtATime()
   return yield* bus.subscribe({ groupId: CHANNEL_INBOUND_GROUP, topics: [Topics.channelInbound] }, (record) =>
-    handleRecord(record).pipe(Effect.provideContext(context)),
+    handleRecord(record, serial).pipe(Effect.provideContext(context)),
   )
 })

@@ -1,0 +1,124 @@
+import { Bus } from "@parley/bus"
+import { ChannelInbound, encodeBusValue, Topics } from "@parley/contracts"
+import { newId } from "@parley/platform"
+import { eventually } from "@parley/platform/testing"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  futureWeekday,
+  leadEventsOf,
+  newOrg,
+  type RunningApp,
+  recordsOn,
+  startApp,
+  startInfrastructure,
+  type TestInfrastructure,
+} from "./harness.ts"
+
+let infra: TestInfrastructure
+let app: RunningApp
+
+beforeAll(async () => {
+  infra = await startInfrastructure()
+  app = await startApp(infra)
+})
+afterAll(async () => {
+  await app?.stop()
+  await infra?.close()
+})
+
+const inbound = (orgId: string, from: string, text: string, overrides: Partial<ChannelInbound> = {}): ChannelInbound =>
+  ({
+    orgId,
+    channel: "cloud",
+    from,
+    name: "",
+    type: "text",
+    text,
+    messageId: `wamid.${newId("msg")}`,
+    receivedAt: new Date().toISOString(),
+    ...overrides,
+  }) as ChannelInbound
+
+const publish = (...records: Array<ChannelInbound>) =>
+  infra.runtime.runPromise(
+    Effect.gen(function* () {
+      const bus = yield* Bus
+      yield* bus.publish(
+        records.map((r) => ({ topic: Topics.channelInbound, key: r.orgId, value: encodeBusValue(ChannelInbound, r) })),
+      )
+    }),
+  )
+
+const repliesTo = (orgId: string) => recordsOn(infra, Topics.channelOutbound, orgId)
+
+const waitForReplies = (orgId: string, count: number) =>
+  eventually(
+    async () => {
+      const replies = await repliesTo(orgId)
+      expect(replies).toHaveLength(count)
+      return replies
+    },
+    { timeoutMs: 10_000 },
+  )
+
+describe("channel conversations", () => {
+  it("answers a customer message through the same channel, in reply to it", async () => {
+    const orgId = newOrg()
+    const message = inbound(orgId, "4915112345678", "Hello!")
+    await publish(message)
+    const [reply] = await waitForReplies(orgId, 1)
+    expect(reply).toMatchObject({ orgId, channel: "cloud", to: "4915112345678", inReplyTo: message.messageId })
+    expect(String(reply?.text).length).toBeGreaterThan(0)
+  })
+
+  it("does not make a customer a lead for a bare message, only once there is something to record", async () => {
+    const orgId = newOrg()
+    await publish(inbound(orgId, "4915100000001", "hi, what are your opening hours?", { channel: "bridge" }))
+    await waitForReplies(orgId, 1)
+    expect(await leadEventsOf(infra, orgId)).toEqual([])
+
+    await publish(inbound(orgId, "4915100000001", "I'm Dana, please call me back", { channel: "bridge" }))
+    await waitForReplies(orgId, 2)
+    expect(await leadEventsOf(infra, orgId)).toMatchObject([
+      {
+        event: "lead.created",
+        data: { phone: "4915100000001", name: "Dana", type: "CALLBACK_REQUESTED", booking: null },
+      },
+    ])
+  })
+
+  it("answers a redelivered message once", async () => {
+    const orgId = newOrg()
+    const message = inbound(orgId, "4915100000002", "I'd like a demo")
+    await publish(message, message)
+    await publish(message)
+    await waitForReplies(orgId, 1)
+    // A later message is answered, so the consumer went past the duplicates.
+    await publish(inbound(orgId, "4915100000002", "thanks"))
+    await waitForReplies(orgId, 2)
+    expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
+  })
+
+  it("keeps one conversation per customer and channel, and books in it", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(2)
+    await publish(inbound(orgId, "4915100000003", `can I book an appointment on ${date}?`))
+    const [offer] = await waitForReplies(orgId, 1)
+    expect(String(offer?.text)).toContain("09:00")
+    await publish(inbound(orgId, "4915100000003", "11:30 please"))
+    const replies = await waitForReplies(orgId, 2)
+    expect(String(replies[1]?.text)).toContain(`${date} at 11:30`)
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.at(-1)).toMatchObject({
+      data: { phone: "4915100000003", type: "BOOKING", booking: { date, time: "11:30", service: "consultation" } },
+    })
+  })
+
+  it("uses the provider's profile name when the customer gives none", async () => {
+    const orgId = newOrg()
+    await publish(inbound(orgId, "4915100000004", "call me back please", { name: "Kim Lee" }))
+    await waitForReplies(orgId, 1)
+    expect((await leadEventsOf(infra, orgId))[0]?.data).toMatchObject({ name: "Kim Lee", type: "CALLBACK_REQUESTED" })
+  })
+})
