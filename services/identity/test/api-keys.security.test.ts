@@ -8,6 +8,8 @@ import {
   createOrganization,
   digestOf,
   type Harness,
+  internalPost,
+  operatorHeaders,
   startIdentity,
   type TestOrganization,
 } from "./harness.ts"
@@ -77,6 +79,26 @@ describe("key changes reach the gateways", () => {
     })
     expect(decoded[1]?.revokedAt).toMatch(/Z$/)
     for (const record of mine) expect(record.value).not.toContain(created.key)
+  })
+
+  it("a plan change announces the organization's active keys again, and lookups show the new features", async () => {
+    const org = await createOrganization(harness)
+    const active = (await createKey(harness, org, { name: "active" })).json()
+    const revoked = (await createKey(harness, org, { name: "revoked" })).json()
+    await harness.app.inject({ method: "DELETE", url: `/api/org/api-keys/${revoked.id}`, headers: org.admin })
+    const patched = await harness.app.inject({
+      method: "PATCH",
+      url: `/api/operator/organizations/${org.orgId}`,
+      headers: operatorHeaders,
+      payload: { features: [] },
+    })
+    expect(patched.statusCode).toBe(200)
+    const records = await harness.collect(Topics.identityKeys)
+    await eventually(() => expect(records.filter((r) => r.key === active.id)).toHaveLength(2))
+    // The revoked key: created and revoked, nothing more.
+    expect(records.filter((r) => r.key === revoked.id)).toHaveLength(2)
+    const lookup = await internalPost(harness, "/internal/keys/lookup", { digest: digestOf(active.key) })
+    expect(lookup.json().orgFeatures).toEqual([])
   })
 
   it("a refused creation publishes nothing", async () => {

@@ -95,6 +95,17 @@ export const revokeApiKey = (
     }),
   )
 
+/** The organization's active keys with their digests, to announce them again after a plan change. */
+export const listActiveApiKeysWithDigest = (
+  sql: Sql,
+  orgId: string,
+): Effect.Effect<ReadonlyArray<{ key: ApiKey; digest: string }>> =>
+  Effect.promise(
+    () => sql<Array<ApiKeyRow & { digest: string }>>`
+      select ${sql.unsafe(COLUMNS)}, digest from identity.api_keys
+      where org_id = ${orgId} and revoked_at is null`,
+  ).pipe(Effect.map((rows) => rows.map((row) => ({ key: toApiKey(row), digest: row.digest }))))
+
 export interface KeyWithOrganization {
   readonly key: ApiKey
   readonly digest: string

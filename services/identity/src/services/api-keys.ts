@@ -5,15 +5,7 @@
  * on its row lock, so concurrent creations at nine active keys let exactly one through.
  */
 import { OutboxWriter } from "@parley/bus"
-import {
-  type CreateApiKeyRequest,
-  encodeBusValue,
-  KeyChanged,
-  type KeyId,
-  normalizeOrigin,
-  type OrgId,
-  Topics,
-} from "@parley/contracts"
+import { type CreateApiKeyRequest, normalizeOrigin } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
 import { Context, Effect, Layer } from "effect"
@@ -31,6 +23,7 @@ import {
   revokeApiKey,
 } from "../repositories/api-keys.ts"
 import { lockOrganization } from "../repositories/organizations.ts"
+import { keyChangedRecord } from "./key-announcements.ts"
 
 export const MAX_ACTIVE_KEYS = 10
 
@@ -57,22 +50,7 @@ export class ApiKeys extends Context.Service<
       const { sql } = database
 
       const announce = (tx: postgres.TransactionSql, key: ApiKey, digest: string) =>
-        outbox.append(tx, [
-          {
-            topic: Topics.identityKeys,
-            key: key.id,
-            value: encodeBusValue(KeyChanged, {
-              keyId: key.id as KeyId,
-              orgId: key.orgId as OrgId,
-              digest,
-              prefix: key.prefix,
-              scopes: key.scopes,
-              allowedOrigins: key.allowedOrigins,
-              revokedAt: key.revokedAt === null ? null : key.revokedAt.toISOString(),
-              changedAt: new Date().toISOString(),
-            }),
-          },
-        ])
+        outbox.append(tx, [keyChangedRecord(key, digest, new Date())])
 
       /** Locks the organization and checks it may manage keys (the `api_access` plan feature). */
       const lockWithApiAccess = (tx: postgres.TransactionSql, orgId: string) =>

@@ -1,12 +1,16 @@
 /** The operator's view: creating organizations (with their first administrator) and their plan. */
+
+import { OutboxWriter } from "@parley/bus"
 import type { CreateOrganizationRequest, UpdateOrganizationRequest } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Context, Effect, Layer } from "effect"
 import type { Organization, User } from "../domain/model.ts"
 import { type EmailTaken, ResourceNotFound } from "../errors.ts"
+import { listActiveApiKeysWithDigest } from "../repositories/api-keys.ts"
 import { findOrganization, insertOrganization, updateOrganization } from "../repositories/organizations.ts"
 import { insertUser } from "../repositories/users.ts"
+import { keyChangedRecord } from "./key-announcements.ts"
 import { Passwords } from "./passwords.ts"
 
 const unique = <A>(items: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(items)]
@@ -27,6 +31,7 @@ export class Organizations extends Context.Service<
     Effect.gen(function* () {
       const database = yield* Database
       const passwords = yield* Passwords
+      const outbox = yield* OutboxWriter
       const provided = Effect.provideService(Database, database)
       return Organizations.of({
         create: (request) =>
@@ -52,13 +57,27 @@ export class Organizations extends Context.Service<
             ).pipe(provided)
           }).pipe(Effect.withSpan("identity.createOrganization")),
         update: (id, change) =>
-          updateOrganization(database.sql, id, {
-            name: change.name,
-            features: change.features === undefined ? undefined : unique(change.features),
-          }).pipe(
-            Effect.flatMap((org) => (org === undefined ? Effect.fail(new ResourceNotFound()) : Effect.succeed(org))),
-            Effect.withSpan("identity.updateOrganization"),
-          ),
+          withTransaction((tx) =>
+            Effect.gen(function* () {
+              const org = yield* updateOrganization(tx, id, {
+                name: change.name,
+                features: change.features === undefined ? undefined : unique(change.features),
+              })
+              if (org === undefined) return yield* new ResourceNotFound()
+              // Gateways cache each key with its organization's features: announcing the keys again
+              // makes every gateway drop them and read the new plan within a second.
+              if (change.features !== undefined) {
+                const keys = yield* listActiveApiKeysWithDigest(tx, id)
+                if (keys.length === 0) return org
+                const now = new Date()
+                yield* outbox.append(
+                  tx,
+                  keys.map(({ key, digest }) => keyChangedRecord(key, digest, now)),
+                )
+              }
+              return org
+            }),
+          ).pipe(provided, Effect.withSpan("identity.updateOrganization")),
         get: (id) =>
           findOrganization(database.sql, id).pipe(
             Effect.flatMap((org) => (org === undefined ? Effect.fail(new ResourceNotFound()) : Effect.succeed(org))),
