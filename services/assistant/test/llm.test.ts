@@ -1,0 +1,178 @@
+import { type StubHandler, type StubServer, startHttpServer } from "@parley/platform/testing"
+import { Redacted } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  futureWeekday,
+  leadEventsOf,
+  newOrg,
+  type RunningApp,
+  startApp,
+  startInfrastructure,
+  type TestInfrastructure,
+  widget,
+} from "./harness.ts"
+
+let infra: TestInfrastructure
+let app: RunningApp
+let model: StubServer
+
+const TIMEOUT_MS = 400
+
+beforeAll(async () => {
+  infra = await startInfrastructure()
+  model = await startHttpServer()
+  app = await startApp(infra, {
+    background: false,
+    llm: { baseUrl: `${model.url}/v1`, apiKey: Redacted.make("sk-test"), model: "test-model", timeoutMs: TIMEOUT_MS },
+  })
+})
+afterAll(async () => {
+  await app?.stop()
+  await model?.close()
+  await infra?.close()
+})
+
+type Completion = {
+  messages: Array<{ role: string; content?: string | null; tool_call_id?: string }>
+  model: string
+  tools: Array<unknown>
+}
+
+const toolCall = (id: string, name: string, args: unknown) => ({
+  id,
+  type: "function",
+  function: { name, arguments: typeof args === "string" ? args : JSON.stringify(args) },
+})
+
+/** A model that answers the first request with tool calls and every later one with `text`. */
+const scripted =
+  (calls: Array<ReturnType<typeof toolCall>>, text: string): StubHandler =>
+  (request) => {
+    const body = request.json() as Completion
+    const answered = body.messages.some((m) => m.role === "tool")
+    return {
+      body: {
+        id: "chatcmpl-1",
+        object: "chat.completion",
+        choices: [
+          {
+            index: 0,
+            finish_reason: answered ? "stop" : "tool_calls",
+            message: answered
+              ? { role: "assistant", content: text }
+              : { role: "assistant", content: null, tool_calls: calls },
+          },
+        ],
+      },
+    }
+  }
+
+const chat = async (orgId: string, message: string) => {
+  const response = await widget(app, orgId, "POST", "/api/public/chat", { message })
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json() as { sessionId: string; reply: { text: string }; lead: { id: string; type: string } | null }
+}
+
+const requestsSince = (count: number) => model.requests.slice(count)
+
+describe("with a language model", () => {
+  it("answers with the model and records the lead its record_lead call describes", async () => {
+    const orgId = newOrg()
+    model.setHandler(
+      scripted(
+        [toolCall("call_1", "record_lead", { phone: "+1 415 555 0100", name: "Dana", type: "DEMO_REQUESTED" })],
+        "Thanks Dana! Our team will set up your demo.",
+      ),
+    )
+    const before = model.requests.length
+    const answer = await chat(orgId, "Hi, Dana here, I'd love a demo. +1 415 555 0100")
+    expect(answer.reply.text).toBe("Thanks Dana! Our team will set up your demo.")
+    expect(answer.lead?.type).toBe("DEMO_REQUESTED")
+    expect((await leadEventsOf(infra, orgId))[0]?.data).toEqual({
+      phone: "14155550100",
+      name: "Dana",
+      type: "DEMO_REQUESTED",
+      booking: null,
+    })
+    const [first, second] = requestsSince(before)
+    expect(first?.path).toBe("/v1/chat/completions")
+    expect(first?.headers.authorization).toBe("Bearer sk-test")
+    const firstBody = first?.json() as Completion
+    expect(firstBody.model).toBe("test-model")
+    expect(firstBody.tools).toHaveLength(3)
+    expect(firstBody.messages.at(-1)).toEqual({
+      role: "user",
+      content: "Hi, Dana here, I'd love a demo. +1 415 555 0100",
+    })
+    const toolAnswer = (second?.json() as Completion).messages.find((m) => m.role === "tool")
+    expect(toolAnswer?.tool_call_id).toBe("call_1")
+  })
+
+  it("books through list_slots and book_slot, making the lead a BOOKING", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    model.setHandler(
+      scripted(
+        [
+          toolCall("call_1", "list_slots", { date }),
+          toolCall("call_2", "book_slot", { date, time: "10:00", name: "Kim", phone: "4155550123" }),
+        ],
+        `Booked: ${date} at 10:00.`,
+      ),
+    )
+    const before = model.requests.length
+    const answer = await chat(orgId, `Book me at 10 on ${date}, I'm Kim, 4155550123`)
+    expect(answer.reply.text).toBe(`Booked: ${date} at 10:00.`)
+    expect(answer.lead?.type).toBe("BOOKING")
+    const events = await leadEventsOf(infra, orgId)
+    expect(events).toHaveLength(1)
+    expect(events[0]?.data).toEqual({
+      phone: "4155550123",
+      name: "Kim",
+      type: "BOOKING",
+      booking: { date, time: "10:00", service: "consultation" },
+    })
+    const tools = (requestsSince(before)[1]?.json() as Completion).messages.filter((m) => m.role === "tool")
+    expect(JSON.parse(tools[0]?.content ?? "{}")).toMatchObject({
+      date,
+      timezone: "UTC",
+      slots: expect.arrayContaining(["10:00"]),
+    })
+    expect(JSON.parse(tools[1]?.content ?? "{}")).toMatchObject({ booked: true })
+  })
+
+  it("falls back to the deterministic engine when the model does not answer in time", async () => {
+    const orgId = newOrg()
+    model.setHandler(() => new Promise(() => {}))
+    const started = Date.now()
+    const answer = await chat(orgId, "please call me back on 4155550144")
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 3_000)
+    expect(answer.reply.text).toContain("call you back at 4155550144")
+    expect(answer.lead?.type).toBe("CALLBACK_REQUESTED")
+  })
+
+  it.each([
+    ["arguments that are not JSON", [toolCall("c1", "record_lead", "{phone: ")]],
+    ["arguments of the wrong shape", [toolCall("c1", "record_lead", { phone: 4155550100 })]],
+    ["a phone number that is not one", [toolCall("c1", "record_lead", { phone: "12" })]],
+    ["a date that is not one", [toolCall("c1", "book_slot", { date: "someday", time: "10:00" })]],
+    ["an unknown tool", [toolCall("c1", "delete_everything", {})]],
+  ])("falls back to the deterministic engine on %s", async (_, calls) => {
+    const orgId = newOrg()
+    model.setHandler(scripted(calls, "this text must not be used"))
+    const answer = await chat(orgId, "I'm Dana, call me on 4155550155")
+    expect(answer.reply.text).not.toBe("this text must not be used")
+    expect(answer.reply.text).toContain("call you back")
+    expect((await leadEventsOf(infra, orgId))[0]?.data).toMatchObject({ name: "Dana", type: "CALLBACK_REQUESTED" })
+  })
+
+  it.each([
+    ["a server error", () => ({ status: 500, body: { error: { message: "overloaded" } } })],
+    ["a body that is not a completion", () => ({ body: { nope: true } })],
+    ["an empty reply", () => ({ body: { choices: [{ message: { role: "assistant", content: "  " } }] } })],
+  ] as Array<[string, StubHandler]>)("falls back to the deterministic engine on %s", async (_, handler) => {
+    model.setHandler(handler)
+    const answer = await chat(newOrg(), "hello")
+    expect(answer.reply.text.length).toBeGreaterThan(0)
+  })
+})
