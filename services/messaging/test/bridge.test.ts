@@ -214,5 +214,30 @@ describe("assistant replies", () => {
       { timeoutMs: 10_000 },
     )
     expect(bridge.requests.filter((r) => r.text().includes("Sure, 5pm works"))).toHaveLength(1)
+
+    // A regenerated answer to the same message (the assistant asked twice) is not sent either.
+    const regenerated = encodeBusValue(ChannelOutbound, {
+      orgId: orgId as never,
+      channel: "bridge",
+      to: "447700900123",
+      text: "Yes, 5pm is fine",
+      inReplyTo: "bridge-1",
+    })
+    await infra.runtime.runPromise(
+      Effect.gen(function* () {
+        const bus = yield* Bus
+        yield* bus.publish([{ topic: Topics.channelOutbound, key: orgId, value: regenerated }])
+      }),
+    )
+    await eventually(
+      async () => {
+        const offsets = await infra.db.sql`
+          select count(*)::int as n from parley_bus.group_offsets where group_id = 'messaging.channel-outbound'
+            and topic = ${Topics.channelOutbound} and committed >= 3`
+        expect(offsets[0]?.n).toBeGreaterThan(0)
+      },
+      { timeoutMs: 10_000 },
+    )
+    expect(bridge.requests.filter((r) => r.text().includes("5pm is fine"))).toHaveLength(0)
   })
 })

@@ -1,7 +1,6 @@
 import { Bus, type BusRecord } from "@parley/bus"
 import { ChannelOutbound, decodeBusValue, Topics } from "@parley/contracts"
 import type { Database } from "@parley/db"
-import { sha256Hex } from "@parley/platform"
 import { Effect } from "effect"
 import type { MessagingResources } from "../resources.ts"
 import { sendMessage } from "./send.ts"
@@ -9,14 +8,15 @@ import { sendMessage } from "./send.ts"
 export const ASSISTANT_REPLIES_GROUP = "messaging.channel-outbound"
 
 /**
- * The key that makes a redelivered reply record a no-op: a reply to an inbound message is keyed
- * by its content (a relay that republishes it gives the same bytes); one that answers nothing in
- * particular by its position in the log.
+ * The key that makes a redelivered reply a no-op. A reply to an inbound message is keyed by that
+ * message: the assistant answers each message once, and keying by the text instead would let a
+ * regenerated answer (a language model asked twice after a redelivery) reach the customer twice.
+ * A reply that answers nothing in particular is keyed by its position in the log.
  */
 const sourceKeyOf = (record: BusRecord, reply: ChannelOutbound): string =>
   reply.inReplyTo === undefined
     ? `bus:${record.topic}:${record.partition}:${record.offset}`
-    : `reply:${sha256Hex(record.value)}`
+    : `reply:${reply.channel}:${reply.inReplyTo}`
 
 /**
  * Sends the assistant's replies (`parley.channel.outbound.v1`) through the organization's channel.
