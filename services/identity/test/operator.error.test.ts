@@ -29,6 +29,30 @@ describe("operator API errors", () => {
     expect(body.issues.map((i: { path: string }) => i.path)).toContain("features[1]")
   })
 
+  it("refuses a PATCH with an unknown feature or a feature list that is not a list, changing nothing", async () => {
+    const created = await create({
+      name: "Stable",
+      features: ["api_access"],
+      admin: { email: uniqueEmail(), password: "0123456789" },
+    })
+    const { id } = created.json().organization
+    for (const payload of [{ features: ["api_access", "unlimited"] }, { features: "api_access" }, { name: "" }]) {
+      const response = await harness.app.inject({
+        method: "PATCH",
+        url: `/api/operator/organizations/${id}`,
+        headers: operatorHeaders,
+        payload,
+      })
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400)
+    }
+    const read = await harness.app.inject({
+      method: "GET",
+      url: `/api/operator/organizations/${id}`,
+      headers: operatorHeaders,
+    })
+    expect(read.json()).toMatchObject({ name: "Stable", features: ["api_access"] })
+  })
+
   it("refuses a short admin password, a bad email and a missing name, listing each", async () => {
     const response = await create({ admin: { email: "not-an-email", password: "short" } })
     expect(response.statusCode).toBe(400)

@@ -1,7 +1,7 @@
 /** Dashboard sign-in: login, logout, the current user, and the gateway's session lookup. */
 import { Database } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import type { Organization, User } from "../domain/model.ts"
 import { newSessionToken, SESSION_LIFETIME_MS } from "../domain/session-token.ts"
 import { InvalidCredentials, ResourceNotFound, SessionRequired } from "../errors.ts"
@@ -57,7 +57,7 @@ export class Accounts extends Context.Service<
               tokenDigest: sha256Hex(token),
               userId: user.id,
               orgId: user.orgId,
-              expiresAt: new Date(Date.now() + SESSION_LIFETIME_MS),
+              expiresAt: new Date((yield* Clock.currentTimeMillis) + SESSION_LIFETIME_MS),
             })
             return { user, organization, token }
           }).pipe(Effect.withSpan("identity.login")),

@@ -8,7 +8,7 @@ import { OutboxWriter } from "@parley/bus"
 import { type CreateApiKeyRequest, normalizeOrigin } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import type postgres from "postgres"
 import { mintApiKey } from "../domain/api-key-secret.ts"
 import type { ApiKey } from "../domain/model.ts"
@@ -50,7 +50,9 @@ export class ApiKeys extends Context.Service<
       const { sql } = database
 
       const announce = (tx: postgres.TransactionSql, key: ApiKey, digest: string) =>
-        outbox.append(tx, [keyChangedRecord(key, digest, new Date())])
+        Clock.currentTimeMillis.pipe(
+          Effect.flatMap((now) => outbox.append(tx, [keyChangedRecord(key, digest, new Date(now))])),
+        )
 
       /** Locks the organization and checks it may manage keys (the `api_access` plan feature). */
       const lockWithApiAccess = (tx: postgres.TransactionSql, orgId: string) =>

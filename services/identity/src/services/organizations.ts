@@ -4,7 +4,7 @@ import { OutboxWriter } from "@parley/bus"
 import type { CreateOrganizationRequest, UpdateOrganizationRequest } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import type { Organization, User } from "../domain/model.ts"
 import { type EmailTaken, ResourceNotFound } from "../errors.ts"
 import { listActiveApiKeysWithDigest } from "../repositories/api-keys.ts"
@@ -69,7 +69,7 @@ export class Organizations extends Context.Service<
               if (change.features !== undefined) {
                 const keys = yield* listActiveApiKeysWithDigest(tx, id)
                 if (keys.length === 0) return org
-                const now = new Date()
+                const now = new Date(yield* Clock.currentTimeMillis)
                 yield* outbox.append(
                   tx,
                   keys.map(({ key, digest }) => keyChangedRecord(key, digest, now)),
