@@ -46,8 +46,8 @@ describe("API key errors", () => {
     expect(await keyCount(org.orgId)).toBe(0)
   })
 
-  it("refuses a missing, empty or over-long name", async () => {
-    for (const name of [undefined, "", "   ", "x".repeat(101)]) {
+  it("refuses a missing, empty, over-long or NUL-carrying name", async () => {
+    for (const name of [undefined, "", "   ", "x".repeat(101), "nul\u0000name"]) {
       const response = await createKey(harness, org, name === undefined ? {} : { name })
       expect(response.statusCode, String(name)).toBe(400)
       expect(issuePaths(response.json())).toEqual(["name"])
@@ -99,6 +99,11 @@ describe("API key errors", () => {
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(403)
       expect(response.json()).toEqual({ error: "Organization administrator required", code: "admin_required" })
     }
+  })
+
+  it("answers 400, not 500, for an id carrying U+0000", async () => {
+    const response = await harness.app.inject({ method: "GET", url: "/api/org/api-keys/key_%00", headers: org.admin })
+    expect(response.statusCode).toBe(400)
   })
 
   it("answers 404 for an unknown key on GET and DELETE", async () => {

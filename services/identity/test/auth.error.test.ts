@@ -53,6 +53,11 @@ describe("login errors", () => {
     expect(paths).toEqual(expect.arrayContaining(["email", "password"]))
   })
 
+  it("answers 400, not 500, for an email carrying U+0000", async () => {
+    const response = await login({ email: "a\u0000@example.com", password: "whatever-password" })
+    expect(response.statusCode).toBe(400)
+  })
+
   it("answers 400 without a body at all", async () => {
     const response = await harness.app.inject({ method: "POST", url: "/api/auth/login" })
     expect(response.statusCode).toBe(400)

@@ -13,7 +13,10 @@ export const PlanFeatures = ["api_access"] as const
 export const PlanFeature = Schema.Literals(PlanFeatures)
 export type PlanFeature = typeof PlanFeature.Type
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+const EMAIL = /^[^\s@\u0000]+@[^\s@\u0000]+\.[^\s@\u0000]+$/
+
+/** Postgres text cannot hold U+0000: refusing it here keeps such input a 400, never a 500. */
+const noNul = Schema.makeFilter((s: string) => !s.includes("\u0000") || "must not contain U+0000")
 
 export const Email = Schema.String.check(
   Schema.isMaxLength(254),
@@ -30,6 +33,7 @@ const NonBlank = (max: number) =>
   Schema.String.check(
     Schema.isMaxLength(max),
     Schema.makeFilter((s: string) => s.trim().length > 0 || "must not be empty"),
+    noNul,
   )
 
 /**
@@ -93,7 +97,7 @@ export const CreateOrganizationResponse = Schema.Struct({ organization: Organiza
 export type CreateOrganizationResponse = typeof CreateOrganizationResponse.Type
 
 export const LoginRequest = Schema.Struct({
-  email: Schema.String.check(Schema.isMaxLength(254)),
+  email: Schema.String.check(Schema.isMaxLength(254), noNul),
   password: LoginPassword,
 })
 export type LoginRequest = typeof LoginRequest.Type
@@ -112,10 +116,10 @@ export const ListMembersResponse = Schema.Struct({ data: Schema.Array(MemberReco
 export type ListMembersResponse = typeof ListMembersResponse.Type
 
 /**
- * The `:id` of identity's routes. Any string: an id that is malformed names no resource, so it is
- * answered 404 like a missing one rather than 400.
+ * The `:id` of identity's routes. Any string (bar U+0000): an id that is malformed names no resource,
+ * so it is answered 404 like a missing one rather than 400.
  */
-export const IdentityPathParams = Schema.Struct({ id: Schema.String })
+export const IdentityPathParams = Schema.Struct({ id: Schema.String.check(noNul) })
 export type IdentityPathParams = typeof IdentityPathParams.Type
 
 // ---- API keys (§4) ----
