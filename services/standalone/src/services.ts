@@ -4,6 +4,8 @@
  * them over internal HTTP exactly as in a distributed deployment.
  */
 import type { AddressInfo } from "node:net"
+import { makeAssistantApp } from "@parley/assistant"
+import { AssistantConfig } from "@parley/assistant/config"
 import type { Bus, OutboxWriter } from "@parley/bus"
 import type { Database } from "@parley/db"
 import { makeDispatcher } from "@parley/dispatcher"
@@ -65,12 +67,18 @@ export const startInternalServices = (
     const messagingConfig = yield* loadConfig(MessagingConfig, env)
     const { http: messaging } = yield* makeMessagingApp({ config: messagingConfig, logger: loggerFor("messaging") })
 
+    const assistantConfig = yield* loadConfig(AssistantConfig, env)
+    const { app: assistant } = yield* makeAssistantApp({
+      logger: loggerFor("assistant"),
+      internalSecret: assistantConfig.internalSecret,
+      llm: assistantConfig.llm,
+    })
+
     const urls = {
       PARLEY_IDENTITY_URL: yield* listenOnLoopback(identity),
       PARLEY_WEBHOOK_REGISTRY_URL: yield* listenOnLoopback(registry),
       PARLEY_MESSAGING_URL: yield* listenOnLoopback(messaging),
-      // Until the assistant joins, its routes answer 503 from the gateway (nothing listens there).
-      PARLEY_ASSISTANT_URL: "http://127.0.0.1:9",
+      PARLEY_ASSISTANT_URL: yield* listenOnLoopback(assistant),
     }
-    return { urls, metrics: [identity.metrics, registry.metrics, messaging.metrics] }
+    return { urls, metrics: [identity.metrics, registry.metrics, messaging.metrics, assistant.metrics] }
   })
