@@ -17,6 +17,7 @@ import { internalRoutes } from "./http/routes/internal.ts"
 import { memberRoutes } from "./http/routes/members.ts"
 import { operatorRoutes } from "./http/routes/operator.ts"
 import type { IdentityRuntime } from "./http/runtime.ts"
+import { cleanExpiredSessions } from "./jobs/session-cleanup.ts"
 import { Accounts } from "./services/accounts.ts"
 import { ApiKeys } from "./services/api-keys.ts"
 import { Members } from "./services/members.ts"
@@ -73,6 +74,7 @@ export const makeIdentityApp = (
     yield* Effect.promise(() => runtime.runPromise(Effect.void))
 
     yield* consumeKeyUsage(options.keyUsageBatching).pipe(Effect.orDie)
+    yield* cleanExpiredSessions
 
     const { sql } = yield* Database
     const app = makeHttpServer({

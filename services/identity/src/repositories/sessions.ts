@@ -52,3 +52,9 @@ export const deleteExpiredSessionsOfUser = (sql: Sql, userId: string): Effect.Ef
   Effect.promise(() => sql`delete from identity.sessions where user_id = ${userId} and expires_at <= now()`).pipe(
     Effect.asVoid,
   )
+
+/** Housekeeping: expired sessions match no lookup; deleting them keeps the table to live sessions. */
+export const deleteExpiredSessions = (sql: Sql): Effect.Effect<number> =>
+  Effect.promise(() => sql`delete from identity.sessions where expires_at <= now()`).pipe(
+    Effect.map((result) => result.count),
+  )
