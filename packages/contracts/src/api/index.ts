@@ -3,4 +3,5 @@
 export * from "./assistant.ts"
 export * from "./identity.ts"
 export * from "./messaging.ts"
+export * from "./openapi.ts"
 export * from "./webhooks.ts"

@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest"
+import { ErrorCode } from "../errors.ts"
+import { Scopes } from "../scopes.ts"
+import { openApiDocument, openApiOperations } from "./openapi.ts"
+
+const document = openApiDocument({ serverUrl: "https://parley.example" })
+
+type Json = Record<string, unknown>
+const operationsOf = (doc: typeof document) =>
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ path, method, op: op as Json })),
+  )
+
+const refsIn = (value: unknown): Array<string> => {
+  if (Array.isArray(value)) return value.flatMap(refsIn)
+  if (value === null || typeof value !== "object") return []
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === "$ref" && typeof inner === "string" ? [inner] : refsIn(inner),
+  )
+}
+
+const resolvePointer = (doc: unknown, ref: string): unknown =>
+  ref
+    .replace(/^#\//, "")
+    .split("/")
+    .reduce<unknown>((node, part) => (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], doc)
+
+describe("the OpenAPI document", () => {
+  it("is OpenAPI 3.1 with the server it was given", () => {
+    expect(document.openapi).toBe("3.1.0")
+    expect(document.servers).toEqual([{ url: "https://parley.example" }])
+  })
+
+  it("resolves every $ref it contains", () => {
+    const unresolved = refsIn(document).filter((ref) => resolvePointer(document, ref) === undefined)
+    expect(unresolved).toEqual([])
+  })
+
+  it("gives every operation a unique id", () => {
+    const ids = operationsOf(document).map(({ op }) => op.operationId)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(ids.length).toBe(openApiOperations.length)
+  })
+
+  it("declares exactly the path parameters each path names", () => {
+    for (const { path, method, op } of operationsOf(document)) {
+      const named = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort()
+      const declared = ((op.parameters ?? []) as Array<Json>)
+        .filter((p) => p.in === "path")
+        .map((p) => p.name)
+        .sort()
+      expect(declared, `${method.toUpperCase()} ${path}`).toEqual(named)
+    }
+  })
+
+  it("answers every error with the { error, code, issues? } body and every code is the contract's", () => {
+    const body = document.components.schemas.ErrorBody as Json
+    expect(body.required).toEqual(["error", "code"])
+    const code = (body.properties as Record<string, Json>).code as Json
+    expect(code.enum).toEqual([...ErrorCode.literals])
+    for (const { path, method, op } of operationsOf(document)) {
+      const responses = op.responses as Record<string, Json>
+      for (const status of Object.keys(responses).filter((s) => Number(s) >= 400)) {
+        expect(refsIn(responses[status]?.content), `${method} ${path} ${status}`).toEqual([
+          "#/components/schemas/ErrorBody",
+        ])
+      }
+      expect(Object.keys(responses), `${method} ${path}`).toEqual(expect.arrayContaining(["500", "503"]))
+    }
+  })
+
+  it("documents the four key forms on the widget surface and only the header or a session on the private API", () => {
+    const chat = document.paths["/api/public/chat"]?.post as Json
+    expect(chat.security).toEqual([{ ApiKeyHeader: [] }, { ApiKeyBearer: [] }, { ApiKeyQuery: [] }])
+    expect(chat["x-parley-scope"]).toBe("chat:write")
+    expect(chat.description).toContain("`apiKey`")
+    const keys = document.paths["/api/org/api-keys"]?.post as Json
+    expect(keys.security).toEqual([{ ApiKeyHeader: [] }, { SessionCookie: [] }])
+    expect((keys.responses as Json)["403"]).toMatchObject({
+      description: expect.stringContaining("plan_feature_required"),
+    })
+    const schemes = document.components.securitySchemes as Record<string, Json>
+    expect(schemes.ApiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" })
+    expect(schemes.SessionCookie).toMatchObject({ type: "apiKey", in: "cookie", name: "parley_session" })
+    expect(schemes.OperatorBearer).toMatchObject({ type: "http", scheme: "bearer" })
+    const operator = document.paths["/api/operator/organizations"]?.post as Json
+    expect(operator.security).toEqual([{ OperatorBearer: [] }])
+  })
+
+  it("compiles request bodies from the Schemas the services decode with", () => {
+    const create = document.components.schemas.CreateApiKeyRequest as Json
+    expect(create.required).toEqual(["name"])
+    const scopes = (create.properties as Record<string, Json>).scopes as Json
+    expect((scopes.items as Json).enum).toEqual([...Scopes])
+    const chat = document.components.schemas.ChatRequest as Json
+    expect((chat.properties as Record<string, Json>).message).toMatchObject({ type: "string", minLength: 1 })
+  })
+
+  it("lists query parameters from the query Schemas, strings on the wire", () => {
+    const leads = document.paths["/api/leads"]?.get as Json
+    const names = (leads.parameters as Array<Json>).map((p) => `${p.in}:${p.name}:${p.required}`)
+    expect(names).toEqual(["query:limit:false", "query:cursor:false", "query:type:false"])
+    const slots = document.paths["/api/public/bookings/slots"]?.get as Json
+    expect((slots.parameters as Array<Json>).find((p) => p.name === "date")).toMatchObject({ required: true })
+  })
+
+  it("documents the raw bodies by their media types", () => {
+    const media = document.paths["/api/media"]?.post as Json
+    expect(Object.keys((media.requestBody as Json).content as Json)).toEqual([
+      "image/*",
+      "video/*",
+      "audio/*",
+      "application/pdf",
+    ])
+    const importCsv = document.paths["/api/contacts/import"]?.post as Json
+    expect(Object.keys((importCsv.requestBody as Json).content as Json)).toEqual(["text/csv"])
+    const exportCsv = document.paths["/api/leads/export"]?.get as Json
+    expect(Object.keys(((exportCsv.responses as Json)["200"] as Json).content as Json)).toEqual(["text/csv"])
+  })
+
+  it("leaves the provider's routes out of the rate-limit headers and counts everything else", () => {
+    const cloud = document.paths["/channels/cloud/webhook"]?.post as Json
+    expect(Object.keys(cloud.responses as Json)).not.toContain("429")
+    expect(cloud.security).toEqual([{ CloudSignature: [] }])
+    const leads = document.paths["/api/leads"]?.get as Json
+    expect(Object.keys(((leads.responses as Json)["200"] as Json).headers as Json)).toContain("RateLimit-Limit")
+  })
+})

@@ -1,0 +1,34 @@
+/**
+ * `GET /docs/openapi.json` and `GET /docs` (CONTRACT.md §11): the document is built once, from the
+ * Schemas in `@parley/contracts`, when the gateway starts. Neither route is authenticated nor
+ * counted against rate limits: they describe the API, they do not touch a tenant.
+ */
+import { openApiDocument } from "@parley/contracts"
+import type { FastifyInstance } from "fastify"
+import { docsPageCsp, renderDocsPage } from "./page.ts"
+
+export interface DocsOptions {
+  /** `PARLEY_PUBLIC_URL`, listed as the document's server. */
+  readonly publicUrl: string
+  readonly version?: string
+}
+
+export const registerDocsRoutes = (app: FastifyInstance, options: DocsOptions): void => {
+  const document = openApiDocument({
+    serverUrl: options.publicUrl,
+    ...(options.version === undefined ? {} : { version: options.version }),
+  })
+  const json = JSON.stringify(document)
+  const page = renderDocsPage(document)
+  app.get("/docs/openapi.json", (_request, reply) =>
+    reply.type("application/json; charset=utf-8").header("cache-control", "public, max-age=300").send(json),
+  )
+  app.get("/docs", (_request, reply) =>
+    reply
+      .type("text/html; charset=utf-8")
+      .header("content-security-policy", docsPageCsp)
+      .header("x-content-type-options", "nosniff")
+      .header("cache-control", "public, max-age=300")
+      .send(page),
+  )
+}
