@@ -17,6 +17,8 @@ export class CsvReader {
   private recordLine = 1
   private decoder = new TextDecoder("utf-8")
   private started = false
+  /** The previous character ended a record with CR: a following LF belongs to it (even across chunks). */
+  private afterCr = false
 
   /** Parses a chunk; returns the records completed by it. */
   feed(chunk: Uint8Array): Array<CsvRecord> {
@@ -42,7 +44,11 @@ export class CsvReader {
   private parse(text: string): Array<CsvRecord> {
     const out: Array<CsvRecord> = []
     for (let i = 0; i < text.length; i++) {
-      let c = text[i] as string
+      const c = text[i] as string
+      if (this.afterCr) {
+        this.afterCr = false
+        if (c === "\n") continue
+      }
       if (!this.started) {
         this.started = true
         if (c === "\uFEFF") continue
@@ -75,11 +81,9 @@ export class CsvReader {
         this.line++
         out.push(this.finishRecord())
       } else if (c === "\r") {
-        c = text[i + 1] ?? ""
-        if (c !== "\n") {
-          this.line++
-          out.push(this.finishRecord())
-        }
+        this.line++
+        this.afterCr = true
+        out.push(this.finishRecord())
       } else {
         this.field += c
       }
