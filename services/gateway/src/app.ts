@@ -21,6 +21,7 @@ import { makeAuthenticator } from "./auth/authenticate.ts"
 import { makeIdentityClient } from "./auth/identity-client.ts"
 import { makeKeyCache } from "./auth/key-cache.ts"
 import { followKeyChanges } from "./auth/key-changes.ts"
+import { registerDocsRoutes } from "./docs/routes.ts"
 import { makeGatewayMetrics } from "./gateway-metrics.ts"
 import { makePipeline } from "./http/pipeline.ts"
 import { makeForwarder } from "./proxy/forward.ts"
@@ -168,6 +169,8 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     app.route({ method: [...ALL_METHODS], url: "/channels/*", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/channels", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/api", handler: pipeline })
+    // The OpenAPI document and its page (CONTRACT.md §11), served by the gateway itself.
+    registerDocsRoutes(app, { publicUrl: options.publicUrl })
 
     const metricsApp = makeMetricsServer({ service: "gateway", logger, metrics, readiness })
     yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([app.close(), metricsApp.close()])))
