@@ -5,7 +5,9 @@
  *
  * Prints "bootstrap <host:port>" once the cluster listens, then reads commands on stdin, one a line:
  *   topic <name> <partitions>   -> "ok <name>" or "error <name> <reason>"
- * (the mock refuses CreateTopics, so tests create topics through this launcher). It exits when stdin
+ *   fail <apiKey> <errorCode> <count>   -> "ok fail"  (the next <count> requests of that API fail)
+ * (the mock refuses CreateTopics, so tests create topics through this launcher; `fail` lets tests
+ * provoke broker errors such as a SyncGroup answered with INVALID_REQUEST). It exits when stdin
  * closes, so it never outlives the test process that started it.
  */
 #include <librdkafka/rdkafka.h>
@@ -53,10 +55,16 @@ int main(int argc, char **argv) {
   fflush(stdout);
 
   char line[1024], name[512];
-  int partitions;
+  int partitions, api_key, error_code, count;
   while (fgets(line, sizeof line, stdin)) {
     if (sscanf(line, "topic %511s %d", name, &partitions) == 2 && partitions > 0) {
       create_topic(mc, name, partitions);
+    } else if (sscanf(line, "fail %d %d %d", &api_key, &error_code, &count) == 3 && count > 0 && count <= 64) {
+      rd_kafka_resp_err_t errors[64];
+      for (int i = 0; i < count; i++) errors[i] = (rd_kafka_resp_err_t)error_code;
+      rd_kafka_mock_push_request_errors_array(mc, (int16_t)api_key, (size_t)count, errors);
+      printf("ok fail\n");
+      fflush(stdout);
     } else if (line[0] != '\n') {
       printf("error - unknown command\n");
       fflush(stdout);

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises"
 import { Cause, type Context, Effect, Exit } from "effect"
-import type { Consumer, EachBatchPayload, IHeaders, KafkaMessage } from "kafkajs"
+import type { Consumer, EachBatchPayload } from "kafkajs"
 import type { BusRecord, SubscribeOptions } from "../Bus.ts"
 import { type KafkaClientOptions, makeKafka } from "./client.ts"
 import { PartitionWindow } from "./partition-window.ts"
+import { toRecord } from "./records.ts"
 
 export interface ConsumerTuning {
   /** Group session timeout; short in tests so rebalances are quick. Default 30 s. */
@@ -27,28 +28,6 @@ export interface RunningConsumer {
   readonly stop: () => Promise<void>
   /** Abrupt, like a killed process: interrupt handlers and disconnect without committing. */
   readonly abort: () => Promise<void>
-}
-
-const headerText = (value: IHeaders[string]): string | undefined => {
-  const first = Array.isArray(value) ? value[0] : value
-  return first === undefined ? undefined : first.toString()
-}
-
-const toRecord = (topic: string, partition: number, m: KafkaMessage): BusRecord => {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(m.headers ?? {})) {
-    const text = headerText(value)
-    if (text !== undefined) headers[name] = text
-  }
-  return {
-    topic,
-    partition,
-    offset: BigInt(m.offset),
-    key: m.key?.toString() ?? "",
-    value: m.value?.toString() ?? "",
-    headers,
-    timestamp: new Date(Number(m.timestamp)),
-  }
 }
 
 interface Assigned {
@@ -76,15 +55,17 @@ export const startConsumer = async (
   const commitIntervalMs = client.commitIntervalMs ?? 200
   const log = (effect: Effect.Effect<void>) => Effect.runForkWith(context)(effect)
 
-  const consumer: Consumer = makeKafka(client, context, `consumer-${subscription.groupId}`).consumer({
-    groupId: subscription.groupId,
-    sessionTimeout,
-    rebalanceTimeout: sessionTimeout,
-    heartbeatInterval: client.heartbeatIntervalMs ?? Math.max(100, Math.floor(sessionTimeout / 10)),
-    maxWaitTimeInMs: client.maxWaitTimeMs ?? 500,
-    allowAutoTopicCreation: false,
-  })
-
+  const topicsOnly = subscription.topics.map((topic) => ({ topic }))
+  // The current group member. kafkajs gives up on non-retriable errors (librdkafka's mock answers
+  // some late SyncGroups with INVALID_REQUEST); then a fresh member replaces it.
+  let consumer: Consumer | undefined
+  // Pause/resume throw before `run` has set the member up (while a replacement starts): skip then,
+  // the replacement applies the user's pause itself.
+  const tryOn = (f: (c: Consumer) => void) => {
+    try {
+      if (consumer !== undefined) f(consumer)
+    } catch {}
+  }
   let epoch = 0
   let assigned = new Map<string, Assigned>()
   const windowPaused = new Set<string>()
@@ -107,7 +88,7 @@ export const startConsumer = async (
       })
       if (pending.length === 0) return
       try {
-        await consumer.commitOffsets(
+        await consumer?.commitOffsets(
           pending.map((p) => ({ topic: p.topic, partition: p.partition, offset: p.offset.toString() })),
         )
         for (const p of pending) p.window.committed(p.offset)
@@ -129,7 +110,7 @@ export const startConsumer = async (
 
   const resumePartition = (key: string, a: Assigned) => {
     windowPaused.delete(key)
-    if (!userPaused) consumer.resume([{ topic: a.topic, partitions: [a.partition] }])
+    if (!userPaused) tryOn((c) => c.resume([{ topic: a.topic, partitions: [a.partition] }]))
   }
 
   const dispatch = async (key: string, a: Assigned, record: BusRecord, myEpoch: number) => {
@@ -187,7 +168,7 @@ export const startConsumer = async (
       if (next !== undefined && offset < next) continue
       if (a.window.full) {
         windowPaused.add(key)
-        consumer.pause([{ topic, partitions: [partition] }])
+        tryOn((c) => c.pause([{ topic, partitions: [partition] }]))
         return
       }
       a.window.start(offset)
@@ -196,51 +177,93 @@ export const startConsumer = async (
     }
   }
 
-  // A rebalance hands partitions around: commit what is done while this generation may still,
-  // then start the new assignment with fresh bookkeeping (records still running are redelivered).
-  consumer.on(consumer.events.REBALANCING, () => {
-    void commitNow()
-  })
-  consumer.on(consumer.events.GROUP_JOIN, () => {
+  const launch = async (): Promise<void> => {
+    const c = makeKafka(client, context, `consumer-${subscription.groupId}`).consumer({
+      groupId: subscription.groupId,
+      sessionTimeout,
+      rebalanceTimeout: sessionTimeout,
+      heartbeatInterval: client.heartbeatIntervalMs ?? Math.max(100, Math.floor(sessionTimeout / 10)),
+      maxWaitTimeInMs: client.maxWaitTimeMs ?? 500,
+      allowAutoTopicCreation: false,
+    })
+    consumer = c
     epoch++
-    for (const key of windowPaused) {
-      const a = assigned.get(key)
-      if (a !== undefined && !userPaused) consumer.resume([{ topic: a.topic, partitions: [a.partition] }])
-    }
-    windowPaused.clear()
     assigned = new Map()
-  })
-  consumer.on(consumer.events.CRASH, (event) => {
-    log(
-      Effect.logError("kafka consumer crashed", {
-        groupId: subscription.groupId,
-        error: String(event.payload.error),
-        restart: event.payload.restart,
-      }),
-    )
-  })
-
-  await consumer.connect()
-  try {
-    await consumer.subscribe({ topics: [...subscription.topics], fromBeginning: true })
-    await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch })
-  } catch (error) {
-    await consumer.disconnect().catch(() => undefined)
-    throw error
+    windowPaused.clear()
+    // A rebalance hands partitions around: commit what is done while this generation may still,
+    // then start the new assignment with fresh bookkeeping (records still running are redelivered).
+    c.on(c.events.REBALANCING, () => {
+      if (c === consumer) void commitNow()
+    })
+    c.on(c.events.GROUP_JOIN, () => {
+      if (c !== consumer) return
+      epoch++
+      for (const key of windowPaused) {
+        const a = assigned.get(key)
+        if (a !== undefined && !userPaused) tryOn((m) => m.resume([{ topic: a.topic, partitions: [a.partition] }]))
+      }
+      windowPaused.clear()
+      assigned = new Map()
+    })
+    c.on(c.events.CRASH, (event) => {
+      const replace = c === consumer && !event.payload.restart && !stopping
+      log(
+        Effect.logWarning("kafka consumer crashed", {
+          groupId: subscription.groupId,
+          error: String(event.payload.error),
+          restartedBy: event.payload.restart ? "kafkajs" : replace ? "a new member" : "nobody (stopping)",
+        }),
+      )
+      if (replace) void replaceMember()
+    })
+    await c.connect()
+    try {
+      await c.subscribe({ topics: [...subscription.topics], fromBeginning: true })
+      await c.run({ autoCommit: false, eachBatchAutoResolve: false, eachBatch })
+      if (userPaused) c.pause(topicsOnly)
+    } catch (error) {
+      await c.disconnect().catch(() => undefined)
+      throw error
+    }
+    if (stopping) await c.disconnect().catch(() => undefined)
   }
+
+  let replacing = false
+  const replaceMember = async () => {
+    if (replacing) return
+    replacing = true
+    for (let attempt = 1; !stopping; attempt++) {
+      await sleep(Math.min(200 * 2 ** (attempt - 1), 5_000), undefined, { signal: stopSignal.signal }).catch(() => {})
+      if (stopping) break
+      try {
+        await launch()
+        break
+      } catch (error) {
+        log(
+          Effect.logWarning("kafka consumer could not rejoin; retrying", {
+            groupId: subscription.groupId,
+            error: String(error),
+          }),
+        )
+      }
+    }
+    replacing = false
+  }
+
+  await launch()
 
   return {
     pause: () => {
       userPaused = true
-      consumer.pause(subscription.topics.map((topic) => ({ topic })))
+      tryOn((c) => c.pause(topicsOnly))
     },
     resume: () => {
       userPaused = false
       // A topic-wide resume also clears partition pauses: re-pause the partitions whose window is full.
-      consumer.resume(subscription.topics.map((topic) => ({ topic })))
+      tryOn((c) => c.resume(topicsOnly))
       for (const key of windowPaused) {
         const a = assigned.get(key)
-        if (a !== undefined) consumer.pause([{ topic: a.topic, partitions: [a.partition] }])
+        if (a !== undefined) tryOn((c) => c.pause([{ topic: a.topic, partitions: [a.partition] }]))
       }
     },
     stop: async () => {
@@ -249,7 +272,7 @@ export const startConsumer = async (
       stopping = true
       stopSignal.abort()
       if (commitTimer !== undefined) clearTimeout(commitTimer)
-      consumer.pause(subscription.topics.map((topic) => ({ topic })))
+      tryOn((c) => c.pause(topicsOnly))
       if (running > 0) {
         const drainTimeout = new AbortController()
         await Promise.race([
@@ -262,7 +285,7 @@ export const startConsumer = async (
         interruptHandlers.abort()
       }
       await commitNow()
-      await consumer.disconnect()
+      await consumer?.disconnect()
     },
     abort: async () => {
       if (stopped) return
@@ -271,7 +294,7 @@ export const startConsumer = async (
       stopSignal.abort()
       interruptHandlers.abort()
       if (commitTimer !== undefined) clearTimeout(commitTimer)
-      await consumer.disconnect().catch(() => undefined)
+      await consumer?.disconnect().catch(() => undefined)
     },
   }
 }

@@ -29,6 +29,8 @@ const ensureBuilt = async (): Promise<void> => {
 export interface MockCluster {
   readonly bootstrap: string
   createTopics(topics: ReadonlyArray<TopicSpec>): Promise<void>
+  /** Makes the next `count` requests of a Kafka API (by key) fail with `errorCode`. */
+  failRequests(apiKey: number, errorCode: number, count: number): Promise<void>
   stop(): Promise<void>
 }
 
@@ -85,6 +87,11 @@ export const startMockCluster = async (topics: ReadonlyArray<TopicSpec> = []): P
             }),
         ),
       ).then(() => undefined),
+    failRequests: (apiKey, errorCode, count) =>
+      new Promise<void>((resolve, reject) => {
+        waiting.set("fail", { resolve, reject })
+        child.stdin?.write(`fail ${apiKey} ${errorCode} ${count}\n`)
+      }),
     stop: async () => {
       child.stdin?.end()
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)

@@ -15,6 +15,8 @@ export interface KafkaTestBrokers {
    */
   readonly idempotent: boolean
   createTopics(topics: ReadonlyArray<TopicSpec>): Promise<void>
+  /** Only on the mock: the next `count` requests of a Kafka API (by key) fail with `errorCode`. */
+  failRequests?: (apiKey: number, errorCode: number, count: number) => Promise<void>
   stop(): Promise<void>
 }
 
@@ -93,6 +95,7 @@ const startMock = async (): Promise<KafkaTestBrokers> => {
     kind: "mock",
     idempotent: false,
     createTopics: mock.createTopics,
+    failRequests: mock.failRequests,
     stop: mock.stop,
   }
 }
