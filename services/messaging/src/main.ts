@@ -1,7 +1,7 @@
 import { BusLive } from "@parley/bus"
 import { Database } from "@parley/db"
 import { makeLogger, pinoLoggerLayer } from "@parley/platform"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Fiber, Layer, Option } from "effect"
 import { makeMessagingApp, migrateMessaging } from "./app.ts"
 import { MessagingConfig } from "./config.ts"
 
@@ -33,4 +33,12 @@ const program = Effect.gen(function* () {
   return yield* serve.pipe(Effect.scoped, Effect.provide(infrastructure), Effect.provide(pinoLoggerLayer(logger)))
 })
 
-Effect.runFork(program)
+const fiber = Effect.runFork(program.pipe(Effect.orDie))
+// On SIGTERM/SIGINT interrupt the program: the Scope closes, so the server drains, the campaign
+// worker finishes the batch in hand (claimed recipients get their outcome recorded), the reply
+// consumer commits and leaves its group, and the pool ends, before the process exits.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    Effect.runFork(Fiber.interrupt(fiber))
+  })
+}
