@@ -1,7 +1,7 @@
 /** The `identity.organizations` table. */
 import { Effect } from "effect"
 import type { Organization } from "../domain/model.ts"
-import { run, type Sql } from "./sql.ts"
+import type { Sql } from "./sql.ts"
 
 interface OrganizationRow {
   id: string
@@ -24,7 +24,7 @@ export const insertOrganization = (
   sql: Sql,
   org: { id: string; name: string; features: ReadonlyArray<string> },
 ): Effect.Effect<Organization> =>
-  run(
+  Effect.promise(
     () => sql<Array<OrganizationRow>>`
       insert into identity.organizations (id, name, features)
       values (${org.id}, ${org.name}, ${sql.array([...org.features])})
@@ -32,7 +32,9 @@ export const insertOrganization = (
   ).pipe(Effect.map((rows) => toOrganization(rows[0] as OrganizationRow)))
 
 export const findOrganization = (sql: Sql, id: string): Effect.Effect<Organization | undefined> =>
-  run(() => sql<Array<OrganizationRow>>`select * from identity.organizations where id = ${id}`).pipe(Effect.map(first))
+  Effect.promise(() => sql<Array<OrganizationRow>>`select * from identity.organizations where id = ${id}`).pipe(
+    Effect.map(first),
+  )
 
 /**
  * Locks the organization's row until the transaction ends. Every change that must respect a
@@ -40,16 +42,16 @@ export const findOrganization = (sql: Sql, id: string): Effect.Effect<Organizati
  * first, so concurrent changes within one organization run one after the other.
  */
 export const lockOrganization = (sql: Sql, id: string): Effect.Effect<Organization | undefined> =>
-  run(() => sql<Array<OrganizationRow>>`select * from identity.organizations where id = ${id} for update`).pipe(
-    Effect.map(first),
-  )
+  Effect.promise(
+    () => sql<Array<OrganizationRow>>`select * from identity.organizations where id = ${id} for update`,
+  ).pipe(Effect.map(first))
 
 export const updateOrganization = (
   sql: Sql,
   id: string,
   change: { readonly name?: string | undefined; readonly features?: ReadonlyArray<string> | undefined },
 ): Effect.Effect<Organization | undefined> =>
-  run(
+  Effect.promise(
     () => sql<Array<OrganizationRow>>`
       update identity.organizations
       set name = coalesce(${change.name ?? null}::text, name),
