@@ -48,6 +48,25 @@ describe("slots", () => {
     expect(body.slots.at(-1)).toEqual({ time: "16:30", available: true })
   })
 
+  it("shows the defaults as the settings of a new organization", async () => {
+    const response = await admin(app, newOrg(), "GET", "/api/bookings/settings")
+    expect(response.json()).toEqual({
+      timezone: "UTC",
+      services: ["consultation"],
+      slotMinutes: 30,
+      capacity: 1,
+      hours: {
+        mon: [["09:00", "17:00"]],
+        tue: [["09:00", "17:00"]],
+        wed: [["09:00", "17:00"]],
+        thu: [["09:00", "17:00"]],
+        fri: [["09:00", "17:00"]],
+        sat: [],
+        sun: [],
+      },
+    })
+  })
+
   it("offers nothing on a weekend by default", async () => {
     const response = await widget(app, newOrg(), "GET", `/api/public/bookings/slots?date=${futureWeekday(6)}`)
     expect((response.json() as Slots).slots).toEqual([])

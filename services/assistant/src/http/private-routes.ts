@@ -4,7 +4,8 @@ import { decodeBody, decodeQuery, effectHandler, type InternalSecret, requirePri
 import { Effect } from "effect"
 import type { FastifyInstance } from "fastify"
 import { listBookings } from "../bookings/calendar.ts"
-import { saveBookingSettings } from "../bookings/settings-store.ts"
+import { withAllDays } from "../bookings/settings.ts"
+import { loadBookingSettings, saveBookingSettings } from "../bookings/settings-store.ts"
 import { leadCsv } from "../leads/export.ts"
 import { listLeads } from "../leads/lead-list.ts"
 import { adminOrg, answering } from "./errors.ts"
@@ -48,6 +49,16 @@ export const privateRoutes =
           const orgId = yield* adminOrg(request)
           const query = yield* decodeQuery(ListBookingsQuery)(request)
           return yield* listBookings(orgId, query.date)
+        }),
+      ),
+    )
+
+    api.get(
+      "/api/bookings/settings",
+      effectHandler(runtime, (request) =>
+        Effect.gen(function* () {
+          const orgId = yield* adminOrg(request)
+          return withAllDays(yield* loadBookingSettings(sql, orgId))
         }),
       ),
     )
