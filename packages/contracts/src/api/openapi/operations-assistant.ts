@@ -132,6 +132,15 @@ export const assistantOperations: ReadonlyArray<Operation> = [
     responses: { 200: jsonReply("Bookings", schema("ListBookingsResponse", ListBookingsResponse)) },
   },
   {
+    method: "get",
+    path: "/api/bookings/settings",
+    operationId: "getBookingSettings",
+    summary: "The booking settings (new organizations start with CONTRACT.md §9's defaults)",
+    tag: "Leads and bookings",
+    access: "admin",
+    responses: { 200: jsonReply("The settings", schema("BookingSettings", BookingSettingsRecord)) },
+  },
+  {
     method: "put",
     path: "/api/bookings/settings",
     operationId: "putBookingSettings",
