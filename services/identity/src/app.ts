@@ -6,7 +6,7 @@
  */
 import type { Bus, OutboxWriter } from "@parley/bus"
 import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
-import { makeHttpServer, type ParleyLogger } from "@parley/platform"
+import { makeHttpServer, type ParleyLogger, pinoLoggerLayer } from "@parley/platform"
 import { Effect, Layer, ManagedRuntime, type Redacted, type Scope } from "effect"
 import type { FastifyInstance } from "fastify"
 import { consumeKeyUsage, type KeyUsageBatching } from "./consumers/key-usage.ts"
@@ -62,9 +62,12 @@ export const makeIdentityApp = (
   Effect.gen(function* () {
     yield* applyIdentityMigrations
     const dependencies = yield* Effect.context<Database | OutboxWriter>()
+    // Effect logs of route logic and background work go to the service's pino logger.
+    const logging = pinoLoggerLayer(options.logger)
     const services = Layer.mergeAll(Organizations.layer, Accounts.layer, Members.layer, ApiKeys.layer).pipe(
       Layer.provide(Passwords.layer(options.passwordCost ?? DEFAULT_SCRYPT_COST)),
       Layer.provide(Layer.succeedContext(dependencies)),
+      Layer.merge(logging),
     )
     const runtime: IdentityRuntime = yield* Effect.acquireRelease(
       Effect.sync(() => ManagedRuntime.make(services)),
@@ -73,8 +76,8 @@ export const makeIdentityApp = (
     // Build the services now, so a broken dependency fails startup rather than the first request.
     yield* Effect.promise(() => runtime.runPromise(Effect.void))
 
-    yield* consumeKeyUsage(options.keyUsageBatching).pipe(Effect.orDie)
-    yield* cleanExpiredSessions
+    yield* consumeKeyUsage(options.keyUsageBatching).pipe(Effect.orDie, Effect.provide(logging))
+    yield* cleanExpiredSessions.pipe(Effect.provide(logging))
 
     const { sql } = yield* Database
     const app = makeHttpServer({

@@ -151,6 +151,8 @@ describe("key usage", () => {
       expect(response.json().lastUsedAt).toBe("2026-11-22T11:00:00.000Z")
     })
     expect(await read()).toBe("2026-11-22T10:05:00.000Z")
+    // The record that was not JSON was skipped, and said so in the service's log.
+    expect(harness.logs.join("")).toContain("skipping an undecodable KeyUsed record")
   })
 })
 
