@@ -2,8 +2,9 @@ import type { Bus } from "@parley/bus"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
 import { SecretBox } from "@parley/platform"
-import { Effect } from "effect"
+import { Effect, Schedule } from "effect"
 import packageJson from "../package.json" with { type: "json" }
+import { AttemptLog } from "./attempt-log.ts"
 import { runDispatcherConsumers } from "./consumers.ts"
 import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./schedule.ts"
 import { WebhookDirectory } from "./webhook-directory.ts"
@@ -61,14 +62,22 @@ export const makeDispatcher = (options: DispatcherOptions) =>
       (client) => Effect.promise(() => client.close()),
     )
     const directory = new WebhookDirectory(sql, schema)
+    const attemptLog = new AttemptLog(sql, schema)
+    yield* Effect.tryPromise(() => attemptLog.deleteExpired()).pipe(
+      Effect.catch((error) => Effect.logWarning("attempt log cleanup failed", { error: String(error) })),
+      Effect.repeat(Schedule.spaced("10 minutes")),
+      Effect.forkScoped,
+    )
     const schedule = options.schedule ?? AttemptSchedule
     yield* runDispatcherConsumers({
       directory,
-      limiter: new WebhookLimiter({ maxInFlight: MaxInFlightPerWebhook, maxWaiting: 64 }),
+      attemptLog,
+      running: new Set(),
+      limiter: new WebhookLimiter({ maxInFlight: MaxInFlightPerWebhook, maxWaiting: 256 }),
       attempts: { egress, userAgent: UserAgent, schedule, openSecret },
       parkMs: schedule[1],
       groupPrefix: options.groupPrefix ?? "dispatcher.",
-      deliveryWindow: options.deliveryWindow ?? 1024,
+      deliveryWindow: options.deliveryWindow ?? 4096,
     })
     return { directory }
   })

@@ -31,7 +31,7 @@ export const attemptDelivery = async (
   context: AttemptContext,
   delivery: DeliveryRecord,
   target: DispatchTarget,
-): Promise<ReadonlyArray<OutgoingRecord>> => {
+): Promise<{ readonly ok: boolean; readonly records: ReadonlyArray<OutgoingRecord> }> => {
   const now = context.now ?? Date.now
   const body = envelopeBody(delivery)
   const attemptedAt = now()
@@ -77,5 +77,5 @@ export const attemptDelivery = async (
       value: encodeBusValue(DeliveryRecordSchema, retry as DeliveryRecord),
     })
   }
-  return records
+  return { ok: result.ok, records }
 }

@@ -11,12 +11,16 @@ import {
 } from "@parley/contracts"
 import { Effect } from "effect"
 import { type AttemptContext, attemptDelivery } from "./attempt.ts"
+import type { AttemptLog } from "./attempt-log.ts"
 import { deliveryIdFor } from "./delivery-id.ts"
-import type { WebhookDirectory } from "./webhook-directory.ts"
+import type { DispatchTarget, WebhookDirectory } from "./webhook-directory.ts"
 import type { WebhookLimiter } from "./webhook-limiter.ts"
 
 export interface DispatcherParts {
   readonly directory: WebhookDirectory
+  readonly attemptLog: AttemptLog
+  /** `deliveryId/attempt` of the attempts running in this process. */
+  readonly running: Set<string>
   readonly limiter: WebhookLimiter
   readonly attempts: AttemptContext
   /** How long a delivery for a saturated webhook is parked on the delay topic before it is tried. */
@@ -86,9 +90,35 @@ export const fanOutEvents = (parts: DispatcherParts) =>
   })
 
 /**
- * Attempts deliveries from the deliveries topic and the two delay topics. A record waits until its
- * `notBefore`, then runs within its webhook's bound; a webhook that is saturated gets the record
+ * One attempt of a delivery, unless this process is already making it or made it before a crash
+ * (then the records it led to are published again); a webhook that is saturated gets the record
  * parked on the delay topic (no attempt is made or counted), so its backlog never fills the window.
+ */
+const attemptOnce = (parts: DispatcherParts, bus: Bus["Service"], delivery: DeliveryRecord, target: DispatchTarget) =>
+  Effect.gen(function* () {
+    const made = yield* Effect.tryPromise(() => parts.attemptLog.find(delivery.deliveryId, delivery.attempt))
+    if (made !== undefined) return yield* bus.publish(made)
+    const outcome = yield* Effect.tryPromise(() =>
+      parts.limiter.tryRun(
+        delivery.webhookId,
+        () => attemptDelivery(parts.attempts, delivery, target),
+        (attempt) => !attempt.ok,
+      ),
+    )
+    if (outcome.saturated) {
+      const parked = { ...delivery, notBefore: isoTimestamp(Date.now() + parts.parkMs) }
+      return yield* bus.publish([
+        { topic: Topics.dispatchRetry5s, key: delivery.webhookId, value: encodeBusValue(DeliveryRecord, parked) },
+      ])
+    }
+    const { records } = outcome.value
+    yield* Effect.tryPromise(() => parts.attemptLog.record(delivery.deliveryId, delivery.attempt, records))
+    yield* bus.publish(records)
+  })
+
+/**
+ * Attempts deliveries from the deliveries topic and the two delay topics: a record waits until its
+ * `notBefore`, then makes its attempt within its webhook's bound.
  */
 export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: string) =>
   Effect.gen(function* () {
@@ -102,17 +132,13 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
           const target = yield* Effect.tryPromise(() => parts.directory.target(delivery.webhookId))
           // Deleted or disabled since: nothing is sent and nothing stays queued for it.
           if (target === undefined || !target.enabled) return
-          const outcome = yield* Effect.tryPromise(() =>
-            parts.limiter.tryRun(delivery.webhookId, () => attemptDelivery(parts.attempts, delivery, target)),
+          // A record published twice (a republish after a crash) whose twin is running here: it publishes.
+          const key = `${delivery.deliveryId}/${delivery.attempt}`
+          if (parts.running.has(key)) return
+          parts.running.add(key)
+          yield* attemptOnce(parts, bus, delivery, target).pipe(
+            Effect.ensuring(Effect.sync(() => parts.running.delete(key))),
           )
-          if (outcome.saturated) {
-            const parked = { ...delivery, notBefore: isoTimestamp(Date.now() + parts.parkMs) }
-            yield* bus.publish([
-              { topic: Topics.dispatchRetry5s, key: delivery.webhookId, value: encodeBusValue(DeliveryRecord, parked) },
-            ])
-            return
-          }
-          yield* bus.publish(outcome.value)
         }),
       ),
     )

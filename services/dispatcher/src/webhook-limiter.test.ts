@@ -41,8 +41,13 @@ describe("WebhookLimiter", () => {
     await slow
   })
 
-  it("answers saturated once the webhook's queue is full, without running the work", async () => {
+  it("answers saturated once a failing webhook's queue is full, without running the work", async () => {
     const limiter = new WebhookLimiter({ maxInFlight: 1, maxWaiting: 1 })
+    await limiter.tryRun(
+      "wh_a",
+      async () => "failed",
+      (v) => v === "failed",
+    )
     const gate = deferred()
     const first = limiter.tryRun("wh_a", () => gate.promise)
     const second = limiter.tryRun("wh_a", async () => "queued")
@@ -55,5 +60,11 @@ describe("WebhookLimiter", () => {
     gate.resolve()
     await first
     expect(await second).toEqual({ saturated: false, value: "queued" })
+  })
+
+  it("never parks a healthy webhook working through a burst", async () => {
+    const limiter = new WebhookLimiter({ maxInFlight: 1, maxWaiting: 1 })
+    const results = await Promise.all(Array.from({ length: 5 }, () => limiter.tryRun("wh_a", async () => "ok")))
+    expect(results.every((r) => !r.saturated)).toBe(true)
   })
 })

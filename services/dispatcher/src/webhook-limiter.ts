@@ -1,13 +1,16 @@
 /**
  * Bounds the attempts in flight per webhook (DESIGN.md §3: a slow or dead endpoint occupies only its
- * own share of concurrency). Work beyond the bound waits in a short per-webhook queue; past that,
- * `tryRun` answers "saturated" so the caller can park the delivery on a delay topic instead of
- * holding a slot of the partition window that healthy endpoints need.
+ * own share of concurrency). Work beyond the bound waits in a per-webhook queue. When the queue is
+ * long and the webhook's latest attempt failed, `tryRun` answers "saturated" so the caller can park
+ * the delivery on a delay topic instead of holding a slot of the partition window that healthy
+ * endpoints need; a healthy endpoint working through a burst is never parked.
  */
 export class WebhookLimiter {
   readonly #maxInFlight: number
   readonly #maxWaiting: number
-  readonly #lanes = new Map<string, { inFlight: number; waiting: Array<() => void> }>()
+  readonly #lanes = new Map<string, Lane>()
+  /** Latest outcome per webhook, kept after its lane empties (bounded: cleared when it grows large). */
+  readonly #failing = new Map<string, boolean>()
 
   constructor(options: { maxInFlight: number; maxWaiting: number }) {
     this.#maxInFlight = options.maxInFlight
@@ -18,6 +21,7 @@ export class WebhookLimiter {
   async tryRun<A>(
     webhookId: string,
     work: () => Promise<A>,
+    failed: (value: A) => boolean = () => false,
   ): Promise<{ saturated: true } | { saturated: false; value: A }> {
     let lane = this.#lanes.get(webhookId)
     if (lane === undefined) {
@@ -25,13 +29,16 @@ export class WebhookLimiter {
       this.#lanes.set(webhookId, lane)
     }
     if (lane.inFlight >= this.#maxInFlight) {
-      if (lane.waiting.length >= this.#maxWaiting) return { saturated: true }
+      if (lane.waiting.length >= this.#maxWaiting && this.#failing.get(webhookId) === true) return { saturated: true }
       await new Promise<void>((resolve) => lane.waiting.push(resolve))
     } else {
       lane.inFlight++
     }
     try {
-      return { saturated: false, value: await work() }
+      const value = await work()
+      if (this.#failing.size > 100_000) this.#failing.clear()
+      this.#failing.set(webhookId, failed(value))
+      return { saturated: false, value }
     } finally {
       const next = lane.waiting.shift()
       // The slot passes straight to the next waiter; otherwise it is released.
@@ -43,4 +50,9 @@ export class WebhookLimiter {
   inFlight(webhookId: string): number {
     return this.#lanes.get(webhookId)?.inFlight ?? 0
   }
+}
+
+interface Lane {
+  inFlight: number
+  readonly waiting: Array<() => void>
 }

@@ -1,0 +1,103 @@
+import type { EventRecord } from "@parley/contracts"
+import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { deliveryIdFor } from "../src/delivery-id.ts"
+import { type ChildDispatcher, startChildDispatcher } from "./child-dispatcher.ts"
+import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg } from "./harness.ts"
+
+let harness: Harness
+let receiver: StubServer
+const children: Array<ChildDispatcher> = []
+
+beforeAll(async () => {
+  harness = await makeHarness("single-node")
+  receiver = await startHttpServer((request) => (request.path === "/failing" ? { status: 500 } : undefined))
+})
+afterAll(async () => {
+  for (const child of children) await child.kill()
+  await receiver?.close()
+  await harness?.close()
+})
+
+const start = async (scheduleMs?: string) => {
+  const child = await startChildDispatcher({
+    databaseUrl: harness.db.url,
+    ...(scheduleMs === undefined ? {} : { scheduleMs }),
+  })
+  children.push(child)
+  return child
+}
+
+const requestsFor = (path: string) => receiver.requests.filter((request) => request.path === path)
+
+describe("durability", () => {
+  it("makes the remaining attempts with the same delivery id after the dispatcher is killed between attempts, and never a fourth", async () => {
+    const org = newOrg()
+    const webhook = makeWebhook(org, `${receiver.url}/failing`)
+    await harness.putWebhook(webhook)
+    const first = await start("0,3000,3000")
+    const event = leadCreated(org)
+    await harness.publishEvents([event])
+    await eventually(() => expect(requestsFor("/failing")).toHaveLength(1), { timeoutMs: 15_000 })
+    // Killed while attempt 2 waits on the delay topic.
+    // Killed only once attempt 1 is on the bus: "between attempts".
+    await eventually(() => expect(harness.attempts.filter((a) => a.webhookId === webhook.webhookId)).toHaveLength(1))
+    await first.kill()
+    await start("0,3000,3000")
+    await eventually(() => expect(requestsFor("/failing").length).toBeGreaterThanOrEqual(3), {
+      timeoutMs: 40_000,
+      intervalMs: 100,
+    })
+    const requests = requestsFor("/failing")
+    expect(requests.map((r) => r.headers["x-service-attempt"])).toEqual(["1", "2", "3"])
+    expect(new Set(requests.map((r) => r.headers["x-service-delivery"]))).toEqual(
+      new Set([deliveryIdFor(event.eventId, webhook.webhookId)]),
+    )
+    const settledAt = Date.now()
+    await eventually(() => expect(Date.now() - settledAt).toBeGreaterThan(7_000), { timeoutMs: 10_000 })
+    expect(requestsFor("/failing")).toHaveLength(3)
+  }, 90_000)
+
+  it("loses nothing when the dispatcher is killed and restarted while thousands of events stream in", async () => {
+    const org = newOrg()
+    const webhooks = [makeWebhook(org, `${receiver.url}/stream-a`), makeWebhook(org, `${receiver.url}/stream-b`)]
+    for (const webhook of webhooks) await harness.putWebhook(webhook)
+    let child = await start()
+    const events: Array<EventRecord> = []
+    for (let batch = 0; batch < 20; batch++) {
+      const next = Array.from({ length: 150 }, () => leadCreated(org))
+      events.push(...next)
+      await harness.publishEvents(next)
+      if (batch === 8) {
+        await child.kill()
+        child = await start()
+      }
+    }
+    const expected = new Set(events.flatMap((event) => webhooks.map((w) => deliveryIdFor(event.eventId, w.webhookId))))
+    const received = () =>
+      new Set(
+        receiver.requests
+          .filter((request) => request.path.startsWith("/stream-"))
+          .map((request) => String(request.headers["x-service-delivery"])),
+      )
+    await eventually(
+      () => {
+        const seen = received()
+        expect([...expected].filter((id) => !seen.has(id)).length).toBe(0)
+      },
+      {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      },
+    ).catch(async (error: unknown) => {
+      const offsets = await harness.db
+        .sql`select g.group_id, g.topic, g.partition, g.committed, p.next_offset from parley_bus.group_offsets g join parley_bus.partitions p using (topic, partition) where g.committed < p.next_offset order by 1,2,3`
+      const leases = await harness.db
+        .sql`select group_id, topic, partition, member_id, expires_at > now() as live from parley_bus.leases order by 1,2,3`
+      throw new Error(
+        `${String(error)}\n${JSON.stringify(offsets, (_k, v) => (typeof v === "bigint" ? String(v) : v))}\n${JSON.stringify(leases)}\n${children.map((c) => c.output().slice(-3000)).join("\n---\n")}`,
+      )
+    })
+    expect(expected.size).toBe(6_000)
+  }, 120_000)
+})
