@@ -33,6 +33,17 @@ describe("member errors", () => {
     expect(rows.length).toBe(0)
   })
 
+  it("answers 400, not 500, for an email carrying U+0000", async () => {
+    const response = await harness.app.inject({
+      method: "POST",
+      url: "/api/org/members",
+      headers: org.admin,
+      payload: { email: "nul\u0000@example.com", password: "0123456789", role: "member" },
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json().issues.map((i: { path: string }) => i.path)).toEqual(["email"])
+  })
+
   it("answers 409 for an email already used, in any letter case", async () => {
     const response = await harness.app.inject({
       method: "POST",

@@ -13,7 +13,7 @@ export const PlanFeatures = ["api_access"] as const
 export const PlanFeature = Schema.Literals(PlanFeatures)
 export type PlanFeature = typeof PlanFeature.Type
 
-const EMAIL = /^[^\s@\u0000]+@[^\s@\u0000]+\.[^\s@\u0000]+$/
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** Postgres text cannot hold U+0000: refusing it here keeps such input a 400, never a 500. */
 const noNul = Schema.makeFilter((s: string) => !s.includes("\u0000") || "must not contain U+0000")
@@ -21,6 +21,7 @@ const noNul = Schema.makeFilter((s: string) => !s.includes("\u0000") || "must no
 export const Email = Schema.String.check(
   Schema.isMaxLength(254),
   Schema.makeFilter((s: string) => EMAIL.test(s) || "must be an email address"),
+  noNul,
 )
 
 /** Login accepts any non-empty password: a rule change must not lock out older accounts. */
