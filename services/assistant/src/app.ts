@@ -15,6 +15,7 @@ import type { AssistantRuntime } from "./http/runtime.ts"
 import { widgetRoutes } from "./http/widget-routes.ts"
 import { LanguageModel } from "./llm/language-model.ts"
 import type { LlmSettings } from "./llm/model-turn.ts"
+import { AssistantMetrics } from "./metrics.ts"
 
 export { DEFAULT_BOOKING_SETTINGS } from "./bookings/settings.ts"
 export { CHANNEL_INBOUND_GROUP } from "./channel/inbound.ts"
@@ -48,8 +49,17 @@ export const makeAssistantApp = (
 ): Effect.Effect<AssistantApp, never, Database | Bus | OutboxWriter | Scope.Scope> =>
   Effect.gen(function* () {
     yield* applyAssistantMigrations
+    const { sql } = yield* Database
+    const app = makeHttpServer({
+      service: "assistant",
+      logger: options.logger,
+      readiness: [{ name: "postgres", check: () => sql`select 1` }],
+    })
     const model = yield* Layer.build(LanguageModel.layer(options.llm))
-    const context = (yield* Effect.context<Database | Bus | OutboxWriter>()).pipe(Context.merge(model))
+    const context = (yield* Effect.context<Database | Bus | OutboxWriter>()).pipe(
+      Context.merge(model),
+      Context.add(AssistantMetrics, AssistantMetrics.fromRegistry(app.metrics)),
+    )
     if (options.background ?? true) {
       yield* consumeChannelInbound.pipe(Effect.provideContext(context), Effect.orDie)
     }
@@ -57,12 +67,6 @@ export const makeAssistantApp = (
       Effect.sync(() => ManagedRuntime.make(Layer.succeedContext(context))),
       (rt) => rt.disposeEffect,
     )
-    const { sql } = Context.get(context, Database)
-    const app = makeHttpServer({
-      service: "assistant",
-      logger: options.logger,
-      readiness: [{ name: "postgres", check: () => sql`select 1` }],
-    })
     app.register(widgetRoutes(runtime, options.internalSecret), { prefix: "/api/public" })
     app.register(privateRoutes(runtime, options.internalSecret, sql))
     yield* Effect.acquireRelease(

@@ -177,4 +177,11 @@ describe("with a language model", () => {
     const answer = await chat(newOrg(), "hello")
     expect(answer.reply.text.length).toBeGreaterThan(0)
   })
+
+  it("counts model answers and fallbacks on /metrics", async () => {
+    const response = await app.app.inject({ method: "GET", url: "/metrics" })
+    expect(response.body).toMatch(/parley_assistant_turns_total\{[^}]*surface="widget"[^}]*engine="model"[^}]*\} [1-9]/)
+    expect(response.body).toMatch(/parley_assistant_turns_total\{[^}]*engine="fallback"[^}]*\} [1-9]/)
+    expect(response.body).toMatch(/parley_assistant_leads_total\{[^}]*outcome="created"[^}]*\} [1-9]/)
+  })
 })

@@ -7,6 +7,7 @@ import { loadBookingSettings } from "../bookings/settings-store.ts"
 import type { ConversationState } from "../engine/state.ts"
 import type { LeadSource } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
+import { countTurn } from "../metrics.ts"
 import { deterministicTurn } from "./deterministic-turn.ts"
 
 /** What a turn runs with: whose conversation, the calendar's settings and the wall clock. */
@@ -59,17 +60,19 @@ export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Data
       history: input.history,
     }
     const model = yield* LanguageModel
+    const surface = input.customerPhone === undefined ? "widget" : "channel"
+    const deterministic = deterministicTurn(input.state, input.message, context)
     const result = model.enabled
-      ? yield* model
-          .answer(input.state, input.message, context)
-          .pipe(
-            Effect.catch((failure) =>
-              Effect.logWarning("language model failed; the deterministic engine answers this turn").pipe(
-                Effect.annotateLogs({ orgId: input.orgId, reason: failure.reason }),
-                Effect.andThen(deterministicTurn(input.state, input.message, context)),
-              ),
+      ? yield* model.answer(input.state, input.message, context).pipe(
+          Effect.tap(() => countTurn(surface, "model")),
+          Effect.catch((failure) =>
+            Effect.logWarning("language model failed; the deterministic engine answers this turn").pipe(
+              Effect.annotateLogs({ orgId: input.orgId, reason: failure.reason }),
+              Effect.andThen(deterministic),
+              Effect.tap(() => countTurn(surface, "fallback")),
             ),
-          )
-      : yield* deterministicTurn(input.state, input.message, context)
+          ),
+        )
+      : yield* deterministic.pipe(Effect.tap(() => countTurn(surface, "deterministic")))
     return result.text.trim() === "" ? { ...result, text: FALLBACK_TEXT } : result
   })

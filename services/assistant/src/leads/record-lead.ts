@@ -4,6 +4,7 @@ import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { strongerLeadType } from "../engine/lead-type.ts"
+import { countLead } from "../metrics.ts"
 import { leadEvent } from "./events.ts"
 
 /** Where a lead was first recorded: the widget chat, the widget booking form, or a phone channel. */
@@ -64,6 +65,7 @@ export const recordLead = (
     if (inserted.length > 0) {
       const data = { phone: input.phone, name: input.name, type: input.type, booking: input.booking }
       yield* outbox.append(tx, [leadEvent(orgId, "lead.created", data, at)])
+      yield* countLead("created")
       return { id, type: input.type, outcome: "created" as const }
     }
     const [existing] = yield* Effect.promise(
@@ -77,6 +79,7 @@ export const recordLead = (
     const type = strongerLeadType(existing.type, input.type)
     const booking = input.booking ?? existing.booking
     if (name === existing.name && type === existing.type && sameBooking(booking, existing.booking)) {
+      yield* countLead("unchanged")
       return { id: existing.id, type: existing.type, outcome: "unchanged" as const }
     }
     yield* Effect.promise(
@@ -87,5 +90,6 @@ export const recordLead = (
         where id = ${existing.id}`,
     )
     yield* outbox.append(tx, [leadEvent(orgId, "lead.updated", { phone: input.phone, name, type, booking }, at)])
+    yield* countLead("updated")
     return { id: existing.id, type, outcome: "updated" as const }
   })
