@@ -34,6 +34,8 @@ export interface MessagingAppOptions {
   readonly logger: ParleyLogger
   /** Campaign pacing and retry tuning beyond `config.campaignRatePerSecond` (tests shorten backoffs). */
   readonly campaigns?: Partial<CampaignWorkerOptions>
+  /** First backoff when the provider rate-limits or fails (default 1 s; doubles per attempt). */
+  readonly retryBaseMs?: number
   /** Run the campaign worker and the assistant-reply consumer (default true). */
   readonly background?: boolean
   /** DNS for the bridge client (tests resolve names to loopback). */
@@ -77,12 +79,13 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
     )
 
     if (options.background ?? true) {
-      yield* runCampaignWorker({ ratePerSecond: config.campaignRatePerSecond, ...options.campaigns }).pipe(
+      const retryBaseMs = options.retryBaseMs ?? 1000
+      yield* runCampaignWorker({ ratePerSecond: config.campaignRatePerSecond, retryBaseMs, ...options.campaigns }).pipe(
         Effect.provideContext(context),
         Effect.provide(pinoLoggerLayer(options.logger)),
         Effect.forkScoped,
       )
-      yield* consumeAssistantReplies.pipe(
+      yield* consumeAssistantReplies({ retryBaseMs }).pipe(
         Effect.provideContext(context),
         Effect.provide(pinoLoggerLayer(options.logger)),
       )

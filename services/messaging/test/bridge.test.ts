@@ -30,7 +30,7 @@ beforeAll(async () => {
   infra = await startInfrastructure()
   provider = await startFakeProvider()
   bridge = await startHttpServer(() => ({ status: 200, body: { ok: true } }))
-  app = await startApp(infra, { config: testConfig(provider.server.url) })
+  app = await startApp(infra, { config: testConfig(provider.server.url), retryBaseMs: 20 })
   const response = await asTenant(app, orgId, "PUT", "/api/channels/bridge", { outboundUrl: `${bridge.url}/send` })
   expect(response.statusCode).toBe(200)
   inboundToken = response.json().inboundToken
@@ -239,5 +239,34 @@ describe("assistant replies", () => {
       { timeoutMs: 10_000 },
     )
     expect(bridge.requests.filter((r) => r.text().includes("5pm is fine"))).toHaveLength(0)
+  })
+
+  it("retries a reply while the provider is unavailable, then sends it once", async () => {
+    const cloudOrg = newOrg()
+    await connectCloud(app, cloudOrg, "3330077")
+    provider.failNext({ status: 503, body: { error: { message: "try later", code: 2 } } })
+    const reply = encodeBusValue(ChannelOutbound, {
+      orgId: cloudOrg as never,
+      channel: "cloud",
+      to: "15550400001",
+      text: "Back in a moment",
+      inReplyTo: "wamid.question",
+    })
+    await infra.runtime.runPromise(
+      Effect.gen(function* () {
+        const bus = yield* Bus
+        yield* bus.publish([{ topic: Topics.channelOutbound, key: cloudOrg, value: reply }])
+      }),
+    )
+    await eventually(
+      async () => {
+        const rows = await infra.db.sql`
+          select status from messaging.messages where org_id = ${cloudOrg} and text = 'Back in a moment'`
+        expect(rows.map((r) => r.status)).toEqual(["sent"])
+      },
+      { timeoutMs: 10_000 },
+    )
+    const attempts = provider.sends().filter((s) => JSON.stringify(s.body).includes("Back in a moment"))
+    expect(attempts).toHaveLength(2)
   })
 })

@@ -21,9 +21,10 @@ const sourceKeyOf = (record: BusRecord, reply: ChannelOutbound): string =>
 /**
  * Sends the assistant's replies (`parley.channel.outbound.v1`) through the organization's channel.
  * A reply is recorded before the provider call and never sent twice; a provider failure leaves it
- * recorded as failed (visible in `GET /api/messages`) rather than holding up the partition.
+ * tried three times (1 s, 2 s apart) while the provider is rate limiting or down, then left recorded
+ * as failed (visible in `GET /api/messages`) rather than holding up the partition.
  */
-export const handleAssistantReply = (record: BusRecord) =>
+export const handleAssistantReply = (record: BusRecord, options: { readonly retryBaseMs: number }) =>
   Effect.gen(function* () {
     const decoded = yield* decodeBusValue(ChannelOutbound)(record.value).pipe(Effect.result)
     if (decoded._tag === "Failure") {
@@ -38,6 +39,8 @@ export const handleAssistantReply = (record: BusRecord) =>
       channel: reply.channel,
       content: { type: "text", text: reply.text },
       sourceKey: sourceKeyOf(record, reply),
+      attempts: 3,
+      retryBaseMs: options.retryBaseMs,
     }).pipe(
       Effect.catch((error) =>
         Effect.logWarning("assistant reply not sent").pipe(
@@ -47,10 +50,11 @@ export const handleAssistantReply = (record: BusRecord) =>
     )
   })
 
-export const consumeAssistantReplies = Effect.gen(function* () {
-  const bus = yield* Bus
-  const context = yield* Effect.context<Database | MessagingResources>()
-  return yield* bus.subscribe({ groupId: ASSISTANT_REPLIES_GROUP, topics: [Topics.channelOutbound] }, (record) =>
-    handleAssistantReply(record).pipe(Effect.provideContext(context)),
-  )
-})
+export const consumeAssistantReplies = (options: { readonly retryBaseMs: number } = { retryBaseMs: 1000 }) =>
+  Effect.gen(function* () {
+    const bus = yield* Bus
+    const context = yield* Effect.context<Database | MessagingResources>()
+    return yield* bus.subscribe({ groupId: ASSISTANT_REPLIES_GROUP, topics: [Topics.channelOutbound] }, (record) =>
+      handleAssistantReply(record, options).pipe(Effect.provideContext(context)),
+    )
+  })

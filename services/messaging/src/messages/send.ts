@@ -23,6 +23,10 @@ export interface OutboundMessage {
   readonly campaignId?: string | undefined
   /** Set for sends caused by a bus record: a second send with the same key does nothing. */
   readonly sourceKey?: string | undefined
+  /** Provider calls while it answers rate-limited or unavailable (default 1: the caller decides). */
+  readonly attempts?: number | undefined
+  /** First backoff between those attempts; doubles each time. */
+  readonly retryBaseMs?: number | undefined
 }
 
 export interface SentMessage {
@@ -58,7 +62,16 @@ export const sendMessage = (orgId: string, message: OutboundMessage) =>
     )
     if (inserted.length === 0) return undefined
 
-    const outcome = yield* deliver(channel, id, message)
+    const attempts = Math.max(1, message.attempts ?? 1)
+    let outcome = yield* deliver(channel, id, message)
+    for (
+      let attempt = 2;
+      attempt <= attempts && (outcome._tag === "RateLimited" || outcome._tag === "Unavailable");
+      attempt++
+    ) {
+      yield* Effect.sleep((message.retryBaseMs ?? 1000) * 2 ** (attempt - 2))
+      outcome = yield* deliver(channel, id, message)
+    }
     if (outcome._tag === "Accepted") {
       yield* Effect.promise(
         () => sql`
