@@ -18,7 +18,11 @@ export interface CampaignWorkerOptions {
   readonly maxAttempts?: number
   /** First backoff after a rate-limited answer; doubles per attempt, capped at 30 s. */
   readonly retryBaseMs?: number
-  /** A recipient still `sending` after this long was abandoned by a crashed worker. */
+  /**
+   * A recipient still `sending` after this long was abandoned by a crashed worker. Well above the
+   * longest a live worker can hold one (6 attempts × 15 s timeout + 31 s of backoff), so a slow
+   * send in progress is never taken for a crashed one.
+   */
   readonly staleSendingMs?: number
   readonly pollMs?: number
 }
@@ -59,7 +63,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
     const concurrency = options.concurrency ?? Math.max(1, Math.min(64, Math.ceil(options.ratePerSecond / 4)))
     const maxAttempts = options.maxAttempts ?? 6
     const retryBaseMs = options.retryBaseMs ?? 1000
-    const staleMs = options.staleSendingMs ?? 120_000
+    const staleMs = options.staleSendingMs ?? 600_000
     const pollMs = options.pollMs ?? 1000
 
     const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient) =>
