@@ -47,7 +47,7 @@ const BAD_QUERIES = [
   "?date=%00",
   "?limit=-1",
   "?cursor=%FF%FE",
-  "?date=2026-01-01&service=" + "x".repeat(500),
+  `?date=2026-01-01&service=${"x".repeat(500)}`,
   "?type[]=a",
 ]
 
