@@ -191,6 +191,35 @@ describe("inbound cloud messages", () => {
     expect(after).toBe(before)
   })
 
+  it("keeps the good parts of a change when some of its statuses, contacts or messages are malformed", async () => {
+    const response = await postCloudWebhook(app, {
+      object: "whatsapp_business_account",
+      entry: [
+        {
+          id: "5550001",
+          changes: [
+            {
+              field: "messages",
+              value: {
+                metadata: { phone_number_id: PHONE_ID },
+                contacts: [{ profile: "not an object" }],
+                messages: [
+                  { from: "group@g.us", id: "wamid.weird", type: "text", text: { body: "?" } },
+                  { from: "15550100006", id: "wamid.good", type: "text", text: { body: "still here" } },
+                ],
+                statuses: [{ status: "read" }, { id: "wamid.x", status: "read", recipient_id: "" }],
+              },
+            },
+          ],
+        },
+      ],
+    })
+    expect(response.statusCode).toBe(200)
+    const inbound = (await eventsOf(infra, orgId, "message.inbound")).map((e) => e.data.messageId)
+    expect(inbound).toContain("wamid.good")
+    expect(inbound).not.toContain("wamid.weird")
+  })
+
   it("answers 400, not 500, to a signed body that is not the provider's shape", async () => {
     const response = await postCloudWebhook(app, { object: "whatsapp_business_account", entry: "nope" })
     expect(response.statusCode).toBe(400)

@@ -7,7 +7,7 @@ import type postgres from "postgres"
 import { channelInbound, messageInbound, messageStatus } from "../events.ts"
 import { recordStatus } from "../messages/status.ts"
 import { applyTemplateChange } from "../templates/provider-updates.ts"
-import { type CloudWebhookBody, inboundText, MessagesValue } from "./payload.ts"
+import { CloudContact, CloudStatus, type CloudWebhookBody, inboundText, MessagesValue } from "./payload.ts"
 
 /** What one accepted payload did, for the log and the tests. */
 export interface IngestSummary {
@@ -17,7 +17,12 @@ export interface IngestSummary {
   ignored: number
 }
 
+/** What the event schemas accept as a phone (digits only); anything else is skipped, not fatal. */
+const DIGITS = /^[0-9]{1,20}$/
+
 const decodeMessages = Schema.decodeUnknownOption(MessagesValue)
+const decodeContact = Schema.decodeUnknownOption(CloudContact)
+const decodeStatus = Schema.decodeUnknownOption(CloudStatus)
 
 /**
  * Applies one provider payload in ONE transaction: the stored rows and the outbox records commit
@@ -80,11 +85,16 @@ const ingestMessagesChange = (
       return
     }
     const orgId = channel.org_id
+    const contacts = (value.contacts ?? []).flatMap((raw) => {
+      const contact = decodeContact(raw)
+      return contact._tag === "Some" ? [contact.value] : []
+    })
     const names = new Map<string, string>()
-    for (const contact of value.contacts ?? []) {
+    for (const contact of contacts) {
       if (contact.wa_id !== undefined) names.set(normalizePhone(contact.wa_id), contact.profile?.name ?? "")
     }
-    const fallbackName = value.contacts?.length === 1 ? (value.contacts[0]?.profile?.name ?? "") : ""
+    // One contact and no wa_id to match by: the provider's usual single-sender payload.
+    const fallbackName = contacts.length === 1 ? (contacts[0]?.profile?.name ?? "") : ""
 
     const rows: Array<{ id: string; phone: string; type: string; text: string; messageId: string; name: string }> = []
     for (const message of value.messages ?? []) {
@@ -94,6 +104,11 @@ const ingestMessagesChange = (
         continue
       }
       const phone = normalizePhone(from)
+      if (!DIGITS.test(phone)) {
+        yield* Effect.logWarning("cloud webhook: a message from something that is not a phone number, ignored")
+        summary.ignored++
+        continue
+      }
       const text = inboundText(message)
       rows.push({ id: newId("msg"), phone, type, text, messageId: id, name: names.get(phone) ?? fallbackName })
     }
@@ -121,7 +136,18 @@ const ingestMessagesChange = (
       }
     }
 
-    for (const status of value.statuses ?? []) {
+    for (const raw of value.statuses ?? []) {
+      const decoded = decodeStatus(raw)
+      if (decoded._tag === "None") {
+        yield* Effect.logWarning("cloud webhook: a status without id, status or recipient_id, ignored")
+        summary.ignored++
+        continue
+      }
+      const status = decoded.value
+      if (!DIGITS.test(normalizePhone(status.recipient_id))) {
+        summary.ignored++
+        continue
+      }
       const fired = yield* recordStatus(tx, orgId, {
         messageId: status.id,
         status: status.status,

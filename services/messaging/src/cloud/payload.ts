@@ -31,18 +31,21 @@ export const CloudStatus = Schema.Struct({
 })
 export type CloudStatus = typeof CloudStatus.Type
 
+export const CloudContact = Schema.Struct({
+  wa_id: Schema.optionalKey(Schema.String),
+  profile: Schema.optionalKey(Schema.Struct({ name: Schema.optionalKey(Schema.String) })),
+})
+export type CloudContact = typeof CloudContact.Type
+
+/**
+ * A `messages` change. Its lists stay raw here and each element is decoded on its own: one
+ * malformed status or contact must not make the rest of the change (real customer messages) vanish.
+ */
 export const MessagesValue = Schema.Struct({
   metadata: Schema.Struct({ phone_number_id: Schema.String }),
-  contacts: Schema.optionalKey(
-    Schema.Array(
-      Schema.Struct({
-        wa_id: Schema.optionalKey(Schema.String),
-        profile: Schema.optionalKey(Schema.Struct({ name: Schema.optionalKey(Schema.String) })),
-      }),
-    ),
-  ),
+  contacts: Schema.optionalKey(Schema.Array(Schema.Unknown)),
   messages: Schema.optionalKey(Schema.Array(Schema.Record(Schema.String, Schema.Unknown))),
-  statuses: Schema.optionalKey(Schema.Array(CloudStatus)),
+  statuses: Schema.optionalKey(Schema.Array(Schema.Unknown)),
 })
 export type MessagesValue = typeof MessagesValue.Type
 
