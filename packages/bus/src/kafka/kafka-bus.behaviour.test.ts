@@ -184,4 +184,22 @@ describe.concurrent("KafkaBus on a Kafka broker", () => {
       await Promise.all(members.map((m) => m.close()))
     }
   })
+
+  it("publishes with default producer settings, idempotent unless the broker is librdkafka's mock", async () => {
+    const topic = await newTopic(1)
+    const { idempotent: _, ...defaults } = testBusOptions(broker, "defaults")
+    const bus = await openBus(defaults)
+    try {
+      await Effect.runPromise(bus.bus.publish([{ topic, key: "k", value: "v" }]))
+    } finally {
+      await bus.close()
+    }
+    const admin = new Kafka({ clientId: "t", brokers: broker.brokers, logLevel: logLevel.NOTHING }).admin()
+    await admin.connect()
+    try {
+      expect((await admin.fetchTopicOffsets(topic)).map((p) => p.high)).toEqual(["1"])
+    } finally {
+      await admin.disconnect()
+    }
+  })
 })

@@ -1,13 +1,14 @@
 import { type Context, Effect } from "effect"
-import { type Message, Partitioners, type Producer } from "kafkajs"
+import type { Kafka, Message, Producer } from "kafkajs"
+import { Partitioners } from "kafkajs"
 import type { OutgoingRecord } from "../Bus.ts"
 import { type KafkaClientOptions, makeKafka } from "./client.ts"
 
 export interface ProducerOptions extends KafkaClientOptions {
   /**
-   * Idempotent producer (default true). Turn off only for brokers that cannot serve it: librdkafka's
-   * mock cluster advertises a controller that does not exist, and kafkajs asks the controller for a
-   * producer id.
+   * Idempotent producer. Default: on, except against librdkafka's mock cluster (recognised by its
+   * cluster id), which advertises a controller that does not exist while kafkajs asks the controller
+   * for a producer id. Set false only for other brokers that cannot serve it.
    */
   readonly idempotent?: boolean
 }
@@ -15,6 +16,18 @@ export interface ProducerOptions extends KafkaClientOptions {
 export interface KafkaPublisher {
   readonly send: (records: ReadonlyArray<OutgoingRecord>) => Promise<void>
   readonly disconnect: () => Promise<void>
+}
+
+/** librdkafka's mock names its cluster `mockCluster<hex>`; real clusters never do. */
+const isLibrdkafkaMock = async (kafka: Kafka): Promise<boolean> => {
+  const admin = kafka.admin()
+  await admin.connect()
+  try {
+    const { clusterId } = await admin.describeCluster()
+    return clusterId.startsWith("mockCluster")
+  } finally {
+    await admin.disconnect()
+  }
 }
 
 const toMessage = (record: OutgoingRecord): Message => ({
@@ -31,8 +44,13 @@ export const connectProducer = async (
   options: ProducerOptions,
   context: Context.Context<never>,
 ): Promise<KafkaPublisher> => {
-  const producer: Producer = makeKafka(options, context, "producer").producer({
-    idempotent: options.idempotent ?? true,
+  const kafka = makeKafka(options, context, "producer")
+  const idempotent = options.idempotent ?? !(await isLibrdkafkaMock(kafka))
+  if (!idempotent && options.idempotent === undefined) {
+    Effect.runForkWith(context)(Effect.logInfo("Kafka is librdkafka's mock cluster: producing without idempotence"))
+  }
+  const producer: Producer = kafka.producer({
+    idempotent,
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,
     createPartitioner: Partitioners.DefaultPartitioner,
