@@ -1,7 +1,7 @@
 import type { Bus, OutboxWriter } from "@parley/bus"
 import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
-import { makeHttpServer, type ParleyLogger, pinoLoggerLayer, SecretBox } from "@parley/platform"
+import { makeHttpServer, makeServiceMetrics, type ParleyLogger, pinoLoggerLayer, SecretBox } from "@parley/platform"
 import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import type { FastifyInstance } from "fastify"
 import { CampaignWakeup } from "./campaigns/wakeup.ts"
@@ -11,6 +11,7 @@ import type { MessagingConfig } from "./config.ts"
 import { registerApiRoutes } from "./http/api-routes.ts"
 import { registerIngressRoutes } from "./http/ingress-routes.ts"
 import { consumeAssistantReplies } from "./messages/assistant-replies.ts"
+import { makeMessagingMetrics } from "./metrics.ts"
 import { MessagingResources } from "./resources.ts"
 
 export const MESSAGING_SCHEMA = "messaging"
@@ -66,7 +67,9 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       ),
       (client) => Effect.promise(() => client.close()),
     )
+    const metrics = makeServiceMetrics("messaging")
     const resources = MessagingResources.of({
+      metrics: makeMessagingMetrics(metrics),
       graph: makeGraphClient({ baseUrl: config.cloudApiUrl, version: config.cloudApiVersion }),
       egress,
       box: SecretBox.fromBase64Key(Redacted.value(config.secretKey)),
@@ -101,6 +104,7 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
     const http = makeHttpServer({
       service: "messaging",
       logger: options.logger,
+      metrics,
       readiness: [{ name: "postgres", check: () => sql`select 1` }],
     })
     registerApiRoutes(http, runtime, config.internalSecret)

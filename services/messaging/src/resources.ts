@@ -5,6 +5,7 @@ import type { SecretBox } from "@parley/platform"
 import { Context } from "effect"
 import type { CampaignWakeup } from "./campaigns/wakeup.ts"
 import type { GraphClient } from "./cloud/graph-client.ts"
+import type { MessagingMetrics } from "./metrics.ts"
 
 /**
  * The outside parties and keys the messaging features share, built once by `app.ts`: the
@@ -17,6 +18,7 @@ export class MessagingResources extends Context.Service<
     readonly egress: EgressClient
     readonly box: SecretBox
     readonly allowPrivateUrls: boolean
+    readonly metrics: MessagingMetrics
   }
 >()("@parley/messaging/MessagingResources") {}
 

@@ -255,6 +255,18 @@ describe("cloud message statuses", () => {
   })
 })
 
+describe("metrics", () => {
+  it("counts accepted inbound messages and statuses on /metrics, redeliveries excluded", async () => {
+    const metrics = await app.http.inject({ method: "GET", url: "/metrics" })
+    expect(metrics.statusCode).toBe(200)
+    const inbound = /parley_messaging_inbound_messages_total\{[^}]*channel="cloud"[^}]*\} (\d+)/.exec(metrics.body)
+    const stored = await infra.db.sql`
+      select count(*)::int as n from messaging.messages where org_id = ${orgId} and direction = 'inbound'`
+    expect(Number(inbound?.[1])).toBe(stored[0]?.n)
+    expect(metrics.body).toMatch(/parley_messaging_statuses_total\{[^}]*channel="cloud"[^}]*\} 4/)
+  })
+})
+
 describe("cloud ingress throughput", () => {
   // Measured alone on 2 cores: ~140 payloads/s for one organization, bounded by the single-node bus
   // (each append holds its partition's offset counter until commit, so one tenant's payloads commit

@@ -6,6 +6,7 @@ import { findChannel, type StoredChannel } from "../channels/repository.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
 import { campaignCompleted } from "../events.ts"
 import { deliver } from "../messages/send.ts"
+import { MessagingResources } from "../resources.ts"
 import { makePacer } from "./pacer.ts"
 import { CampaignWakeup } from "./wakeup.ts"
 
@@ -59,6 +60,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const wakeup = yield* CampaignWakeup
+    const { metrics } = yield* MessagingResources
     const pace = makePacer(options.ratePerSecond)
     const concurrency = options.concurrency ?? Math.max(1, Math.min(64, Math.ceil(options.ratePerSecond / 4)))
     const maxAttempts = options.maxAttempts ?? 6
@@ -99,6 +101,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
             where campaign_id = ${campaign.id} and seq = ${recipient.seq} and state = 'sending'
             returning 1`
           if (marked.length === 0) return
+          metrics.campaignRecipients.inc({ outcome: sent ? "sent" : "failed" })
           await tx`
             update messaging.campaigns
             set sent = sent + ${sent ? 1 : 0}, failed = failed + ${sent ? 0 : 1}

@@ -16,7 +16,7 @@ import { bridgeChannelByToken } from "../channels/configure.ts"
 import { ingestCloudPayload } from "../cloud/ingest.ts"
 import { CloudWebhookBody } from "../cloud/payload.ts"
 import type { MessagingConfig } from "../config.ts"
-import type { MessagingServices } from "../resources.ts"
+import { MessagingResources, type MessagingServices } from "../resources.ts"
 import { databaseDownAs503 } from "./dependency-down.ts"
 
 const VerifyQuery = Schema.Struct({
@@ -90,6 +90,9 @@ export const registerIngressRoutes = (
             Effect.mapError((error) => invalidFromIssue("body", error.issue)),
           )
           const summary = yield* ingestCloudPayload(body, new Date())
+          const { metrics } = yield* MessagingResources
+          metrics.inbound.inc({ channel: "cloud" }, summary.inbound)
+          metrics.statuses.inc({ channel: "cloud" }, summary.statuses)
           yield* Effect.logDebug("cloud webhook accepted").pipe(Effect.annotateLogs({ ...summary }))
           return { received: true }
         }),
@@ -112,6 +115,7 @@ export const registerIngressRoutes = (
           const channel = yield* bridgeChannel(request)
           const body = yield* decodeBody(BridgeInboundRequest)(request)
           const recorded = yield* ingestBridgeMessage(channel.org_id, body, new Date())
+          if (recorded) (yield* MessagingResources).metrics.inbound.inc({ channel: "bridge" })
           return { received: true, duplicate: !recorded }
         }),
       ),
@@ -124,6 +128,7 @@ export const registerIngressRoutes = (
           const channel = yield* bridgeChannel(request)
           const body = yield* decodeBody(BridgeStatusRequest)(request)
           const recorded = yield* ingestBridgeStatus(channel.org_id, body, new Date())
+          if (recorded) (yield* MessagingResources).metrics.statuses.inc({ channel: "bridge" })
           return { received: true, duplicate: !recorded }
         }),
       ),

@@ -6,6 +6,7 @@ import { postToBridge } from "../bridge/outbound.ts"
 import { resolveSendChannel, type StoredChannel } from "../channels/repository.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
 import { ChannelNotConfigured, ProviderRejected, ProviderUnavailable } from "../errors.ts"
+import { outcomeLabel } from "../metrics.ts"
 import { MessagingResources } from "../resources.ts"
 
 export interface OutboundMessage {
@@ -95,6 +96,18 @@ export const sendMessage = (orgId: string, message: OutboundMessage) =>
 
 /** One provider call for an already recorded message; never fails, the outcome says how it went. */
 export const deliver = (
+  channel: StoredChannel,
+  id: string,
+  message: OutboundMessage,
+): Effect.Effect<ProviderOutcome<string>, never, MessagingResources> =>
+  Effect.gen(function* () {
+    const { metrics } = yield* MessagingResources
+    const outcome = yield* callProvider(channel, id, message)
+    metrics.providerCalls.inc({ channel: channel.kind, outcome: outcomeLabel(outcome._tag) })
+    return outcome
+  })
+
+const callProvider = (
   channel: StoredChannel,
   id: string,
   message: OutboundMessage,

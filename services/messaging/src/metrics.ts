@@ -1,0 +1,35 @@
+import type { ServiceMetrics } from "@parley/platform"
+
+/** The service's own counters, on the registry `/metrics` serves. */
+export const makeMessagingMetrics = (metrics: ServiceMetrics) => ({
+  inbound: metrics.counter({
+    name: "parley_messaging_inbound_messages_total",
+    help: "Customer messages accepted (new, not redeliveries), by channel",
+    labelNames: ["channel"],
+  }),
+  statuses: metrics.counter({
+    name: "parley_messaging_statuses_total",
+    help: "Provider status reports that fired message.status, by channel",
+    labelNames: ["channel"],
+  }),
+  providerCalls: metrics.counter({
+    name: "parley_messaging_provider_calls_total",
+    help: "Outbound sends by channel and outcome (accepted, rejected, rate_limited, unavailable)",
+    labelNames: ["channel", "outcome"],
+  }),
+  campaignRecipients: metrics.counter({
+    name: "parley_messaging_campaign_recipients_total",
+    help: "Campaign recipients finished, by outcome (sent, failed)",
+    labelNames: ["outcome"],
+  }),
+})
+export type MessagingMetrics = ReturnType<typeof makeMessagingMetrics>
+
+export const outcomeLabel = (tag: "Accepted" | "Rejected" | "RateLimited" | "Unavailable"): string =>
+  tag === "Accepted"
+    ? "accepted"
+    : tag === "Rejected"
+      ? "rejected"
+      : tag === "RateLimited"
+        ? "rate_limited"
+        : "unavailable"
