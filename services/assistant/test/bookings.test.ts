@@ -189,6 +189,19 @@ describe("bookings", () => {
     ])
   })
 
+  it("answers a repeated booking of the same slot by the same phone with the booking it holds", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(5)
+    const first = await book(orgId, { date, time: "15:00" })
+    const again = await book(orgId, { date, time: "15:00", phone: "+1 (415) 555-0100" })
+    expect(first.statusCode).toBe(201)
+    expect(again.statusCode).toBe(201)
+    expect((again.json() as { id: string }).id).toBe((first.json() as { id: string }).id)
+    expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
+    const listed = await admin(app, orgId, "GET", `/api/bookings?date=${date}`)
+    expect((listed.json() as { data: Array<unknown> }).data).toHaveLength(1)
+  })
+
   it("answers 409 when the slot is full and the slot turns unavailable", async () => {
     const orgId = newOrg()
     const date = futureWeekday(2)

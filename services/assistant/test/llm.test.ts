@@ -143,6 +143,34 @@ describe("with a language model", () => {
     expect(JSON.parse(tools[1]?.content ?? "{}")).toMatchObject({ booked: true })
   })
 
+  it("continues from the booking a tool made when the model fails afterwards, booking nothing twice", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(5)
+    model.setHandler((request) => {
+      const body = request.json() as Completion
+      if (body.messages.some((m) => m.role === "tool")) return { status: 500, body: { error: { message: "boom" } } }
+      return {
+        body: {
+          choices: [
+            {
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [toolCall("c1", "book_slot", { date, time: "16:00", name: "Lee", phone: "4155550166" })],
+              },
+            },
+          ],
+        },
+      }
+    })
+    const answer = await chat(orgId, `I'm Lee, 4155550166, book me on ${date} at 16:00`)
+    expect(answer.reply.text).toContain(`${date} at 16:00`)
+    expect(answer.lead?.type).toBe("BOOKING")
+    const bookings = await infra.db.sql`select id from assistant.bookings where org_id = ${orgId}`
+    expect(bookings).toHaveLength(1)
+    expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
+  })
+
   it("falls back to the deterministic engine when the model does not answer in time", async () => {
     const orgId = newOrg()
     model.setHandler(() => new Promise(() => {}))

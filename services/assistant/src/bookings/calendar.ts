@@ -130,25 +130,7 @@ export const makeBooking = (
       if (request.date < input.today) {
         return yield* Effect.fail(new BookingRefused({ reason: "pastDate", detail: "date is in the past" }))
       }
-      const verdict = slotVerdict(input, request.time)
-      if (verdict === "past") {
-        return yield* Effect.fail(new BookingRefused({ reason: "started", detail: "This slot has already started" }))
-      }
-      if (verdict === "notOffered") {
-        return yield* Effect.fail(
-          new BookingRefused({ reason: "notOffered", detail: `No slot at ${request.time} on ${request.date}` }),
-        )
-      }
-      if (verdict === "full") {
-        return yield* Effect.fail(new BookingRefused({ reason: "full", detail: "This slot is fully booked" }))
-      }
-      const id = newId("bkg")
-      yield* Effect.promise(
-        () => tx`
-          insert into assistant.bookings (id, org_id, date, time, service, name, phone, notes, session_id)
-          values (${id}, ${orgId}, ${request.date}, ${request.time}, ${request.service}, ${request.name},
-                  ${request.phone}, ${request.notes ?? null}, ${request.sessionId ?? null})`,
-      )
+      const booked = (yield* heldBy(tx, orgId, request)) ?? (yield* takePlace(tx, orgId, request, input))
       const slot: Booking = { date: request.date, time: request.time, service: request.service }
       const lead = yield* recordLead(tx, orgId, {
         phone: request.phone,
@@ -157,12 +139,47 @@ export const makeBooking = (
         booking: slot,
         source: request.source,
       })
-      return {
-        booking: { id, name: request.name, phone: request.phone, ...slot, status: "confirmed" as const },
-        lead,
-      }
+      return { booking: { ...booked, phone: request.phone, ...slot, status: "confirmed" as const }, lead }
     }),
   )
+
+/**
+ * The booking this phone already holds for this slot and service: booking it again (a double-submitted
+ * form, a retried turn) answers with that booking rather than taking a second place or refusing.
+ */
+const heldBy = (tx: postgres.TransactionSql, orgId: string, request: BookingRequest) =>
+  Effect.promise(
+    () => tx<Array<{ id: string; name: string }>>`
+      select id, name from assistant.bookings
+      where org_id = ${orgId} and date = ${request.date} and time = ${request.time}
+        and service = ${request.service} and phone = ${request.phone} and status = 'confirmed'
+      limit 1`,
+  ).pipe(Effect.map(([row]) => row))
+
+/** A new place in the slot, if it is offered, has not started and is not full. */
+const takePlace = (tx: postgres.TransactionSql, orgId: string, request: BookingRequest, input: DaySlotsInput) =>
+  Effect.gen(function* () {
+    const verdict = slotVerdict(input, request.time)
+    if (verdict === "past") {
+      return yield* Effect.fail(new BookingRefused({ reason: "started", detail: "This slot has already started" }))
+    }
+    if (verdict === "notOffered") {
+      return yield* Effect.fail(
+        new BookingRefused({ reason: "notOffered", detail: `No slot at ${request.time} on ${request.date}` }),
+      )
+    }
+    if (verdict === "full") {
+      return yield* Effect.fail(new BookingRefused({ reason: "full", detail: "This slot is fully booked" }))
+    }
+    const id = newId("bkg")
+    yield* Effect.promise(
+      () => tx`
+        insert into assistant.bookings (id, org_id, date, time, service, name, phone, notes, session_id)
+        values (${id}, ${orgId}, ${request.date}, ${request.time}, ${request.service}, ${request.name},
+                ${request.phone}, ${request.notes ?? null}, ${request.sessionId ?? null})`,
+    )
+    return { id, name: request.name }
+  })
 
 /** `GET /api/bookings?date`: the organization's bookings, newest first. */
 export const listBookings = (orgId: string, date: string | undefined) =>

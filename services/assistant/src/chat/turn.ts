@@ -61,18 +61,19 @@ export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Data
     }
     const model = yield* LanguageModel
     const surface = input.customerPhone === undefined ? "widget" : "channel"
-    const deterministic = deterministicTurn(input.state, input.message, context)
     const result = model.enabled
       ? yield* model.answer(input.state, input.message, context).pipe(
           Effect.tap(() => countTurn(surface, "model")),
           Effect.catch((failure) =>
             Effect.logWarning("language model failed; the deterministic engine answers this turn").pipe(
               Effect.annotateLogs({ orgId: input.orgId, reason: failure.reason }),
-              Effect.andThen(deterministic),
+              Effect.andThen(deterministicTurn(failure.state ?? input.state, input.message, context)),
               Effect.tap(() => countTurn(surface, "fallback")),
             ),
           ),
         )
-      : yield* deterministic.pipe(Effect.tap(() => countTurn(surface, "deterministic")))
+      : yield* deterministicTurn(input.state, input.message, context).pipe(
+          Effect.tap(() => countTurn(surface, "deterministic")),
+        )
     return result.text.trim() === "" ? { ...result, text: FALLBACK_TEXT } : result
   })

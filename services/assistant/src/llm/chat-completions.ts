@@ -1,5 +1,5 @@
 import { Effect, Redacted, Schema } from "effect"
-import { LlmFailure } from "./language-model.ts"
+import { LlmFailure } from "./llm-failure.ts"
 
 /**
  * The slice of the OpenAI-compatible chat-completions API the assistant uses: messages, function

@@ -1,12 +1,10 @@
 import type { OutboxWriter } from "@parley/bus"
 import type { Database } from "@parley/db"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type { TurnContext, TurnResult } from "../chat/turn.ts"
 import type { ConversationState } from "../engine/state.ts"
+import { LlmFailure } from "./llm-failure.ts"
 import { type LlmSettings, modelTurn } from "./model-turn.ts"
-
-/** The model could not answer this turn (timeout, HTTP error, malformed answer or tool arguments). */
-export class LlmFailure extends Schema.TaggedError<LlmFailure>()("LlmFailure", { reason: Schema.String }) {}
 
 /**
  * The optional language model (PARLEY_LLM_*). Disabled, every turn goes to the deterministic
@@ -36,3 +34,5 @@ export class LanguageModel extends Context.Service<
           answer: (state, message, context) => modelTurn(settings, state, message, context),
         })
 }
+
+export { LlmFailure }

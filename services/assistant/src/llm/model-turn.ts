@@ -4,7 +4,7 @@ import { Effect, type Redacted } from "effect"
 import type { TurnContext, TurnResult } from "../chat/turn.ts"
 import type { ConversationState } from "../engine/state.ts"
 import { type ChatMessage, complete } from "./chat-completions.ts"
-import { LlmFailure } from "./language-model.ts"
+import { LlmFailure } from "./llm-failure.ts"
 import { runTool, TOOL_SPECS } from "./tools.ts"
 
 export interface LlmSettings {
@@ -46,19 +46,20 @@ export const modelTurn = (
       { role: "user", content: message },
     ]
     let state = initial
+    const failing = (failure: LlmFailure) => new LlmFailure({ reason: failure.reason, state })
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const answer = yield* complete(settings, messages, TOOL_SPECS)
+      const answer = yield* complete(settings, messages, TOOL_SPECS).pipe(Effect.mapError(failing))
       if (answer.toolCalls.length === 0) {
         const text = answer.content?.trim() ?? ""
-        if (text === "") return yield* Effect.fail(new LlmFailure({ reason: "empty reply" }))
+        if (text === "") return yield* Effect.fail(new LlmFailure({ reason: "empty reply", state }))
         return { text, state }
       }
       messages.push({ role: "assistant", content: answer.content, tool_calls: answer.toolCalls })
       for (const call of answer.toolCalls) {
-        const outcome = yield* runTool(call, state, context)
+        const outcome = yield* runTool(call, state, context).pipe(Effect.mapError(failing))
         state = outcome.state
         messages.push({ role: "tool", tool_call_id: call.id, content: JSON.stringify(outcome.result) })
       }
     }
-    return yield* Effect.fail(new LlmFailure({ reason: "too many tool rounds" }))
+    return yield* Effect.fail(new LlmFailure({ reason: "too many tool rounds", state }))
   })

@@ -6,7 +6,7 @@ import { makeBooking, slotsOf } from "../bookings/calendar.ts"
 import type { TurnContext } from "../chat/turn.ts"
 import type { ConversationState } from "../engine/state.ts"
 import type { ToolCall, ToolSpec } from "./chat-completions.ts"
-import { LlmFailure } from "./language-model.ts"
+import { LlmFailure } from "./llm-failure.ts"
 
 /**
  * The model's tools: `record_lead`, `list_slots`, `book_slot`. Arguments are decoded by Schemas; a
