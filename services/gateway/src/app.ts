@@ -66,6 +66,8 @@ export interface GatewayApp {
   readonly flushKeyUsage: Effect.Effect<void, never, Bus>
 }
 
+const REDIS_STARTUP_WAIT_MS = 2_000
+
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const
 
 export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayApp, BusError, Bus | Scope.Scope> =>
@@ -110,6 +112,10 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
         ),
         (limiter) => Effect.promise(() => limiter.close()),
       )
+      // Start counting in Redis from the first request when it is there; if it is down, serve anyway.
+      const limiter = redisLimiter
+      const connected = yield* Effect.promise(() => limiter.connected(REDIS_STARTUP_WAIT_MS))
+      if (!connected) logger.warn("rate limiter: Redis not reachable at start, counting in memory until it is")
     } else {
       logger.info("rate limiter: no REDIS_URL, counting in memory on this instance")
     }

@@ -7,7 +7,7 @@
 import { type Bus, KafkaBus, SingleNodeBus } from "@parley/bus"
 import { Database } from "@parley/db"
 import { loadConfig, makeLogger, pinoLoggerLayer } from "@parley/platform"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { makeGatewayApp } from "./app.ts"
 import { GatewayConfig } from "./config.ts"
 
@@ -39,4 +39,11 @@ const program = Effect.gen(function* () {
   return yield* server.pipe(Effect.scoped, Effect.provide(bus), Effect.provide(pinoLoggerLayer(logger)))
 })
 
-Effect.runFork(program.pipe(Effect.orDie))
+const fiber = Effect.runFork(program.pipe(Effect.orDie))
+// On SIGTERM/SIGINT interrupt the program: the Scope closes, so the servers drain, noted key usage
+// is published, Redis and the pools close, and the consumer leaves its group before the process exits.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    Effect.runFork(Fiber.interrupt(fiber))
+  })
+}

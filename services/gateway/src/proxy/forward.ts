@@ -27,6 +27,8 @@ export interface Forwarder {
   forward(request: FastifyRequest, reply: FastifyReply, forward: ForwardRequest): Promise<FastifyReply>
 }
 
+const BUFFERED_ANSWER_LIMIT = 64 * 1024
+
 type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS"
 
 export const makeForwarder = (upstreams: Upstreams, metrics: GatewayMetrics): Forwarder => ({
@@ -71,6 +73,12 @@ export const makeForwarder = (upstreams: Upstreams, metrics: GatewayMetrics): Fo
     )
     reply.code(response.statusCode)
     reply.headers(responseHeadersFor(response.headers))
+    // A small answer of known length is sent in one write with its headers; anything else (an
+    // export, an answer of unknown length) streams through as it comes.
+    const length = Number(response.headers["content-length"])
+    if (Number.isInteger(length) && length <= BUFFERED_ANSWER_LIMIT) {
+      return reply.send(Buffer.from(await response.body.arrayBuffer()))
+    }
     return reply.send(response.body)
   },
 })

@@ -18,36 +18,69 @@ export interface MemoryRateLimiter extends RateLimiter {
   readonly size: number
 }
 
-export const makeMemoryRateLimiter = (limits: RateLimits, now: () => number = Date.now): MemoryRateLimiter => {
-  // Timestamps of passed requests, oldest first, per `<subject>:<limit name>`.
-  const logs = new Map<string, Array<number>>()
+/**
+ * One subject's log: timestamps of passed requests, oldest first, in an array read from `head`
+ * (dropping expired entries is moving `head`, not shifting the array; the array is compacted when
+ * more than half of it is dead).
+ */
+class RequestLog {
+  times: Array<number> = []
+  head = 0
 
-  const logOf = (key: string, at: number): Array<number> => {
+  get size(): number {
+    return this.times.length - this.head
+  }
+
+  oldest(): number | undefined {
+    return this.times[this.head]
+  }
+
+  newest(): number | undefined {
+    return this.times[this.times.length - 1]
+  }
+
+  expire(before: number): void {
+    while (this.head < this.times.length && (this.times[this.head] as number) <= before) this.head++
+    if (this.head > 64 && this.head * 2 > this.times.length) {
+      this.times = this.times.slice(this.head)
+      this.head = 0
+    }
+  }
+
+  push(at: number): void {
+    this.times.push(at)
+  }
+}
+
+export const makeMemoryRateLimiter = (limits: RateLimits, now: () => number = Date.now): MemoryRateLimiter => {
+  const logs = new Map<string, RequestLog>()
+
+  const logOf = (key: string, at: number): RequestLog => {
     let log = logs.get(key)
     if (log === undefined) {
-      log = []
+      log = new RequestLog()
       logs.set(key, log)
     }
-    let expired = 0
-    while (expired < log.length && (log[expired] as number) <= at - limits.windowMs) expired++
-    if (expired > 0) log.splice(0, expired)
+    log.expire(at - limits.windowMs)
     return log
   }
 
-  const stateOf = (log: ReadonlyArray<number>, limit: number, at: number): LimitState => ({
-    limit,
-    remaining: Math.max(0, limit - log.length),
-    resetMs: log.length === 0 ? limits.windowMs : (log[0] as number) + limits.windowMs - at,
-  })
+  const stateOf = (log: RequestLog, limit: number, at: number): LimitState => {
+    const oldest = log.oldest()
+    return {
+      limit,
+      remaining: Math.max(0, limit - log.size),
+      resetMs: oldest === undefined ? limits.windowMs : oldest + limits.windowMs - at,
+    }
+  }
 
   return {
     check: async (request: RateRequest): Promise<RateDecision> => {
       const at = now()
-      const applied: Array<readonly [Array<number>, number]> = [
-        [logOf(`${request.subject}:general`, at), limits.generalPerWindow],
-      ]
+      const general = logOf(`${request.subject}:general`, at)
+      const applied: Array<readonly [RequestLog, number]> = [[general, limits.generalPerWindow]]
       if (request.heavy) applied.push([logOf(`${request.subject}:heavy`, at), limits.heavyPerWindow])
-      const allowed = applied.every(([log, limit]) => log.length < limit)
+      const allowed = applied.every(([log, limit]) => log.size < limit)
       if (allowed) for (const [log] of applied) log.push(at)
       return decide(
         applied.map(([log, limit]) => stateOf(log, limit, at)),
@@ -57,7 +90,8 @@ export const makeMemoryRateLimiter = (limits: RateLimits, now: () => number = Da
     sweep: () => {
       const at = now()
       for (const [key, log] of logs) {
-        if (log.length === 0 || (log[log.length - 1] as number) <= at - limits.windowMs) logs.delete(key)
+        const newest = log.newest()
+        if (log.size === 0 || newest === undefined || newest <= at - limits.windowMs) logs.delete(key)
       }
     },
     get size() {

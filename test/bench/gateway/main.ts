@@ -1,0 +1,214 @@
+/**
+ * The gateway's overhead, in one run: a bare Fastify answering a small JSON object against the
+ * gateway serving the cheapest authenticated private route — an API key checked (from the cache),
+ * the Redis rate limit counted (one EVALSHA), a principal signed, the call forwarded over a
+ * keep-alive pool to that same bare Fastify — and, for reference, a real identity route through
+ * the gateway. Every server is the real composition root (`services/*\/src/main.ts`) in a process of
+ * its own; the load generator runs here. See README.md in this folder.
+ */
+import { freshDatabase } from "@parley/db/testing"
+import { cpuSeconds } from "./cpu.ts"
+import { type LoadResult, runLoad } from "./load.ts"
+import { freePort, startProcess, stopAll, waitUntilLive } from "./processes.ts"
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 10)
+const WARMUP_SECONDS = 3
+// Targets are measured in interleaved rounds and each reported by its median round, so a burst of
+// load from elsewhere on the machine skews one round, not the comparison.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+// BENCH_REDIS_URL="" runs the gateway with its in-memory limiter instead, to isolate Redis's share.
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
+const INTERNAL_SECRET = `bench-${crypto.randomUUID()}`
+const OPERATOR_TOKEN = `op-${crypto.randomUUID()}`
+
+const repo = new URL("../../../", import.meta.url)
+
+const setUpTenant = async (gatewayUrl: string): Promise<string> => {
+  const email = `bench.${Date.now()}@example.com`
+  const password = `pw-${crypto.randomUUID()}`
+  const json = { "content-type": "application/json" }
+  const created = await fetch(`${gatewayUrl}/api/operator/organizations`, {
+    method: "POST",
+    headers: { ...json, authorization: `Bearer ${OPERATOR_TOKEN}` },
+    body: JSON.stringify({ name: "Bench", features: ["api_access"], admin: { email, password } }),
+  })
+  if (created.status !== 201) throw new Error(`create organization: ${created.status} ${await created.text()}`)
+  const login = await fetch(`${gatewayUrl}/api/auth/login`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email, password }),
+  })
+  const cookie = /parley_session=[^;]*/.exec(login.headers.get("set-cookie") ?? "")?.[0]
+  if (cookie === undefined) throw new Error(`login: ${login.status}`)
+  const key = await fetch(`${gatewayUrl}/api/org/api-keys`, {
+    method: "POST",
+    headers: { ...json, cookie },
+    body: JSON.stringify({ name: "bench" }),
+  })
+  if (key.status !== 201) throw new Error(`create key: ${key.status} ${await key.text()}`)
+  return ((await key.json()) as { key: string }).key
+}
+
+interface Measured extends LoadResult {
+  /** CPU microseconds per request of each server process on the path. */
+  readonly cpuMicrosPerRequest: Record<string, number>
+}
+
+const measure = async (
+  label: string,
+  url: string,
+  headers: Record<string, string>,
+  servers: Record<string, number | undefined>,
+): Promise<Measured> => {
+  const before = Object.fromEntries(Object.entries(servers).map(([name, pid]) => [name, cpuSeconds(pid) ?? 0]))
+  const result = await runLoad({ url, headers, connections: CONNECTIONS, durationSeconds: DURATION_SECONDS })
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${label}: ${result.non2xx} non-2xx answers and ${result.errors} errors — the run is not valid`)
+  }
+  const cpuMicrosPerRequest = Object.fromEntries(
+    Object.entries(servers).map(([name, pid]) => [
+      name,
+      Math.round((((cpuSeconds(pid) ?? 0) - (before[name] ?? 0)) * 1e6) / result.total),
+    ]),
+  )
+  return { ...result, cpuMicrosPerRequest }
+}
+
+const median = (values: ReadonlyArray<number>): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] as number
+}
+
+/** The round whose throughput is the median of the rounds (its latencies and CPU come with it). */
+const medianRound = (rounds: ReadonlyArray<Measured>): Measured => {
+  const target = median(rounds.map((r) => r.requestsPerSecond))
+  return rounds.find((r) => r.requestsPerSecond === target) as Measured
+}
+
+const row = (label: string, r: Measured) =>
+  `| ${label.padEnd(44)} | ${r.requestsPerSecond.toFixed(0).padStart(8)} | ${r.p50Ms.toFixed(1).padStart(7)} | ${r.p99Ms
+    .toFixed(1)
+    .padStart(7)} | ${Object.entries(r.cpuMicrosPerRequest)
+    .map(([name, micros]) => `${name} ${micros} µs`)
+    .join(", ")
+    .padEnd(34)} |`
+
+const main = async () => {
+  const db = await freshDatabase()
+  try {
+    const [barePort, identityPort, gatewayPort, metricsPort] = await Promise.all([
+      freePort(),
+      freePort(),
+      freePort(),
+      freePort(),
+    ])
+    const bareUrl = `http://127.0.0.1:${barePort}`
+    const identityUrl = `http://127.0.0.1:${identityPort}`
+    const gatewayUrl = `http://127.0.0.1:${gatewayPort}`
+    const common = {
+      DATABASE_URL: db.url,
+      KAFKA_BROKERS: "",
+      PARLEY_INTERNAL_SECRET: INTERNAL_SECRET,
+      PARLEY_LOG_LEVEL: "warn",
+      PARLEY_PUBLIC_URL: "http://localhost:3000",
+    }
+    const bareProcess = startProcess(new URL("gateway/bare-server.ts", new URL("../", import.meta.url)), [
+      String(barePort),
+    ])
+    const identityProcess = startProcess(new URL("services/identity/src/main.ts", repo), [], {
+      ...common,
+      PARLEY_IDENTITY_PORT: String(identityPort),
+      PARLEY_OPERATOR_TOKEN: OPERATOR_TOKEN,
+    })
+    await waitUntilLive(`${identityUrl}/health/live`)
+    const gatewayProcess = startProcess(new URL("services/gateway/src/main.ts", repo), [], {
+      ...common,
+      PARLEY_PORT: String(gatewayPort),
+      PARLEY_GATEWAY_METRICS_PORT: String(metricsPort),
+      PARLEY_IDENTITY_URL: identityUrl,
+      PARLEY_WEBHOOK_REGISTRY_URL: bareUrl,
+      PARLEY_ASSISTANT_URL: bareUrl,
+      PARLEY_MESSAGING_URL: bareUrl,
+      REDIS_URL,
+      // High enough that the run measures the limiter's cost, never its refusals.
+      PARLEY_RATE_GENERAL_PER_MIN: "1000000000",
+      // e.g. BENCH_GATEWAY_EXEC_ARGV="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the gateway.
+      ...(process.env.BENCH_GATEWAY_EXEC_ARGV === undefined
+        ? {}
+        : { BENCH_EXEC_ARGV: process.env.BENCH_GATEWAY_EXEC_ARGV }),
+    })
+    await Promise.all([waitUntilLive(`${bareUrl}/health`), waitUntilLive(`${gatewayUrl}/health/live`)])
+    const key = await setUpTenant(gatewayUrl)
+    const keyed = { "x-api-key": key }
+
+    console.log(
+      `gateway benchmark: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION_SECONDS} s per target, after ${WARMUP_SECONDS} s warm-up each`,
+    )
+    const targets = [
+      { name: "bare", url: `${bareUrl}/api/templates`, headers: {}, servers: { bare: bareProcess.pid } },
+      {
+        name: "gateway",
+        url: `${gatewayUrl}/api/templates`,
+        headers: keyed,
+        servers: { gateway: gatewayProcess.pid, upstream: bareProcess.pid },
+      },
+      {
+        name: "identity",
+        url: `${gatewayUrl}/api/org/members`,
+        headers: keyed,
+        servers: { gateway: gatewayProcess.pid, identity: identityProcess.pid },
+      },
+    ] as const
+    for (const target of targets) {
+      await runLoad({
+        url: target.url,
+        headers: target.headers,
+        connections: CONNECTIONS,
+        durationSeconds: WARMUP_SECONDS,
+      })
+    }
+    const rounds: Record<string, Array<Measured>> = { bare: [], gateway: [], identity: [] }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of targets) {
+        rounds[target.name]?.push(await measure(target.name, target.url, target.headers, target.servers))
+      }
+    }
+    const bare = medianRound(rounds.bare ?? [])
+    const gateway = medianRound(rounds.gateway ?? [])
+    const identity = medianRound(rounds.identity ?? [])
+
+    console.log("")
+    console.log(
+      `| ${"target".padEnd(44)} | ${"req/s".padStart(8)} | ${"p50 ms".padStart(7)} | ${"p99 ms".padStart(7)} | ${"CPU per request".padEnd(34)} |`,
+    )
+    console.log(`|${"-".repeat(46)}|${"-".repeat(10)}|${"-".repeat(9)}|${"-".repeat(9)}|${"-".repeat(36)}|`)
+    console.log(row("bare Fastify (small JSON)", bare))
+    console.log(row("gateway → tiny upstream (key + Redis limit)", gateway))
+    console.log(row("gateway → identity GET /api/org/members", identity))
+    console.log("")
+    const ratio = gateway.requestsPerSecond / bare.requestsPerSecond
+    console.log(`gateway / bare Fastify throughput: ${ratio.toFixed(2)}× (target ≥ 0.50×)`)
+    console.log(
+      `every round (req/s): ${Object.entries(rounds)
+        .map(([name, rs]) => `${name} ${rs.map((r) => r.requestsPerSecond.toFixed(0)).join(" / ")}`)
+        .join("; ")}`,
+    )
+    console.log(
+      JSON.stringify({
+        connections: CONNECTIONS,
+        durationSeconds: DURATION_SECONDS,
+        rounds: ROUNDS,
+        bare,
+        gateway,
+        identity,
+        ratio,
+      }),
+    )
+  } finally {
+    await stopAll()
+    await db.close()
+  }
+}
+
+await main()
