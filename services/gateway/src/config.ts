@@ -3,6 +3,7 @@
  * `standalone` build a `GatewayOptions` directly).
  */
 import {
+  dataDir,
   host,
   internalSecret,
   kafkaBrokers,
@@ -32,6 +33,7 @@ export const GatewayConfig = Config.all({
   redisUrl,
   kafkaBrokers,
   databaseUrl: optionalString("DATABASE_URL"),
+  dataDir,
   logLevel,
   services: Config.all({
     identity: serviceUrl("PARLEY_IDENTITY_URL"),
@@ -42,5 +44,12 @@ export const GatewayConfig = Config.all({
   generalPerMin: positiveInt("PARLEY_RATE_GENERAL_PER_MIN", 300),
   heavyPerMin: positiveInt("PARLEY_RATE_HEAVY_PER_MIN", 20),
   trustProxy: Config.Boolean("PARLEY_GATEWAY_TRUST_PROXY").pipe(Config.withDefault(false)),
+  /**
+   * Names this instance's consumer group of key changes. Unset: a fresh id per process (always
+   * correct; an abandoned group per restart is left behind). Set it only to a value no other running
+   * instance shares (a StatefulSet pod name, "standalone"): two instances in one group would each
+   * miss half of the revocations.
+   */
+  instanceId: optionalString("PARLEY_GATEWAY_INSTANCE_ID"),
 })
 export type GatewayConfig = Config.Success<typeof GatewayConfig>

@@ -17,7 +17,7 @@ const program = Effect.gen(function* () {
   // The gateway only publishes (KeyUsed) and follows (KeyChanged): it needs no outbox of its own.
   const bus: Layer.Layer<Bus, unknown> =
     config.kafkaBrokers === undefined
-      ? SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url: config.databaseUrl })))
+      ? SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url: config.databaseUrl, dataDir: config.dataDir })))
       : KafkaBus.layer({ brokers: [...config.kafkaBrokers], clientId: "gateway" })
   const server = Effect.gen(function* () {
     const gateway = yield* makeGatewayApp({
@@ -28,6 +28,7 @@ const program = Effect.gen(function* () {
       redisUrl: config.redisUrl,
       rateLimits: { generalPerWindow: config.generalPerMin, heavyPerWindow: config.heavyPerMin },
       trustProxy: config.trustProxy,
+      ...(config.instanceId === undefined ? {} : { instanceId: config.instanceId }),
     })
     const address = yield* Effect.promise(() => gateway.app.listen({ host: config.host, port: config.port }))
     const metricsAddress = yield* Effect.promise(() =>
