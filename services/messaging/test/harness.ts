@@ -21,6 +21,7 @@ export const API_VERSION = "v21.0"
 export interface FakeProvider {
   readonly server: StubServer
   readonly sends: () => Array<{ phoneNumberId: string; body: Record<string, unknown>; auth: string }>
+  /** Queues answers given, in order, to the next requests whatever they are (failures, odd successes). */
   failNext(...answers: Array<{ status: number; body: unknown }>): void
   /** Refuses every send to this number as undeliverable (Graph code 131026). */
   refuseRecipient(to: string): void
@@ -53,7 +54,8 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
     }
     if (/\/message_templates$/.test(request.path)) {
       counter++
-      return { status: 200, body: { id: String(900000 + counter), status: "PENDING", category: "MARKETING" } }
+      const { category } = request.json() as { category?: string }
+      return { status: 200, body: { id: String(900000 + counter), status: "PENDING", category } }
     }
     return { status: 404, body: { error: { message: "unknown path", code: 100 } } }
   })

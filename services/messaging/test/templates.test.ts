@@ -82,6 +82,17 @@ describe("submitting templates", () => {
     expect(listed.json().data).toEqual([template])
   })
 
+  it("stores the category the provider answers when it moves the template at submission", async () => {
+    provider.failNext({ status: 200, body: { id: "4242", status: "PENDING", category: "MARKETING" } })
+    const response = await asTenant(app, orgId, "POST", "/api/templates", {
+      name: "recategorised",
+      language: "en_US",
+      category: "UTILITY",
+      components,
+    })
+    expect(response.json()).toMatchObject({ category: "MARKETING", metaTemplateId: "4242" })
+  })
+
   it("answers 409 to a second template with the same name and language", async () => {
     const response = await asTenant(app, orgId, "POST", "/api/templates", {
       name: "order_ready",

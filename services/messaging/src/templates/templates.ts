@@ -44,7 +44,8 @@ export const listTemplates = (orgId: string) =>
 
 /**
  * `POST /api/templates`: the row is claimed first (the unique name+language is the 409), then the
- * template is submitted to the provider on the organization's business account. It stays PENDING
+ * template is submitted to the provider on the organization's business account (whose answer may
+ * already move it to another category, which is then what is stored). It stays PENDING
  * until the provider's status webhook decides. A submission the provider refuses or cannot take
  * removes the claim again, so the caller can fix it and retry under the same name.
  */
@@ -84,7 +85,9 @@ export const createTemplate = (orgId: string, body: CreateTemplateRequest) =>
     }
     const [row] = yield* Effect.promise(
       () => sql<Array<TemplateRow>>`
-        update messaging.templates set meta_template_id = ${outcome.value.id}, updated_at = now()
+        update messaging.templates
+        set meta_template_id = ${outcome.value.id}, category = ${outcome.value.category ?? body.category},
+            updated_at = now()
         where id = ${id} returning *`,
     )
     return toTemplate(row as TemplateRow)
