@@ -87,6 +87,26 @@ describe("widget chat", () => {
     expect((await leadEventsOf(infra, orgId))[0]?.data).toMatchObject({ phone: "442079460958", name: "Kim" })
   })
 
+  it("answers messages of one session sent at once without losing what any of them said", async () => {
+    const orgId = newOrg()
+    const { sessionId } = await say(orgId, "hello")
+    const messages = ["I'm Dana", "call me back at 4155550190", "also, I want a demo", "thanks", "ok", "great"]
+    const answers = await Promise.all(messages.map((message) => say(orgId, message, sessionId)))
+    expect(answers.every((a) => a.sessionId === sessionId)).toBe(true)
+    const transcript = (await widget(app, orgId, "GET", `/api/public/chat/${sessionId}`)).json() as {
+      messages: Array<{ role: string; text: string }>
+    }
+    expect(transcript.messages).toHaveLength(2 + messages.length * 2)
+    expect(
+      transcript.messages
+        .filter((m) => m.role === "visitor")
+        .map((m) => m.text)
+        .sort(),
+    ).toEqual(["hello", ...messages].sort())
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.at(-1)?.data).toMatchObject({ phone: "4155550190", name: "Dana", type: "DEMO_REQUESTED" })
+  })
+
   it("gives back the conversation oldest first", async () => {
     const orgId = newOrg()
     const { sessionId } = await say(orgId, "first message")

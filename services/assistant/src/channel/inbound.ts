@@ -3,7 +3,7 @@ import { ChannelInbound, ChannelOutbound, decodeBusValue, encodeBusValue, Topics
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
-import { findChannelConversation, recentHistory, storeTurn } from "../chat/conversation-store.ts"
+import { findChannelConversation, recentHistory, STALE_TURN_RETRIES, storeTurn } from "../chat/conversation-store.ts"
 import { runTurn } from "../chat/turn.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
@@ -28,6 +28,12 @@ const alreadyHandled = (sql: import("postgres").Sql, inbound: ChannelInbound) =>
  * does nothing.
  */
 export const handleChannelInbound = (inbound: ChannelInbound) =>
+  answerChannelMessage(inbound).pipe(
+    // A turn that lost a race for its conversation is recomputed; past the retries the bus retries.
+    Effect.retry({ times: STALE_TURN_RETRIES, while: (error) => error._tag === "StaleConversation" }),
+  )
+
+const answerChannelMessage = (inbound: ChannelInbound) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     if (yield* alreadyHandled(sql, inbound)) return
@@ -58,6 +64,7 @@ export const handleChannelInbound = (inbound: ChannelInbound) =>
         if (claimed.length === 0) return
         yield* storeTurn(tx, {
           id: conversationId,
+          readVersion: found?.version,
           orgId: inbound.orgId,
           channel: inbound.channel,
           customer: inbound.from,

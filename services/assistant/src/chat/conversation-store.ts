@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import type postgres from "postgres"
 import { type ConversationState, decodeConversationState } from "../engine/state.ts"
 
@@ -9,32 +9,32 @@ type Queries = postgres.Sql | postgres.TransactionSql
 export interface StoredConversation {
   readonly id: string
   readonly state: ConversationState
+  /** Compared when the turn is stored: another turn stored in between makes this one stale. */
+  readonly version: string
 }
+
+/** Another turn of the same conversation was stored after this one read it; compute it again. */
+export class StaleConversation extends Data.TaggedError("StaleConversation")<{}> {}
+
+const toStored = (row: { id: string; state: unknown; version: string } | undefined): StoredConversation | undefined =>
+  row === undefined ? undefined : { id: row.id, state: decodeConversationState(row.state), version: row.version }
 
 /** Messages given to the model as context; the deterministic engine keeps what it needs in state. */
 const HISTORY_TURNS = 20
 
 export const findWidgetSession = (sql: Queries, orgId: string, id: string) =>
   Effect.promise(
-    () => sql<Array<{ id: string; state: unknown }>>`
-      select id, state from assistant.conversations
+    () => sql<Array<{ id: string; state: unknown; version: string }>>`
+      select id, state, version::text as version from assistant.conversations
       where id = ${id} and org_id = ${orgId} and channel is null`,
-  ).pipe(
-    Effect.map(([row]): StoredConversation | undefined =>
-      row === undefined ? undefined : { id: row.id, state: decodeConversationState(row.state) },
-    ),
-  )
+  ).pipe(Effect.map(([row]) => toStored(row)))
 
 export const findChannelConversation = (sql: Queries, orgId: string, channel: string, customer: string) =>
   Effect.promise(
-    () => sql<Array<{ id: string; state: unknown }>>`
-      select id, state from assistant.conversations
+    () => sql<Array<{ id: string; state: unknown; version: string }>>`
+      select id, state, version::text as version from assistant.conversations
       where org_id = ${orgId} and channel = ${channel} and customer = ${customer}`,
-  ).pipe(
-    Effect.map(([row]): StoredConversation | undefined =>
-      row === undefined ? undefined : { id: row.id, state: decodeConversationState(row.state) },
-    ),
-  )
+  ).pipe(Effect.map(([row]) => toStored(row)))
 
 export const recentHistory = (sql: Queries, conversationId: string) =>
   Effect.promise(
@@ -45,11 +45,17 @@ export const recentHistory = (sql: Queries, conversationId: string) =>
       ) recent order by seq`,
   )
 
-/** Creates or updates the conversation row and appends the visitor's message and the reply. */
+/**
+ * Stores a turn: creates the conversation (when `readVersion` is undefined) or moves it from the
+ * version the turn was computed from to the next, and appends the visitor's message and the reply.
+ * Fails with `StaleConversation` when another turn got there first (the caller's transaction rolls
+ * back and the turn is computed again from the newer state).
+ */
 export const storeTurn = (
   tx: postgres.TransactionSql,
   turn: {
     readonly id: string
+    readonly readVersion: string | undefined
     readonly orgId: string
     readonly channel: string | null
     readonly customer: string | null
@@ -58,15 +64,31 @@ export const storeTurn = (
     readonly replyText: string
     readonly at: Date
   },
-) =>
-  Effect.promise(async () => {
-    await tx`
-      insert into assistant.conversations (id, org_id, channel, customer, state, created_at, updated_at)
-      values (${turn.id}, ${turn.orgId}, ${turn.channel}, ${turn.customer}, ${tx.json(turn.state as never)}, ${turn.at}, ${turn.at})
-      on conflict (id) do update set state = excluded.state, updated_at = excluded.updated_at`
+): Effect.Effect<void, StaleConversation> =>
+  Effect.gen(function* () {
+    const stored = yield* Effect.promise(() =>
+      turn.readVersion === undefined
+        ? tx`
+            insert into assistant.conversations (id, org_id, channel, customer, state, created_at, updated_at)
+            values (${turn.id}, ${turn.orgId}, ${turn.channel}, ${turn.customer}, ${tx.json(turn.state as never)},
+                    ${turn.at}, ${turn.at})
+            on conflict do nothing
+            returning id`
+        : tx`
+            update assistant.conversations
+            set state = ${tx.json(turn.state as never)}, version = version + 1, updated_at = ${turn.at}
+            where id = ${turn.id} and version = ${turn.readVersion}::bigint
+            returning id`,
+    )
+    if (stored.length === 0) return yield* Effect.fail(new StaleConversation())
     // Same transaction time for both: the sequence number keeps the visitor's message first.
-    await tx`
-      insert into assistant.conversation_messages (conversation_id, role, text, created_at)
-      values (${turn.id}, 'visitor', ${turn.visitorText}, ${turn.at}),
-             (${turn.id}, 'assistant', ${turn.replyText}, ${new Date(turn.at.getTime() + 1)})`
+    yield* Effect.promise(
+      () => tx`
+        insert into assistant.conversation_messages (conversation_id, role, text, created_at)
+        values (${turn.id}, 'visitor', ${turn.visitorText}, ${turn.at}),
+               (${turn.id}, 'assistant', ${turn.replyText}, ${new Date(turn.at.getTime() + 1)})`,
+    )
   })
+
+/** How often a turn that lost a race with another turn of its conversation is computed again. */
+export const STALE_TURN_RETRIES = 5

@@ -8,7 +8,13 @@ import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
 import { recordLead } from "../leads/record-lead.ts"
 import type { LanguageModel } from "../llm/language-model.ts"
-import { findWidgetSession, recentHistory, storeTurn } from "./conversation-store.ts"
+import {
+  findWidgetSession,
+  recentHistory,
+  STALE_TURN_RETRIES,
+  type StaleConversation,
+  storeTurn,
+} from "./conversation-store.ts"
 import { runTurn } from "./turn.ts"
 
 export interface ChatAnswer {
@@ -21,16 +27,30 @@ export interface ChatAnswer {
  * `POST /api/public/chat`: one visitor message. A missing or unknown session id (another
  * organization's included) starts a new session with a new id. The turn's messages, the session's
  * state and the lead with its event commit in one transaction; the reply is computed before it, so
- * no transaction stays open while a language model thinks.
+ * no transaction stays open while a language model thinks. Two messages of one session sent at once
+ * are both answered: the one stored second is recomputed from the state the first left.
  */
 export const chat = (
   orgId: string,
   request: ChatRequest,
 ): Effect.Effect<ChatAnswer, never, Database | OutboxWriter | LanguageModel> =>
+  Effect.suspend(() => {
+    const freshId = newId("ses")
+    return chatTurn(orgId, request, freshId).pipe(
+      Effect.retry({ times: STALE_TURN_RETRIES, while: (error) => error._tag === "StaleConversation" }),
+      Effect.orDie,
+    )
+  })
+
+const chatTurn = (
+  orgId: string,
+  request: ChatRequest,
+  freshId: string,
+): Effect.Effect<ChatAnswer, StaleConversation, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const found = request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId)
-    const sessionId = found?.id ?? newId("ses")
+    const sessionId = found?.id ?? freshId
     const history = found === undefined ? [] : yield* recentHistory(sql, sessionId)
     const visitorName = request.visitor?.name?.trim()
     const start = {
@@ -52,6 +72,7 @@ export const chat = (
       Effect.gen(function* () {
         yield* storeTurn(tx, {
           id: sessionId,
+          readVersion: found?.version,
           orgId,
           channel: null,
           customer: null,
@@ -79,7 +100,7 @@ export const resetChat = (
       yield* Effect.promise(async () => {
         await tx`delete from assistant.conversation_messages where conversation_id = ${found.id}`
         await tx`update assistant.conversations set state = ${tx.json(resetConversation(found.state) as never)},
-                 updated_at = now() where id = ${found.id}`
+                 version = version + 1, updated_at = now() where id = ${found.id}`
       })
       return { sessionId: found.id }
     }),
