@@ -161,6 +161,21 @@ describe("sending through the bridge", () => {
     }
   })
 
+  it("answers 400 when the bridge URL turns out to be a non-public address at send time", async () => {
+    const strict = await startApp(infra, {
+      config: testConfig(provider.server.url, { allowPrivateUrls: false }),
+      background: false,
+    })
+    try {
+      // Configured while private addresses were allowed; this instance refuses them at connect.
+      const response = await asTenant(strict, orgId, "POST", "/api/messages", { to: "447700900125", text: "x" })
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error).toContain("blocked address")
+    } finally {
+      await strict.stop()
+    }
+  })
+
   it("prefers the cloud channel when both are configured and no channel is named", async () => {
     const both = newOrg()
     await asTenant(app, both, "PUT", "/api/channels/bridge", { outboundUrl: `${bridge.url}/other` })

@@ -37,8 +37,11 @@ export const postToBridge = (
     if (result.ok) return { _tag: "Accepted", value: message.messageId } as const
     const detail = `bridge answered ${result.status ?? result.error ?? "nothing"}`
     if (result.status === 429) return { _tag: "RateLimited", detail } as const
-    if (result.status !== null && result.status >= 400 && result.status < 500) {
-      return { _tag: "Rejected", status: result.status, detail } as const
+    // A redirect is never followed, and a non-public address is refused at every connect: neither
+    // gets better by retrying, so both are the tenant's to fix (PUT a new outboundUrl).
+    const permanent = result.error === "blocked address" || result.error === "redirect"
+    if (permanent || (result.status !== null && result.status >= 400 && result.status < 500)) {
+      return { _tag: "Rejected", status: result.status ?? 400, detail } as const
     }
     return { _tag: "Unavailable", detail } as const
   })
