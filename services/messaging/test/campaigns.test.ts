@@ -261,6 +261,37 @@ describe("running a campaign", () => {
     }
   })
 
+  it("shares one campaign between two running instances without sending anyone twice", async () => {
+    provider.setLatencyMs(3)
+    const config = testConfig(provider.server.url, { campaignRatePerSecond: 300 })
+    const [a, b] = await Promise.all([startApp(infra, { config }), startApp(infra, { config })])
+    try {
+      const list = recipients(200, "8")
+      const created = await asTenant(a, orgId, "POST", "/api/campaigns", {
+        name: "Shared",
+        template: { name: "launch", language: "en_US" },
+        recipients: list,
+      })
+      const { id } = created.json()
+      const done = await eventually(
+        async () => {
+          const campaign = await campaignOf(b, id)
+          expect(campaign.status).toBe("completed")
+          return campaign
+        },
+        { timeoutMs: 30_000 },
+      )
+      expect(done).toMatchObject({ sent: 200, failed: 0 })
+      const counts = sendsPerRecipient()
+      for (const phone of list.map((p) => p.replace(/\D/g, ""))) expect(counts.get(phone)).toBe(1)
+      const completed = (await eventsOf(infra, orgId, "campaign.completed")).filter((e) => e.data.campaignId === id)
+      expect(completed).toHaveLength(1)
+    } finally {
+      await Promise.all([a.stop(), b.stop()])
+      provider.setLatencyMs(0)
+    }
+  })
+
   it("counts as failed, never resends, a recipient a crashed worker left mid-send", async () => {
     const app = await startApp(infra, { config: testConfig(provider.server.url), background: false })
     const created = await asTenant(app, orgId, "POST", "/api/campaigns", {
