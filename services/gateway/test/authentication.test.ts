@@ -4,6 +4,7 @@
  */
 import { apiKeyChecksum, ErrorText } from "@parley/contracts"
 import { PRINCIPAL_HEADER, verifyPrincipal } from "@parley/platform"
+import { eventually } from "@parley/platform/testing"
 import { Result } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -195,8 +196,12 @@ describe("API keys on the private API", () => {
     for (const malformed of ["parley_short.x", "sk_live_123", `${legacy.key}x`]) {
       expect((await fetch(`${gw.url}/api/templates`, { headers: { "x-api-key": malformed } })).status).toBe(401)
     }
-    // Identity's access log names every lookup it answered: none happened.
-    expect(lookupsSeenByIdentity()).toBe(before)
+    // Identity's access log names every lookup it answered (after answering it). A lookup that
+    // certainly happens, made last, bounds the wait: once its line is there, exactly one was made.
+    const body2 = `parley_${"Y".repeat(12)}.${"p".repeat(43)}`
+    await fetch(`${gw.url}/api/templates`, { headers: { "x-api-key": body2 + apiKeyChecksum(body2) } })
+    await eventually(() => expect(lookupsSeenByIdentity()).toBeGreaterThan(before))
+    expect(lookupsSeenByIdentity()).toBe(before + 1)
   })
 
   it("refuses an unknown key that passes the checksum, after one lookup", async () => {
@@ -211,7 +216,6 @@ describe("API keys on the private API", () => {
     const doomed = await createKey(gw.url, org)
     expect((await fetch(`${gw.url}/api/templates`, { headers: { "x-api-key": doomed.key } })).status).toBe(200)
     await revokeKey(gw.url, org, doomed.id)
-    const { eventually } = await import("@parley/platform/testing")
     await eventually(async () => {
       const response = await fetch(`${gw.url}/api/templates`, { headers: { "x-api-key": doomed.key } })
       expect(response.status).toBe(401)

@@ -24,6 +24,8 @@ beforeAll(async () => {
 })
 afterAll(async () => system?.close())
 
+const lookups = () => system.identityLogs.filter((line) => line.includes("/internal/keys/lookup")).length
+
 const appliedChanges = async (gateway: RunningGateway): Promise<number> => {
   const text = await (await fetch(`${gateway.metricsUrl}/metrics`)).text()
   return Number(/^parley_gateway_key_changes_applied_total\{[^}]*\} (\d+)/m.exec(text)?.[1] ?? 0)
@@ -61,6 +63,18 @@ describe("revoking a key", () => {
     expect(answered - before).toBeLessThan(5_000)
   })
 
+  it("asks identity once for a burst of concurrent first uses of a key", async () => {
+    const org = await createOrganization(a.url)
+    const changesBefore = await appliedChanges(b)
+    const key = await createKey(a.url, org)
+    await eventually(async () => expect(await appliedChanges(b)).toBeGreaterThan(changesBefore))
+    const before = lookups()
+    const statuses = await Promise.all(Array.from({ length: 50 }, () => status(b, key.key)))
+    expect(statuses.every((s) => s === 200)).toBe(true)
+    // Identity logs a request after answering it: give the line a moment to land.
+    await eventually(() => expect(lookups() - before).toBe(1))
+  })
+
   it("answers from the cache, not identity, while nothing changes", async () => {
     const org = await createOrganization(a.url)
     const changesBefore = await appliedChanges(b)
@@ -68,7 +82,6 @@ describe("revoking a key", () => {
     // The key's creation is a change too: once it has been applied, nothing else evicts the key.
     await eventually(async () => expect(await appliedChanges(b)).toBeGreaterThan(changesBefore))
     await status(b, key.key)
-    const lookups = () => system.identityLogs.filter((line) => line.includes("/internal/keys/lookup")).length
     const before = lookups()
     for (let i = 0; i < 20; i++) expect(await status(b, key.key)).toBe(200)
     expect(lookups()).toBe(before)
