@@ -58,7 +58,7 @@ describe("widget chat to a signed lead webhook", () => {
 
     const widgetKey = await api("POST", "/api/org/api-keys", fullKey, {
       name: "website",
-      scopes: ["chat:write", "chat:read"],
+      scopes: ["chat:write", "chat:read", "bookings:read", "bookings:write"],
     })
     expect(widgetKey.status).toBe(201)
     const key = widgetKey.body.key as string
@@ -104,5 +104,39 @@ describe("widget chat to a signed lead webhook", () => {
     expect(leads.status).toBe(200)
     expect(leads.body.data).toMatchObject([{ id: answer.lead.id, phone: "14155550100", name: "Dana", source: "chat" }])
     expect((await api("GET", "/api/leads", key)).status).toBe(403)
+
+    // A widget booking by the same phone turns the lead into a BOOKING: lead.updated, signed too.
+    const date = new Date(Date.now() + 7 * 86_400_000)
+    while (date.getUTCDay() !== 3) date.setUTCDate(date.getUTCDate() + 1)
+    const day = date.toISOString().slice(0, 10)
+    const slots = await api("GET", `/api/public/bookings/slots?date=${day}&service=consultation`, key)
+    expect(slots.status, JSON.stringify(slots.body)).toBe(200)
+    expect(slots.body.slots).toContainEqual({ time: "10:00", available: true })
+    const booking = await api("POST", "/api/public/bookings", key, {
+      name: "Dana",
+      phone: "+1 415 555 0100",
+      date: day,
+      time: "10:00",
+      service: "consultation",
+    })
+    expect(booking.status).toBe(201)
+    expect(booking.body).toMatchObject({ phone: "14155550100", date: day, time: "10:00", status: "confirmed" })
+    const updated = await eventually(
+      () => {
+        const found = receiver.requests.find((r) => r.headers["x-service-event"] === "lead.updated")
+        if (found === undefined) throw new Error("no lead.updated delivery yet")
+        return found
+      },
+      { timeoutMs: 20_000 },
+    )
+    expect(await verify(updated.body, updated.headers as Record<string, string>, secret)).toMatchObject({
+      event: "lead.updated",
+      data: {
+        phone: "14155550100",
+        name: "Dana",
+        type: "BOOKING",
+        booking: { date: day, time: "10:00", service: "consultation" },
+      },
+    })
   }, 60_000)
 })
