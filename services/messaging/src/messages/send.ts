@@ -52,12 +52,15 @@ export const sendMessage = (orgId: string, message: OutboundMessage) =>
     const channel = found.value
     const id = newId("msg")
     const text = message.content.type === "text" ? message.content.text : ""
+    // On the bridge Parley's id is the message id, known before the call, so a status the bridge
+    // reports while our post is still in flight already finds the message.
     const inserted = yield* Effect.promise(
       () => sql`
         insert into messaging.messages
-          (id, org_id, channel, direction, phone, type, text, status, campaign_id, source_key)
+          (id, org_id, channel, direction, phone, type, text, status, campaign_id, source_key, provider_message_id)
         values (${id}, ${orgId}, ${channel.kind}, 'outbound', ${message.to}, ${message.content.type}, ${text},
-                'pending', ${message.campaignId ?? null}, ${message.sourceKey ?? null})
+                'pending', ${message.campaignId ?? null}, ${message.sourceKey ?? null},
+                ${channel.kind === "bridge" ? id : null})
         on conflict (org_id, source_key) where source_key is not null do nothing
         returning id`,
     )
@@ -76,7 +79,10 @@ export const sendMessage = (orgId: string, message: OutboundMessage) =>
     if (outcome._tag === "Accepted") {
       yield* Effect.promise(
         () => sql`
-          update messaging.messages set status = 'sent', provider_message_id = ${outcome.value}, updated_at = now()
+          update messaging.messages
+          set provider_message_id = ${outcome.value}, updated_at = now(),
+              -- a bridge may report "delivered" before it answers our post: keep the further status
+              status = case when status = 'pending' then 'sent' else status end
           where id = ${id}`,
       )
       return { id, messageId: outcome.value } satisfies SentMessage
