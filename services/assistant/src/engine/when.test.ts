@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { findDate, findTime } from "./when.ts"
+import { findDate, findTime, findWhen } from "./when.ts"
 
 // 2026-11-23 is a Monday.
 const TODAY = "2026-11-23"
@@ -43,4 +43,20 @@ describe("findTime", () => {
   it.each(["on 2026-11-25", "24:00", "13pm", "10 people"])("reads no time in %j", (text) => {
     expect(findTime(text)).toBeUndefined()
   })
+})
+
+describe("findWhen's earliest", () => {
+  it.each(["the first one", "first available please", "earliest", "whatever is soonest", "the first slot"])(
+    "hears %j as the earliest slot",
+    (text) => {
+      expect(findWhen(text, TODAY).earliest).toBe(true)
+    },
+  )
+
+  it.each(["it's my first visit", "first, a question", "at first I thought"])(
+    "does not hear %j as the earliest slot",
+    (text) => {
+      expect(findWhen(text, TODAY).earliest).toBe(false)
+    },
+  )
 })

@@ -76,6 +76,6 @@ export const findWhen = (text: string, today: string): NamedWhen => {
   return {
     ...(date === undefined ? {} : { date }),
     ...(time === undefined ? {} : { time }),
-    earliest: /\b(?:first|earliest|soonest)\b/i.test(text),
+    earliest: /\b(?:earliest|soonest|(?:the\s+)?first\s+(?:one|slot|time|available|free))\b/i.test(text),
   }
 }
