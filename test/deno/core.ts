@@ -1,0 +1,89 @@
+/**
+ * Run by test/e2e/deno.test.ts under Deno (not Node), importing the TypeScript sources unchanged:
+ * @parley/platform's ids, hashing and secret box, @parley/contracts' API key format, the
+ * dispatcher's envelope signing (checked with @parley/webhooks' `verify`), and the assistant's
+ * deterministic engine through a two-turn conversation. Prints one JSON line of findings.
+ * Input: one JSON argument { sealedOnNode, secretKey, secretPlaintext, today }.
+ */
+import { apiKeyChecksum, type DeliveryRecord, parseApiKey } from "@parley/contracts"
+import { verify } from "@parley/webhooks"
+import { constantTimeEqual, hmacSha256Hex, sha256Hex } from "../../packages/platform/src/crypto.ts"
+import { newId } from "../../packages/platform/src/ids.ts"
+import { SecretBox } from "../../packages/platform/src/secret-box.ts"
+import { type CalendarAnswer, composeReply, planTurn } from "../../services/assistant/src/engine/dialogue.ts"
+import { leadOfConversation } from "../../services/assistant/src/engine/lead-capture.ts"
+import { readMessage } from "../../services/assistant/src/engine/read-message.ts"
+import { type ConversationState, emptyConversation } from "../../services/assistant/src/engine/state.ts"
+import { envelopeBody, signatureOf } from "../../services/dispatcher/src/envelope.ts"
+
+declare const Deno: { args: ReadonlyArray<string>; version: { deno: string } }
+
+interface Input {
+  readonly sealedOnNode: string
+  readonly secretKey: string
+  readonly secretPlaintext: string
+  readonly today: string
+}
+
+const input = JSON.parse(Deno.args[0] ?? "{}") as Input
+
+// @parley/platform
+const box = SecretBox.fromBase64Key(input.secretKey)
+const sealedHere = box.seal("sealed on deno")
+const ids = [newId("wh"), newId("dlv"), newId("wh")]
+
+// @parley/contracts: a key body with its checksum parses; one changed character does not.
+const keyBody = `parley_${"A1b2C3d4E5f6"}.${"x".repeat(43)}`
+const key = `${keyBody}${apiKeyChecksum(keyBody)}`
+
+// The dispatcher's signing, verified as a receiver would.
+const delivery = {
+  deliveryId: "dlv_4tQ2yK8pX1mN7bV3cZ9wL0",
+  eventId: "evt_4tQ2yK8pX1mN7bV3cZ9wL0",
+  event: "lead.created",
+  timestamp: "2026-11-22T09:30:00.000Z",
+  data: { phone: "14155550100", name: "Dana", type: "CALLBACK_REQUESTED", booking: null },
+} as unknown as DeliveryRecord
+const webhookSecret = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80="
+const body = envelopeBody(delivery)
+const signature = signatureOf(body, webhookSecret)
+const envelope = await verify(body, { "x-service-signature": signature }, webhookSecret)
+
+// The assistant's deterministic engine: a callback request, then a booking.
+const settings = { services: ["consultation"], timezone: "UTC" }
+const turn = (state: ConversationState, text: string, answerOf: (request: { kind: string }) => CalendarAnswer) => {
+  const facts = readMessage(text, input.today, settings.services)
+  const plan = planTurn(state, facts, settings, "widget")
+  const composed = composeReply(plan, facts, answerOf(plan.request), settings, true)
+  return { request: plan.request, ...composed }
+}
+const first = turn(emptyConversation, "Hi, I'm Dana. Please call me back at +1 (415) 555-0100", () => ({
+  kind: "none",
+}))
+const second = turn(first.state, "Can I book a consultation on 2026-11-24 at 09:30?", (request) =>
+  request.kind === "book"
+    ? { kind: "booked", date: "2026-11-24", time: "09:30", service: "consultation" }
+    : { kind: "none" },
+)
+
+console.log(
+  JSON.stringify({
+    runtime: `deno ${Deno.version.deno}`,
+    ids,
+    sha256: sha256Hex("abc"),
+    hmac: hmacSha256Hex("key", "The quick brown fox jumps over the lazy dog"),
+    constantTime: [constantTimeEqual("same", "same"), constantTimeEqual("same", "diff")],
+    openedFromNode: box.open(input.sealedOnNode),
+    sealedHere,
+    parsedKey: parseApiKey(key)?.prefix ?? null,
+    mistypedKey: parseApiKey(`${key.slice(0, -1)}${key.endsWith("0") ? "1" : "0"}`) ?? null,
+    body,
+    signature,
+    verifiedEvent: envelope.event,
+    firstReply: first.text,
+    firstLead: leadOfConversation(first.state, "chat") ?? null,
+    secondRequest: second.request,
+    secondReply: second.text,
+    secondLead: leadOfConversation(second.state, "chat") ?? null,
+  }),
+)

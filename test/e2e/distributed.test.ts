@@ -1,0 +1,214 @@
+import { createHmac } from "node:crypto"
+import { eventually, type ReceivedRequest, type StubServer, startHttpServer } from "@parley/platform/testing"
+import { verify } from "@parley/webhooks"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ensureBuilt } from "./support/distributed-build.ts"
+import { type DistributedSystem, startDistributedSystem } from "./support/distributed-system.ts"
+
+// The whole path of a tenant through Parley distributed as in production: the build output, one
+// process per service, Postgres, Redis and Kafka. Operator → organization → admin session → API
+// key → webhook → a customer message from the cloud provider → a signed delivery at the receiver.
+describe("Parley distributed (one process per service, Postgres, Redis, Kafka)", () => {
+  let system: DistributedSystem
+  let receiver: StubServer
+  let provider: StubServer
+  let buildNote = ""
+
+  beforeAll(async () => {
+    const build = await ensureBuilt()
+    buildNote =
+      build.built === undefined ? `build fresh (${build.ms} ms check)` : `built in ${build.ms} ms (${build.built})`
+    receiver = await startHttpServer()
+    // The cloud provider's Graph API: answers every send with a message id.
+    let sent = 0
+    provider = await startHttpServer(() => ({ body: { messages: [{ id: `wamid.out${++sent}` }] } }))
+    system = await startDistributedSystem({ env: { PARLEY_CLOUD_API_URL: provider.url } })
+    console.info(
+      `distributed e2e: ${buildNote}; ${system.services.length} processes up in ${system.startupMs} ms (Kafka: ${system.kafka.kind})`,
+    )
+  }, 300_000)
+
+  afterAll(async () => {
+    await system?.stop()
+    await receiver?.close()
+    await provider?.close()
+  }, 60_000)
+
+  const api = (path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) =>
+    fetch(`${system.url}${path}`, {
+      method: init.method ?? "GET",
+      headers: {
+        ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+        ...init.headers,
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    })
+
+  const state: { cookie?: string; key?: string; webhookSecret?: string; webhookId?: string } = {}
+  const phoneNumberId = "106540352242922"
+
+  it("lets the operator create an organization with api_access", async () => {
+    const response = await api("/api/operator/organizations", {
+      method: "POST",
+      headers: { authorization: `Bearer ${system.operatorToken}` },
+      body: {
+        name: "Distributed Dental",
+        features: ["api_access"],
+        admin: { email: "owner@dd.example", password: "correct horse battery" },
+      },
+    })
+    expect(response.status, system.logs()).toBe(201)
+    const created = (await response.json()) as {
+      organization: { id: string; features: string[] }
+      admin: { role: string }
+    }
+    expect(created.organization.id).toMatch(/^org_/)
+    expect(created.organization.features).toEqual(["api_access"])
+    expect(created.admin.role).toBe("admin")
+  })
+
+  it("signs the administrator in with a session cookie", async () => {
+    const response = await api("/api/auth/login", {
+      method: "POST",
+      body: { email: "owner@dd.example", password: "correct horse battery" },
+    })
+    expect(response.status).toBe(200)
+    const cookie = response.headers.get("set-cookie") ?? ""
+    expect(cookie).toMatch(/^parley_session=[^;]+;.*HttpOnly/i)
+    state.cookie = cookie.split(";")[0]
+  })
+
+  it("creates an API key from the session", async () => {
+    const response = await api("/api/org/api-keys", {
+      method: "POST",
+      headers: { cookie: state.cookie as string },
+      body: { name: "server" },
+    })
+    expect(response.status).toBe(201)
+    const key = (await response.json()) as { key: string; scopes: string[] }
+    expect(key.key).toMatch(/^parley_[0-9A-Za-z]{12}\.[0-9A-Za-z]{49}$/)
+    state.key = key.key
+  })
+
+  it("registers a webhook on a loopback receiver and connects the cloud channel with the key", async () => {
+    const webhook = await api("/api/org/webhooks", {
+      method: "POST",
+      headers: { "x-api-key": state.key as string },
+      body: { url: `${receiver.url}/parley`, events: ["message.inbound", "lead.created"] },
+    })
+    expect(webhook.status).toBe(201)
+    const created = (await webhook.json()) as { id: string; secret: string }
+    state.webhookId = created.id
+    state.webhookSecret = created.secret
+    const channel = await api("/api/channels/cloud", {
+      method: "PUT",
+      headers: { "x-api-key": state.key as string },
+      body: { phoneNumberId, businessAccountId: "5550001", accessToken: "provider-access-token" },
+    })
+    expect(channel.status).toBe(200)
+  })
+
+  const deliveriesOf = (event: string): Array<ReceivedRequest> =>
+    receiver.requests.filter((request) => request.headers["x-service-event"] === event)
+
+  const cloudInbound = (messageId: string, text: string) =>
+    JSON.stringify({
+      object: "whatsapp_business_account",
+      entry: [
+        {
+          id: "5550001",
+          changes: [
+            {
+              field: "messages",
+              value: {
+                messaging_product: "whatsapp",
+                metadata: { display_phone_number: "15550000000", phone_number_id: phoneNumberId },
+                contacts: [{ profile: { name: "Robin" }, wa_id: "14155550100" }],
+                messages: [
+                  { from: "14155550100", id: messageId, timestamp: "1763800000", type: "text", text: { body: text } },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    })
+
+  it("delivers a customer's cloud message to the webhook, signed so that @parley/webhooks verifies it", async () => {
+    const started = Date.now()
+    let sentAt = 0
+    let sequence = 0
+    // The registry announces the new webhook over Kafka; until the dispatcher has it, an event finds
+    // no subscriber. Send a fresh message every few seconds until one is delivered.
+    const delivery = await eventually(
+      async () => {
+        if (Date.now() - sentAt > 3_000) {
+          sentAt = Date.now()
+          const body = cloudInbound(`wamid.in${++sequence}`, "Hello from the distributed test")
+          const signature = `sha256=${createHmac("sha256", system.cloudAppSecret).update(body).digest("hex")}`
+          const response = await fetch(`${system.url}/channels/cloud/webhook`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-hub-signature-256": signature },
+            body,
+          })
+          expect(response.status).toBe(200)
+        }
+        const first = deliveriesOf("message.inbound")[0]
+        if (first === undefined) throw new Error("no message.inbound delivery yet")
+        return first
+      },
+      { timeoutMs: 60_000 },
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${system.logs()}`)
+    })
+    console.info(`distributed e2e: first message.inbound delivered ${Date.now() - started} ms after the first send`)
+
+    const envelope = await verify(delivery.body, delivery.headers, state.webhookSecret as string)
+    expect(envelope.event).toBe("message.inbound")
+    expect(envelope.data).toMatchObject({ from: "14155550100", text: "Hello from the distributed test", type: "text" })
+    expect(delivery.headers["x-service-attempt"]).toBe("1")
+    expect(delivery.headers["x-service-delivery"]).toMatch(/^dlv_/)
+    expect(delivery.headers["user-agent"]).toMatch(/^Parley-Webhooks\//)
+    await expect(verify(delivery.body, delivery.headers, "A".repeat(43))).rejects.toMatchObject({
+      _tag: "InvalidSignature",
+    })
+  }, 90_000)
+
+  it("delivers lead.created when a widget visitor leaves a phone number", async () => {
+    const response = await api("/api/public/chat", {
+      method: "POST",
+      headers: { authorization: `Bearer ${state.key as string}` },
+      body: { message: "Hi, I'm Dana — please call me back at +1 (415) 555-0199" },
+    })
+    expect(response.status, system.logs()).toBe(200)
+    const chat = (await response.json()) as { lead: { id: string; type: string } | null }
+    expect(chat.lead?.type).toBe("CALLBACK_REQUESTED")
+    const delivery = await eventually(
+      () => {
+        const found = deliveriesOf("lead.created").find((request) => request.text().includes("14155550199"))
+        if (found === undefined) throw new Error("no lead.created delivery yet")
+        return found
+      },
+      { timeoutMs: 30_000 },
+    )
+    const envelope = await verify(delivery.body, delivery.headers, state.webhookSecret as string)
+    expect(envelope.event).toBe("lead.created")
+    expect(envelope.data).toMatchObject({ phone: "14155550199", name: "Dana" })
+  }, 60_000)
+
+  it("records the attempts in the webhook's delivery log", async () => {
+    const attempts = await eventually(
+      async () => {
+        const response = await api(`/api/org/webhooks/${state.webhookId}/deliveries`, {
+          headers: { "x-api-key": state.key as string },
+        })
+        const { data } = (await response.json()) as { data: Array<{ event: string; status: string }> }
+        if (!data.some((a) => a.event === "lead.created")) throw new Error("lead.created attempt not logged yet")
+        return data
+      },
+      { timeoutMs: 30_000 },
+    )
+    expect(attempts.every((attempt) => attempt.status === "success")).toBe(true)
+    expect(attempts.map((a) => a.event)).toEqual(expect.arrayContaining(["message.inbound", "lead.created"]))
+  }, 45_000)
+})
