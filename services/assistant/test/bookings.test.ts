@@ -237,6 +237,7 @@ describe("bookings", () => {
     [{ time: "9am" }, 400, "invalid_request"],
     [{ phone: "123" }, 400, "invalid_request"],
     [{ name: "" }, 400, "invalid_request"],
+    [{ name: "   " }, 400, "invalid_request"],
   ])("refuses %j with %i %s", async (change, status, code) => {
     const response = await book(newOrg(), { date: futureWeekday(1), time: "10:00", ...change })
     expect(response.statusCode).toBe(status)

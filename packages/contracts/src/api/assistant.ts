@@ -63,7 +63,7 @@ export const SlotsResponse = Schema.Struct({
 })
 
 export const CreateBookingRequest = Schema.Struct({
-  name: Text(1, 100),
+  name: Text(1, 100).check(Schema.isPattern(/\S/, { expected: "a name" })),
   phone: HumanPhoneNumber,
   date: CalendarDate,
   time: ClockTime,
