@@ -84,6 +84,14 @@ export const BookingRecord = Schema.Struct({
 })
 export type BookingRecord = typeof BookingRecord.Type
 
+/** An item of `GET /api/bookings`: the booking plus what the dashboard shows with it. */
+export const ListedBooking = Schema.Struct({
+  ...BookingRecord.fields,
+  notes: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+})
+export type ListedBooking = typeof ListedBooking.Type
+
 export const ListBookingsQuery = Schema.Struct({ date: Schema.optionalKey(CalendarDate) })
 
 /** `HH:MM` opening ranges of one weekday; an empty list (or an omitted day) is closed. */

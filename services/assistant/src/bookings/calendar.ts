@@ -1,5 +1,5 @@
 import type { OutboxWriter } from "@parley/bus"
-import type { Booking, BookingRecord } from "@parley/contracts"
+import type { Booking, BookingRecord, ListedBooking } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
@@ -182,7 +182,10 @@ const takePlace = (tx: postgres.TransactionSql, orgId: string, request: BookingR
   })
 
 /** `GET /api/bookings?date`: the organization's bookings, newest first. */
-export const listBookings = (orgId: string, date: string | undefined) =>
+export const listBookings = (
+  orgId: string,
+  date: string | undefined,
+): Effect.Effect<{ data: ReadonlyArray<ListedBooking> }, never, Database> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const rows = yield* Effect.promise(
@@ -195,12 +198,11 @@ export const listBookings = (orgId: string, date: string | undefined) =>
           time: string
           service: string
           notes: string | null
-          status: string
           created_at: Date
         }>
       >`
-        select id, name, phone, date, time, service, notes, status, created_at from assistant.bookings
-        where org_id = ${orgId} ${date === undefined ? sql`` : sql`and date = ${date}`}
+        select id, name, phone, date, time, service, notes, created_at from assistant.bookings
+        where org_id = ${orgId} and status = 'confirmed' ${date === undefined ? sql`` : sql`and date = ${date}`}
         order by created_at desc, id desc
         limit 1000`,
     )
@@ -213,7 +215,7 @@ export const listBookings = (orgId: string, date: string | undefined) =>
         time: row.time,
         service: row.service,
         notes: row.notes,
-        status: row.status,
+        status: "confirmed" as const,
         createdAt: row.created_at.toISOString(),
       })),
     }
