@@ -221,7 +221,12 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
           ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
         })
         if (minted.status !== 201) throw new Error(`mint key: ${minted.status} ${minted.text}`)
-        return { id: minted.body.id, key: minted.body.key, record: minted.body, client: client({ key: minted.body.key }) }
+        return {
+          id: minted.body.id,
+          key: minted.body.key,
+          record: minted.body,
+          client: client({ key: minted.body.key }),
+        }
       },
     }
   }
