@@ -176,7 +176,9 @@ describe("bookings", () => {
       },
     ])
     const listed = await admin(app, orgId, "GET", `/api/bookings?date=${date}`)
-    expect((listed.json() as { data: Array<{ id: string }> }).data.map((b) => b.id)).toEqual([body.id])
+    expect((listed.json() as { data: Array<unknown> }).data).toEqual([
+      { ...body, notes: "first visit", createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/) },
+    ])
   })
 
   it("updates a known lead with lead.updated when it books", async () => {
