@@ -136,11 +136,12 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
         },
       )
 
+    /** Sends one batch; answers how many recipients it claimed. */
     const sendBatch = (campaign: RunningCampaign) =>
       Effect.gen(function* () {
         const channel = yield* findChannel(campaign.org_id, "cloud")
         const batch = yield* claim(campaign)
-        if (batch.length === 0) return false
+        if (batch.length === 0) return 0
         if (Option.isNone(channel)) yield* failAll(campaign, batch, "no cloud channel is configured")
         else {
           yield* Effect.forEach(batch, (r) => sendOne(channel.value, campaign, r), {
@@ -148,20 +149,36 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
             discard: true,
           })
         }
-        return true
+        return batch.length
       }).pipe(Effect.uninterruptible)
 
+    // The final counts are recounted from the recipients, the source of truth, so the event's
+    // `sent + failed = totalRecipients` holds by construction whatever the running counters say.
     const complete = (campaign: RunningCampaign) =>
       withTransaction((tx) =>
         Effect.gen(function* () {
           const outbox = yield* OutboxWriter
+          // Two probes, each on one partial index, so this stays cheap however far the campaign is:
+          // a `state in (…)` filter, or a plain EXISTS on pending (the planner drops its ORDER BY and
+          // seq-scans past the sent rows), costs a scan of the campaign. The recount below runs once,
+          // when nothing is left.
+          const [open] = yield* Effect.promise(
+            () => tx<Array<{ open: boolean }>>`
+              select (select seq from messaging.campaign_recipients
+                      where campaign_id = ${campaign.id} and state = 'pending' order by seq limit 1) is not null
+                  or exists (select 1 from messaging.campaign_recipients
+                             where campaign_id = ${campaign.id} and state = 'sending') as open`,
+          )
+          if (open?.open !== false) return
           const [done] = yield* Effect.promise(
             () => tx<Array<{ total_recipients: number; sent: number; failed: number; completed_at: Date }>>`
-              update messaging.campaigns set status = 'completed', completed_at = now()
-              where id = ${campaign.id} and status = 'running'
-                and not exists (select 1 from messaging.campaign_recipients
-                                where campaign_id = ${campaign.id} and state in ('pending', 'sending'))
-              returning total_recipients, sent, failed, completed_at`,
+              update messaging.campaigns c
+              set status = 'completed', completed_at = now(), sent = t.sent, failed = t.failed
+              from (select count(*) filter (where state = 'sent')::int as sent,
+                           count(*) filter (where state = 'failed')::int as failed
+                    from messaging.campaign_recipients where campaign_id = ${campaign.id}) t
+              where c.id = ${campaign.id} and c.status = 'running'
+              returning c.total_recipients, c.sent, c.failed, c.completed_at`,
           )
           if (done === undefined) return
           const data = {
@@ -196,8 +213,10 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
       )
       let worked = false
       for (const campaign of running) {
-        if (yield* sendBatch(campaign)) worked = true
-        yield* complete(campaign)
+        const claimed = yield* sendBatch(campaign)
+        if (claimed > 0) worked = true
+        // A full batch means more may be pending: completion is only worth checking after a short one.
+        if (claimed < concurrency) yield* complete(campaign)
       }
       return worked
     })
