@@ -1,4 +1,4 @@
-import type { Bus } from "@parley/bus"
+import { Bus, type OutgoingRecord } from "@parley/bus"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
 import { SecretBox } from "@parley/platform"
@@ -6,6 +6,7 @@ import { Effect, Schedule } from "effect"
 import packageJson from "../package.json" with { type: "json" }
 import { AttemptLog } from "./attempt-log.ts"
 import { runDispatcherConsumers } from "./consumers.ts"
+import { GroupCommit } from "./group-commit.ts"
 import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./schedule.ts"
 import { WebhookDirectory } from "./webhook-directory.ts"
 import { WebhookLimiter } from "./webhook-limiter.ts"
@@ -69,7 +70,13 @@ export const makeDispatcher = (options: DispatcherOptions) =>
       Effect.forkScoped,
     )
     const schedule = options.schedule ?? AttemptSchedule
+    const bus = yield* Bus
+    const publisher = new GroupCommit<OutgoingRecord>(async (records) => {
+      await Effect.runPromise(bus.publish(records))
+      return records.map(() => undefined)
+    })
     yield* runDispatcherConsumers({
+      publish: (records) => Effect.tryPromise(() => publisher.submitAll(records)),
       directory,
       attemptLog,
       running: new Set(),

@@ -11,6 +11,8 @@ export const DispatcherConfig = Config.all({
   /** Health and metrics only: the dispatcher serves no API. */
   port: port("PARLEY_DISPATCHER_PORT", 3103),
   logLevel,
+  /** KAFKA_IDEMPOTENT=false only for test brokers that cannot serve idempotent producers (the librdkafka mock). */
+  kafkaIdempotent: Config.Boolean("KAFKA_IDEMPOTENT").pipe(Config.withDefault(true)),
   /**
    * Test hook: `0,500,1000` replaces the attempt schedule (ms before attempts 1, 2, 3) so that a
    * test of a real process need not wait 15 s. Unset in every deployment.

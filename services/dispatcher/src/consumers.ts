@@ -19,6 +19,8 @@ import type { WebhookLimiter } from "./webhook-limiter.ts"
 export interface DispatcherParts {
   readonly directory: WebhookDirectory
   readonly attemptLog: AttemptLog
+  /** Publishes through a group commit shared by every handler of this process. */
+  readonly publish: (records: ReadonlyArray<OutgoingRecord>) => Effect.Effect<void, unknown>
   /** `deliveryId/attempt` of the attempts running in this process. */
   readonly running: Set<string>
   readonly limiter: WebhookLimiter
@@ -83,7 +85,7 @@ export const fanOutEvents = (parts: DispatcherParts) =>
               reason: "event",
             } as DeliveryRecord),
           }))
-          yield* bus.publish(records)
+          yield* parts.publish(records)
         }),
       ),
     )
@@ -94,10 +96,10 @@ export const fanOutEvents = (parts: DispatcherParts) =>
  * (then the records it led to are published again); a webhook that is saturated gets the record
  * parked on the delay topic (no attempt is made or counted), so its backlog never fills the window.
  */
-const attemptOnce = (parts: DispatcherParts, bus: Bus["Service"], delivery: DeliveryRecord, target: DispatchTarget) =>
+const attemptOnce = (parts: DispatcherParts, delivery: DeliveryRecord, target: DispatchTarget) =>
   Effect.gen(function* () {
     const made = yield* Effect.tryPromise(() => parts.attemptLog.find(delivery.deliveryId, delivery.attempt))
-    if (made !== undefined) return yield* bus.publish(made)
+    if (made !== undefined) return yield* parts.publish(made)
     const outcome = yield* Effect.tryPromise(() =>
       parts.limiter.tryRun(
         delivery.webhookId,
@@ -107,13 +109,13 @@ const attemptOnce = (parts: DispatcherParts, bus: Bus["Service"], delivery: Deli
     )
     if (outcome.saturated) {
       const parked = { ...delivery, notBefore: isoTimestamp(Date.now() + parts.parkMs) }
-      return yield* bus.publish([
+      return yield* parts.publish([
         { topic: Topics.dispatchRetry5s, key: delivery.webhookId, value: encodeBusValue(DeliveryRecord, parked) },
       ])
     }
     const { records } = outcome.value
     yield* Effect.tryPromise(() => parts.attemptLog.record(delivery.deliveryId, delivery.attempt, records))
-    yield* bus.publish(records)
+    yield* parts.publish(records)
   })
 
 /**
@@ -136,7 +138,7 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
           const key = `${delivery.deliveryId}/${delivery.attempt}`
           if (parts.running.has(key)) return
           parts.running.add(key)
-          yield* attemptOnce(parts, bus, delivery, target).pipe(
+          yield* attemptOnce(parts, delivery, target).pipe(
             Effect.ensuring(Effect.sync(() => parts.running.delete(key))),
           )
         }),

@@ -27,7 +27,7 @@ const program = Effect.gen(function* () {
   const bus =
     config.kafkaBrokers === undefined
       ? SingleNodeBus.layer()
-      : KafkaBus.layer({ brokers: config.kafkaBrokers, clientId: "dispatcher" })
+      : KafkaBus.layer({ brokers: config.kafkaBrokers, clientId: "dispatcher", idempotent: config.kafkaIdempotent })
   const schedule = parseSchedule(config.schedule)
   const running = Effect.gen(function* () {
     const { sql } = yield* Database

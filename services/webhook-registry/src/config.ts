@@ -13,5 +13,7 @@ export const WebhookRegistryConfig = Config.all({
   allowPrivate: allowPrivateWebhooks,
   port: port("PARLEY_WEBHOOK_REGISTRY_PORT", 3102),
   logLevel,
+  /** KAFKA_IDEMPOTENT=false only for test brokers that cannot serve idempotent producers (the librdkafka mock). */
+  kafkaIdempotent: Config.Boolean("KAFKA_IDEMPOTENT").pipe(Config.withDefault(true)),
 })
 export type WebhookRegistryConfig = Config.Success<typeof WebhookRegistryConfig>

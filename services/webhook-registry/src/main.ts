@@ -20,7 +20,7 @@ const program = Effect.gen(function* () {
     config.kafkaBrokers === undefined
       ? SingleNodeBus.layer()
       : KafkaBus.outboxLayer({ schema: SCHEMA }).pipe(
-          Layer.provideMerge(KafkaBus.layer({ brokers: config.kafkaBrokers, clientId: "webhook-registry" })),
+          Layer.provideMerge(KafkaBus.layer({ brokers: config.kafkaBrokers, clientId: "webhook-registry", idempotent: config.kafkaIdempotent })),
         )
   const server = Effect.gen(function* () {
     const app = yield* makeWebhookRegistryApp({

@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { createServer } from "node:net"
+import { fileURLToPath } from "node:url"
+
+const main = fileURLToPath(new URL("../../../services/dispatcher/src/main.ts", import.meta.url))
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+export interface DispatcherProcess {
+  readonly child: ChildProcess
+  /** Peak resident set size so far, in MB (VmHWM). */
+  peakRssMb(): number
+  stop(): Promise<void>
+}
+
+/** One dispatcher, as deployed: its own process running services/dispatcher/src/main.ts. */
+export const startDispatcherProcess = async (env: Record<string, string>): Promise<DispatcherProcess> => {
+  const port = await freePort()
+  const child = spawn(process.execPath, ["--conditions=source", main], {
+    env: { PATH: process.env.PATH, PARLEY_DISPATCHER_PORT: String(port), PARLEY_LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "inherit", "inherit"],
+  })
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health/ready`)
+      if (response.ok) break
+    } catch {}
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error("dispatcher did not become ready")
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  return {
+    child,
+    peakRssMb: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, "utf8")
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)
+      return Math.round(kb / 1024)
+    },
+    stop: async () => {
+      child.kill("SIGTERM")
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))])
+      if (child.exitCode === null) child.kill("SIGKILL")
+    },
+  }
+}
