@@ -255,3 +255,16 @@ describe("operations", () => {
     expect(system.upstream.requests.at(-1)?.url).toBe("/channels/cloud/webhook?hub.mode=subscribe&hub.challenge=c")
   })
 })
+
+describe("the API's documentation", () => {
+  it("serves the OpenAPI document and a page without a credential, uncounted", async () => {
+    const json = await fetch(`${gw.url}/docs/openapi.json`)
+    expect(json.status).toBe(200)
+    expect(json.headers.get("ratelimit-limit")).toBeNull()
+    expect(((await json.json()) as { openapi: string }).openapi).toBe("3.1.0")
+    const page = await fetch(`${gw.url}/docs`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-type")).toContain("text/html")
+    expect(await page.text()).toContain("/api/public/chat")
+  })
+})
