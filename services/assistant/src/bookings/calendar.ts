@@ -9,7 +9,7 @@ import { BookingRefused } from "../errors.ts"
 import { type LeadSource, type RecordedLead, recordLead } from "../leads/record-lead.ts"
 import type { BookingSettings } from "./settings.ts"
 import { loadBookingSettings } from "./settings-store.ts"
-import { type DaySlotsInput, daySlots, type Slot, slotVerdict } from "./slots.ts"
+import { type DaySlotsInput, daySlots, offeredTimes, type Slot, slotVerdict } from "./slots.ts"
 
 /** The organization's wall clock now, in its time zone. */
 export const organizationNow = (settings: BookingSettings) =>
@@ -65,11 +65,16 @@ export const slotsOf = (
     return { date, timezone: settings.timezone, slots: daySlots(input) }
   })
 
-/** The free start times of a day (empty for a past or closed day). */
-export const freeTimesOf = (orgId: string, date: string): Effect.Effect<ReadonlyArray<string>, never, Database> =>
+/** The free start times of a day (empty for a past or closed day), under the settings in force. */
+export const freeTimesOf = (
+  orgId: string,
+  settings: BookingSettings,
+  date: string,
+): Effect.Effect<ReadonlyArray<string>, never, Database> =>
   Effect.gen(function* () {
+    // A day with no opening hours needs no query.
+    if (offeredTimes(settings, date).length === 0) return []
     const { sql } = yield* Database
-    const settings = yield* loadBookingSettings(sql, orgId)
     const input = yield* dayInput(sql, orgId, settings, date)
     return daySlots(input)
       .filter((slot) => slot.available)
@@ -79,12 +84,13 @@ export const freeTimesOf = (orgId: string, date: string): Effect.Effect<Readonly
 /** The first day from `from` (within two weeks) with a free slot. */
 export const nextOpenDay = (
   orgId: string,
+  settings: BookingSettings,
   from: string,
 ): Effect.Effect<{ date: string; times: ReadonlyArray<string> } | undefined, never, Database> =>
   Effect.gen(function* () {
     for (let ahead = 0; ahead < 14; ahead++) {
       const date = addDays(from, ahead)
-      const times = yield* freeTimesOf(orgId, date)
+      const times = yield* freeTimesOf(orgId, settings, date)
       if (times.length > 0) return { date, times }
     }
     return undefined

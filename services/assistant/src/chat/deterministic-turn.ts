@@ -25,10 +25,10 @@ const answerRequest = (
         return { kind: "none" } as const
       case "offer": {
         if (request.date !== undefined) {
-          const times = yield* freeTimesOf(context.orgId, request.date)
+          const times = yield* freeTimesOf(context.orgId, context.settings, request.date)
           return { kind: "offered", date: request.date, service: request.service, times } as const
         }
-        const open = yield* nextOpenDay(context.orgId, context.today)
+        const open = yield* nextOpenDay(context.orgId, context.settings, context.today)
         return open === undefined
           ? ({ kind: "noOpenDay", service: request.service } as const)
           : ({ kind: "offered", date: open.date, service: request.service, times: open.times } as const)
@@ -36,7 +36,7 @@ const answerRequest = (
       case "book": {
         let time = request.time
         if (time === "earliest") {
-          const [first] = yield* freeTimesOf(context.orgId, request.date)
+          const [first] = yield* freeTimesOf(context.orgId, context.settings, request.date)
           if (first === undefined) {
             return { kind: "offered", date: request.date, service: request.service, times: [] } as const
           }
@@ -65,7 +65,7 @@ const answerRequest = (
           date: request.date,
           time,
           service: request.service,
-          times: yield* freeTimesOf(context.orgId, request.date),
+          times: yield* freeTimesOf(context.orgId, context.settings, request.date),
         } as const
       }
     }
