@@ -3,6 +3,7 @@ import { ChannelInbound, ChannelOutbound, decodeBusValue, encodeBusValue, Topics
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
+import type postgres from "postgres"
 import { findChannelConversation, recentHistory, STALE_TURN_RETRIES, storeTurn } from "../chat/conversation-store.ts"
 import { runTurn } from "../chat/turn.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
@@ -13,7 +14,7 @@ import { OneAtATime } from "./one-at-a-time.ts"
 
 export const CHANNEL_INBOUND_GROUP = "assistant.channel-inbound"
 
-const alreadyHandled = (sql: import("postgres").Sql, inbound: ChannelInbound) =>
+const alreadyHandled = (sql: postgres.Sql, inbound: ChannelInbound) =>
   Effect.promise(
     () => sql`
       select 1 from assistant.inbound_handled

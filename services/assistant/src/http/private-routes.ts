@@ -3,6 +3,7 @@ import { ListBookingsQuery, ListLeadsQuery, PutBookingSettingsRequest } from "@p
 import { decodeBody, decodeQuery, effectHandler, type InternalSecret, requirePrincipal } from "@parley/platform"
 import { Effect } from "effect"
 import type { FastifyInstance } from "fastify"
+import type postgres from "postgres"
 import { listBookings } from "../bookings/calendar.ts"
 import { withAllDays } from "../bookings/settings.ts"
 import { loadBookingSettings, saveBookingSettings } from "../bookings/settings-store.ts"
@@ -13,8 +14,7 @@ import type { AssistantRuntime } from "./runtime.ts"
 
 /** CONTRACT.md §9's leads and bookings rows: an administrator or a non-widget key. */
 export const privateRoutes =
-  (runtime: AssistantRuntime, internalSecret: InternalSecret, sql: import("postgres").Sql) =>
-  async (api: FastifyInstance) => {
+  (runtime: AssistantRuntime, internalSecret: InternalSecret, sql: postgres.Sql) => async (api: FastifyInstance) => {
     api.addHook("preHandler", requirePrincipal(internalSecret))
 
     api.get(
