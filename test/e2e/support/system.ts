@@ -4,7 +4,7 @@
  * would — through the gateway's HTTP only: create an organization through the operator API, log its
  * administrator in, add members, mint keys of every kind.
  */
-import { randomBytes } from "node:crypto"
+import { createHmac, randomBytes } from "node:crypto"
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -18,7 +18,8 @@ export interface Answer {
   readonly status: number
   readonly headers: Headers
   readonly text: string
-  /** The body parsed as JSON, `undefined` when it is not JSON. */
+  /** The body parsed as JSON, `undefined` when it is not JSON; tests read it as a tenant would. */
+  // biome-ignore lint/suspicious/noExplicitAny: any answer of the contract, narrowed by each assertion
   readonly body: any
 }
 
@@ -81,6 +82,8 @@ export interface System {
   /** A new organization (with `api_access` unless `features` says otherwise) and its logged-in administrator. */
   createTenant(options?: { features?: ReadonlyArray<string>; name?: string }): Promise<Tenant>
   login(email: string, password: string): Promise<string>
+  /** The cloud provider calling Parley back: a payload signed with `PARLEY_CLOUD_APP_SECRET`. */
+  providerCallback(payload: unknown): Promise<Answer>
   close(): Promise<void>
 }
 
@@ -241,6 +244,17 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
     client,
     createTenant,
     login,
+    providerCallback: (payload) => {
+      const raw = JSON.stringify(payload)
+      const signature = createHmac("sha256", env.PARLEY_CLOUD_APP_SECRET as string)
+        .update(raw)
+        .digest("hex")
+      return call("POST", "/channels/cloud/webhook", {
+        raw,
+        contentType: "application/json",
+        headers: { "x-hub-signature-256": `sha256=${signature}` },
+      })
+    },
     close: async () => {
       await Effect.runPromise(Scope.close(scope, Exit.void))
       await provider.close()
