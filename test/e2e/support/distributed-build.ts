@@ -124,6 +124,10 @@ export const ensureBuilt = (timeoutMs = 240_000): Promise<BuildOutcome> =>
     const reason = await staleReason()
     if (reason === undefined) return { built: undefined, ms: Date.now() - started }
     const { code, output } = await run("npm", ["run", "build"])
-    if (code !== 0) throw new Error(`npm run build failed (${code}) — built because ${reason}:\n${output.slice(-8000)}`)
+    if (code !== 0) {
+      // The compiler's complaints, then the summary: the part worth reading in a failure.
+      const errors = output.split("\n").filter((line) => /error TS\d+|ERROR|Failed:/.test(line))
+      throw new Error(`npm run build failed (${code}), built because ${reason}:\n${errors.join("\n").slice(0, 8000)}`)
+    }
     return { built: reason, ms: Date.now() - started }
   }, timeoutMs)
