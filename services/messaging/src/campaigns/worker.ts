@@ -41,6 +41,12 @@ interface ClaimedRecipient {
   phone: string
 }
 
+interface Finished {
+  readonly recipient: ClaimedRecipient
+  readonly messageId: string
+  readonly outcome: ProviderOutcome<string>
+}
+
 const UNKNOWN_OUTCOME = "outcome unknown: the worker stopped while sending; not resent to avoid a duplicate"
 
 /**
@@ -48,7 +54,8 @@ const UNKNOWN_OUTCOME = "outcome unknown: the worker stopped while sending; not 
  *
  * 1. claim a batch: `pending → sending` (with `claimed_at`), committed BEFORE any provider call;
  * 2. call the provider, retrying rate-limit and availability answers with exponential backoff;
- * 3. commit `sending → sent | failed` together with the campaign's counter and the message record.
+ * 3. commit the batch's `sending → sent | failed` together with the campaign's counters and the
+ *    message records, in one transaction.
  *
  * Claim-to-commit runs uninterruptibly, so a graceful stop finishes the batch in hand and a restart
  * resumes from the first `pending` recipient: none skipped, none sent twice. Only a hard crash
@@ -81,36 +88,52 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
           if (outcome._tag === "Accepted" || outcome._tag === "Rejected") break
           if (attempt < maxAttempts) yield* Effect.sleep(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)))
         }
-        yield* recordOutcome(campaign, recipient, messageId, outcome)
+        return { recipient, messageId, outcome } satisfies Finished
       })
 
-    const recordOutcome = (
-      campaign: RunningCampaign,
-      recipient: ClaimedRecipient,
-      messageId: string,
-      outcome: ProviderOutcome<string>,
-    ) => {
-      const sent = outcome._tag === "Accepted"
-      const providerId = sent ? outcome.value : null
-      const error = sent ? null : outcome.detail
+    /**
+     * Commits a batch's outcomes in ONE transaction: recipients `sending → sent | failed` (only rows
+     * still `sending`, so a row already given up on is never counted twice), the campaign's counters,
+     * and a message record per recipient for status tracking. One commit per batch instead of per
+     * recipient is what lets a campaign approach the provider's per-number rate.
+     */
+    const recordOutcomes = (campaign: RunningCampaign, finished: ReadonlyArray<Finished>) => {
+      const rows = finished.map(({ recipient, messageId, outcome }) => ({
+        seq: recipient.seq,
+        phone: recipient.phone,
+        messageId,
+        state: outcome._tag === "Accepted" ? "sent" : "failed",
+        providerId: outcome._tag === "Accepted" ? outcome.value : null,
+        error: outcome._tag === "Accepted" ? null : outcome.detail,
+      }))
       return Effect.promise(() =>
         sql.begin(async (tx) => {
-          const marked = await tx`
-            update messaging.campaign_recipients
-            set state = ${sent ? "sent" : "failed"}, provider_message_id = ${providerId}, error = ${error}
-            where campaign_id = ${campaign.id} and seq = ${recipient.seq} and state = 'sending'
-            returning 1`
+          const marked = await tx<Array<{ seq: number; state: string }>>`
+            update messaging.campaign_recipients r
+            set state = o.state, provider_message_id = o.provider_id, error = o.error
+            from unnest(${rows.map((r) => r.seq)}::int[], ${rows.map((r) => r.state)}::text[],
+                        ${rows.map((r) => r.providerId)}::text[], ${rows.map((r) => r.error)}::text[])
+                 as o(seq, state, provider_id, error)
+            where r.campaign_id = ${campaign.id} and r.seq = o.seq and r.state = 'sending'
+            returning r.seq, r.state`
           if (marked.length === 0) return
-          metrics.campaignRecipients.inc({ outcome: sent ? "sent" : "failed" })
+          const sent = marked.filter((m) => m.state === "sent").length
+          const failed = marked.length - sent
           await tx`
-            update messaging.campaigns
-            set sent = sent + ${sent ? 1 : 0}, failed = failed + ${sent ? 0 : 1}
+            update messaging.campaigns set sent = sent + ${sent}, failed = failed + ${failed}
             where id = ${campaign.id}`
+          const kept = new Set(marked.map((m) => m.seq))
+          const recorded = rows.filter((r) => kept.has(r.seq))
           await tx`
             insert into messaging.messages
               (id, org_id, channel, direction, phone, type, text, provider_message_id, status, error, campaign_id)
-            values (${messageId}, ${campaign.org_id}, 'cloud', 'outbound', ${recipient.phone}, 'template', '',
-                    ${providerId}, ${sent ? "sent" : "failed"}, ${error}, ${campaign.id})`
+            select m.id, ${campaign.org_id}, 'cloud', 'outbound', m.phone, 'template', '', m.provider_id, m.state,
+                   m.error, ${campaign.id}
+            from unnest(${recorded.map((r) => r.messageId)}::text[], ${recorded.map((r) => r.phone)}::text[],
+                        ${recorded.map((r) => r.providerId)}::text[], ${recorded.map((r) => r.state)}::text[],
+                        ${recorded.map((r) => r.error)}::text[]) as m(id, phone, provider_id, state, error)`
+          metrics.campaignRecipients.inc({ outcome: "sent" }, sent)
+          metrics.campaignRecipients.inc({ outcome: "failed" }, failed)
         }),
       )
     }
@@ -128,12 +151,13 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
       )
 
     const failAll = (campaign: RunningCampaign, batch: ReadonlyArray<ClaimedRecipient>, detail: string) =>
-      Effect.forEach(
-        batch,
-        (r) => recordOutcome(campaign, r, newId("msg"), { _tag: "Rejected", status: 409, detail }),
-        {
-          discard: true,
-        },
+      recordOutcomes(
+        campaign,
+        batch.map((recipient) => ({
+          recipient,
+          messageId: newId("msg"),
+          outcome: { _tag: "Rejected", status: 409, detail } as const,
+        })),
       )
 
     /** Sends one batch; answers how many recipients it claimed. */
@@ -144,10 +168,8 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
         if (batch.length === 0) return 0
         if (Option.isNone(channel)) yield* failAll(campaign, batch, "no cloud channel is configured")
         else {
-          yield* Effect.forEach(batch, (r) => sendOne(channel.value, campaign, r), {
-            concurrency,
-            discard: true,
-          })
+          const finished = yield* Effect.forEach(batch, (r) => sendOne(channel.value, campaign, r), { concurrency })
+          yield* recordOutcomes(campaign, finished)
         }
         return batch.length
       }).pipe(Effect.uninterruptible)
