@@ -43,3 +43,15 @@ describe("extractPhone", () => {
     expect(extractPhone(text)).toBeUndefined()
   })
 })
+
+describe("extractPhone on hostile input", () => {
+  it.each([
+    ["a 4,096-digit run", "1".repeat(4096)],
+    ["4,096 characters of dotted digits", "1.".repeat(2048)],
+    ["4,096 characters of spaced digits", "1 ".repeat(2048)],
+  ])("stays linear on %s", (_, text) => {
+    const started = performance.now()
+    expect(extractPhone(text)).toBeUndefined()
+    expect(performance.now() - started).toBeLessThan(50)
+  })
+})

@@ -38,7 +38,8 @@ const REMOVALS: ReadonlyArray<readonly [RegExp, (match: string, ...groups: Array
   [/(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)/g, () => BLANK],
   // Money: a currency sign before, or a currency word after.
   [/[$€£¥₹]\s?\d[\d,.\s]*/g, () => BLANK],
-  [/\d[\d,.]*\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks|k)\b/gi, () => BLANK],
+  // Starting only at the beginning of a number keeps this linear on a long run of digits.
+  [/(?<![\d,.])\d[\d,.]*\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks|k)\b/gi, () => BLANK],
 ]
 
 /** Digit groups joined by one separator each, optionally led by `+` and with parentheses. */
