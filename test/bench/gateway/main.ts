@@ -97,7 +97,8 @@ const row = (label: string, r: Measured) =>
 const main = async () => {
   const db = await freshDatabase()
   try {
-    const [barePort, identityPort, gatewayPort, metricsPort] = await Promise.all([
+    const [barePort, identityPort, gatewayPort, metricsPort, proxyPort] = await Promise.all([
+      freePort(),
       freePort(),
       freePort(),
       freePort(),
@@ -115,6 +116,11 @@ const main = async () => {
     }
     const bareProcess = startProcess(new URL("gateway/bare-server.ts", new URL("../", import.meta.url)), [
       String(barePort),
+    ])
+    const proxyUrl = `http://127.0.0.1:${proxyPort}`
+    const proxyProcess = startProcess(new URL("gateway/minimal-proxy.ts", new URL("../", import.meta.url)), [
+      String(proxyPort),
+      bareUrl,
     ])
     const identityProcess = startProcess(new URL("services/identity/src/main.ts", repo), [], {
       ...common,
@@ -138,7 +144,11 @@ const main = async () => {
         ? {}
         : { BENCH_EXEC_ARGV: process.env.BENCH_GATEWAY_EXEC_ARGV }),
     })
-    await Promise.all([waitUntilLive(`${bareUrl}/health`), waitUntilLive(`${gatewayUrl}/health/live`)])
+    await Promise.all([
+      waitUntilLive(`${bareUrl}/health`),
+      waitUntilLive(`${proxyUrl}/health`),
+      waitUntilLive(`${gatewayUrl}/health/live`),
+    ])
     const key = await setUpTenant(gatewayUrl)
     const keyed = { "x-api-key": key }
 
@@ -152,6 +162,18 @@ const main = async () => {
         url: `${gatewayUrl}/api/templates`,
         headers: keyed,
         servers: { gateway: gatewayProcess.pid, upstream: bareProcess.pid },
+      },
+      {
+        name: "proxy",
+        url: `${proxyUrl}/api/templates`,
+        headers: {},
+        servers: { proxy: proxyProcess.pid, upstream: bareProcess.pid },
+      },
+      {
+        name: "health",
+        url: `${gatewayUrl}/health/live`,
+        headers: {},
+        servers: { gateway: gatewayProcess.pid },
       },
       {
         name: "identity",
@@ -168,7 +190,7 @@ const main = async () => {
         durationSeconds: WARMUP_SECONDS,
       })
     }
-    const rounds: Record<string, Array<Measured>> = { bare: [], gateway: [], identity: [] }
+    const rounds: Record<string, Array<Measured>> = { bare: [], gateway: [], proxy: [], health: [], identity: [] }
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
         rounds[target.name]?.push(await measure(target.name, target.url, target.headers, target.servers))
@@ -176,6 +198,8 @@ const main = async () => {
     }
     const bare = medianRound(rounds.bare ?? [])
     const gateway = medianRound(rounds.gateway ?? [])
+    const proxy = medianRound(rounds.proxy ?? [])
+    const health = medianRound(rounds.health ?? [])
     const identity = medianRound(rounds.identity ?? [])
 
     console.log("")
@@ -185,10 +209,15 @@ const main = async () => {
     console.log(`|${"-".repeat(46)}|${"-".repeat(10)}|${"-".repeat(9)}|${"-".repeat(9)}|${"-".repeat(36)}|`)
     console.log(row("bare Fastify (small JSON)", bare))
     console.log(row("gateway → tiny upstream (key + Redis limit)", gateway))
+    console.log(row("reference: minimal Fastify+undici proxy", proxy))
+    console.log(row("gateway's own /health/live (no forwarding)", health))
     console.log(row("gateway → identity GET /api/org/members", identity))
     console.log("")
     const ratio = gateway.requestsPerSecond / bare.requestsPerSecond
     console.log(`gateway / bare Fastify throughput: ${ratio.toFixed(2)}× (target ≥ 0.50×)`)
+    console.log(
+      `minimal proxy / bare Fastify: ${(proxy.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}×; gateway / minimal proxy: ${(gateway.requestsPerSecond / proxy.requestsPerSecond).toFixed(2)}×`,
+    )
     console.log(
       `every round (req/s): ${Object.entries(rounds)
         .map(([name, rs]) => `${name} ${rs.map((r) => r.requestsPerSecond.toFixed(0)).join(" / ")}`)
@@ -201,6 +230,8 @@ const main = async () => {
         rounds: ROUNDS,
         bare,
         gateway,
+        proxy,
+        health,
         identity,
         ratio,
       }),
