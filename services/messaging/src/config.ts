@@ -36,8 +36,12 @@ export const MessagingConfig: Config.Config<MessagingConfig> = Config.all({
   databaseUrl: Config.option(Config.String("DATABASE_URL")),
   kafkaBrokers: Config.option(Config.String("KAFKA_BROKERS")),
   dataDir: Config.String("PARLEY_DATA_DIR").pipe(Config.withDefault(".parley")),
-  port: Config.Port("PARLEY_MESSAGING_PORT").pipe(Config.withDefault(3006)),
-  host: Config.String("PARLEY_MESSAGING_HOST").pipe(Config.withDefault("127.0.0.1")),
+  port: Config.Port("PARLEY_MESSAGING_PORT").pipe(Config.withDefault(3105)),
+  // The container image and the Helm chart set PARLEY_HOST=0.0.0.0 for every service.
+  host: Config.String("PARLEY_MESSAGING_HOST").pipe(
+    Config.orElse(() => Config.String("PARLEY_HOST")),
+    Config.withDefault("127.0.0.1"),
+  ),
   campaignRatePerSecond: Config.Int("PARLEY_CAMPAIGN_RATE_PER_SEC").pipe(Config.withDefault(80)),
   allowPrivateUrls: Config.Boolean("PARLEY_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
 })
