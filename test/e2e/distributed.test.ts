@@ -24,7 +24,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     provider = await startHttpServer(() => ({ body: { messages: [{ id: `wamid.out${++sent}` }] } }))
     system = await startDistributedSystem({ env: { PARLEY_CLOUD_API_URL: provider.url } })
     console.info(
-      `distributed e2e: ${buildNote}; ${system.services.length} processes up in ${system.startupMs} ms (Kafka: ${system.kafka.kind})`,
+      `distributed e2e: ${buildNote}; ${system.services.length} processes up in ${system.startupMs} ms (Kafka: ${system.kafka.kind}; live after ${JSON.stringify(system.liveAfter)})`,
     )
   }, 300_000)
 
@@ -195,6 +195,23 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     expect(envelope.event).toBe("lead.created")
     expect(envelope.data).toMatchObject({ phone: "14155550199", name: "Dana" })
   }, 60_000)
+
+  it("serves the OpenAPI document and its page from the gateway", async () => {
+    const document = await api("/docs/openapi.json")
+    expect(document.status).toBe(200)
+    expect(document.headers.get("x-request-id")).toBeTruthy()
+    const { openapi, servers, paths } = (await document.json()) as {
+      openapi: string
+      servers: Array<{ url: string }>
+      paths: Record<string, unknown>
+    }
+    expect(openapi).toBe("3.1.0")
+    expect(servers[0]?.url).toBe(system.url)
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(["/api/org/webhooks", "/channels/cloud/webhook"]))
+    const page = await api("/docs")
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('id="createWebhook"')
+  })
 
   it("records the attempts in the webhook's delivery log", async () => {
     const attempts = await eventually(

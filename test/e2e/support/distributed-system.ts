@@ -20,6 +20,8 @@ export interface DistributedSystem {
   readonly services: ReadonlyArray<ServiceProcess>
   readonly kafka: KafkaTestBrokers
   readonly startupMs: number
+  /** Milliseconds from the start until each service answered /health/live. */
+  readonly liveAfter: Readonly<Record<string, number>>
   /** Every process's log, for a failure message. */
   logs(): string
   stop(): Promise<void>
@@ -71,25 +73,27 @@ export const startDistributedSystem = async (options: DistributedOptions = {}): 
       PARLEY_LOG_LEVEL: "warn",
       ...options.env,
     }
-    const internal = await Promise.all(
-      (["identity", "webhook-registry", "dispatcher", "assistant", "messaging"] as const).map((name) =>
-        spawnService(name, env),
+    // Ports first, so the gateway can start alongside the services it forwards to.
+    const internalNames = ["identity", "webhook-registry", "dispatcher", "assistant", "messaging"] as const
+    const ports = Object.fromEntries(await Promise.all(internalNames.map(async (name) => [name, await freePort()])))
+    const urlOf = (name: string) => `http://127.0.0.1:${ports[name]}`
+    const gatewayEnv = {
+      ...env,
+      PARLEY_IDENTITY_URL: urlOf("identity"),
+      PARLEY_WEBHOOK_REGISTRY_URL: urlOf("webhook-registry"),
+      PARLEY_ASSISTANT_URL: urlOf("assistant"),
+      PARLEY_MESSAGING_URL: urlOf("messaging"),
+    }
+    const internal = await Promise.all(internalNames.map((name) => spawnService(name, env, ports[name])))
+    const gateway = await spawnService("gateway", gatewayEnv, gatewayPort)
+    const liveAfter: Record<string, number> = {}
+    await Promise.all(
+      [...internal, gateway].map((service) =>
+        awaitLive(service).then(() => {
+          liveAfter[service.name] = Date.now() - started
+        }),
       ),
     )
-    await Promise.all(internal.map((service) => awaitLive(service)))
-    const urlOf = (name: string) => internal.find((service) => service.name === name)?.url as string
-    const gateway = await spawnService(
-      "gateway",
-      {
-        ...env,
-        PARLEY_IDENTITY_URL: urlOf("identity"),
-        PARLEY_WEBHOOK_REGISTRY_URL: urlOf("webhook-registry"),
-        PARLEY_ASSISTANT_URL: urlOf("assistant"),
-        PARLEY_MESSAGING_URL: urlOf("messaging"),
-      },
-      gatewayPort,
-    )
-    await awaitLive(gateway)
     const services = [...internal, gateway]
     const database = db
     const broker = kafka
@@ -100,6 +104,7 @@ export const startDistributedSystem = async (options: DistributedOptions = {}): 
       services,
       kafka: broker,
       startupMs: Date.now() - started,
+      liveAfter,
       logs: () => services.map((s) => `--- ${s.name}\n${s.output().slice(-4000)}`).join("\n"),
       stop: async () => {
         await stopAll()
