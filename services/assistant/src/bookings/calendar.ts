@@ -147,7 +147,7 @@ export const makeBooking = (
       })
       return { booking: { ...booked, phone: request.phone, ...slot, status: "confirmed" as const }, lead }
     }),
-  )
+  ).pipe(Effect.withSpan("assistant.makeBooking"))
 
 /**
  * The booking this phone already holds for this slot and service: booking it again (a double-submitted

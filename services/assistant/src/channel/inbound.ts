@@ -32,6 +32,7 @@ export const handleChannelInbound = (inbound: ChannelInbound) =>
   answerChannelMessage(inbound).pipe(
     // A turn that lost a race for its conversation is recomputed; past the retries the bus retries.
     Effect.retry({ times: STALE_TURN_RETRIES, while: (error) => error._tag === "StaleConversation" }),
+    Effect.withSpan("assistant.channelInbound"),
   )
 
 const answerChannelMessage = (inbound: ChannelInbound) =>

@@ -76,4 +76,4 @@ export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Data
           Effect.tap(() => countTurn(surface, "deterministic")),
         )
     return result.text.trim() === "" ? { ...result, text: FALLBACK_TEXT } : result
-  })
+  }).pipe(Effect.withSpan("assistant.turn"))

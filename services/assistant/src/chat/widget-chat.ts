@@ -39,6 +39,7 @@ export const chat = (
     return chatTurn(orgId, request, freshId).pipe(
       Effect.retry({ times: STALE_TURN_RETRIES, while: (error) => error._tag === "StaleConversation" }),
       Effect.orDie,
+      Effect.withSpan("assistant.widgetChat"),
     )
   })
 

@@ -92,4 +92,4 @@ export const recordLead = (
     yield* outbox.append(tx, [leadEvent(orgId, "lead.updated", { phone: input.phone, name, type, booking }, at)])
     yield* countLead("updated")
     return { id: existing.id, type, outcome: "updated" as const }
-  })
+  }).pipe(Effect.withSpan("assistant.recordLead"))

@@ -62,4 +62,4 @@ export const modelTurn = (
       }
     }
     return yield* Effect.fail(new LlmFailure({ reason: "too many tool rounds", state }))
-  })
+  }).pipe(Effect.withSpan("assistant.modelTurn"))
