@@ -23,7 +23,11 @@ export const errorStatusesOf = (op: Operation): Record<number, Array<string>> =>
     add(413, "`payload_too_large`: `Payload too large`")
     add(415, "`unsupported_media_type`: `Unsupported media type`")
   }
-  if (countsAgainstRateLimits(op)) add(429, "`rate_limited`: `Too many requests, slow down` (with `Retry-After`)")
+  if (countsAgainstRateLimits(op)) {
+    const limits =
+      op.heavy === true ? "the general limit and the heavy one (20 per 60 s by default)" : "the general limit"
+    add(429, `\`rate_limited\`: \`Too many requests, slow down\` (with \`Retry-After\`), past ${limits}`)
+  }
   add(500, "`internal`: `Internal error`")
   add(503, "`unavailable`: `Service temporarily unavailable` (with `Retry-After`)")
   return errors
@@ -93,7 +97,8 @@ export const securitySchemes = {
     type: "apiKey",
     in: "cookie",
     name: "parley_session",
-    description: "The dashboard session from `POST /api/auth/login`. When `X-API-Key` is present too, the key is used.",
+    description:
+      "The dashboard session from `POST /api/auth/login`. When `X-API-Key` is present too, the key is used. Mutating requests with a session need an `application/json` body (bodiless DELETE and logout excepted) and, when they carry `Origin`, the public URL's origin.",
   },
   OperatorBearer: {
     type: "http",
