@@ -32,6 +32,7 @@ const program = Effect.gen(function* () {
     )
   }
   print()
+  print("Parley is ready. Ctrl-C stops it.")
   return yield* Effect.never
 })
 

@@ -45,8 +45,8 @@ export const startStandaloneProcess = async (
     const check = () => {
       const url = /Parley is running at (http:\/\/\S+)/.exec(stdout)?.[1]
       const metricsUrl = /metrics:\s+(http:\/\/\S+)\/metrics/.exec(stdout)?.[1]
-      // The banner is complete once the data line and whatever follows the first-start block are out.
-      if (url !== undefined && metricsUrl !== undefined && /\n\n$/.test(stdout.replace(/^\{.*\}\n/gm, ""))) {
+      // The banner's last line: everything before it (first-start credentials included) is out.
+      if (url !== undefined && metricsUrl !== undefined && stdout.includes("Parley is ready.")) {
         clearTimeout(timer)
         resolve({ url, metricsUrl })
       }
