@@ -8,6 +8,7 @@ export {
   type Subscription,
 } from "./Bus.ts"
 export { BusLive, type BusLiveOptions } from "./BusLive.ts"
+export { eventRecord } from "./events.ts"
 export { KafkaBus, type KafkaBusOptions } from "./kafka/index.ts"
 export { OutboxRelay } from "./OutboxRelay.ts"
 export { SingleNodeBus, type SingleNodeBusOptions } from "./single-node/SingleNodeBus.ts"

@@ -1,48 +1,18 @@
-import type { OutgoingRecord } from "@parley/bus"
-import {
-  CampaignCompletedData,
-  ChannelInbound,
-  EventRecord,
-  encodeBusValue,
-  MessageInboundData,
-  MessageStatusData,
-  TemplateCategoryData,
-  TemplateQualityData,
-  TemplateStatusData,
-  Topics,
-} from "@parley/contracts"
-import { newId } from "@parley/platform"
-import { Schema } from "effect"
+import { eventRecord, type OutgoingRecord } from "@parley/bus"
+import { ChannelInbound, type EventName, type EventRecordOf, encodeBusValue, Topics } from "@parley/contracts"
 
-/**
- * The records this service appends to its outbox: each event as an `EventRecord` on its domain's
- * topic, keyed by organization, its `data` checked by the event's own schema first so that a bug
- * here fails the transaction instead of shipping a payload receivers would refuse.
- */
-
+/** The records this service appends to its outbox: each event on its domain's topic (see `eventRecord`). */
 const eventOf =
-  <S extends Schema.Top>(topic: string, event: EventRecord["event"], schema: S) =>
-  (orgId: string, data: S["Type"], at: Date): OutgoingRecord => {
-    Schema.decodeUnknownSync(schema as never)(data)
-    return {
-      topic,
-      key: orgId,
-      value: encodeBusValue(EventRecord, {
-        eventId: newId("evt"),
-        orgId,
-        event,
-        timestamp: at.toISOString(),
-        data,
-      } as EventRecord),
-    }
-  }
+  <E extends EventName>(event: E) =>
+  (orgId: string, data: EventRecordOf<E>["data"], at: Date): OutgoingRecord =>
+    eventRecord(event, orgId, data, at)
 
-export const messageInbound = eventOf(Topics.eventsMessage, "message.inbound", MessageInboundData)
-export const messageStatus = eventOf(Topics.eventsMessage, "message.status", MessageStatusData)
-export const templateStatus = eventOf(Topics.eventsTemplate, "template.status", TemplateStatusData)
-export const templateQuality = eventOf(Topics.eventsTemplate, "template.quality", TemplateQualityData)
-export const templateCategory = eventOf(Topics.eventsTemplate, "template.category", TemplateCategoryData)
-export const campaignCompleted = eventOf(Topics.eventsCampaign, "campaign.completed", CampaignCompletedData)
+export const messageInbound = eventOf("message.inbound")
+export const messageStatus = eventOf("message.status")
+export const templateStatus = eventOf("template.status")
+export const templateQuality = eventOf("template.quality")
+export const templateCategory = eventOf("template.category")
+export const campaignCompleted = eventOf("campaign.completed")
 
 /** The conversation turn handed to the assistant, which answers on `parley.channel.outbound.v1`. */
 export const channelInbound = (record: ChannelInbound): OutgoingRecord => ({

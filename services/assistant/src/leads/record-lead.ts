@@ -1,11 +1,10 @@
-import { OutboxWriter } from "@parley/bus"
+import { eventRecord, OutboxWriter } from "@parley/bus"
 import type { Booking } from "@parley/contracts"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { strongerLeadType } from "../engine/lead-type.ts"
 import { countLead } from "../metrics.ts"
-import { leadEvent } from "./events.ts"
 
 /** Where a lead was first recorded: the widget chat, the widget booking form, or a phone channel. */
 export type LeadSource = "chat" | "booking" | "cloud" | "bridge"
@@ -64,7 +63,7 @@ export const recordLead = (
     )
     if (inserted.length > 0) {
       const data = { phone: input.phone, name: input.name, type: input.type, booking: input.booking }
-      yield* outbox.append(tx, [leadEvent(orgId, "lead.created", data, at)])
+      yield* outbox.append(tx, [eventRecord("lead.created", orgId, data, at)])
       yield* countLead("created")
       return { id, type: input.type, outcome: "created" as const }
     }
@@ -89,7 +88,7 @@ export const recordLead = (
             updated_at = ${at}
         where id = ${existing.id}`,
     )
-    yield* outbox.append(tx, [leadEvent(orgId, "lead.updated", { phone: input.phone, name, type, booking }, at)])
+    yield* outbox.append(tx, [eventRecord("lead.updated", orgId, { phone: input.phone, name, type, booking }, at)])
     yield* countLead("updated")
     return { id: existing.id, type, outcome: "updated" as const }
   }).pipe(Effect.withSpan("assistant.recordLead"))
