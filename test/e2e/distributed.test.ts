@@ -1,6 +1,16 @@
 import { createHmac } from "node:crypto"
+import {
+  ChannelRecord,
+  ChatResponse,
+  CreatedApiKey,
+  CreatedWebhook,
+  CreateOrganizationResponse,
+  CurrentUserResponse,
+  ListDeliveriesResponse,
+} from "@parley/contracts"
 import { eventually, type ReceivedRequest, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { verify } from "@parley/webhooks"
+import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ensureBuilt } from "./support/distributed-build.ts"
 import { type DistributedSystem, startDistributedSystem } from "./support/distributed-system.ts"
@@ -44,6 +54,10 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     })
 
+  /** Each answer is also decoded by the Schema the OpenAPI document shows for it. */
+  const decoded = async <A, I>(schema: Schema.Codec<A, I>, response: Response): Promise<A> =>
+    Schema.decodeUnknownSync(schema)(await response.json())
+
   const state: { cookie?: string; key?: string; webhookSecret?: string; webhookId?: string } = {}
   const phoneNumberId = "106540352242922"
 
@@ -58,10 +72,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
       },
     })
     expect(response.status, system.logs()).toBe(201)
-    const created = (await response.json()) as {
-      organization: { id: string; features: string[] }
-      admin: { role: string }
-    }
+    const created = await decoded(CreateOrganizationResponse, response)
     expect(created.organization.id).toMatch(/^org_/)
     expect(created.organization.features).toEqual(["api_access"])
     expect(created.admin.role).toBe("admin")
@@ -75,6 +86,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     expect(response.status).toBe(200)
     const cookie = response.headers.get("set-cookie") ?? ""
     expect(cookie).toMatch(/^parley_session=[^;]+;.*HttpOnly/i)
+    expect((await decoded(CurrentUserResponse, response)).user.role).toBe("admin")
     state.cookie = cookie.split(";")[0]
   })
 
@@ -85,7 +97,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
       body: { name: "server" },
     })
     expect(response.status).toBe(201)
-    const key = (await response.json()) as { key: string; scopes: string[] }
+    const key = await decoded(CreatedApiKey, response)
     expect(key.key).toMatch(/^parley_[0-9A-Za-z]{12}\.[0-9A-Za-z]{49}$/)
     state.key = key.key
   })
@@ -97,7 +109,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
       body: { url: `${receiver.url}/parley`, events: ["message.inbound", "lead.created"] },
     })
     expect(webhook.status).toBe(201)
-    const created = (await webhook.json()) as { id: string; secret: string }
+    const created = await decoded(CreatedWebhook, webhook)
     state.webhookId = created.id
     state.webhookSecret = created.secret
     const channel = await api("/api/channels/cloud", {
@@ -106,6 +118,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
       body: { phoneNumberId, businessAccountId: "5550001", accessToken: "provider-access-token" },
     })
     expect(channel.status).toBe(200)
+    expect((await decoded(ChannelRecord, channel)).phoneNumberId).toBe(phoneNumberId)
   })
 
   const deliveriesOf = (event: string): Array<ReceivedRequest> =>
@@ -181,7 +194,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
       body: { message: "Hi, I'm Dana — please call me back at +1 (415) 555-0199" },
     })
     expect(response.status, system.logs()).toBe(200)
-    const chat = (await response.json()) as { lead: { id: string; type: string } | null }
+    const chat = await decoded(ChatResponse, response)
     expect(chat.lead?.type).toBe("CALLBACK_REQUESTED")
     const delivery = await eventually(
       () => {
@@ -219,7 +232,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
         const response = await api(`/api/org/webhooks/${state.webhookId}/deliveries`, {
           headers: { "x-api-key": state.key as string },
         })
-        const { data } = (await response.json()) as { data: Array<{ event: string; status: string }> }
+        const { data } = await decoded(ListDeliveriesResponse, response)
         if (!data.some((a) => a.event === "lead.created")) throw new Error("lead.created attempt not logged yet")
         return data
       },
