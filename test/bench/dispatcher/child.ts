@@ -25,10 +25,14 @@ export interface DispatcherProcess {
 /** One dispatcher, as deployed: its own process running services/dispatcher/src/main.ts. */
 export const startDispatcherProcess = async (env: Record<string, string>): Promise<DispatcherProcess> => {
   const port = await freePort()
-  const child = spawn(process.execPath, ["--conditions=source", main], {
-    env: { PATH: process.env.PATH, PARLEY_DISPATCHER_PORT: String(port), PARLEY_LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "inherit", "inherit"],
-  })
+  const child = spawn(
+    process.execPath,
+    [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--conditions=source", main],
+    {
+      env: { PATH: process.env.PATH, PARLEY_DISPATCHER_PORT: String(port), PARLEY_LOG_LEVEL: "warn", ...env },
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  )
   const deadline = Date.now() + 30_000
   for (;;) {
     try {
