@@ -25,7 +25,67 @@ const resolvePointer = (doc: unknown, ref: string): unknown =>
     .split("/")
     .reduce<unknown>((node, part) => (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], doc)
 
+/** Every route CONTRACT.md §2.4, §2.5, §4, §5, §8, §9 and §10 names, as it writes them. */
+const contractRoutes = [
+  "POST /api/auth/login",
+  "POST /api/auth/logout",
+  "GET /api/auth/me",
+  "POST /api/org/members",
+  "GET /api/org/members",
+  "DELETE /api/org/members/:id",
+  "POST /api/operator/organizations",
+  "PATCH /api/operator/organizations/:id",
+  "GET /api/operator/organizations/:id",
+  "POST /api/org/api-keys",
+  "GET /api/org/api-keys",
+  "GET /api/org/api-keys/:id",
+  "DELETE /api/org/api-keys/:id",
+  "POST /api/org/webhooks",
+  "GET /api/org/webhooks",
+  "GET /api/org/webhooks/:id",
+  "PUT /api/org/webhooks/:id",
+  "DELETE /api/org/webhooks/:id",
+  "GET /api/org/webhooks/:id/deliveries",
+  "POST /api/org/webhooks/:id/deliveries/:deliveryId/redeliver",
+  "POST /api/org/webhooks/:id/replay",
+  "GET /api/org/webhook-events",
+  "POST /api/public/chat",
+  "POST /api/public/chat/reset",
+  "GET /api/public/chat/:sessionId",
+  "GET /api/public/bookings/slots",
+  "POST /api/public/bookings",
+  "PUT /api/channels/cloud",
+  "PUT /api/channels/bridge",
+  "GET /api/channels",
+  "POST /api/messages",
+  "GET /api/messages",
+  "GET /api/templates",
+  "POST /api/templates",
+  "POST /api/campaigns",
+  "GET /api/campaigns/:id",
+  "GET /api/leads",
+  "GET /api/leads/export",
+  "POST /api/contacts/import",
+  "GET /api/contacts",
+  "POST /api/media",
+  "GET /api/bookings",
+  "PUT /api/bookings/settings",
+  "GET /channels/cloud/webhook",
+  "POST /channels/cloud/webhook",
+  "POST /channels/bridge/inbound",
+  "POST /channels/bridge/status",
+]
+
 describe("the OpenAPI document", () => {
+  it("has an operation for every route of the contract", () => {
+    const documented = new Set(
+      operationsOf(document).map(
+        ({ path, method }) => `${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`,
+      ),
+    )
+    expect(contractRoutes.filter((route) => !documented.has(route))).toEqual([])
+  })
+
   it("is OpenAPI 3.1 with the server it was given", () => {
     expect(document.openapi).toBe("3.1.0")
     expect(document.servers).toEqual([{ url: "https://parley.example" }])
