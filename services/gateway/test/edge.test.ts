@@ -268,3 +268,46 @@ describe("the API's documentation", () => {
     expect(await page.text()).toContain("/api/public/chat")
   })
 })
+
+describe("malformed requests", () => {
+  it("answer with a 4xx, never a 500", async () => {
+    const json = { "content-type": "application/json" }
+    const cases: Array<[string, RequestInit]> = [
+      ["/api/templates%zz", { headers: keyed() }],
+      ["/api/public/chat/%E0%A4%A", { headers: keyed() }],
+      ["/api/public/chat", { method: "POST", headers: json, body: '{"apiKey":{"nested":true},"message":"x"}' }],
+      ["/api/public/chat", { method: "POST", headers: json, body: '[{"apiKey":"x"}]' }],
+      ["/api/public/chat?apiKey=%zz", { method: "POST", headers: json, body: "{}" }],
+      ["/api/public/chat", { method: "POST", headers: { ...json, authorization: "Bearer" }, body: "{}" }],
+      ["/api/messages", { method: "POST", headers: keyed(json), body: '{"__proto__":{"admin":true}}' }],
+      [
+        "/api/messages",
+        { method: "POST", headers: keyed({ "content-type": "application/json" }), body: "\u0000\u0001" },
+      ],
+      ["/api/messages", { method: "POST", headers: keyed({ "content-type": "" }), body: "{}" }],
+      ["/api/templates", { headers: { cookie: "parley_session=; parley_session" } }],
+      ["/api/templates", { headers: { "x-api-key": "parley_" } }],
+      ["/api/templates", { headers: { "x-api-key": `${key.key}, ${key.key}` } }],
+      ["/api/media", { method: "POST", headers: keyed({ "content-type": "image/" }), body: "x" }],
+    ]
+    for (const [path, init] of cases) {
+      const response = await fetch(`${gw.url}${path}`, init)
+      expect(response.status, `${init.method ?? "GET"} ${path}`).toBeGreaterThanOrEqual(400)
+      expect(response.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(500)
+      expect(response.headers.get("x-request-id"), path).not.toBeNull()
+      const body = (await response.json()) as { code: string; error: string }
+      expect(typeof body.code, path).toBe("string")
+      expect(typeof body.error, path).toBe("string")
+    }
+  })
+
+  it("refuse a login posted from a foreign origin (login CSRF)", async () => {
+    const response = await fetch(`${gw.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+      body: JSON.stringify({ email: "a@example.com", password: "whatever-password" }),
+    })
+    expect(response.status).toBe(403)
+    expect(await response.json()).toEqual({ error: "Cross-site request refused", code: "origin_not_allowed" })
+  })
+})
