@@ -1,3 +1,4 @@
+import { databaseUrl, dataDir, kafkaBrokers, type LogLevelName, logLevel } from "@parley/platform"
 import { Config, type Option, type Redacted } from "effect"
 
 /**
@@ -15,8 +16,9 @@ export interface MessagingConfig {
   readonly secretKey: Redacted.Redacted<string>
   /** Verifies the principal the gateway signs for each forwarded request. */
   readonly internalSecret: Redacted.Redacted<string>
-  readonly databaseUrl: Option.Option<string>
-  readonly kafkaBrokers: Option.Option<string>
+  readonly databaseUrl: string | undefined
+  readonly kafkaBrokers: ReadonlyArray<string> | undefined
+  readonly logLevel: LogLevelName
   readonly dataDir: string
   readonly port: number
   readonly host: string
@@ -33,9 +35,10 @@ export const MessagingConfig: Config.Config<MessagingConfig> = Config.all({
   cloudApiVersion: Config.String("PARLEY_CLOUD_API_VERSION").pipe(Config.withDefault("v21.0")),
   secretKey: Config.Redacted("PARLEY_SECRET_KEY"),
   internalSecret: Config.Redacted("PARLEY_INTERNAL_SECRET"),
-  databaseUrl: Config.option(Config.String("DATABASE_URL")),
-  kafkaBrokers: Config.option(Config.String("KAFKA_BROKERS")),
-  dataDir: Config.String("PARLEY_DATA_DIR").pipe(Config.withDefault(".parley")),
+  databaseUrl,
+  kafkaBrokers,
+  logLevel,
+  dataDir,
   port: Config.Port("PARLEY_MESSAGING_PORT").pipe(Config.withDefault(3105)),
   // The container image and the Helm chart set PARLEY_HOST=0.0.0.0 for every service.
   host: Config.String("PARLEY_MESSAGING_HOST").pipe(

@@ -2,7 +2,8 @@
  * `npm start`: every Parley service in one process. Reads the environment once, starts, and on the
  * first start creates the demo organization and prints how to use it.
  */
-import { Cause, Effect, Exit, Fiber } from "effect"
+import { runMain } from "@parley/platform"
+import { Effect } from "effect"
 import { createDemoAccount, readBootstrapMarker } from "./bootstrap.ts"
 import { startStandalone } from "./standalone.ts"
 
@@ -36,18 +37,4 @@ const program = Effect.gen(function* () {
   return yield* Effect.never
 })
 
-const fiber = Effect.runFork(program.pipe(Effect.scoped))
-// Ctrl-C or a stop signal closes everything in order (servers, consumers, then Postgres) before exit.
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    print(`\n${signal}: stopping Parley…`)
-    Effect.runFork(Fiber.interrupt(fiber))
-  })
-}
-fiber.addObserver((exit) => {
-  if (Exit.isFailure(exit) && !Exit.hasInterrupts(exit)) {
-    console.error(`Parley failed to start or stopped on an error:\n${Cause.pretty(exit.cause)}`)
-    process.exit(1)
-  }
-  process.exit(0)
-})
+runMain(program.pipe(Effect.scoped))
