@@ -311,3 +311,33 @@ describe("malformed requests", () => {
     expect(await response.json()).toEqual({ error: "Cross-site request refused", code: "origin_not_allowed" })
   })
 })
+
+describe("NUL characters", () => {
+  it("are refused with 400 in JSON bodies and CSV uploads, before any service sees them", async () => {
+    const before = system.upstream.requests.length
+    const json = await fetch(`${gw.url}/api/messages`, {
+      method: "POST",
+      headers: keyed({ "content-type": "application/json" }),
+      body: '{"to":"14155550100","text":"a\\u0000b"}',
+    })
+    expect(json.status).toBe(400)
+    expect(await json.json()).toEqual({
+      error: "Invalid request: text must not contain NUL characters",
+      code: "invalid_request",
+    })
+    const csv = await fetch(`${gw.url}/api/contacts/import`, {
+      method: "POST",
+      headers: keyed({ "content-type": "text/csv" }),
+      body: "phone,name\n14155550100,a\u0000b\n",
+    })
+    expect(csv.status).toBe(400)
+    expect(system.upstream.requests.length).toBe(before)
+    // An escaped backslash followed by "u0000" is text, not a NUL.
+    const text = await fetch(`${gw.url}/api/messages`, {
+      method: "POST",
+      headers: keyed({ "content-type": "application/json" }),
+      body: '{"text":"C:\\\\u0000"}',
+    })
+    expect(text.status).toBe(200)
+  })
+})

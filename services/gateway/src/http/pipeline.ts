@@ -191,8 +191,8 @@ export const makePipeline = (deps: PipelineDependencies) => {
     try {
       return await handle(request, reply)
     } catch (error) {
-      // The client may still be sending the rest of a refused body: end the connection with the
-      // answer rather than read (or wait for) bytes nobody wants.
+      // The client may still be sending the rest of a refused body (too large, or refused mid-stream):
+      // end the connection with the answer rather than read (or wait for) bytes nobody wants.
       if (error instanceof ApiError && error.status === 413) reply.header("connection", "close")
       throw error
     }

@@ -77,29 +77,58 @@ export interface JsonBody {
   readonly value: unknown
 }
 
+/**
+ * NUL characters are refused at the edge: no service stores them (Postgres text cannot hold one),
+ * so one reaching a service could only end as a 500 there. JSON can carry one only escaped.
+ */
+const NUL_REFUSED = "text must not contain NUL characters"
+
+const containsNul = (value: unknown): boolean => {
+  if (typeof value === "string") return value.includes("\0")
+  if (Array.isArray(value)) return value.some(containsNul)
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).some(([key, field]) => key.includes("\0") || containsNul(field))
+  }
+  return false
+}
+
 export const readJsonBody = async (stream: Readable, limit: number): Promise<JsonBody> => {
   const bytes = await readBody(stream, limit)
   if (bytes.length === 0) return { bytes, value: undefined }
+  const text = bytes.toString("utf8")
+  let value: unknown
   try {
-    return { bytes, value: parseStrictJson(bytes.toString("utf8")) }
+    value = parseStrictJson(text)
   } catch {
     throw invalidRequest("malformed JSON body")
   }
+  // Only a body that spells the escape can hold a NUL: the walk is skipped for every other one.
+  if (/\\u0000/i.test(text) && containsNul(value)) throw invalidRequest(NUL_REFUSED)
+  return { bytes, value }
 }
 
-/** The error a byte budget raises mid-stream; the pipeline answers it with 413. */
-export class BodyTooLarge extends Error {
-  override readonly name = "BodyTooLarge"
-  readonly apiError: ApiError = payloadTooLarge()
+/** A streamed body refused mid-way; the pipeline answers `apiError`. */
+export class BodyRefused extends Error {
+  override readonly name = "BodyRefused"
+  readonly apiError: ApiError
+
+  constructor(apiError: ApiError) {
+    super(apiError.error)
+    this.apiError = apiError
+  }
 }
 
-/** Passes bytes through until more than `limit` have gone by, then fails the stream. */
-export const byteBudget = (limit: number): Transform => {
+/**
+ * Passes bytes through until more than `limit` have gone by, then fails the stream (413); with
+ * `refuseNul`, a NUL byte fails it too (400) — for text uploads (CSV), where one is never valid.
+ */
+export const byteBudget = (limit: number, options: { readonly refuseNul?: boolean } = {}): Transform => {
   let seen = 0
   return new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
       seen += chunk.length
-      if (seen > limit) callback(new BodyTooLarge("body over its limit"))
+      if (seen > limit) callback(new BodyRefused(payloadTooLarge()))
+      else if (options.refuseNul === true && chunk.includes(0)) callback(new BodyRefused(invalidRequest(NUL_REFUSED)))
       else callback(null, chunk)
     },
   })

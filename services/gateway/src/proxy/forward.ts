@@ -6,10 +6,10 @@
  */
 import type { Readable } from "node:stream"
 import { pipeline } from "node:stream"
-import { payloadTooLarge, unavailable } from "@parley/platform"
+import { unavailable } from "@parley/platform"
 import type { FastifyReply, FastifyRequest } from "fastify"
 import type { GatewayMetrics } from "../gateway-metrics.ts"
-import { BodyTooLarge, byteBudget } from "../http/request-body.ts"
+import { BodyRefused, byteBudget } from "../http/request-body.ts"
 import type { Route } from "../routing/route-table.ts"
 import { requestHeadersFor, responseHeadersFor } from "./forward-headers.ts"
 import type { Upstreams } from "./upstreams.ts"
@@ -36,11 +36,11 @@ export const makeForwarder = (upstreams: Upstreams, metrics: GatewayMetrics): Fo
     const { route } = forward
     const clientStream = forward.body === undefined && request.body != null ? (request.body as Readable) : undefined
     let body: Buffer | Readable | undefined = forward.body
-    let budgetError: BodyTooLarge | undefined
+    let refused: BodyRefused | undefined
     if (clientStream !== undefined) {
-      const budget = byteBudget(route.bodyLimit)
+      const budget = byteBudget(route.bodyLimit, { refuseNul: route.body === "csv" })
       body = pipeline(clientStream, budget, (error) => {
-        if (error instanceof BodyTooLarge) budgetError = error
+        if (error instanceof BodyRefused) refused = error
       })
     }
     const headers = requestHeadersFor(request.headers, {
@@ -62,7 +62,12 @@ export const makeForwarder = (upstreams: Upstreams, metrics: GatewayMetrics): Fo
         body: body ?? null,
       })
     } catch (error) {
-      if (budgetError !== undefined || error instanceof BodyTooLarge) throw payloadTooLarge()
+      const refusal = refused ?? (error instanceof BodyRefused ? error : undefined)
+      if (refusal !== undefined) {
+        // The rest of the upload is unwanted: close rather than drain it.
+        reply.header("connection", "close")
+        throw refusal.apiError
+      }
       metrics.upstreamUnavailable.inc({ service: route.service })
       request.log.warn({ service: route.service, err: { message: (error as Error).message } }, "service unreachable")
       throw unavailable()
