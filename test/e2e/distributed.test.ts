@@ -61,6 +61,16 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
   const state: { cookie?: string; key?: string; webhookSecret?: string; webhookId?: string } = {}
   const phoneNumberId = "106540352242922"
 
+  it("reports every process ready: Postgres, Redis and the gateway's upstreams reachable", async () => {
+    for (const service of system.services) {
+      const ready = await fetch(`${service.url}/health/ready`)
+      expect(ready.status, `${service.name}: ${await ready.text()}`).toBe(200)
+    }
+    // Rate limits are counted in Redis, not in the gateway's memory.
+    const metrics = await (await fetch(`${system.gatewayMetricsUrl}/metrics`)).text()
+    expect(metrics).toMatch(/^parley_gateway_rate_limiter_fallback(\{[^}]*\})? 0$/m)
+  })
+
   it("lets the operator create an organization with api_access", async () => {
     const response = await api("/api/operator/organizations", {
       method: "POST",

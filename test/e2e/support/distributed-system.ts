@@ -15,6 +15,8 @@ type KafkaTestBrokers = Awaited<ReturnType<typeof kafkaTestBrokers>>
 export interface DistributedSystem {
   /** The gateway's public base URL. */
   readonly url: string
+  /** The gateway's internal `/metrics` server. */
+  readonly gatewayMetricsUrl: string
   readonly operatorToken: string
   readonly cloudAppSecret: string
   readonly services: ReadonlyArray<ServiceProcess>
@@ -52,6 +54,7 @@ export const startDistributedSystem = async (options: DistributedOptions = {}): 
     const operatorToken = randomBytes(24).toString("base64url")
     const cloudAppSecret = randomBytes(16).toString("hex")
     const gatewayPort = await freePort()
+    const gatewayMetricsPort = await freePort()
     const env: Record<string, string | undefined> = {
       ...cleanEnvironment(),
       DATABASE_URL: db.url,
@@ -73,7 +76,7 @@ export const startDistributedSystem = async (options: DistributedOptions = {}): 
       PARLEY_WEBHOOK_ALLOW_PRIVATE: "true",
       PARLEY_CLOUD_APP_SECRET: cloudAppSecret,
       PARLEY_CLOUD_VERIFY_TOKEN: randomBytes(8).toString("hex"),
-      PARLEY_GATEWAY_METRICS_PORT: String(await freePort()),
+      PARLEY_GATEWAY_METRICS_PORT: String(gatewayMetricsPort),
       PARLEY_LOG_LEVEL: "warn",
       ...options.env,
     }
@@ -103,6 +106,7 @@ export const startDistributedSystem = async (options: DistributedOptions = {}): 
     const broker = kafka
     return {
       url: gateway.url,
+      gatewayMetricsUrl: `http://127.0.0.1:${gatewayMetricsPort}`,
       operatorToken,
       cloudAppSecret,
       services,
