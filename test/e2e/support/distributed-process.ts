@@ -31,6 +31,11 @@ export const PortVariable: Record<ServiceName, string> = {
 /** Every process this module started and has not seen exit, so a failed test can still kill them. */
 const running = new Set<ServiceProcess>()
 
+// Should the test process itself end without its afterAll (a crashed worker), take the children along.
+process.once("exit", () => {
+  for (const service of running) service.child.kill("SIGKILL")
+})
+
 export const spawnService = async (
   name: ServiceName,
   env: Record<string, string | undefined>,
