@@ -31,7 +31,10 @@ describe("the OpenAPI document and the routes served behind the gateway", () => 
 
   it("documents every route the gateway forwards to a service", () => {
     const documented = new Set(openApiOperations.map((op) => name(op.method, fastifyPath(op.path))))
-    const forwarded = served.filter((route) => routeOf(route.method, route.path) !== undefined)
+    // CORS preflights (OPTIONS) are answered for every widget route alike; they are not operations.
+    const forwarded = served.filter(
+      (route) => route.method !== "OPTIONS" && routeOf(route.method, route.path) !== undefined,
+    )
     const missing = forwarded.map((route) => name(route.method, route.path)).filter((route) => !documented.has(route))
     expect(missing, `served but not in the OpenAPI document: ${missing.join(", ")}`).toEqual([])
   })
