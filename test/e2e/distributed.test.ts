@@ -197,6 +197,24 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     })
   }, 90_000)
 
+  it("answers the customer through the cloud channel (assistant and messaging over Kafka)", async () => {
+    const sent = await eventually(
+      () => {
+        const request = provider.requests.find(
+          (r) => r.method === "POST" && r.path === `/v21.0/${phoneNumberId}/messages`,
+        )
+        if (request === undefined) throw new Error("no message sent to the provider yet")
+        return request
+      },
+      { timeoutMs: 30_000 },
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${system.logs()}`)
+    })
+    expect(sent.headers.authorization).toBe("Bearer provider-access-token")
+    expect(sent.json()).toMatchObject({ messaging_product: "whatsapp", to: "14155550100", type: "text" })
+    expect((sent.json() as { text: { body: string } }).text.body).toMatch(/\S/)
+  }, 45_000)
+
   it("delivers lead.created when a widget visitor leaves a phone number", async () => {
     const response = await api("/api/public/chat", {
       method: "POST",
