@@ -6,6 +6,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto"
 import { mkdtemp, rm } from "node:fs/promises"
+import { connect, createServer, type Server, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
@@ -34,6 +35,8 @@ export interface CallOptions {
   readonly raw?: string | Uint8Array
   readonly contentType?: string
   readonly headers?: Record<string, string>
+  /** Abort (the call rejects) when no answer came within this time. */
+  readonly timeoutMs?: number
 }
 
 /** A caller bound to a credential: `tenant.admin.post("/api/org/webhooks", { url })`. */
@@ -77,6 +80,10 @@ export interface System {
   readonly operatorToken: string
   readonly provider: StubServer
   readonly running: RunningStandalone
+  /** The fresh database the system runs on. */
+  readonly database: FreshDatabase
+  /** The TCP hop between the services and Postgres, to take the database away and bring it back. */
+  readonly databaseLink: DatabaseLink
   call(method: string, path: string, options?: CallOptions): Promise<Answer>
   client(credential: { key?: string; cookie?: string }): Client
   /** A new organization (with `api_access` unless `features` says otherwise) and its logged-in administrator. */
@@ -85,6 +92,56 @@ export interface System {
   /** The cloud provider calling Parley back: a payload signed with `PARLEY_CLOUD_APP_SECRET`. */
   providerCallback(payload: unknown): Promise<Answer>
   close(): Promise<void>
+}
+
+export interface DatabaseLink {
+  /** Ends every open connection and refuses new ones, as a database that went down. */
+  cut(): Promise<void>
+  restore(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * A plain TCP relay on loopback in front of Postgres: the services reach their database through it,
+ * so a test can make the database unreachable (connections reset, then refused) without touching
+ * the shared server.
+ */
+const startDatabaseLink = async (target: URL): Promise<{ url: string; link: DatabaseLink }> => {
+  const sockets = new Set<Socket>()
+  let server: Server | undefined
+  let port = 0
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      const next = createServer((client) => {
+        const upstream = connect({ host: target.hostname, port: Number(target.port || 5432) })
+        for (const socket of [client, upstream]) {
+          sockets.add(socket)
+          socket.on("close", () => sockets.delete(socket))
+          socket.on("error", () => {
+            client.destroy()
+            upstream.destroy()
+          })
+        }
+        client.pipe(upstream).pipe(client)
+      })
+      next.once("error", reject)
+      next.listen(port, "127.0.0.1", () => {
+        port = (next.address() as { port: number }).port
+        server = next
+        resolve()
+      })
+    })
+  const cut = async () => {
+    const closing = server
+    server = undefined
+    for (const socket of sockets) socket.destroy()
+    if (closing !== undefined) await new Promise<void>((resolve) => closing.close(() => resolve()))
+  }
+  await listen()
+  const url = new URL(target.href)
+  url.hostname = "127.0.0.1"
+  url.port = String(port)
+  return { url: url.href, link: { cut, restore: listen, close: cut } }
 }
 
 export interface SystemOptions {
@@ -108,6 +165,7 @@ const providerHandler = (request: { path: string }) => {
 export const startSystem = async (options: SystemOptions = {}): Promise<System> => {
   const root = await mkdtemp(join(tmpdir(), "parley-system-"))
   const db: FreshDatabase = await freshDatabase()
+  const { url: databaseUrl, link } = await startDatabaseLink(new URL(db.url))
   const provider = await startHttpServer(providerHandler)
   const scope = Effect.runSync(Scope.make())
   const port = await freePort()
@@ -119,7 +177,7 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
     PARLEY_PORT: String(port),
     PARLEY_METRICS_PORT: String(await freePort()),
     PARLEY_PUBLIC_URL: publicUrl,
-    DATABASE_URL: db.url,
+    DATABASE_URL: databaseUrl,
     REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
     PARLEY_WEBHOOK_ALLOW_PRIVATE: "true",
     PARLEY_OPERATOR_TOKEN: operatorToken,
@@ -141,6 +199,7 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
   } catch (error) {
     await Effect.runPromise(Scope.close(scope, Exit.void))
     await provider.close()
+    await link.close()
     await db.close()
     throw error
   }
@@ -158,7 +217,13 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
       body = o.raw
       if (o.contentType !== undefined) headers["content-type"] = o.contentType
     }
-    const response = await fetch(`${url}${path}`, { method, headers, body })
+    const signal = o.timeoutMs === undefined ? undefined : AbortSignal.timeout(o.timeoutMs)
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      body,
+      ...(signal === undefined ? {} : { signal }),
+    })
     const text = await response.text()
     let parsed: unknown
     try {
@@ -240,6 +305,8 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
     operatorToken,
     provider,
     running,
+    database: db,
+    databaseLink: link,
     call,
     client,
     createTenant,
@@ -258,6 +325,7 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
     close: async () => {
       await Effect.runPromise(Scope.close(scope, Exit.void))
       await provider.close()
+      await link.close()
       await db.close()
       await rm(root, { recursive: true, force: true })
     },
