@@ -6,15 +6,16 @@
  */
 import { type Bus, KafkaBus, SingleNodeBus } from "@parley/bus"
 import { Database } from "@parley/db"
-import { loadConfig, makeLogger, pinoLoggerLayer } from "@parley/platform"
-import { Effect, Fiber, Layer } from "effect"
+import { loadConfig, makeLogger, pinoLoggerLayer, runMain } from "@parley/platform"
+import { Effect, Layer } from "effect"
 import { makeGatewayApp } from "./app.ts"
 import { GatewayConfig } from "./config.ts"
 
 const program = Effect.gen(function* () {
   const config = yield* loadConfig(GatewayConfig)
   const logger = makeLogger({ service: "gateway", level: config.logLevel })
-  // The gateway only publishes (KeyUsed) and follows (KeyChanged): it needs no outbox of its own.
+  // The gateway only publishes (KeyUsed) and follows (KeyChanged): it needs no outbox of its own,
+  // hence not `serviceInfrastructure` — on Kafka it runs without Postgres at all.
   const bus: Layer.Layer<Bus, unknown> =
     config.kafkaBrokers === undefined
       ? SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url: config.databaseUrl, dataDir: config.dataDir })))
@@ -40,11 +41,6 @@ const program = Effect.gen(function* () {
   return yield* server.pipe(Effect.scoped, Effect.provide(bus), Effect.provide(pinoLoggerLayer(logger)))
 })
 
-const fiber = Effect.runFork(program.pipe(Effect.orDie))
-// On SIGTERM/SIGINT interrupt the program: the Scope closes, so the servers drain, noted key usage
-// is published, Redis and the pools close, and the consumer leaves its group before the process exits.
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, () => {
-    Effect.runFork(Fiber.interrupt(fiber))
-  })
-}
+// SIGTERM/SIGINT close the Scope: the servers drain, noted key usage is published, Redis and the
+// pools close, and the consumer leaves its group before the process exits.
+runMain(program)
