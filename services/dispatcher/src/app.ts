@@ -80,11 +80,11 @@ export const makeDispatcher = (options: DispatcherOptions) =>
       directory,
       attemptLog,
       running: new Set(),
-      limiter: new WebhookLimiter({ maxInFlight: MaxInFlightPerWebhook, maxWaiting: 256 }),
+      limiter: new WebhookLimiter({ maxInFlight: MaxInFlightPerWebhook, maxWaiting: 32 }),
       attempts: { egress, userAgent: UserAgent, schedule, openSecret },
       parkMs: schedule[1],
       groupPrefix: options.groupPrefix ?? "dispatcher.",
-      deliveryWindow: options.deliveryWindow ?? 4096,
+      deliveryWindow: options.deliveryWindow ?? 512,
     })
     return { directory }
   })

@@ -67,7 +67,7 @@ export const fanOutEvents = (parts: DispatcherParts) =>
   Effect.gen(function* () {
     const bus = yield* Bus
     return yield* bus.subscribe(
-      { groupId: `${parts.groupPrefix}fanout`, topics: EventTopics, window: 256 },
+      { groupId: `${parts.groupPrefix}fanout`, topics: EventTopics, window: 64 },
       decodeOrSkip(decodeBusValue(EventRecord), (event) =>
         Effect.gen(function* () {
           const targets = yield* Effect.tryPromise(() => parts.directory.subscribers(event.orgId, event.event))

@@ -6,7 +6,7 @@
 import { KafkaBus, SingleNodeBus } from "@parley/bus"
 import { Database } from "@parley/db"
 import { loadConfig, makeHttpServer, makeLogger, pinoLoggerLayer } from "@parley/platform"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Fiber, Layer, Redacted } from "effect"
 import { makeDispatcher } from "./app.ts"
 import { DispatcherConfig } from "./config.ts"
 import type { AttemptDelays } from "./schedule.ts"
@@ -54,4 +54,11 @@ const program = Effect.gen(function* () {
   )
 })
 
-Effect.runFork(program.pipe(Effect.orDie))
+const fiber = Effect.runFork(program.pipe(Effect.orDie))
+// On SIGTERM/SIGINT interrupt the program: the Scope closes, so in-flight work finishes, consumers
+// commit and leave their groups, and the pool ends, before the process exits.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    Effect.runFork(Fiber.interrupt(fiber))
+  })
+}

@@ -62,6 +62,15 @@ describe("WebhookLimiter", () => {
     expect(await second).toEqual({ saturated: false, value: "queued" })
   })
 
+  it("answers saturated for a hung webhook whose attempts have no outcome yet", async () => {
+    let now = 0
+    const limiter = new WebhookLimiter({ maxInFlight: 1, maxWaiting: 1, now: () => now })
+    void limiter.tryRun("wh_hung", () => new Promise<void>(() => {}))
+    void limiter.tryRun("wh_hung", async () => {})
+    now = 1_500
+    expect(await limiter.tryRun("wh_hung", async () => "ran")).toEqual({ saturated: true })
+  })
+
   it("never parks a healthy webhook working through a burst", async () => {
     const limiter = new WebhookLimiter({ maxInFlight: 1, maxWaiting: 1 })
     const results = await Promise.all(Array.from({ length: 5 }, () => limiter.tryRun("wh_a", async () => "ok")))

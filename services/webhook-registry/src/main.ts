@@ -6,7 +6,7 @@
 import { KafkaBus, SingleNodeBus } from "@parley/bus"
 import { Database } from "@parley/db"
 import { loadConfig, makeLogger, pinoLoggerLayer } from "@parley/platform"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Fiber, Layer, Redacted } from "effect"
 import { makeWebhookRegistryApp } from "./app.ts"
 import { WebhookRegistryConfig } from "./config.ts"
 
@@ -20,7 +20,13 @@ const program = Effect.gen(function* () {
     config.kafkaBrokers === undefined
       ? SingleNodeBus.layer()
       : KafkaBus.outboxLayer({ schema: SCHEMA }).pipe(
-          Layer.provideMerge(KafkaBus.layer({ brokers: config.kafkaBrokers, clientId: "webhook-registry", idempotent: config.kafkaIdempotent })),
+          Layer.provideMerge(
+            KafkaBus.layer({
+              brokers: config.kafkaBrokers,
+              clientId: "webhook-registry",
+              idempotent: config.kafkaIdempotent,
+            }),
+          ),
         )
   const server = Effect.gen(function* () {
     const app = yield* makeWebhookRegistryApp({
@@ -40,4 +46,11 @@ const program = Effect.gen(function* () {
   )
 })
 
-Effect.runFork(program.pipe(Effect.orDie))
+const fiber = Effect.runFork(program.pipe(Effect.orDie))
+// On SIGTERM/SIGINT interrupt the program: the Scope closes, so in-flight work finishes, consumers
+// commit and leave their groups, and the pool ends, before the process exits.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    Effect.runFork(Fiber.interrupt(fiber))
+  })
+}

@@ -122,7 +122,14 @@ const runMode = async (mode: "single-node" | "kafka") => {
     const total = THROUGHPUT_EVENTS * WEBHOOKS_PER_ORG
     dispatcher = await startDispatcherProcess(env)
     const startedAt = Date.now()
-    await until(() => receiver.arrivals.size >= total, 300_000, `${total} deliveries`)
+    await until(() => receiver.arrivals.size >= total, 120_000, `${total} deliveries`).catch(async (error: unknown) => {
+      const lag = await db.sql`
+        select g.group_id, g.topic, g.partition, g.committed, p.next_offset
+        from parley_bus.group_offsets g join parley_bus.partitions p using (topic, partition)
+        where g.committed < p.next_offset order by 1, 2, 3`.catch(() => [])
+      console.error(`received ${receiver.arrivals.size}; lagging:`, lag)
+      throw error
+    })
     const times = [...receiver.arrivals.values()].sort((a, b) => a - b)
     const first = times[0] as number
     const last = times.at(-1) as number
