@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest"
-import { hasDotSegment, IMPORT_BODY_LIMIT, JSON_BODY_LIMIT, MEDIA_BODY_LIMIT, routeOf } from "./route-table.ts"
+import {
+  CAMPAIGN_BODY_LIMIT,
+  hasDotSegment,
+  IMPORT_BODY_LIMIT,
+  JSON_BODY_LIMIT,
+  MEDIA_BODY_LIMIT,
+  routeOf,
+} from "./route-table.ts"
 
 describe("the route table", () => {
   it("sends each prefix of docs/internal-apis.md to its owning service", () => {
@@ -55,6 +62,15 @@ describe("the route table", () => {
     expect(routeOf("POST", "/api/media")).toMatchObject({ body: "media", bodyLimit: MEDIA_BODY_LIMIT })
     expect(routeOf("POST", "/api/contacts/import")).toMatchObject({ body: "csv", bodyLimit: IMPORT_BODY_LIMIT })
     expect(routeOf("POST", "/channels/bridge/inbound")?.body).toBe("raw")
+  })
+
+  it("gives a campaign room for 100,000 formatted recipients, which 1 MiB cannot hold", () => {
+    const recipients = Array.from({ length: 100_000 }, (_, i) => `+1 (415) 555-${String(i % 10_000).padStart(4, "0")}`)
+    const body = JSON.stringify({ name: "Spring sale", template: { name: "sale", language: "en_US" }, recipients })
+    expect(Buffer.byteLength(body)).toBeGreaterThan(JSON_BODY_LIMIT)
+    expect(Buffer.byteLength(body)).toBeLessThan(CAMPAIGN_BODY_LIMIT)
+    expect(routeOf("POST", "/api/campaigns")).toMatchObject({ body: "json", bodyLimit: CAMPAIGN_BODY_LIMIT })
+    expect(routeOf("GET", "/api/campaigns/cmp_1")?.bodyLimit).toBe(JSON_BODY_LIMIT)
   })
 
   it("puts each prefix on its surface", () => {

@@ -38,6 +38,11 @@ export const MiB = 1024 * 1024
 export const JSON_BODY_LIMIT = MiB
 export const MEDIA_BODY_LIMIT = 16 * MiB
 export const IMPORT_BODY_LIMIT = 10 * MiB
+/**
+ * CONTRACT.md §9 lets a campaign name up to 100,000 recipients, which does not fit §1's 1 MiB JSON
+ * limit (≈ 2.8 MB written as "+1 (415) 555-0100"); this route alone gets room for that.
+ */
+export const CAMPAIGN_BODY_LIMIT = 4 * MiB
 
 const PREFIXES: ReadonlyArray<readonly [string, ServiceName]> = [
   ["/api/operator", "identity"],
@@ -120,6 +125,8 @@ export const routeOf = (method: string, path: string): Route | undefined => {
   } else if (method === "POST" && path === "/api/contacts/import") {
     body = "csv"
     bodyLimit = IMPORT_BODY_LIMIT
+  } else if (method === "POST" && path === "/api/campaigns") {
+    bodyLimit = CAMPAIGN_BODY_LIMIT
   }
   return {
     service,
