@@ -61,6 +61,9 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
       redisUrl: gatewayConfig.redisUrl,
       rateLimits: { generalPerWindow: gatewayConfig.generalPerMin, heavyPerWindow: gatewayConfig.heavyPerMin },
       trustProxy: gatewayConfig.trustProxy,
+      // One process, one gateway: a stable consumer group, so restarts leave no abandoned groups that
+      // would hold back the single-node bus's retention of key changes.
+      instanceId: "standalone",
     }).pipe(Effect.provideContext(infrastructure))
 
     const metricsServer = makeMetricsServer({
