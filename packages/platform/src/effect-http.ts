@@ -30,7 +30,9 @@ export const effectHandler =
     }
     const error = Cause.findErrorOption(exit.cause)
     if (error._tag === "Some" && error.value instanceof ApiError) throw error.value
-    throw new UnexpectedRouteFailure(Cause.pretty(exit.cause))
+    // The squashed cause rides along so the error handler can tell an unreachable dependency (503)
+    // from a bug (500).
+    throw new UnexpectedRouteFailure(Cause.pretty(exit.cause), { cause: Cause.squash(exit.cause) })
   }
 
 /**

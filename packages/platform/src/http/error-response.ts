@@ -5,7 +5,16 @@
  */
 import { describeIssues } from "@parley/contracts"
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify"
-import { ApiError, internal, invalidRequest, notFound, payloadTooLarge, unsupportedMediaType } from "../errors.ts"
+import { isDependencyUnavailable } from "../dependency.ts"
+import {
+  ApiError,
+  internal,
+  invalidRequest,
+  notFound,
+  payloadTooLarge,
+  unavailable,
+  unsupportedMediaType,
+} from "../errors.ts"
 
 interface AjvIssue {
   readonly instancePath?: string
@@ -51,6 +60,8 @@ export const toApiError = (error: unknown): ApiError => {
   const code = fastifyError?.code
   const mapped = code === undefined ? undefined : FRAMEWORK_ERRORS[code]
   if (mapped !== undefined) return mapped(error as FastifyError)
+  // A database or service that cannot be reached is no bug of ours: 503 with Retry-After (§1).
+  if (isDependencyUnavailable(error)) return unavailable()
   // Errors other libraries raise with a client status (e.g. a stream aborted by the client).
   switch (fastifyError?.statusCode) {
     case 400:

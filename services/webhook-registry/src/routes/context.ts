@@ -2,7 +2,15 @@ import type { OutboxWriter } from "@parley/bus"
 import type { OrgId } from "@parley/contracts"
 import type { Database } from "@parley/db"
 import type { Resolver } from "@parley/egress"
-import { ApiError, forbidden, internal, principalOf, type SecretBox } from "@parley/platform"
+import {
+  ApiError,
+  forbidden,
+  internal,
+  isDependencyUnavailable,
+  principalOf,
+  type SecretBox,
+  unavailable,
+} from "@parley/platform"
 import { Cause, type Context, Effect, Exit } from "effect"
 import type { FastifyRequest } from "fastify"
 import type postgres from "postgres"
@@ -27,7 +35,9 @@ export const makeRun =
     if (Exit.isSuccess(exit)) return exit.value
     const failure = Cause.findErrorOption(exit.cause)
     if (failure._tag === "Some" && failure.value instanceof ApiError) throw failure.value
-    throw Object.assign(internal(), { cause: Cause.pretty(exit.cause) })
+    throw Object.assign(isDependencyUnavailable(Cause.squash(exit.cause)) ? unavailable() : internal(), {
+      cause: Cause.pretty(exit.cause),
+    })
   }
 
 /** The organization of the verified principal. */
