@@ -9,7 +9,7 @@ import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import type { Resolver } from "@parley/egress"
 import { makeLogger, newId, SecretBox, signPrincipal } from "@parley/platform"
 import { Effect, Exit, Layer, Scope } from "effect"
-import type { FastifyInstance, InjectOptions } from "fastify"
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify"
 import { makeWebhookRegistryApp } from "../src/app.ts"
 
 export const internalSecret = "registry-test-internal-secret"
@@ -20,7 +20,7 @@ export interface RegistryHarness {
   readonly db: FreshDatabase
   readonly app: FastifyInstance
   readonly context: import("effect").Context.Context<Bus | OutboxWriter | Database>
-  request(options: InjectOptions & { org: OrgId; role?: Role }): ReturnType<FastifyInstance["inject"]>
+  request(options: InjectOptions & { org: OrgId; role?: Role }): Promise<LightMyRequestResponse>
   publish(records: ReadonlyArray<OutgoingRecord>): Promise<void>
   close(): Promise<void>
 }
