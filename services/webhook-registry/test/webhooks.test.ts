@@ -103,9 +103,8 @@ describe("creating a webhook", () => {
       for (let i = 0; i < 4; i++) await create(org)
       const results = await Promise.all([create(org), create(org)])
       expect(results.map((r) => r.statusCode).sort()).toEqual([201, 403])
-      const [{ n }] = await harness.db
-        .sql`select count(*)::int as n from webhook_registry.webhooks where org_id = ${org}`
-      expect(n).toBe(5)
+      const rows = await harness.db.sql`select count(*)::int as n from webhook_registry.webhooks where org_id = ${org}`
+      expect(rows[0]?.n).toBe(5)
     }
   })
 
