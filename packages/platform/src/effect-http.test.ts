@@ -64,6 +64,12 @@ app.get(
   effectHandler(runtime, () => Effect.die(new Error("invariant broken: secret=xyz"))),
 )
 app.get(
+  "/database-down",
+  effectHandler(runtime, () =>
+    Effect.die(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" })),
+  ),
+)
+app.get(
   "/other-failure",
   effectHandler(runtime, () => Effect.fail(new Error("unmapped")) as unknown as Effect.Effect<never, never>),
 )
@@ -100,6 +106,13 @@ describe("effectHandler", () => {
       expect(res.json()).toEqual({ error: "Internal error", code: "internal" })
       expect(res.body).not.toContain("xyz")
     }
+  })
+
+  it("answers 503 with Retry-After when the route died because its database could not be reached", async () => {
+    const res = await app.inject({ method: "GET", url: "/database-down" })
+    expect(res.statusCode).toBe(503)
+    expect(res.headers["retry-after"]).toBe("5")
+    expect(res.json()).toEqual({ error: "Service temporarily unavailable", code: "unavailable" })
   })
 })
 

@@ -31,7 +31,6 @@ import { listMessages } from "../messages/list.ts"
 import { sendMessage } from "../messages/send.ts"
 import type { MessagingServices } from "../resources.ts"
 import { createTemplate, listTemplates } from "../templates/templates.ts"
-import { databaseDownAs503 } from "./dependency-down.ts"
 import { asApiErrors, tenantOf } from "./tenant.ts"
 
 const IMPORT_LIMIT_BYTES = 10 * 1024 * 1024
@@ -47,7 +46,7 @@ export const registerApiRoutes = (
   app.register(async (api) => {
     api.addHook("preHandler", requirePrincipal(internalSecret))
     const route = (handler: Parameters<typeof effectHandler<unknown, MessagingServices, never>>[1]) =>
-      effectHandler(runtime, (request, reply) => databaseDownAs503(handler(request, reply)))
+      effectHandler(runtime, handler)
 
     api.put(
       "/api/channels/cloud",

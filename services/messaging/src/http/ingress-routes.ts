@@ -17,7 +17,6 @@ import { ingestCloudPayload } from "../cloud/ingest.ts"
 import { CloudWebhookBody } from "../cloud/payload.ts"
 import type { MessagingConfig } from "../config.ts"
 import { MessagingResources, type MessagingServices } from "../resources.ts"
-import { databaseDownAs503 } from "./dependency-down.ts"
 
 const VerifyQuery = Schema.Struct({
   "hub.mode": Schema.optionalKey(Schema.String),
@@ -49,7 +48,7 @@ export const registerIngressRoutes = (
 ) =>
   app.register(async (ingress) => {
     const route = (handler: Parameters<typeof effectHandler<unknown, MessagingServices, never>>[1]) =>
-      effectHandler(runtime, (request, reply) => databaseDownAs503(handler(request, reply)))
+      effectHandler(runtime, handler)
 
     ingress.get("/channels/cloud/webhook", (request, reply) => {
       const query = Schema.decodeUnknownOption(VerifyQuery)(request.query)
