@@ -31,20 +31,31 @@ const program = Effect.gen(function* () {
   const schedule = parseSchedule(config.schedule)
   const running = Effect.gen(function* () {
     const { sql } = yield* Database
-    yield* makeDispatcher({
-      secretKey: Redacted.value(config.secretKey),
-      allowPrivate: config.allowPrivate,
-      ...(schedule === undefined ? {} : { schedule }),
-    })
+    let consuming = false
+    // Up before the consumers: joining a Kafka group can wait out a dead member's session.
     const health = makeHttpServer({
       service: "dispatcher",
       logger,
-      readiness: [{ name: "postgres", check: () => sql`select 1` }],
+      readiness: [
+        { name: "postgres", check: () => sql`select 1` },
+        {
+          name: "consumers",
+          check: () => {
+            if (!consuming) throw new Error("consumers not started yet")
+          },
+        },
+      ],
     })
     yield* Effect.acquireRelease(
       Effect.promise(() => health.listen({ host: "0.0.0.0", port: config.port })),
       () => Effect.promise(() => health.close()),
     )
+    yield* makeDispatcher({
+      secretKey: Redacted.value(config.secretKey),
+      allowPrivate: config.allowPrivate,
+      ...(schedule === undefined ? {} : { schedule }),
+    })
+    consuming = true
     return yield* Effect.never
   })
   return yield* running.pipe(

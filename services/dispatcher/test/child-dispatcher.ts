@@ -24,9 +24,12 @@ export interface ChildDispatcher {
 }
 
 /** services/dispatcher/src/main.ts as its own process, exactly as deployed, on the test's database. */
+/** Waits for /health/live, or for /health/ready too when `ready` (the consumers have joined their groups). */
 export const startChildDispatcher = async (env: {
   databaseUrl: string
   scheduleMs?: string
+  extra?: Record<string, string>
+  ready?: boolean
 }): Promise<ChildDispatcher> => {
   const port = await freePort()
   const child = spawn(process.execPath, ["--conditions=source", main], {
@@ -36,8 +39,9 @@ export const startChildDispatcher = async (env: {
       PARLEY_SECRET_KEY: secretKey,
       PARLEY_WEBHOOK_ALLOW_PRIVATE: "true",
       PARLEY_DISPATCHER_PORT: String(port),
-      PARLEY_LOG_LEVEL: "warn",
+      PARLEY_LOG_LEVEL: process.env.CHILD_LOG_LEVEL ?? "warn",
       ...(env.scheduleMs === undefined ? {} : { PARLEY_DISPATCH_SCHEDULE_MS: env.scheduleMs }),
+      ...env.extra,
     },
     stdio: ["ignore", "pipe", "pipe"],
   })
@@ -52,10 +56,11 @@ export const startChildDispatcher = async (env: {
   await eventually(
     async () => {
       if (child.exitCode !== null) throw new Error(`dispatcher exited: ${output}`)
-      const response = await fetch(`http://127.0.0.1:${port}/health/ready`)
+      const response = await fetch(`http://127.0.0.1:${port}/health/${env.ready === false ? "live" : "ready"}`)
       if (!response.ok) throw new Error(`not ready: ${response.status}`)
     },
-    { timeoutMs: 20_000, intervalMs: 100 },
+    // On Kafka a restarted member waits for the killed one's session to expire before it joins.
+    { timeoutMs: 60_000, intervalMs: 100 },
   ).catch((error: unknown) => {
     child.kill("SIGKILL")
     throw new Error(`${String(error)}\n${output}`)

@@ -22,6 +22,7 @@ afterAll(async () => {
 const start = async (scheduleMs?: string) => {
   const child = await startChildDispatcher({
     databaseUrl: harness.db.url,
+    extra: harness.childEnv,
     ...(scheduleMs === undefined ? {} : { scheduleMs }),
   })
   children.push(child)

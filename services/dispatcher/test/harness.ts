@@ -48,6 +48,8 @@ export interface Harness {
   readonly kind: BusKind
   /** Every attempt record published so far, in arrival order. */
   readonly attempts: Array<AttemptRecord>
+  /** Environment a dispatcher process needs to join this harness's bus. */
+  readonly childEnv: Record<string, string>
   run<A, E>(effect: Effect.Effect<A, E, Services | Scope.Scope>): Promise<A>
   startDispatcher(options?: Partial<DispatcherOptions>): Promise<{ stop(): Promise<void> }>
   putWebhook(webhook: TestWebhook, deleted?: boolean): Promise<void>
@@ -85,10 +87,13 @@ export const makeHarness = async (kind: BusKind, options: { partitions?: number 
   let layer: Layer.Layer<Services, unknown>
   let stopBroker = async () => {}
   let groupPrefix = ""
+  const childEnv: Record<string, string> = {}
   if (kind === "kafka") {
     const broker = await kafkaTestBrokers()
     await broker.createTopics(TopicCatalog)
     stopBroker = () => broker.stop()
+    childEnv.KAFKA_BROKERS = broker.brokers.join(",")
+    childEnv.KAFKA_IDEMPOTENT = String(broker.idempotent)
     groupPrefix = `${newId("g")}.`
     await db.sql.unsafe(`create schema if not exists ${OUTBOX_SCHEMA}`)
     await db.sql.unsafe(outboxTableSql(OUTBOX_SCHEMA))
@@ -141,6 +146,7 @@ export const makeHarness = async (kind: BusKind, options: { partitions?: number 
     db,
     kind,
     attempts,
+    childEnv,
     run,
     startDispatcher: async (options = {}) => {
       const dispatcherScope = Effect.runSync(Scope.make())

@@ -3,132 +3,137 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AttemptSchedule } from "../src/schedule.ts"
 import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg, type TestWebhook } from "./harness.ts"
 
-// The pattern of the real schedule (0, ×1, ×2), ten times faster.
-const fast = [0, 500, 1_000] as const
+describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
+  // The pattern of the real schedule (0, ×1, ×2), ten times faster.
+  const fast = [0, 500, 1_000] as const
 
-let harness: Harness
-let receiver: StubServer
-let dispatcher: { stop(): Promise<void> }
+  let harness: Harness
+  let receiver: StubServer
+  let dispatcher: { stop(): Promise<void> }
 
-beforeAll(async () => {
-  harness = await makeHarness("single-node")
-  receiver = await startHttpServer((request) => {
-    if (request.path.startsWith("/always-503")) return { status: 503 }
-    if (request.path.startsWith("/redirect")) return { status: 302, headers: { location: "/elsewhere" } }
-    if (request.path.startsWith("/second-ok"))
-      return { status: request.headers["x-service-attempt"] === "2" ? 204 : 500 }
-    return undefined
-  })
-  dispatcher = await harness.startDispatcher({ schedule: fast, timeoutMs: 400 })
-})
-afterAll(async () => {
-  await dispatcher?.stop()
-  await receiver?.close()
-  await harness?.close()
-})
-
-const register = async (webhook: TestWebhook) => {
-  await harness.putWebhook(webhook)
-  await eventually(async () => {
-    const rows = await harness.db.sql`select 1 from dispatcher.webhooks where webhook_id = ${webhook.webhookId}`
-    expect(rows).toHaveLength(1)
-  })
-}
-
-const requestsFor = (path: string) => receiver.requests.filter((request) => request.path === path)
-
-describe("retries", () => {
-  it("the schedule is at most three attempts, about 5 s and 10 s apart", () => {
-    expect(AttemptSchedule).toEqual([0, 5_000, 10_000])
-  })
-
-  it("makes exactly three attempts of a failing delivery, with the schedule's gaps and one delivery id", async () => {
-    const org = newOrg()
-    const webhook = makeWebhook(org, `${receiver.url}/always-503`)
-    await register(webhook)
-    await harness.publishEvents([leadCreated(org)])
-    await eventually(() => expect(requestsFor("/always-503")).toHaveLength(3), { timeoutMs: 10_000 })
-    const requests = requestsFor("/always-503")
-    expect(requests.map((r) => r.headers["x-service-attempt"])).toEqual(["1", "2", "3"])
-    expect(new Set(requests.map((r) => r.headers["x-service-delivery"])).size).toBe(1)
-    expect(new Set(requests.map((r) => r.text())).size).toBe(1)
-    const [first, second, third] = requests.map((r) => r.receivedAt) as [number, number, number]
-    expect(second - first).toBeGreaterThanOrEqual(fast[1] - 20)
-    expect(second - first).toBeLessThan(fast[1] + 1_000)
-    expect(third - second).toBeGreaterThanOrEqual(fast[2] - 20)
-    expect(third - second).toBeLessThan(fast[2] + 1_000)
-    await eventually(() =>
-      expect(
-        harness.attempts
-          .filter((a) => a.webhookId === webhook.webhookId)
-          .map((a) => [a.attempt, a.status, a.responseStatus, a.error]),
-      ).toEqual([
-        [1, "failed", 503, "HTTP 503"],
-        [2, "failed", 503, "HTTP 503"],
-        [3, "failed", 503, "HTTP 503"],
-      ]),
-    )
-    // Never a fourth: well past where one would have come, still three.
-    const settledAt = Date.now()
-    await eventually(() => expect(Date.now() - settledAt).toBeGreaterThan(fast[2] * 2), { timeoutMs: 5_000 })
-    expect(requestsFor("/always-503")).toHaveLength(3)
-  })
-
-  it("stops retrying once an attempt succeeds", async () => {
-    const org = newOrg()
-    const webhook = makeWebhook(org, `${receiver.url}/second-ok`)
-    await register(webhook)
-    await harness.publishEvents([leadCreated(org)])
-    await eventually(
-      () =>
-        expect(harness.attempts.filter((a) => a.webhookId === webhook.webhookId).map((a) => a.status)).toEqual([
-          "failed",
-          "success",
-        ]),
-      { timeoutMs: 5_000 },
-    )
-    const settledAt = Date.now()
-    await eventually(() => expect(Date.now() - settledAt).toBeGreaterThan(fast[2] * 2), { timeoutMs: 5_000 })
-    expect(requestsFor("/second-ok")).toHaveLength(2)
-  })
-
-  it("treats a redirect as a failure and does not follow it", async () => {
-    const org = newOrg()
-    const webhook = makeWebhook(org, `${receiver.url}/redirect`)
-    await register(webhook)
-    await harness.publishEvents([leadCreated(org)])
-    await eventually(() => expect(harness.attempts.filter((a) => a.webhookId === webhook.webhookId)).toHaveLength(3), {
-      timeoutMs: 10_000,
+  beforeAll(async () => {
+    harness = await makeHarness(kind)
+    receiver = await startHttpServer((request) => {
+      if (request.path.startsWith("/always-503")) return { status: 503 }
+      if (request.path.startsWith("/redirect")) return { status: 302, headers: { location: "/elsewhere" } }
+      if (request.path.startsWith("/second-ok"))
+        return { status: request.headers["x-service-attempt"] === "2" ? 204 : 500 }
+      return undefined
     })
-    const attempts = harness.attempts.filter((a) => a.webhookId === webhook.webhookId)
-    expect(attempts.every((a) => a.status === "failed" && a.responseStatus === 302 && a.error === "redirect")).toBe(
-      true,
-    )
-    expect(requestsFor("/elsewhere")).toHaveLength(0)
+    dispatcher = await harness.startDispatcher({ schedule: fast, timeoutMs: 400 })
+  })
+  afterAll(async () => {
+    await dispatcher?.stop()
+    await receiver?.close()
+    await harness?.close()
   })
 
-  it("records a timeout and a refused connection by name", async () => {
-    const org = newOrg()
-    const hung = await startHttpServer(() => new Promise(() => {}))
-    const closed = await startHttpServer()
-    await closed.close()
-    const slow = makeWebhook(org, `${hung.url}/hang`)
-    const dead = makeWebhook(org, `${closed.url}/dead`)
-    await register(slow)
-    await register(dead)
-    await harness.publishEvents([leadCreated(org)])
-    await eventually(
-      () => {
-        const first = (id: string) => harness.attempts.find((a) => a.webhookId === id && a.attempt === 1)
-        expect(first(slow.webhookId)).toMatchObject({ status: "failed", responseStatus: null, error: "timeout" })
-        expect(first(dead.webhookId)).toMatchObject({
-          status: "failed",
-          responseStatus: null,
-          error: "connection refused",
-        })
-      },
-      { timeoutMs: 5_000 },
-    )
-    await hung.close()
+  const register = async (webhook: TestWebhook) => {
+    await harness.putWebhook(webhook)
+    await eventually(async () => {
+      const rows = await harness.db.sql`select 1 from dispatcher.webhooks where webhook_id = ${webhook.webhookId}`
+      expect(rows).toHaveLength(1)
+    })
+  }
+
+  const requestsFor = (path: string) => receiver.requests.filter((request) => request.path === path)
+
+  describe("retries", () => {
+    it("the schedule is at most three attempts, about 5 s and 10 s apart", () => {
+      expect(AttemptSchedule).toEqual([0, 5_000, 10_000])
+    })
+
+    it("makes exactly three attempts of a failing delivery, with the schedule's gaps and one delivery id", async () => {
+      const org = newOrg()
+      const webhook = makeWebhook(org, `${receiver.url}/always-503`)
+      await register(webhook)
+      await harness.publishEvents([leadCreated(org)])
+      await eventually(() => expect(requestsFor("/always-503")).toHaveLength(3), { timeoutMs: 10_000 })
+      const requests = requestsFor("/always-503")
+      expect(requests.map((r) => r.headers["x-service-attempt"])).toEqual(["1", "2", "3"])
+      expect(new Set(requests.map((r) => r.headers["x-service-delivery"])).size).toBe(1)
+      expect(new Set(requests.map((r) => r.text())).size).toBe(1)
+      const [first, second, third] = requests.map((r) => r.receivedAt) as [number, number, number]
+      expect(second - first).toBeGreaterThanOrEqual(fast[1] - 20)
+      expect(second - first).toBeLessThan(fast[1] + 1_000)
+      expect(third - second).toBeGreaterThanOrEqual(fast[2] - 20)
+      expect(third - second).toBeLessThan(fast[2] + 1_000)
+      await eventually(() =>
+        expect(
+          harness.attempts
+            .filter((a) => a.webhookId === webhook.webhookId)
+            .map((a) => [a.attempt, a.status, a.responseStatus, a.error]),
+        ).toEqual([
+          [1, "failed", 503, "HTTP 503"],
+          [2, "failed", 503, "HTTP 503"],
+          [3, "failed", 503, "HTTP 503"],
+        ]),
+      )
+      // Never a fourth: well past where one would have come, still three.
+      const settledAt = Date.now()
+      await eventually(() => expect(Date.now() - settledAt).toBeGreaterThan(fast[2] * 2), { timeoutMs: 5_000 })
+      expect(requestsFor("/always-503")).toHaveLength(3)
+    })
+
+    it("stops retrying once an attempt succeeds", async () => {
+      const org = newOrg()
+      const webhook = makeWebhook(org, `${receiver.url}/second-ok`)
+      await register(webhook)
+      await harness.publishEvents([leadCreated(org)])
+      await eventually(
+        () =>
+          expect(harness.attempts.filter((a) => a.webhookId === webhook.webhookId).map((a) => a.status)).toEqual([
+            "failed",
+            "success",
+          ]),
+        { timeoutMs: 5_000 },
+      )
+      const settledAt = Date.now()
+      await eventually(() => expect(Date.now() - settledAt).toBeGreaterThan(fast[2] * 2), { timeoutMs: 5_000 })
+      expect(requestsFor("/second-ok")).toHaveLength(2)
+    })
+
+    it("treats a redirect as a failure and does not follow it", async () => {
+      const org = newOrg()
+      const webhook = makeWebhook(org, `${receiver.url}/redirect`)
+      await register(webhook)
+      await harness.publishEvents([leadCreated(org)])
+      await eventually(
+        () => expect(harness.attempts.filter((a) => a.webhookId === webhook.webhookId)).toHaveLength(3),
+        {
+          timeoutMs: 10_000,
+        },
+      )
+      const attempts = harness.attempts.filter((a) => a.webhookId === webhook.webhookId)
+      expect(attempts.every((a) => a.status === "failed" && a.responseStatus === 302 && a.error === "redirect")).toBe(
+        true,
+      )
+      expect(requestsFor("/elsewhere")).toHaveLength(0)
+    })
+
+    it("records a timeout and a refused connection by name", async () => {
+      const org = newOrg()
+      const hung = await startHttpServer(() => new Promise(() => {}))
+      const closed = await startHttpServer()
+      await closed.close()
+      const slow = makeWebhook(org, `${hung.url}/hang`)
+      const dead = makeWebhook(org, `${closed.url}/dead`)
+      await register(slow)
+      await register(dead)
+      await harness.publishEvents([leadCreated(org)])
+      await eventually(
+        () => {
+          const first = (id: string) => harness.attempts.find((a) => a.webhookId === id && a.attempt === 1)
+          expect(first(slow.webhookId)).toMatchObject({ status: "failed", responseStatus: null, error: "timeout" })
+          expect(first(dead.webhookId)).toMatchObject({
+            status: "failed",
+            responseStatus: null,
+            error: "connection refused",
+          })
+        },
+        { timeoutMs: 5_000 },
+      )
+      await hung.close()
+    })
   })
 })
