@@ -53,6 +53,17 @@ describe("400 invalid_request", () => {
     expect((await tenant.admin.client.get("/api/org/api-keys")).body.data.length).toBe(before)
   })
 
+  it("refuses a cloud access token that cannot travel in an HTTP header, rather than failing every send with 503", async () => {
+    const org = await system.createTenant()
+    const key = await org.mintKey()
+    const channel = { phoneNumberId: "500000000001", businessAccountId: "500000000002" }
+    for (const accessToken of ["line\nbreak", "snow\u2603man"]) {
+      const answer = await key.client.put("/api/channels/cloud", { ...channel, accessToken })
+      expectError(answer, 400, "invalid_request", /^Invalid request: /)
+      expect(answer.body.issues.map((issue: { path: string }) => issue.path)).toContain("accessToken")
+    }
+  })
+
   it("answers malformed JSON with 400, not 500", async () => {
     const answer = await legacy.client.post("/api/org/webhooks", undefined, {
       raw: '{"url": ',
