@@ -221,7 +221,8 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
     const response = await fetch(`${url}${path}`, {
       method,
       headers,
-      body,
+      // A fresh ArrayBuffer-backed copy: fetch's types take Uint8Array<ArrayBuffer> only.
+      body: typeof body === "string" || body === undefined ? body : new Uint8Array(body),
       ...(signal === undefined ? {} : { signal }),
     })
     const text = await response.text()
