@@ -7,7 +7,7 @@ import type { OrgId, Role, UserId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import type { Resolver } from "@parley/egress"
-import { makeLogger, newId, SecretBox, signPrincipal } from "@parley/platform"
+import { makeLogger, newId, type ParleyLogger, SecretBox, signPrincipal } from "@parley/platform"
 import { Effect, Exit, Layer, Scope } from "effect"
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify"
 import { makeWebhookRegistryApp } from "../src/app.ts"
@@ -36,7 +36,7 @@ export const principalHeader = (org: OrgId, role: Role = "admin") =>
   })
 
 export const makeRegistryHarness = async (
-  options: { allowPrivate?: boolean; resolver?: Resolver; db?: FreshDatabase } = {},
+  options: { allowPrivate?: boolean; resolver?: Resolver; db?: FreshDatabase; logger?: ParleyLogger } = {},
 ): Promise<RegistryHarness> => {
   const db = options.db ?? (await freshDatabase())
   const scope = Effect.runSync(Scope.make())
@@ -46,7 +46,7 @@ export const makeRegistryHarness = async (
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   const app = await Effect.runPromiseWith(context)(
     makeWebhookRegistryApp({
-      logger: makeLogger({ service: "webhook-registry", level: "silent" }),
+      logger: options.logger ?? makeLogger({ service: "webhook-registry", level: "silent" }),
       secretKey,
       internalSecret,
       allowPrivate: options.allowPrivate ?? true,
