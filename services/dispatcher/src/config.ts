@@ -12,6 +12,11 @@ export const DispatcherConfig = Config.all({
   port: port("PARLEY_DISPATCHER_PORT", 3103),
   logLevel,
   /** KAFKA_IDEMPOTENT=false only for test brokers that cannot serve idempotent producers (the librdkafka mock). */
+  /**
+   * Longest fetch long-poll on Kafka (ms). A broker answers as soon as a record arrives, so this
+   * only matters for brokers that wait it out regardless (the librdkafka mock); unset keeps the bus default.
+   */
+  kafkaFetchMaxWaitMs: Config.option(Config.Int("KAFKA_FETCH_MAX_WAIT_MS")),
   kafkaIdempotent: Config.Boolean("KAFKA_IDEMPOTENT").pipe(Config.withDefault(true)),
   /**
    * Test hook: `0,500,1000` replaces the attempt schedule (ms before attempts 1, 2, 3) so that a

@@ -6,7 +6,7 @@
 import { KafkaBus, SingleNodeBus } from "@parley/bus"
 import { Database } from "@parley/db"
 import { loadConfig, makeHttpServer, makeLogger, pinoLoggerLayer } from "@parley/platform"
-import { Effect, Fiber, Layer, Redacted } from "effect"
+import { Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { makeDispatcher } from "./app.ts"
 import { DispatcherConfig } from "./config.ts"
 import type { AttemptDelays } from "./schedule.ts"
@@ -27,7 +27,12 @@ const program = Effect.gen(function* () {
   const bus =
     config.kafkaBrokers === undefined
       ? SingleNodeBus.layer()
-      : KafkaBus.layer({ brokers: config.kafkaBrokers, clientId: "dispatcher", idempotent: config.kafkaIdempotent })
+      : KafkaBus.layer({
+          brokers: config.kafkaBrokers,
+          clientId: "dispatcher",
+          idempotent: config.kafkaIdempotent,
+          ...(Option.isSome(config.kafkaFetchMaxWaitMs) ? { maxWaitTimeMs: config.kafkaFetchMaxWaitMs.value } : {}),
+        })
   const schedule = parseSchedule(config.schedule)
   const running = Effect.gen(function* () {
     const { sql } = yield* Database

@@ -98,7 +98,13 @@ const runMode = async (mode: "single-node" | "kafka") => {
     stopBroker = () => broker.stop()
     env.KAFKA_BROKERS = broker.brokers.join(",")
     env.KAFKA_IDEMPOTENT = String(broker.idempotent)
-    busLayer = KafkaBus.layer({ brokers: broker.brokers, clientId: "bench-producer", idempotent: broker.idempotent })
+    if (broker.kind === "mock") env.KAFKA_FETCH_MAX_WAIT_MS = "50"
+    busLayer = KafkaBus.layer({
+      brokers: broker.brokers,
+      clientId: "bench-producer",
+      idempotent: broker.idempotent,
+      maxWaitTimeMs: 50,
+    })
     console.log(`kafka test broker: ${broker.kind} at ${broker.brokers.join(",")}`)
   } else {
     busLayer = SingleNodeBus.layer().pipe(Layer.provide(database))
