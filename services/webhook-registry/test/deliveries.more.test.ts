@@ -344,6 +344,31 @@ describe("replaying", () => {
     expect((await post(org, url, window)).json()).toEqual({ queued: 2 })
   })
 
+  it("queues at most 10 000 deliveries, oldest first", async () => {
+    const org = newOrg()
+    const webhookId = await createWebhook(org)
+    const base = Date.parse("2026-10-03T00:00:00.000Z")
+    // 10 001 recorded deliveries, written directly: publishing them one by one would only be slower.
+    await harness.db.sql`
+      insert into webhook_registry.deliveries
+        (delivery_id, webhook_id, org_id, event_id, event, event_timestamp, event_at, data, reason)
+      select 'dlv_capcapcapcapcap' || lpad(i::text, 6, '0'), ${webhookId}, ${org}, 'evt_capcapcapcapcap' || lpad(i::text, 6, '0'),
+             'lead.updated', to_char(t at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), t,
+             '{"phone":"14155550100","name":"Cap","type":"QUOTE","booking":null}', 'event'
+      from generate_series(0, 10000) as i, lateral (select ${new Date(base)}::timestamptz + i * interval '1 second' as t) as at`
+    const response = await post(org, `/api/org/webhooks/${webhookId}/replay`, { since: new Date(base).toISOString() })
+    expect(response.statusCode).toBe(202)
+    expect(response.json()).toEqual({ queued: 10_000 })
+    // Read from the log table itself: the records were appended in the answer's transaction.
+    const rows = await harness.db.sql`
+      select value from parley_bus.records where topic = ${Topics.dispatchDeliveries} and key = ${webhookId}`
+    const replayed = rows.map((row) => JSON.parse(row.value as string) as { reason: string; eventId: string })
+    expect(replayed.filter((d) => d.reason === "replay")).toHaveLength(10_000)
+    const eventIds = new Set(replayed.map((d) => d.eventId))
+    expect(eventIds.has("evt_capcapcapcapcap000000")).toBe(true)
+    expect(eventIds.has("evt_capcapcapcapcap010000")).toBe(false)
+  }, 30_000)
+
   it("answers 404 not_found to a replay of an unknown webhook", async () => {
     const response = await post(newOrg(), "/api/org/webhooks/wh_0000000000000000000000/replay", {
       since: "2026-10-01T00:00:00.000Z",

@@ -242,3 +242,18 @@ describe("an unknown webhook", () => {
     expect(response.json()).toEqual({ error: "Not found", code: "not_found" })
   })
 })
+
+describe("the limit of five, across two instances of the registry", () => {
+  it("lets exactly one of two creations at four succeed when each instance takes one", async () => {
+    for (let round = 0; round < 5; round++) {
+      const org = newOrg()
+      for (let i = 0; i < 4; i++) expect((await create(lax, org, { url: good })).statusCode).toBe(201)
+      const answers = await Promise.all([create(lax, org, { url: good }), create(strict, org, { url: good })])
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 403])
+      const refused = answers.find((a) => a.statusCode === 403)
+      expect(refused?.json()).toEqual({ error: "Maximum 5 webhooks per organization", code: "webhook_limit" })
+      const rows = await lax.db.sql`select count(*)::int as n from webhook_registry.webhooks where org_id = ${org}`
+      expect(rows[0]?.n).toBe(5)
+    }
+  })
+})
