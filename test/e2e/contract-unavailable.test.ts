@@ -34,7 +34,7 @@ const outcome = (answer: Answer) => ({
   retryAfter: Number(answer.headers.get("retry-after")) >= 1,
 })
 
-/** The call's outcome, or "no answer" when none came within 10 s (a client gives up long before postgres.js's 30 s connect timeout) (a hung request is no 503 either). */
+/** The call's outcome, or "no answer" when none came within 10 s: a request left hanging is no 503 either. */
 const attempt = async (method: string, path: string, options: Parameters<System["call"]>[2]) => {
   try {
     return outcome(await system.call(method, path, { ...options, timeoutMs: 10_000 }))
