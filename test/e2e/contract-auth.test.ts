@@ -85,6 +85,24 @@ describe("§2.2 the four key forms on /api/public", () => {
   })
 })
 
+describe("§2.2 the key's removal", () => {
+  // The forwarded body itself is only visible to a recording upstream (the gateway's own
+  // test/authentication.test.ts checks it there); through the whole system, what can be seen is
+  // that nothing the assistant answers or stores carries the key.
+  it("leaves no trace of a body or query key in the answer or the stored conversation", async () => {
+    const viaBody = await chat({ body: { apiKey: widgetA.key, message: "Hello, I am Dana" } })
+    const viaQuery = await chat({ query: `?apiKey=${widgetA.key}` })
+    for (const answer of [viaBody, viaQuery]) {
+      expect(answer.status, answer.text).toBe(200)
+      expect(answer.text).not.toContain(widgetA.key)
+      const transcript = await widgetA.client.get(`/api/public/chat/${answer.body.sessionId}`)
+      expect(transcript.status).toBe(200)
+      expect(transcript.text).not.toContain(widgetA.key)
+      expect(transcript.text).not.toContain(widgetA.key.split(".")[0] as string)
+    }
+  })
+})
+
 describe("§2.2 the private API reads X-API-Key only", () => {
   it("treats Bearer, ?apiKey= and a body apiKey as no key at all", async () => {
     const bearer = await system.call("GET", "/api/org/webhooks", {
