@@ -161,3 +161,34 @@ describe("the log", () => {
     }
   })
 })
+
+describe("a member", () => {
+  it("is refused every change with 403 admin_required, and the webhook and the bus stay as they were", async () => {
+    const org = newOrg()
+    const { id } = (await create(org, { url, secret: secretOf(29) })).json()
+    const snapshot = async () => ({
+      row: (await harness.db.sql`select * from webhook_registry.webhooks where id = ${id}`)[0],
+      records: (await harness.db.sql`select "offset" from parley_bus.records where key = ${id}`).length,
+    })
+    const before = await snapshot()
+    const calls = [
+      { method: "PUT" as const, url: `/api/org/webhooks/${id}`, payload: { enabled: false, secret: secretOf(30) } },
+      { method: "DELETE" as const, url: `/api/org/webhooks/${id}` },
+      {
+        method: "POST" as const,
+        url: `/api/org/webhooks/${id}/replay`,
+        payload: { since: "2020-01-01T00:00:00.000Z" },
+      },
+      { method: "POST" as const, url: `/api/org/webhooks/${id}/deliveries/dlv_0000000000000000000000/redeliver` },
+      { method: "POST" as const, url: "/api/org/webhooks", payload: { url } },
+    ]
+    for (const call of calls) {
+      const response = await harness.request({ ...call, org, role: "member" })
+      expect(response.statusCode, `${call.method} ${call.url}`).toBe(403)
+      expect(response.json()).toEqual({ error: "Organization administrator required", code: "admin_required" })
+    }
+    expect(await snapshot()).toEqual(before)
+    const list = await harness.request({ method: "GET", url: "/api/org/webhooks", org, role: "member" })
+    expect(list.json().data.map((w: { id: string }) => w.id)).toEqual([id])
+  })
+})
