@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto"
+import { apiKeyChecksum } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, type Member, type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
 
@@ -102,6 +103,10 @@ describe("401 unauthorized", () => {
       "unauthorized",
       "Invalid API key",
     )
+    // Well formed, checksum right, never issued: refused after the lookup finds nothing.
+    const body = `parley_${"A".repeat(12)}.${"b".repeat(43)}`
+    const unknown = `${body}${apiKeyChecksum(body)}`
+    expectError(await system.call("GET", "/api/org/webhooks", { key: unknown }), 401, "unauthorized", "Invalid API key")
     const doomed = await tenant.mintKey()
     expect((await tenant.admin.client.delete(`/api/org/api-keys/${doomed.id}`)).status).toBe(200)
     expectError(await doomed.client.get("/api/org/webhooks"), 401, "unauthorized", "Invalid API key")
