@@ -19,6 +19,8 @@ const WARMUP_SECONDS = 3
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 // BENCH_REDIS_URL="" runs the gateway with its in-memory limiter instead, to isolate Redis's share.
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
+// BENCH_TARGETS=gateway runs only those targets (comma-separated), e.g. to profile one path alone.
+const ONLY = process.env.BENCH_TARGETS?.split(",").map((name) => name.trim())
 const INTERNAL_SECRET = `bench-${crypto.randomUUID()}`
 const OPERATOR_TOKEN = `op-${crypto.randomUUID()}`
 
@@ -181,7 +183,7 @@ const main = async () => {
         headers: keyed,
         servers: { gateway: gatewayProcess.pid, identity: identityProcess.pid },
       },
-    ] as const
+    ].filter((target) => ONLY === undefined || ONLY.includes(target.name))
     for (const target of targets) {
       await runLoad({
         url: target.url,
@@ -196,28 +198,35 @@ const main = async () => {
         rounds[target.name]?.push(await measure(target.name, target.url, target.headers, target.servers))
       }
     }
-    const bare = medianRound(rounds.bare ?? [])
-    const gateway = medianRound(rounds.gateway ?? [])
-    const proxy = medianRound(rounds.proxy ?? [])
-    const health = medianRound(rounds.health ?? [])
-    const identity = medianRound(rounds.identity ?? [])
+    const labels: Record<string, string> = {
+      bare: "bare Fastify (small JSON)",
+      gateway: "gateway → tiny upstream (key + Redis limit)",
+      proxy: "reference: minimal Fastify+undici proxy",
+      health: "gateway's own /health/live (no forwarding)",
+      identity: "gateway → identity GET /api/org/members",
+    }
+    const medians = Object.fromEntries(
+      Object.entries(rounds)
+        .filter(([, rs]) => rs.length > 0)
+        .map(([name, rs]) => [name, medianRound(rs)]),
+    )
+    const { bare, gateway, proxy, health, identity } = medians
 
     console.log("")
     console.log(
       `| ${"target".padEnd(44)} | ${"req/s".padStart(8)} | ${"p50 ms".padStart(7)} | ${"p99 ms".padStart(7)} | ${"CPU per request".padEnd(34)} |`,
     )
     console.log(`|${"-".repeat(46)}|${"-".repeat(10)}|${"-".repeat(9)}|${"-".repeat(9)}|${"-".repeat(36)}|`)
-    console.log(row("bare Fastify (small JSON)", bare))
-    console.log(row("gateway → tiny upstream (key + Redis limit)", gateway))
-    console.log(row("reference: minimal Fastify+undici proxy", proxy))
-    console.log(row("gateway's own /health/live (no forwarding)", health))
-    console.log(row("gateway → identity GET /api/org/members", identity))
+    for (const [name, measured] of Object.entries(medians)) console.log(row(labels[name] ?? name, measured))
     console.log("")
-    const ratio = gateway.requestsPerSecond / bare.requestsPerSecond
-    console.log(`gateway / bare Fastify throughput: ${ratio.toFixed(2)}× (target ≥ 0.50×)`)
-    console.log(
-      `minimal proxy / bare Fastify: ${(proxy.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}×; gateway / minimal proxy: ${(gateway.requestsPerSecond / proxy.requestsPerSecond).toFixed(2)}×`,
-    )
+    const ratio =
+      gateway === undefined || bare === undefined ? undefined : gateway.requestsPerSecond / bare.requestsPerSecond
+    if (ratio !== undefined) console.log(`gateway / bare Fastify throughput: ${ratio.toFixed(2)}× (target ≥ 0.50×)`)
+    if (proxy !== undefined && bare !== undefined && gateway !== undefined) {
+      console.log(
+        `minimal proxy / bare Fastify: ${(proxy.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}×; gateway / minimal proxy: ${(gateway.requestsPerSecond / proxy.requestsPerSecond).toFixed(2)}×`,
+      )
+    }
     console.log(
       `every round (req/s): ${Object.entries(rounds)
         .map(([name, rs]) => `${name} ${rs.map((r) => r.requestsPerSecond.toFixed(0)).join(" / ")}`)
