@@ -23,6 +23,10 @@ const ok = <A>(value: A) => ({ ok: true, value }) as const
 /** Absolute http(s), ≤ 2048 characters, no credentials, public unless private addresses are allowed. */
 export const checkUrl = (value: unknown, rules: UrlRules): Effect.Effect<Checked<string>> => {
   if (typeof value !== "string") return Effect.succeed(issue("url", "must be a string"))
+  // The URL parser silently strips or encodes these, so the string stored and shown would not be the URL checked.
+  if (/\s/.test(value) || [...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) {
+    return Effect.succeed(issue("url", "must not contain whitespace or control characters"))
+  }
   return assertPublicUrl(value, rules).pipe(
     Effect.match({ onFailure: (refused) => issue("url", refused.reason), onSuccess: () => ok(value) }),
   )
