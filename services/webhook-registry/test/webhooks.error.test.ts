@@ -63,6 +63,11 @@ describe("the url", () => {
     ["a user and password", "https://user:pass@example.com/hook"],
     ["only a password", "https://:pass@example.com/hook"],
     ["2049 characters", `https://example.com/${"a".repeat(2049 - "https://example.com/".length)}`],
+    // The URL parser forgives these by stripping them, but the string stored and shown would not be the URL.
+    ["surrounded by spaces", " https://example.com/hook "],
+    ["broken by a tab", "https://exa\tmple.com/hook"],
+    ["ended by a newline", "https://example.com/hook\n"],
+    ["holding a control character", "https://example.com/\u0000hook"],
   ])("is refused when it is %s", async (_name, value) => {
     expectInvalid(await create(lax, newOrg(), { url: value }), ["url"])
   })
