@@ -84,8 +84,21 @@ const casesOf = (route: FuzzRoute): Array<string | Uint8Array> => [
     ...(route.hashes === true ? TYPE_VALUES : WRONG_VALUES).map((fragment) => withField(route.base, field, fragment)),
     JSON.stringify(Object.fromEntries(Object.entries(route.base).filter(([name]) => name !== field))),
   ]),
+  // One level down: each field of a nested object (visitor, template, admin, hours) gets the type mutations.
+  ...Object.entries(route.base).flatMap(([field, value]) =>
+    isPlainObject(value)
+      ? Object.keys(value).flatMap((inner) =>
+          TYPE_VALUES.map((fragment) =>
+            JSON.stringify({ ...route.base, [field]: JSON.parse(withField(value, inner, fragment)) }),
+          ),
+        )
+      : [],
+  ),
   JSON.stringify(route.base),
 ]
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value)
 
 const preview = (body: string | Uint8Array): string => {
   const text = typeof body === "string" ? JSON.stringify(body) : `bytes(${Buffer.from(body).toString("hex")})`
