@@ -289,3 +289,20 @@ describe("§2.1 revocation", () => {
     expect(refusedAfter).toBeLessThan(1_000)
   })
 })
+
+describe("§8 CORS on the widget surface", () => {
+  it("answers a browser preflight from any origin, allowing X-API-Key, Authorization and Content-Type", async () => {
+    const preflight = await system.call("OPTIONS", "/api/public/chat", {
+      headers: {
+        origin: "https://any-shop.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "x-api-key,authorization,content-type",
+      },
+    })
+    expect(preflight.status).toBeLessThan(300)
+    expect(preflight.headers.get("access-control-allow-origin")).toMatch(/^(\*|https:\/\/any-shop\.example)$/)
+    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/\s*,\s*/)
+    expect(allowed).toEqual(expect.arrayContaining(["x-api-key", "authorization", "content-type"]))
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("POST")
+  })
+})
