@@ -12,8 +12,8 @@
  *   generation counter so a lookup already in flight when the change arrived is not cached). The
  *   TTL is only a safety net for a lost record.
  */
+import { createHash, timingSafeEqual } from "node:crypto"
 import type { KeyChanged, KeyLookupResponse } from "@parley/contracts"
-import { constantTimeEqual, sha256Hex } from "@parley/platform"
 import type { IdentityClient } from "./identity-client.ts"
 
 export interface KeyCacheOptions {
@@ -28,6 +28,8 @@ export interface KeyCacheOptions {
 
 interface Entry {
   readonly digest: string
+  /** The same digest as its 32 bytes, for the constant-time compare on every request. */
+  readonly digestBytes: Buffer
   readonly record: KeyLookupResponse
   readonly expiresAt: number
 }
@@ -69,7 +71,7 @@ export const makeKeyCache = (options: KeyCacheOptions): KeyCache => {
       // A change that arrived while we asked may postdate identity's answer: use it, do not keep it.
       if (generation === started) {
         if (record === undefined) rememberUnknown(digest)
-        else remember({ digest, record, expiresAt: now() + options.ttlMs })
+        else remember({ digest, digestBytes: Buffer.from(digest, "hex"), record, expiresAt: now() + options.ttlMs })
       }
       return record
     })
@@ -80,13 +82,16 @@ export const makeKeyCache = (options: KeyCacheOptions): KeyCache => {
 
   return {
     resolve: async (key, prefix) => {
-      const digest = sha256Hex(key)
+      // Raw digest bytes and node's `timingSafeEqual` (both always 32 bytes): the hot path of every
+      // keyed request, where a hex string and a byte-by-byte JS compare cost several µs.
+      const digestBytes = createHash("sha256").update(key).digest()
       const at = now()
       const entry = byPrefix.get(prefix)
-      if (entry !== undefined && at < entry.expiresAt && constantTimeEqual(entry.digest, digest)) {
+      if (entry !== undefined && at < entry.expiresAt && timingSafeEqual(entry.digestBytes, digestBytes)) {
         options.onLookup?.("hit")
         return entry.record
       }
+      const digest = digestBytes.toString("hex")
       const unknownUntil = unknownDigests.get(digest)
       if (unknownUntil !== undefined && at < unknownUntil) {
         options.onLookup?.("hit")
