@@ -149,6 +149,8 @@ export interface SystemOptions {
   readonly env?: Record<string, string>
 }
 
+const CLOSE_BUDGET_MS = 20_000
+
 const unique = () => randomBytes(6).toString("hex")
 
 /** Answers the provider's Graph API the way the cloud provider does, enough for sends and templates. */
@@ -324,11 +326,21 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
       })
     },
     close: async () => {
-      await Effect.runPromise(Scope.close(scope, Exit.void))
+      // A shutdown that hangs is a finding, not a reason to hold the suite for a hook's minute:
+      // wait 20 s, clean up what is ours, then say so.
+      let timer: NodeJS.Timeout | undefined
+      const closed = await Promise.race([
+        Effect.runPromise(Scope.close(scope, Exit.void)).then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), CLOSE_BUDGET_MS)
+        }),
+      ])
+      clearTimeout(timer)
       await provider.close()
       await link.close()
       await db.close()
       await rm(root, { recursive: true, force: true })
+      if (!closed) throw new Error(`startStandalone's scope did not close within ${CLOSE_BUDGET_MS / 1000} s`)
     },
   }
 }
