@@ -17,6 +17,8 @@ export const DispatcherConfig = Config.all({
    * only matters for brokers that wait it out regardless (the librdkafka mock); unset keeps the bus default.
    */
   kafkaFetchMaxWaitMs: Config.option(Config.Int("KAFKA_FETCH_MAX_WAIT_MS")),
+  /** Kafka consumer-group session timeout (ms); unset keeps the bus default (30 s). Tests shorten it. */
+  kafkaSessionTimeoutMs: Config.option(Config.Int("KAFKA_SESSION_TIMEOUT_MS")),
   kafkaIdempotent: Config.Boolean("KAFKA_IDEMPOTENT").pipe(Config.withDefault(true)),
   /**
    * Test hook: `0,500,1000` replaces the attempt schedule (ms before attempts 1, 2, 3) so that a

@@ -32,6 +32,9 @@ const program = Effect.gen(function* () {
           clientId: "dispatcher",
           idempotent: config.kafkaIdempotent,
           ...(Option.isSome(config.kafkaFetchMaxWaitMs) ? { maxWaitTimeMs: config.kafkaFetchMaxWaitMs.value } : {}),
+          ...(Option.isSome(config.kafkaSessionTimeoutMs)
+            ? { sessionTimeoutMs: config.kafkaSessionTimeoutMs.value }
+            : {}),
         })
   const schedule = parseSchedule(config.schedule)
   const running = Effect.gen(function* () {

@@ -22,7 +22,8 @@ const start = async (ready = true) => {
   const child = await startChildDispatcher({
     databaseUrl: harness.db.url,
     scheduleMs: "0,3000,3000",
-    extra: harness.childEnv,
+    // A short session, so the restarted member does not wait 30 s for the killed one to time out.
+    extra: { ...harness.childEnv, KAFKA_SESSION_TIMEOUT_MS: "6000", KAFKA_FETCH_MAX_WAIT_MS: "100" },
     ready,
   })
   children.push(child)
