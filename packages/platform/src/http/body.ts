@@ -55,13 +55,20 @@ export const mediaTypeMatches = (patterns: ReadonlyArray<string>, contentType: s
 
 /** Strict JSON: well-formed, and no keys that could reach an object's prototype later. */
 export const parseStrictJson = (text: string): unknown => {
-  if (!text.includes("__proto__") && !text.includes("constructor")) return JSON.parse(text)
+  const guardKeys = text.includes("__proto__") || text.includes("constructor")
+  // A lone UTF-16 surrogate can only arrive as a `\uD800`-style escape; no store of ours (Postgres
+  // text or jsonb) can hold it, so such a body is refused here rather than failing deep inside a service.
+  const guardSurrogates = /\\u[dD][89a-fA-F]/.test(text)
+  if (!guardKeys && !guardSurrogates) return JSON.parse(text)
   return JSON.parse(text, (key, value) => {
     if (
       key === "__proto__" ||
       (key === "constructor" && value !== null && typeof value === "object" && "prototype" in value)
     ) {
       throw new SyntaxError("forbidden key")
+    }
+    if (guardSurrogates && ((typeof value === "string" && !value.isWellFormed()) || !key.isWellFormed())) {
+      throw new SyntaxError("unpaired surrogate")
     }
     return value
   })

@@ -91,6 +91,17 @@ describe("makeHttpServer", () => {
     expect(res.json().code).toBe("invalid_request")
   })
 
+  it("refuses a JSON body carrying an unpaired surrogate, in a value or a key, but keeps paired ones", async () => {
+    for (const body of ['{"name":"\\ud800"}', '{"a":{"b":["x\\uDC00y"]}}', '{"\\ud83d":1}']) {
+      const res = await post("/echo", body, "application/json")
+      expect(res.statusCode, body).toBe(400)
+      expect(res.json()).toEqual({ error: "Invalid request: malformed JSON body", code: "invalid_request" })
+    }
+    const emoji = await post("/echo", '{"name":"\\ud83d\\ude00"}', "application/json")
+    expect(emoji.statusCode).toBe(200)
+    expect(emoji.json()).toEqual({ body: { name: "😀" } })
+  })
+
   it("answers another content type on a JSON route with 415", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "text/csv"]) {
       const res = await post("/echo", "a=1", type)
