@@ -60,6 +60,18 @@ describe("connecting the cloud channel", () => {
     const paths = (response.json().issues as Array<{ path: string }>).map((i) => i.path)
     expect(paths).toEqual(expect.arrayContaining(["phoneNumberId", "businessAccountId", "accessToken"]))
   })
+
+  it("refuses an access token no HTTP header can carry, instead of failing every later send", async () => {
+    for (const accessToken of ["line\nbreak", "snow☃man", "two words"]) {
+      const response = await asTenant(app, orgId, "PUT", "/api/channels/cloud", {
+        phoneNumberId: PHONE_ID,
+        businessAccountId: "5550001",
+        accessToken,
+      })
+      expect(response.statusCode, accessToken).toBe(400)
+      expect(response.json().issues).toEqual([expect.objectContaining({ path: "accessToken" })])
+    }
+  })
 })
 
 describe("sending a message", () => {

@@ -21,7 +21,10 @@ export const HumanPhoneNumber = Schema.String.check(
 export const PutCloudChannelRequest = Schema.Struct({
   phoneNumberId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/, { expected: "the provider's numeric id" })),
   businessAccountId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/, { expected: "the provider's numeric id" })),
-  accessToken: NonEmpty(4096),
+  // Sent as `Authorization: Bearer <token>`: anything a header cannot carry would fail every later send.
+  accessToken: NonEmpty(4096).check(
+    Schema.isPattern(/^[\x21-\x7E]+$/, { expected: "the provider's access token (visible ASCII, no spaces)" }),
+  ),
 })
 export type PutCloudChannelRequest = typeof PutCloudChannelRequest.Type
 
