@@ -21,6 +21,9 @@ export const clientOptions = (max: number): postgres.Options<Record<string, post
   onnotice: () => {},
   types: { bigint: postgres.BigInt },
   transform: { undefined: null },
+  // An unreachable database must fail a request fast (503, CONTRACT.md §1), not hold it for
+  // postgres.js's default 30 s.
+  connect_timeout: 5,
   connection: { application_name: "parley" },
 })
 
