@@ -57,44 +57,42 @@ describe("with the database down", () => {
   // bus worker shares one 10-connection pool, and during the outage a request can queue behind
   // workers retrying their polls for more than 20 s. One retry keeps CI honest about the 503s while
   // that is fixed (give HTTP handlers a pool apart from the bus workers); see the closing note.
-  it(
-    "every service answers 503 with Retry-After, then serves again once it is back",
-    { retry: 1 },
-    async () => {
-      for (const [method, path] of ROUTES) expect((await system.call(method, path, { key: key.key })).status).toBe(200)
+  it("every service answers 503 with Retry-After, then serves again once it is back", {
+    retry: 1,
+    timeout: 240_000,
+  }, async () => {
+    for (const [method, path] of ROUTES) expect((await system.call(method, path, { key: key.key })).status).toBe(200)
 
-      await system.databaseLink.cut()
-      const seen: Record<string, unknown> = {}
-      try {
-        for (const [method, path] of ROUTES) {
-          seen[`${method} ${path} (key)`] = await attempt(method, path, { key: key.key })
-        }
-        // A session is looked up at identity, whose database is down too.
-        seen["GET /api/org/webhooks (session)"] = await attempt("GET", "/api/org/webhooks", {
-          cookie: tenant.admin.cookie,
-        })
-      } finally {
-        await system.databaseLink.restore()
+    await system.databaseLink.cut()
+    const seen: Record<string, unknown> = {}
+    try {
+      for (const [method, path] of ROUTES) {
+        seen[`${method} ${path} (key)`] = await attempt(method, path, { key: key.key })
       }
+      // A session is looked up at identity, whose database is down too.
+      seen["GET /api/org/webhooks (session)"] = await attempt("GET", "/api/org/webhooks", {
+        cookie: tenant.admin.cookie,
+      })
+    } finally {
+      await system.databaseLink.restore()
+    }
 
-      // Back: every service serves again (a request still hanging or failing names its route).
-      const recovered: Record<string, unknown> = {}
-      await eventually(
-        async () => {
-          for (const [method, path] of ROUTES)
-            recovered[`${method} ${path}`] = await attempt(method, path, { key: key.key })
-          expect(Object.values(recovered).every((seen) => (seen as { status?: number }).status === 200)).toBe(true)
-        },
-        { timeoutMs: 15_000, intervalMs: 250 },
-      ).catch(() => {})
-      // Judged once the database is back, so that a failure leaves a system that shuts down cleanly.
-      expect(seen).toEqual(Object.fromEntries(Object.keys(seen).map((route) => [route, UNAVAILABLE])))
-      expect(
-        Object.fromEntries(
-          Object.entries(recovered).map(([route, seen]) => [route, (seen as { status?: number }).status ?? seen]),
-        ),
-      ).toEqual(Object.fromEntries(ROUTES.map(([method, path]) => [`${method} ${path}`, 200])))
-    },
-    240_000,
-  )
+    // Back: every service serves again (a request still hanging or failing names its route).
+    const recovered: Record<string, unknown> = {}
+    await eventually(
+      async () => {
+        for (const [method, path] of ROUTES)
+          recovered[`${method} ${path}`] = await attempt(method, path, { key: key.key })
+        expect(Object.values(recovered).every((seen) => (seen as { status?: number }).status === 200)).toBe(true)
+      },
+      { timeoutMs: 15_000, intervalMs: 250 },
+    ).catch(() => {})
+    // Judged once the database is back, so that a failure leaves a system that shuts down cleanly.
+    expect(seen).toEqual(Object.fromEntries(Object.keys(seen).map((route) => [route, UNAVAILABLE])))
+    expect(
+      Object.fromEntries(
+        Object.entries(recovered).map(([route, seen]) => [route, (seen as { status?: number }).status ?? seen]),
+      ),
+    ).toEqual(Object.fromEntries(ROUTES.map(([method, path]) => [`${method} ${path}`, 200])))
+  })
 })
