@@ -62,14 +62,21 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
   const phoneNumberId = "106540352242922"
 
   it("reports every process ready: Postgres, Redis and the gateway's upstreams reachable", async () => {
+    // A consumer is ready once its Kafka groups have joined (the mock broker's first join alone takes
+    // ~3 s), so readiness is awaited, with a bound, rather than read once.
     for (const service of system.services) {
-      const ready = await fetch(`${service.url}/health/ready`)
-      expect(ready.status, `${service.name}: ${await ready.text()}`).toBe(200)
+      await eventually(
+        async () => {
+          const ready = await fetch(`${service.url}/health/ready`)
+          expect(ready.status, `${service.name}: ${await ready.text()}`).toBe(200)
+        },
+        { timeoutMs: 60_000, intervalMs: 250 },
+      )
     }
     // Rate limits are counted in Redis, not in the gateway's memory.
     const metrics = await (await fetch(`${system.gatewayMetricsUrl}/metrics`)).text()
     expect(metrics).toMatch(/^parley_gateway_rate_limiter_fallback(\{[^}]*\})? 0$/m)
-  })
+  }, 90_000)
 
   it("lets the operator create an organization with api_access", async () => {
     const response = await api("/api/operator/organizations", {
