@@ -12,6 +12,7 @@ import type { GatewayMetrics } from "../gateway-metrics.ts"
 import { BodyRefused, byteBudget } from "../http/request-body.ts"
 import type { Route } from "../routing/route-table.ts"
 import { requestHeadersFor, responseHeadersFor } from "./forward-headers.ts"
+import { callUpstream, type UpstreamAnswer } from "./upstream-call.ts"
 import type { Upstreams } from "./upstreams.ts"
 
 export interface ForwardRequest {
@@ -53,14 +54,15 @@ export const makeForwarder = (upstreams: Upstreams, metrics: GatewayMetrics): Fo
       contentLength: forward.body?.length,
     })
     const started = performance.now()
-    let response: Awaited<ReturnType<ReturnType<Upstreams["pool"]>["request"]>>
+    let response: UpstreamAnswer
     try {
-      response = await upstreams.pool(route.service).request({
-        method: request.method as HttpMethod,
-        path: forward.url,
-        headers,
-        body: body ?? null,
-      })
+      // A small answer of known length is collected whole and sent in one write with its headers;
+      // anything else (an export, an answer of unknown length) streams through as it comes.
+      response = await callUpstream(
+        upstreams.pool(route.service),
+        { method: request.method as HttpMethod, path: forward.url, headers, body: body ?? null },
+        BUFFERED_ANSWER_LIMIT,
+      )
     } catch (error) {
       const refusal = refused ?? (error instanceof BodyRefused ? error : undefined)
       if (refusal !== undefined) {
@@ -78,12 +80,6 @@ export const makeForwarder = (upstreams: Upstreams, metrics: GatewayMetrics): Fo
     )
     reply.code(response.statusCode)
     reply.headers(responseHeadersFor(response.headers))
-    // A small answer of known length is sent in one write with its headers; anything else (an
-    // export, an answer of unknown length) streams through as it comes.
-    const length = Number(response.headers["content-length"])
-    if (Number.isInteger(length) && length <= BUFFERED_ANSWER_LIMIT) {
-      return reply.send(Buffer.from(await response.body.arrayBuffer()))
-    }
     return reply.send(response.body)
   },
 })
