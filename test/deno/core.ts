@@ -7,14 +7,14 @@
  */
 import { apiKeyChecksum, type DeliveryRecord, parseApiKey } from "@parley/contracts"
 import { verify } from "@parley/webhooks"
-import { constantTimeEqual, hmacSha256Hex, sha256Hex } from "../../packages/platform/src/crypto.ts"
+import { constantTimeEqual, deliverySignature, hmacSha256Hex, sha256Hex } from "../../packages/platform/src/crypto.ts"
 import { newId } from "../../packages/platform/src/ids.ts"
 import { SecretBox } from "../../packages/platform/src/secret-box.ts"
 import { type CalendarAnswer, composeReply, planTurn } from "../../services/assistant/src/engine/dialogue.ts"
 import { leadOfConversation } from "../../services/assistant/src/engine/lead-capture.ts"
 import { readMessage } from "../../services/assistant/src/engine/read-message.ts"
 import { type ConversationState, emptyConversation } from "../../services/assistant/src/engine/state.ts"
-import { envelopeBody, signatureOf } from "../../services/dispatcher/src/envelope.ts"
+import { envelopeBody } from "../../services/dispatcher/src/envelope.ts"
 
 declare const Deno: { args: ReadonlyArray<string>; version: { deno: string } }
 
@@ -46,7 +46,7 @@ const delivery = {
 } as unknown as DeliveryRecord
 const webhookSecret = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80="
 const body = envelopeBody(delivery)
-const signature = signatureOf(body, webhookSecret)
+const signature = deliverySignature(body, webhookSecret)
 const envelope = await verify(body, { "x-service-signature": signature }, webhookSecret)
 
 // The assistant's deterministic engine: a callback request, then a booking.

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { toBase62Fixed } from "./base62.ts"
-import { base64UrlDecode, constantTimeEqual, crc32, hmacSha256Hex, sha256Hex } from "./crypto.ts"
+import { constantTimeEqual, hmacSha256Hex, sha256Hex } from "./crypto.ts"
 
 describe("hashes and MACs", () => {
   it("computes SHA-256 as lowercase hex", () => {
@@ -33,27 +32,5 @@ describe("constantTimeEqual", () => {
 
   it("is not fooled by a shorter value that is a prefix padded with zero bytes", () => {
     expect(constantTimeEqual(new Uint8Array([1, 0]), new Uint8Array([1]))).toBe(false)
-  })
-})
-
-describe("crc32", () => {
-  it("matches the standard check value and zlib's results", () => {
-    expect(crc32("123456789")).toBe(0xcbf43926)
-    expect(crc32("")).toBe(0)
-    expect(crc32("The quick brown fox jumps over the lazy dog")).toBe(0x414fa339)
-  })
-
-  it("gives the 6-character base62 checksum API keys carry", () => {
-    const checksum = toBase62Fixed(crc32("parley_abc.def"), 6)
-    expect(checksum).toMatch(/^[0-9A-Za-z]{6}$/)
-    expect(checksum).not.toBe(toBase62Fixed(crc32("parley_abc.deg"), 6))
-  })
-})
-
-describe("base64UrlDecode", () => {
-  it("refuses characters outside the URL-safe alphabet", () => {
-    expect(base64UrlDecode("ab+/")).toBeUndefined()
-    expect(base64UrlDecode("a")).toBeUndefined()
-    expect(base64UrlDecode("aGk")).toEqual(new TextEncoder().encode("hi"))
   })
 })

@@ -15,6 +15,13 @@ export const hmacSha256 = (key: BinaryLike, data: BinaryLike): Uint8Array =>
 export const hmacSha256Hex = (key: BinaryLike, data: BinaryLike): string =>
   createHmac("sha256", key).update(data).digest("hex")
 
+/**
+ * `X-Service-Signature` of a signed post (webhook deliveries, the bridge's outbound messages):
+ * `sha256=<lowercase hex HMAC-SHA256>` over the exact body bytes, keyed with the secret string as
+ * registered (CONTRACT.md §6). Synchronous, for the delivery hot path; receivers use @parley/webhooks.
+ */
+export const deliverySignature = (body: string, secret: string): string => `sha256=${hmacSha256Hex(secret, body)}`
+
 const encoder = new TextEncoder()
 const toBytes = (value: BinaryLike): Uint8Array => (typeof value === "string" ? encoder.encode(value) : value)
 
@@ -34,25 +41,6 @@ export const constantTimeEqual = (a: BinaryLike, b: BinaryLike): boolean => {
 }
 
 // CRC-32 (IEEE 802.3, the zlib/PNG polynomial), table-driven.
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256)
-  for (let n = 0; n < 256; n++) {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    table[n] = c >>> 0
-  }
-  return table
-})()
-
-/** CRC-32 of the bytes (or the UTF-8 of the string), as an unsigned 32-bit integer. */
-export const crc32 = (data: BinaryLike): number => {
-  let crc = 0xffffffff
-  for (const byte of toBytes(data)) {
-    crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8)
-  }
-  return (crc ^ 0xffffffff) >>> 0
-}
-
 export const base64UrlEncode = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64url")
 
 /** Strict base64url decoding: `undefined` for any character outside the alphabet. */

@@ -9,7 +9,8 @@ import {
   Topics,
 } from "@parley/contracts"
 import type { EgressClient } from "@parley/egress"
-import { envelopeBody, signatureOf } from "./envelope.ts"
+import { deliverySignature } from "@parley/platform"
+import { envelopeBody } from "./envelope.ts"
 import { type AttemptDelays, retryTopicFor } from "./schedule.ts"
 import type { DispatchTarget } from "./webhook-directory.ts"
 
@@ -43,7 +44,7 @@ export const attemptDelivery = async (
       "content-type": "application/json",
       "user-agent": context.userAgent,
       "x-service-event": delivery.event,
-      "x-service-signature": signatureOf(body, context.openSecret(target.sealedSecret)),
+      "x-service-signature": deliverySignature(body, context.openSecret(target.sealedSecret)),
       "x-service-delivery": delivery.deliveryId,
       "x-service-attempt": String(delivery.attempt),
     },

@@ -1,4 +1,3 @@
-import { createHmac } from "node:crypto"
 import type { DeliveryRecord } from "@parley/contracts"
 
 /**
@@ -7,7 +6,3 @@ import type { DeliveryRecord } from "@parley/contracts"
  */
 export const envelopeBody = (delivery: DeliveryRecord): string =>
   JSON.stringify({ event: delivery.event, timestamp: delivery.timestamp, data: delivery.data })
-
-/** `sha256=<lowercase hex HMAC-SHA256>` keyed with the secret string as registered, over the body bytes. */
-export const signatureOf = (body: string, secret: string): string =>
-  `sha256=${createHmac("sha256", secret).update(body, "utf8").digest("hex")}`

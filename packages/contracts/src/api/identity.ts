@@ -213,7 +213,7 @@ const CRC_TABLE = (() => {
 })()
 
 /** CRC-32 (IEEE 802.3, as zlib) of the UTF-8 bytes of `text`. */
-const crc32 = (text: string): number => {
+export const crc32 = (text: string): number => {
   let crc = 0xffffffff
   for (const byte of new TextEncoder().encode(text)) {
     crc = (CRC_TABLE[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8)

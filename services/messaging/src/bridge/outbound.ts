@@ -1,4 +1,4 @@
-import { hmacSha256Hex } from "@parley/platform"
+import { deliverySignature } from "@parley/platform"
 import { Effect } from "effect"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
 import { MessagingResources } from "../resources.ts"
@@ -27,7 +27,7 @@ export const postToBridge = (
           "content-type": "application/json",
           "user-agent": BRIDGE_USER_AGENT,
           "x-service-event": "message.outbound",
-          "x-service-signature": `sha256=${hmacSha256Hex(signingKey, body)}`,
+          "x-service-signature": deliverySignature(body, signingKey),
           "x-service-delivery": message.messageId,
           "x-service-attempt": "1",
         },
