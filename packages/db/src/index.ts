@@ -1,5 +1,6 @@
 export { clientOptions, Database } from "./Database.ts"
 export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded.ts"
+export { type GroupCommit, type GroupCommitOptions, makeGroupCommit } from "./group-commit.ts"
 export { loadMigrations, type Migration, migrate, quoteIdentifier } from "./migrate.ts"
 export {
   notifyOutbox,
