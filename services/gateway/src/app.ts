@@ -25,14 +25,18 @@ import { registerDocsRoutes } from "./docs/routes.ts"
 import { makeGatewayMetrics } from "./gateway-metrics.ts"
 import { makePipeline } from "./http/pipeline.ts"
 import { makeForwarder } from "./proxy/forward.ts"
-import { makeUpstreams, type ServiceUrls } from "./proxy/upstreams.ts"
+import { makeUpstreams, type ServiceTargets } from "./proxy/upstreams.ts"
 import { makeMemoryRateLimiter } from "./ratelimit/memory-limiter.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "./ratelimit/policy.ts"
 import { makeRedisRateLimiter, type RedisRateLimiter } from "./ratelimit/redis-limiter.ts"
 import { makeKeyUsageRecorder } from "./usage/key-usage.ts"
 
+export { InProcessDispatcher } from "./proxy/in-process.ts"
+export type { ServiceTargets } from "./proxy/upstreams.ts"
+
 export interface GatewayOptions {
-  readonly services: ServiceUrls
+  /** Each service's base URL, or a dispatcher reaching it in this process. */
+  readonly services: ServiceTargets
   readonly internalSecret: InternalSecret
   /** `PARLEY_PUBLIC_URL`: its origin is the only one session requests may come from. */
   readonly publicUrl: string

@@ -1,7 +1,7 @@
 import { loadConfig } from "@parley/platform"
 import { Effect, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
-import { GatewayConfig } from "./config.ts"
+import { GatewayConfig, GatewayServiceUrls } from "./config.ts"
 
 const required = {
   PARLEY_INTERNAL_SECRET: "s3cret",
@@ -23,7 +23,10 @@ describe("the gateway's configuration", () => {
       generalPerMin: 300,
       heavyPerMin: 20,
       trustProxy: false,
-      services: { identity: "http://identity:3101", messaging: "http://messaging:3104" },
+    })
+    expect(await Effect.runPromise(loadConfig(GatewayServiceUrls, required))).toMatchObject({
+      identity: "http://identity:3101",
+      messaging: "http://messaging:3104",
     })
     expect(Redacted.value(config.internalSecret)).toBe("s3cret")
     expect(config.metricsPort).not.toBe(config.port)
@@ -57,7 +60,7 @@ describe("the gateway's configuration", () => {
       _tag: "Failure",
     })
     const { PARLEY_MESSAGING_URL: _url, ...withoutUrl } = required
-    expect(await Effect.runPromise(Effect.result(loadConfig(GatewayConfig, withoutUrl)))).toMatchObject({
+    expect(await Effect.runPromise(Effect.result(loadConfig(GatewayServiceUrls, withoutUrl)))).toMatchObject({
       _tag: "Failure",
     })
   })

@@ -35,12 +35,6 @@ export const GatewayConfig = Config.all({
   databaseUrl: optionalString("DATABASE_URL"),
   dataDir,
   logLevel,
-  services: Config.all({
-    identity: serviceUrl("PARLEY_IDENTITY_URL"),
-    webhookRegistry: serviceUrl("PARLEY_WEBHOOK_REGISTRY_URL"),
-    assistant: serviceUrl("PARLEY_ASSISTANT_URL"),
-    messaging: serviceUrl("PARLEY_MESSAGING_URL"),
-  }),
   generalPerMin: positiveInt("PARLEY_RATE_GENERAL_PER_MIN", 300),
   heavyPerMin: positiveInt("PARLEY_RATE_HEAVY_PER_MIN", 20),
   trustProxy: Config.Boolean("PARLEY_GATEWAY_TRUST_PROXY").pipe(Config.withDefault(false)),
@@ -53,3 +47,14 @@ export const GatewayConfig = Config.all({
   instanceId: optionalString("PARLEY_GATEWAY_INSTANCE_ID"),
 })
 export type GatewayConfig = Config.Success<typeof GatewayConfig>
+
+/**
+ * Where the gateway alone (`main.ts`) finds each service. Apart from the rest of its configuration
+ * because `npm start` runs the services in the gateway's process and passes them in directly.
+ */
+export const GatewayServiceUrls = Config.all({
+  identity: serviceUrl("PARLEY_IDENTITY_URL"),
+  webhookRegistry: serviceUrl("PARLEY_WEBHOOK_REGISTRY_URL"),
+  assistant: serviceUrl("PARLEY_ASSISTANT_URL"),
+  messaging: serviceUrl("PARLEY_MESSAGING_URL"),
+})

@@ -9,10 +9,11 @@ import { Database } from "@parley/db"
 import { loadConfig, makeLogger, pinoLoggerLayer, runMain } from "@parley/platform"
 import { Effect, Layer } from "effect"
 import { makeGatewayApp } from "./app.ts"
-import { GatewayConfig } from "./config.ts"
+import { GatewayConfig, GatewayServiceUrls } from "./config.ts"
 
 const program = Effect.gen(function* () {
   const config = yield* loadConfig(GatewayConfig)
+  const services = yield* loadConfig(GatewayServiceUrls)
   const logger = makeLogger({ service: "gateway", level: config.logLevel })
   // The gateway only publishes (KeyUsed) and follows (KeyChanged): it needs no outbox of its own,
   // hence not `serviceInfrastructure` — on Kafka it runs without Postgres at all.
@@ -22,7 +23,7 @@ const program = Effect.gen(function* () {
       : KafkaBus.layer({ brokers: [...config.kafkaBrokers], clientId: "gateway" })
   const server = Effect.gen(function* () {
     const gateway = yield* makeGatewayApp({
-      services: config.services,
+      services,
       internalSecret: config.internalSecret,
       publicUrl: config.publicUrl,
       logger,

@@ -1,15 +1,16 @@
 /**
  * Every Parley service, built from its own `app.ts` with the config it decodes itself from the
- * standalone environment, each listening on a loopback port of its own so that the gateway reaches
- * them over internal HTTP exactly as in a distributed deployment.
+ * standalone environment. The gateway reaches each through an in-process dispatcher: the service
+ * still receives a whole HTTP request with the signed principal and runs every hook it runs behind
+ * a network hop, but no socket or port is spent on it (the distributed e2e tests cover the hop).
  */
-import type { AddressInfo } from "node:net"
 import { makeAssistantApp } from "@parley/assistant"
 import { AssistantConfig } from "@parley/assistant/config"
 import type { Bus, OutboxWriter } from "@parley/bus"
 import type { Database } from "@parley/db"
 import { makeDispatcher } from "@parley/dispatcher"
 import { DispatcherConfig } from "@parley/dispatcher/config"
+import { InProcessDispatcher, type ServiceTargets } from "@parley/gateway"
 import { makeIdentityApp } from "@parley/identity"
 import { IdentityConfig } from "@parley/identity/config"
 import { makeMessagingApp } from "@parley/messaging"
@@ -18,24 +19,16 @@ import { type EnvRecord, loadConfig, type makeLogger, type ServiceMetrics } from
 import { makeWebhookRegistryApp } from "@parley/webhook-registry"
 import { WebhookRegistryConfig } from "@parley/webhook-registry/config"
 import { Effect, Redacted, type Scope } from "effect"
-import type { FastifyInstance } from "fastify"
 
 type Logger = ReturnType<typeof makeLogger>
 export type Infrastructure = Database | Bus | OutboxWriter
 
 export interface InternalServices {
-  /** Base URLs the gateway forwards to, as `PARLEY_<SERVICE>_URL` variables. */
-  readonly urls: Readonly<Record<string, string>>
+  /** What the gateway forwards each service's routes to. */
+  readonly targets: ServiceTargets
   /** Each service's metrics, for standalone's one `/metrics`. */
   readonly metrics: ReadonlyArray<ServiceMetrics>
 }
-
-const listenOnLoopback = (app: FastifyInstance): Effect.Effect<string> =>
-  Effect.promise(async () => {
-    await app.listen({ host: "127.0.0.1", port: 0 })
-    const { port } = app.server.address() as AddressInfo
-    return `http://127.0.0.1:${port}`
-  })
 
 export const startInternalServices = (
   env: EnvRecord,
@@ -74,11 +67,11 @@ export const startInternalServices = (
       llm: assistantConfig.llm,
     })
 
-    const urls = {
-      PARLEY_IDENTITY_URL: yield* listenOnLoopback(identity),
-      PARLEY_WEBHOOK_REGISTRY_URL: yield* listenOnLoopback(registry),
-      PARLEY_MESSAGING_URL: yield* listenOnLoopback(messaging),
-      PARLEY_ASSISTANT_URL: yield* listenOnLoopback(assistant),
+    const targets: ServiceTargets = {
+      identity: new InProcessDispatcher(identity),
+      webhookRegistry: new InProcessDispatcher(registry),
+      messaging: new InProcessDispatcher(messaging),
+      assistant: new InProcessDispatcher(assistant),
     }
-    return { urls, metrics: [identity.metrics, registry.metrics, messaging.metrics, assistant.metrics] }
+    return { targets, metrics: [identity.metrics, registry.metrics, messaging.metrics, assistant.metrics] }
   })

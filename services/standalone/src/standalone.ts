@@ -51,10 +51,9 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
     const infrastructure = yield* Layer.build(infrastructureLayer(config, dataDir))
     const internal = yield* startInternalServices(servicesEnv, loggerFor).pipe(Effect.provideContext(infrastructure))
 
-    const gatewayEnv = { ...servicesEnv, ...internal.urls }
-    const gatewayConfig = yield* loadConfig(GatewayConfig, gatewayEnv)
+    const gatewayConfig = yield* loadConfig(GatewayConfig, servicesEnv)
     const gateway = yield* makeGatewayApp({
-      services: gatewayConfig.services,
+      services: internal.targets,
       internalSecret: gatewayConfig.internalSecret,
       publicUrl: gatewayConfig.publicUrl,
       logger: loggerFor("gateway"),
@@ -80,7 +79,7 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
       metricsUrl: address(metricsServer.server),
       dataDir,
       secrets,
-      env: gatewayEnv,
+      env: servicesEnv,
       embeddedDatabase: config.databaseUrl === undefined,
     } satisfies RunningStandalone
   })

@@ -11,7 +11,7 @@ import {
 } from "@parley/contracts"
 import { type InternalSecret, internalCallHeaders } from "@parley/platform"
 import { Schema } from "effect"
-import type { Pool } from "undici"
+import type { Dispatcher } from "undici"
 
 /** Identity did not answer usefully (down, timed out, 5xx, a body we cannot read): a 503 for the caller. */
 export class IdentityUnavailable extends Error {
@@ -25,7 +25,7 @@ export interface IdentityClient {
 }
 
 export interface IdentityClientOptions {
-  readonly pool: Pool
+  readonly pool: Dispatcher
   readonly internalSecret: InternalSecret
   readonly timeoutMs?: number
 }
@@ -37,7 +37,7 @@ export const makeIdentityClient = (options: IdentityClientOptions): IdentityClie
   const timeoutMs = options.timeoutMs ?? 2_000
 
   const post = async <A>(path: string, body: object, decode: (u: unknown) => A): Promise<A | undefined> => {
-    let response: Awaited<ReturnType<Pool["request"]>>
+    let response: Dispatcher.ResponseData
     try {
       response = await options.pool.request({
         method: "POST",
