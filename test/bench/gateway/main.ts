@@ -6,6 +6,9 @@
  * the gateway. Every server is the real composition root (`services/*\/src/main.ts`) in a process of
  * its own; the load generator runs here. See README.md in this folder.
  */
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { freshDatabase } from "@parley/db/testing"
 import { Redis } from "ioredis"
 import { cpuSeconds } from "./cpu.ts"
@@ -27,6 +30,7 @@ const OPERATOR_TOKEN = `op-${crypto.randomUUID()}`
 
 const repo = new URL("../../../", import.meta.url)
 
+/** An organization, its administrator's session and a legacy (full-access) API key, through the public API. */
 const setUpTenant = async (gatewayUrl: string): Promise<string> => {
   const email = `bench.${Date.now()}@example.com`
   const password = `pw-${crypto.randomUUID()}`
@@ -110,14 +114,11 @@ const row = (label: string, r: Measured) =>
 
 const main = async () => {
   const db = await freshDatabase()
+  const standaloneDb = await freshDatabase()
+  const standaloneDataDir = mkdtempSync(join(tmpdir(), "parley-bench-"))
   try {
-    const [barePort, identityPort, gatewayPort, metricsPort, proxyPort] = await Promise.all([
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-      freePort(),
-    ])
+    const [barePort, identityPort, gatewayPort, metricsPort, proxyPort, standalonePort, standaloneMetricsPort] =
+      await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()])
     const bareUrl = `http://127.0.0.1:${barePort}`
     const identityUrl = `http://127.0.0.1:${identityPort}`
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`
@@ -158,12 +159,31 @@ const main = async () => {
         ? {}
         : { BENCH_EXEC_ARGV: process.env.BENCH_GATEWAY_EXEC_ARGV }),
     })
+    // `npm start`'s composition root: the gateway with every service in its one process, on Redis.
+    const standaloneUrl = `http://127.0.0.1:${standalonePort}`
+    const standaloneProcess = startProcess(new URL("services/standalone/src/main.ts", repo), [], {
+      DATABASE_URL: standaloneDb.url,
+      REDIS_URL,
+      KAFKA_BROKERS: "",
+      PARLEY_PORT: String(standalonePort),
+      PARLEY_METRICS_PORT: String(standaloneMetricsPort),
+      PARLEY_DATA_DIR: standaloneDataDir,
+      PARLEY_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      PARLEY_LOG_LEVEL: "warn",
+      PARLEY_PUBLIC_URL: "http://localhost:3000",
+      PARLEY_RATE_GENERAL_PER_MIN: "1000000000",
+      ...(process.env.BENCH_GATEWAY_EXEC_ARGV === undefined
+        ? {}
+        : { BENCH_EXEC_ARGV: process.env.BENCH_GATEWAY_EXEC_ARGV }),
+    })
     await Promise.all([
       waitUntilLive(`${bareUrl}/health`),
       waitUntilLive(`${proxyUrl}/health`),
       waitUntilLive(`${gatewayUrl}/health/live`),
+      waitUntilLive(`${standaloneUrl}/health/live`, 60_000),
     ])
     const key = await setUpTenant(gatewayUrl)
+    const standaloneKey = await setUpTenant(standaloneUrl)
     // Redis's own CPU per request is part of the gateway path's cost on a shared machine too.
     const redisPid = REDIS_URL === "" ? undefined : await redisProcessId(REDIS_URL)
     const keyed = { "x-api-key": key }
@@ -171,8 +191,20 @@ const main = async () => {
     console.log(
       `gateway benchmark: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION_SECONDS} s per target, after ${WARMUP_SECONDS} s warm-up each`,
     )
-    const targets = [
+    interface Target {
+      readonly name: string
+      readonly url: string
+      readonly headers: Record<string, string>
+      readonly servers: Record<string, number | undefined>
+    }
+    const targets: Array<Target> = [
       { name: "bare", url: `${bareUrl}/api/templates`, headers: {}, servers: { bare: bareProcess.pid } },
+      {
+        name: "standalone",
+        url: `${standaloneUrl}/api/org/webhook-events`,
+        headers: { "x-api-key": standaloneKey },
+        servers: { standalone: standaloneProcess.pid, redis: redisPid },
+      },
       {
         name: "gateway",
         url: `${gatewayUrl}/api/templates`,
@@ -197,7 +229,8 @@ const main = async () => {
         headers: keyed,
         servers: { gateway: gatewayProcess.pid, identity: identityProcess.pid },
       },
-    ].filter((target) => ONLY === undefined || ONLY.includes(target.name))
+    ]
+    targets.splice(0, targets.length, ...targets.filter((target) => ONLY === undefined || ONLY.includes(target.name)))
     for (const target of targets) {
       await runLoad({
         url: target.url,
@@ -206,7 +239,7 @@ const main = async () => {
         durationSeconds: WARMUP_SECONDS,
       })
     }
-    const rounds: Record<string, Array<Measured>> = { bare: [], gateway: [], proxy: [], health: [], identity: [] }
+    const rounds: Record<string, Array<Measured>> = Object.fromEntries(targets.map((target) => [target.name, []]))
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
         rounds[target.name]?.push(await measure(target.name, target.url, target.headers, target.servers))
@@ -214,6 +247,7 @@ const main = async () => {
     }
     const labels: Record<string, string> = {
       bare: "bare Fastify (small JSON)",
+      standalone: "npm start (1 process): GET /api/org/webhook-events",
       gateway: "gateway → tiny upstream (key + Redis limit)",
       proxy: "reference: minimal Fastify+undici proxy",
       health: "gateway's own /health/live (no forwarding)",
@@ -224,7 +258,7 @@ const main = async () => {
         .filter(([, rs]) => rs.length > 0)
         .map(([name, rs]) => [name, medianRound(rs)]),
     )
-    const { bare, gateway, proxy, health, identity } = medians
+    const { bare, standalone, gateway, proxy, health, identity } = medians
 
     console.log("")
     console.log(
@@ -234,8 +268,15 @@ const main = async () => {
     for (const [name, measured] of Object.entries(medians)) console.log(row(labels[name] ?? name, measured))
     console.log("")
     const ratio =
+      standalone === undefined || bare === undefined ? undefined : standalone.requestsPerSecond / bare.requestsPerSecond
+    if (ratio !== undefined) {
+      console.log(`npm start (one process) / bare Fastify throughput: ${ratio.toFixed(2)}× (target ≥ 0.50×)`)
+    }
+    const separateRatio =
       gateway === undefined || bare === undefined ? undefined : gateway.requestsPerSecond / bare.requestsPerSecond
-    if (ratio !== undefined) console.log(`gateway / bare Fastify throughput: ${ratio.toFixed(2)}× (target ≥ 0.50×)`)
+    if (separateRatio !== undefined) {
+      console.log(`gateway process → upstream process / bare Fastify throughput: ${separateRatio.toFixed(2)}×`)
+    }
     if (proxy !== undefined && bare !== undefined && gateway !== undefined) {
       console.log(
         `minimal proxy / bare Fastify: ${(proxy.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}×; gateway / minimal proxy: ${(gateway.requestsPerSecond / proxy.requestsPerSecond).toFixed(2)}×`,
@@ -252,16 +293,20 @@ const main = async () => {
         durationSeconds: DURATION_SECONDS,
         rounds: ROUNDS,
         bare,
+        standalone,
         gateway,
         proxy,
         health,
         identity,
         ratio,
+        separateRatio,
       }),
     )
   } finally {
     await stopAll()
     await db.close()
+    await standaloneDb.close()
+    rmSync(standaloneDataDir, { recursive: true, force: true })
   }
 }
 
