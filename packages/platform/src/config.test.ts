@@ -10,6 +10,7 @@ import {
   port,
   publicUrl,
   redisUrl,
+  serviceHost,
 } from "./config.ts"
 
 const Shared = Config.all({
@@ -69,5 +70,14 @@ describe("loadConfig", () => {
     expect(Exit.isFailure(await Effect.runPromiseExit(loadConfig(internalSecret, {})))).toBe(true)
     expect(Exit.isFailure(await Effect.runPromiseExit(loadConfig(Shared, { PARLEY_PORT: "http" })))).toBe(true)
     expect(Exit.isFailure(await Effect.runPromiseExit(loadConfig(Shared, { PARLEY_LOG_LEVEL: "loud" })))).toBe(true)
+  })
+
+  it("listens where the service's own host variable says, else where PARLEY_HOST says, else on loopback", async () => {
+    const identityHost = serviceHost("PARLEY_IDENTITY_HOST")
+    expect(await Effect.runPromise(loadConfig(identityHost, {}))).toBe("127.0.0.1")
+    expect(await Effect.runPromise(loadConfig(identityHost, { PARLEY_HOST: "0.0.0.0" }))).toBe("0.0.0.0")
+    expect(
+      await Effect.runPromise(loadConfig(identityHost, { PARLEY_HOST: "0.0.0.0", PARLEY_IDENTITY_HOST: "::1" })),
+    ).toBe("::1")
   })
 })

@@ -50,6 +50,16 @@ export const port = (name: string, fallback: number): Config.Config<number> =>
 export const host = (name: string, fallback = "127.0.0.1"): Config.Config<string> =>
   Config.String(name).pipe(Config.withDefault(fallback))
 
+/**
+ * The address a service listens on: its own variable (`PARLEY_IDENTITY_HOST`), else the one the
+ * container image and the Helm chart set for every service (`PARLEY_HOST=0.0.0.0`), else loopback.
+ */
+export const serviceHost = (name: string): Config.Config<string> =>
+  Config.String(name).pipe(
+    Config.orElse(() => Config.String("PARLEY_HOST")),
+    Config.withDefault("127.0.0.1"),
+  )
+
 /** A service's own base URL as seen by other services (`PARLEY_IDENTITY_URL`, …). */
 export const serviceUrl = (name: string): Config.Config<string> =>
   Config.URL(name).pipe(Config.map((url) => url.href.replace(/\/$/, "")))

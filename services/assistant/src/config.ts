@@ -1,5 +1,13 @@
 /** The assistant's configuration, decoded once by the composition root (`loadConfig`). */
-import { databaseUrl, host, internalSecret, kafkaBrokers, logLevel, optionalString, port } from "@parley/platform"
+import {
+  databaseUrl,
+  internalSecret,
+  kafkaBrokers,
+  logLevel,
+  optionalString,
+  port,
+  serviceHost,
+} from "@parley/platform"
 import { Config, Redacted } from "effect"
 import type { LlmSettings } from "./llm/model-turn.ts"
 
@@ -26,7 +34,7 @@ export const AssistantConfig = Config.all({
   kafkaBrokers,
   internalSecret,
   llm,
-  host: host("PARLEY_ASSISTANT_HOST"),
+  host: serviceHost("PARLEY_ASSISTANT_HOST"),
   port: port("PARLEY_ASSISTANT_PORT", 3104),
   logLevel,
 })

@@ -1,13 +1,13 @@
 /** Identity's configuration, decoded once by the composition root (`loadConfig`). */
 import {
   databaseUrl,
-  host,
   internalSecret,
   kafkaBrokers,
   logLevel,
   optionalString,
   port,
   publicUrl,
+  serviceHost,
 } from "@parley/platform"
 import { Config, Redacted } from "effect"
 
@@ -20,7 +20,7 @@ export const IdentityConfig = Config.all({
     Config.map((token) => (token === undefined ? undefined : Redacted.make(token))),
   ),
   publicUrl,
-  host: host("PARLEY_IDENTITY_HOST"),
+  host: serviceHost("PARLEY_IDENTITY_HOST"),
   port: port("PARLEY_IDENTITY_PORT", 3101),
   logLevel,
 })

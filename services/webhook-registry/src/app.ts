@@ -27,6 +27,9 @@ export interface WebhookRegistryOptions {
 /** How often expired attempts and deliveries are deleted. */
 export const CleanupEvery = "1 hour"
 
+/** The registry's Postgres schema (its Kafka outbox lives there too). */
+export const WEBHOOK_REGISTRY_SCHEMA = "webhook_registry"
+
 /**
  * Builds the webhook registry from its dependencies: migrates its schema, starts the consumers of
  * the delivery log and the retention cleanup (both until the Scope closes) and answers the Fastify
@@ -35,7 +38,7 @@ export const CleanupEvery = "1 hour"
 export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const schema = options.schema ?? "webhook_registry"
+    const schema = options.schema ?? WEBHOOK_REGISTRY_SCHEMA
     const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
     // The outbox table is used when the bus is Kafka; with the single-node bus it just stays empty.
     yield* migrate({ sql, schema, migrations: [...migrations, { id: "9000_outbox", sql: outboxTableSql(schema) }] })
