@@ -40,11 +40,12 @@ describe("assertPublicUrl", () => {
     expect(await reason("http://[::ffff:10.0.0.1]/", never)).toMatch(/non-public/)
   })
 
-  it("refuses other schemes, credentials, relative and overlong URLs", async () => {
+  it("refuses other schemes, credentials, port 0, relative and overlong URLs", async () => {
     const ok = resolvesTo("93.184.216.34")
     expect(await reason("ftp://example.com/", ok)).toMatch(/http or https/)
     expect(await reason("https://user:pw@example.com/", ok)).toMatch(/credentials/)
     expect(await reason("/relative", ok)).toMatch(/absolute/)
+    expect(await reason("https://example.com:0/hook", ok)).toMatch(/port 0/)
     expect(await reason(`https://example.com/${"a".repeat(2048)}`, ok)).toMatch(/2048/)
   })
 

@@ -37,6 +37,8 @@ export const assertPublicUrl = (raw: string, policy: UrlPolicy): Effect.Effect<U
       return yield* new UrlRefused({ reason: "must not contain credentials" })
     }
     if (url.hostname === "") return yield* new UrlRefused({ reason: "must have a host" })
+    // Nothing listens on port 0: a connection there can never be made.
+    if (url.port === "0") return yield* new UrlRefused({ reason: "must not use port 0" })
     if (policy.allowPrivate) return url
     const host = hostOf(url)
     if (isIP(host) !== 0) {

@@ -318,6 +318,13 @@ describe("replaying", () => {
     expect((await post(org, url, { since: new Date(Date.now() + 60_000).toISOString() })).json()).toEqual({
       queued: 0,
     })
+    const backwards = await post(org, url, { since, until: since })
+    expect(backwards.statusCode).toBe(400)
+    expect(backwards.json()).toMatchObject({
+      code: "invalid_request",
+      error: "Invalid request: until must be later than since",
+      issues: [{ path: "until", message: "must be later than since" }],
+    })
     const replayed = await eventually(async () => {
       const seen = (await queuedFor(webhookId)).filter((d) => d.reason === "replay")
       expect(seen).toHaveLength(6)

@@ -80,7 +80,13 @@ export const registerDeliveryRoutes = (app: FastifyInstance, ctx: RouteContext) 
     if (typeof body !== "object" || Array.isArray(body)) throw invalidRequest("body must be a JSON object")
     const since = timeField(body, "since")
     if (since === undefined) throw invalidRequest("since is required", [{ path: "since", message: "is required" }])
-    const until = timeField(body, "until") ?? new Date()
+    const givenUntil = timeField(body, "until")
+    // An empty window the caller wrote out is a mistake worth naming; a `since` still in the
+    // future with no `until` is simply nothing to replay yet.
+    if (givenUntil !== undefined && givenUntil.getTime() <= since.getTime()) {
+      throw invalidRequest("until must be later than since", [{ path: "until", message: "must be later than since" }])
+    }
+    const until = givenUntil ?? new Date()
     if (body.status !== undefined && body.status !== "failed") {
       throw invalidRequest('status must be "failed"', [{ path: "status", message: 'must be "failed"' }])
     }
