@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify"
 import { CampaignWakeup } from "./campaigns/wakeup.ts"
 import { type CampaignWorkerOptions, runCampaignWorker } from "./campaigns/worker.ts"
 import { makeGraphClient } from "./cloud/graph-client.ts"
+import { makeCloudIngress } from "./cloud/ingest.ts"
 import type { MessagingConfig } from "./config.ts"
 import { registerApiRoutes } from "./http/api-routes.ts"
 import { registerIngressRoutes } from "./http/ingress-routes.ts"
@@ -49,9 +50,10 @@ export interface MessagingApp {
 
 /**
  * Builds the messaging service from its infrastructure: migrations, the provider and bridge
- * clients, the HTTP routes (tenant API and provider ingress), the campaign worker and the
- * consumer of assistant replies. Everything stops when the surrounding Scope closes: the HTTP
- * server first, then the worker (which finishes the batch in hand), then the clients.
+ * clients, the HTTP routes (tenant API and provider ingress, with its group commit), the campaign
+ * worker and the consumer of assistant replies. Everything stops when the surrounding Scope closes:
+ * the HTTP server first, then the ingress group commit (every payload handed in gets its answer),
+ * then the worker (which finishes the batch in hand), then the clients.
  */
 export const makeMessagingApp = (options: MessagingAppOptions) =>
   Effect.gen(function* () {
@@ -100,6 +102,11 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       ),
       (rt) => Effect.promise(() => rt.dispose()),
     )
+    // Before the server, so that closing drains the server first, then the payloads it handed in.
+    const cloudIngress = yield* makeCloudIngress(resources.metrics).pipe(
+      Effect.provideContext(context),
+      Effect.provide(pinoLoggerLayer(options.logger)),
+    )
     const { sql } = Context.get(context, Database)
     const http = makeHttpServer({
       service: "messaging",
@@ -108,7 +115,7 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       readiness: [{ name: "postgres", check: () => sql`select 1` }],
     })
     registerApiRoutes(http, runtime, config.internalSecret)
-    registerIngressRoutes(http, runtime, config)
+    registerIngressRoutes(http, runtime, config, cloudIngress)
     yield* Effect.acquireRelease(
       Effect.promise(() => http.ready()),
       () => Effect.promise(() => http.close()),

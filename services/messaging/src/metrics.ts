@@ -1,6 +1,6 @@
 import type { ServiceMetrics } from "@parley/platform"
 
-/** The service's own counters, on the registry `/metrics` serves. */
+/** The service's own counters and histograms, on the registry `/metrics` serves. */
 export const makeMessagingMetrics = (metrics: ServiceMetrics) => ({
   inbound: metrics.counter({
     name: "parley_messaging_inbound_messages_total",
@@ -11,6 +11,12 @@ export const makeMessagingMetrics = (metrics: ServiceMetrics) => ({
     name: "parley_messaging_statuses_total",
     help: "Provider status reports that fired message.status, by channel",
     labelNames: ["channel"],
+  }),
+  cloudIngressBatch: metrics.histogram({
+    name: "parley_messaging_cloud_ingress_batch_payloads",
+    help: "Provider webhook payloads per ingress transaction (group commit), by outcome (committed, rolled_back)",
+    labelNames: ["outcome"],
+    buckets: [1, 2, 4, 8, 16, 32, 64, 100],
   }),
   providerCalls: metrics.counter({
     name: "parley_messaging_provider_calls_total",

@@ -58,6 +58,24 @@ it("ingests, sends and completes a campaign on the embedded single-connection Po
   ])
   expect((await postCloudWebhook(app, payload)).statusCode).toBe(200)
   expect((await postCloudWebhook(app, payload)).statusCode).toBe(200)
+  // Concurrent deliveries share batch transactions, one at a time on the one connection.
+  const concurrent = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      postCloudWebhook(
+        app,
+        inboundPayload("1230001", [
+          { from: "15550001112", id: `wamid.ec${i % 20}`, type: "text", text: { body: "x" } },
+        ]),
+      ),
+    ),
+  )
+  expect(concurrent.map((r) => r.statusCode)).toEqual(Array(40).fill(200))
+  const batched = await app.http.inject({ method: "GET", url: "/metrics" })
+  const transactions =
+    /parley_messaging_cloud_ingress_batch_payloads_count\{[^}]*outcome="committed"[^}]*\} (\d+)/.exec(batched.body)
+  expect(Number(transactions?.[1])).toBeLessThan(42)
+  const stored = (await asTenant(app, orgId, "GET", "/api/messages?phone=15550001112&limit=100")).json().data
+  expect(stored).toHaveLength(20)
   expect((await asTenant(app, orgId, "POST", "/api/messages", { to: "15550001111", text: "hello" })).statusCode).toBe(
     202,
   )

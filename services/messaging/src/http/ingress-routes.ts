@@ -13,7 +13,8 @@ import { Effect, type ManagedRuntime, Option, Redacted, Schema } from "effect"
 import type { FastifyInstance, FastifyRequest } from "fastify"
 import { ingestBridgeMessage, ingestBridgeStatus } from "../bridge/ingress.ts"
 import { bridgeChannelByToken } from "../channels/configure.ts"
-import { ingestCloudPayload } from "../cloud/ingest.ts"
+import { readCloudChanges } from "../cloud/changes.ts"
+import type { CloudIngress } from "../cloud/ingest.ts"
 import { CloudWebhookBody } from "../cloud/payload.ts"
 import type { MessagingConfig } from "../config.ts"
 import { MessagingResources, type MessagingServices } from "../resources.ts"
@@ -39,12 +40,15 @@ const bearerOf = (request: FastifyRequest): string | undefined => {
 
 /**
  * Provider traffic (CONTRACT.md §10): unauthenticated by the gateway, authenticated here by the
- * provider's signature (cloud) or the channel's bearer token (bridge).
+ * provider's signature (cloud) or the channel's bearer token (bridge). Cloud payloads are checked,
+ * parsed and decoded per request, then committed through `cloudIngress` together with whatever
+ * other payloads arrive meanwhile; the 200 waits for that commit.
  */
 export const registerIngressRoutes = (
   app: FastifyInstance,
   runtime: ManagedRuntime.ManagedRuntime<MessagingServices, never>,
   config: Pick<MessagingConfig, "cloudAppSecret" | "cloudVerifyToken">,
+  cloudIngress: CloudIngress,
 ) =>
   app.register(async (ingress) => {
     const route = (handler: Parameters<typeof effectHandler<unknown, MessagingServices, never>>[1]) =>
@@ -88,7 +92,8 @@ export const registerIngressRoutes = (
           const body = yield* Schema.decodeUnknownEffect(CloudWebhookBody)(json, { errors: "all" }).pipe(
             Effect.mapError((error) => invalidFromIssue("body", error.issue)),
           )
-          const summary = yield* ingestCloudPayload(body, new Date())
+          const changes = yield* readCloudChanges(body, new Date())
+          const summary = yield* cloudIngress.submit(changes)
           const { metrics } = yield* MessagingResources
           metrics.inbound.inc({ channel: "cloud" }, summary.inbound)
           metrics.statuses.inc({ channel: "cloud" }, summary.statuses)
