@@ -25,7 +25,9 @@ export type IdPrefix = keyof typeof IdPrefixes
 
 /** A string shaped like an id of this prefix (unbranded; each id schema below adds its brand). */
 export const idString = (prefix: IdPrefix) =>
-  Schema.String.check(Schema.isPattern(new RegExp(`^${prefix}_[0-9A-Za-z]{16,64}$`), { expected: `an id ${prefix}_…` }))
+  Schema.String.check(
+    Schema.isPattern(new RegExp(`^${prefix}_[0-9A-Za-z]{16,64}$`, "u"), { expected: `an id ${prefix}_…` }),
+  )
 
 export const OrgId = idString("org").pipe(Schema.brand("OrgId"))
 export type OrgId = typeof OrgId.Type

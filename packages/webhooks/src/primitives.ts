@@ -18,7 +18,7 @@ export type IsoTimestamp = typeof IsoTimestamp.Type
 
 /** A phone number as Parley stores and sends it: digits only, no `+`, spaces or punctuation. */
 export const PhoneDigits = Schema.String.check(
-  Schema.isPattern(/^[0-9]{1,20}$/, { expected: "a phone number of digits only (14155550100)" }),
+  Schema.isPattern(/^[0-9]{1,20}$/u, { expected: "a phone number of digits only (14155550100)" }),
 ).annotate({ identifier: "PhoneDigits" })
 export type PhoneDigits = typeof PhoneDigits.Type
 
@@ -37,7 +37,7 @@ export const CalendarDate = Schema.String.check(
 
 /** A wall-clock time `HH:MM` (24-hour). */
 export const ClockTime = Schema.String.check(
-  Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d$/, { expected: "a time HH:MM" }),
+  Schema.isPattern(/^([01]\d|2[0-3]):[0-5]\d$/u, { expected: "a time HH:MM" }),
 ).annotate({ identifier: "ClockTime" })
 
 /** A whole number of zero or more. */

@@ -63,7 +63,7 @@ export const SlotsResponse = Schema.Struct({
 })
 
 export const CreateBookingRequest = Schema.Struct({
-  name: Text(1, 100).check(Schema.isPattern(/\S/, { expected: "a name" })),
+  name: Text(1, 100).check(Schema.isPattern(/\S/u, { expected: "a name" })),
   phone: HumanPhoneNumber,
   date: CalendarDate,
   time: ClockTime,
@@ -133,7 +133,7 @@ export const IanaTimeZone = Schema.String.check(
 
 export const PutBookingSettingsRequest = Schema.Struct({
   timezone: IanaTimeZone,
-  services: Schema.Array(Text(1, 100).check(Schema.isPattern(/\S/, { expected: "a service name" }))).check(
+  services: Schema.Array(Text(1, 100).check(Schema.isPattern(/\S/u, { expected: "a service name" }))).check(
     Schema.isMinLength(1),
     Schema.isMaxLength(50),
   ),

@@ -155,7 +155,7 @@ export type ListApiKeysResponse = typeof ListApiKeysResponse.Type
 // ---- internal lookups (gateway → identity, `x-parley-internal`) ----
 
 const Sha256Hex = Schema.String.check(
-  Schema.isPattern(/^[0-9a-f]{64}$/, { expected: "a lowercase hex SHA-256 digest" }),
+  Schema.isPattern(/^[0-9a-f]{64}$/u, { expected: "a lowercase hex SHA-256 digest" }),
 )
 
 /** `POST /internal/keys/lookup`: `digest` is the SHA-256 hex of the full key as presented. */

@@ -19,11 +19,11 @@ export const HumanPhoneNumber = Schema.String.check(
 )
 
 export const PutCloudChannelRequest = Schema.Struct({
-  phoneNumberId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/, { expected: "the provider's numeric id" })),
-  businessAccountId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/, { expected: "the provider's numeric id" })),
+  phoneNumberId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/u, { expected: "the provider's numeric id" })),
+  businessAccountId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/u, { expected: "the provider's numeric id" })),
   // Sent as `Authorization: Bearer <token>`: anything a header cannot carry would fail every later send.
   accessToken: NonEmpty(4096).check(
-    Schema.isPattern(/^[\x21-\x7E]+$/, { expected: "the provider's access token (visible ASCII, no spaces)" }),
+    Schema.isPattern(/^[\x21-\x7E]+$/u, { expected: "the provider's access token (visible ASCII, no spaces)" }),
   ),
 })
 export type PutCloudChannelRequest = typeof PutCloudChannelRequest.Type
@@ -106,9 +106,9 @@ export const TemplateCategoryName = Schema.Literals(["MARKETING", "UTILITY", "AU
 
 export const CreateTemplateRequest = Schema.Struct({
   /** The provider's rule: lowercase letters, digits and underscores. */
-  name: NonEmpty(512).check(Schema.isPattern(/^[a-z0-9_]+$/, { expected: "lowercase letters, digits and _" })),
+  name: NonEmpty(512).check(Schema.isPattern(/^[a-z0-9_]+$/u, { expected: "lowercase letters, digits and _" })),
   language: NonEmpty(16).check(
-    Schema.isPattern(/^[A-Za-z]{2,3}(_[A-Za-z0-9]{2,8})?$/, { expected: "a language code (en_US)" }),
+    Schema.isPattern(/^[A-Za-z]{2,3}(_[A-Za-z0-9]{2,8})?$/u, { expected: "a language code (en_US)" }),
   ),
   category: TemplateCategoryName,
   components: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)).check(

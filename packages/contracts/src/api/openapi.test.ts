@@ -156,6 +156,13 @@ describe("the OpenAPI document", () => {
     expect((chat.properties as Record<string, Json>).message).toMatchObject({ type: "string", minLength: 1 })
   })
 
+  it("carries each string pattern the services check (ids, template names, times) into the document", () => {
+    const text = JSON.stringify(document)
+    expect(text).toContain(JSON.stringify({ pattern: "^org_[0-9A-Za-z]{16,64}$" }).slice(1, -1))
+    expect(text).toContain(JSON.stringify({ pattern: "^[a-z0-9_]+$" }).slice(1, -1))
+    expect(text).toContain(JSON.stringify({ pattern: "^([01]\\d|2[0-3]):[0-5]\\d$" }).slice(1, -1))
+  })
+
   it("lists query parameters from the query Schemas, strings on the wire", () => {
     const leads = document.paths["/api/leads"]?.get as Json
     const names = (leads.parameters as Array<Json>).map((p) => `${p.in}:${p.name}:${p.required}`)

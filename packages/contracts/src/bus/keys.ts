@@ -11,7 +11,7 @@ export const KeyChanged = Schema.Struct({
   keyId: KeyId,
   orgId: OrgId,
   /** Lowercase hex SHA-256 of the full key, the gateway's lookup key. */
-  digest: Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/, { expected: "a lowercase hex SHA-256 digest" })),
+  digest: Schema.String.check(Schema.isPattern(/^[0-9a-f]{64}$/u, { expected: "a lowercase hex SHA-256 digest" })),
   prefix: Schema.String,
   scopes: Schema.Array(Scope),
   allowedOrigins: Schema.Array(Schema.String),

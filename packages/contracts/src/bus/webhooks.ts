@@ -9,7 +9,7 @@ import { IsoTimestamp } from "../values.ts"
  * secret, so one can never be published on the bus by mistake.
  */
 export const SealedSecret = Schema.String.check(
-  Schema.isPattern(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, {
+  Schema.isPattern(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/u, {
     expected: "a sealed secret v1.<iv>.<ct>.<tag>",
   }),
 ).annotate({ identifier: "SealedSecret" })

@@ -40,7 +40,7 @@ const id = { id: "The resource's id; another organization's id answers 404." }
  * states the same rules (CONTRACT.md §5) for the document.
  */
 export const ListDeliveriesQuery = Schema.Struct({
-  limit: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[0-9]+$/, { expected: "an integer 1–100" }))),
+  limit: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[0-9]+$/u, { expected: "an integer 1–100" }))),
   cursor: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(DeliveryOutcome),
 })
