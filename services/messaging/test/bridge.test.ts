@@ -114,6 +114,14 @@ describe("bridge ingress", () => {
     expect(turns).toEqual([expect.objectContaining({ channel: "bridge", messageId: "bridge-1" })])
   })
 
+  it("drops U+0000 from a bridge's strings instead of failing the message", async () => {
+    const body = { from: "447700900199", name: "S\u0000am", type: "text", text: "hi\u0000!", messageId: "bridge-nul" }
+    const answer = await bridgePost("/channels/bridge/inbound", body)
+    expect(answer.statusCode).toBe(200)
+    const fired = (await eventsOf(infra, orgId, "message.inbound")).filter((e) => e.data.messageId === "bridge-nul")
+    expect(fired.map((e) => [e.data.name, e.data.text])).toEqual([["Sam", "hi!"]])
+  })
+
   it("fires message.status once per (messageId, status)", async () => {
     const body = { messageId: "bridge-out-1", status: "delivered", recipient: "447700900123" }
     await bridgePost("/channels/bridge/status", body)

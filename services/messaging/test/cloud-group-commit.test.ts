@@ -147,30 +147,57 @@ describe("cloud ingress group commit", () => {
   })
 
   it("answers the others 200 when one payload of their batch is refused by the database, and that one as alone", async () => {
-    const before = await committedBatches(app)
-    const hold = await holdInboundInserts()
-    const good = Array.from({ length: 10 }, (_, i) =>
-      postCloudWebhook(app, inboundPayload(PHONE_ID, [textFrom("15550200003", `wamid.ok${i}`, `fine ${i}`)])),
-    )
-    // Postgres text cannot hold U+0000: the insert fails, as it would have alone.
-    const bad = postCloudWebhook(app, inboundPayload(PHONE_ID, [textFrom("15550200003", "wamid.nul", "a\u0000b")]))
-    await eventually(async () => expect(await waitingOnLocks(infra.db.sql)).toBe(2))
-    await hold.release()
-    expect((await Promise.all(good)).map((r) => r.statusCode)).toEqual(Array(10).fill(200))
-    const refused = await bad
-    expect(refused.statusCode).toBe(500)
-    expect(refused.json()).toMatchObject({ code: "internal" })
-
-    const [stored] = await infra.db.sql<Array<{ n: number }>>`
-      select count(*)::int as n from messaging.messages where provider_message_id like 'wamid.ok%'`
-    expect(stored?.n).toBe(10)
-    const after = await committedBatches(app)
-    expect(after.payloads - before.payloads).toBe(10)
-    const rolledBack =
-      /parley_messaging_cloud_ingress_batch_payloads_count\{[^}]*outcome="rolled_back"[^}]*\} (\d+)/.exec(
-        (await app.http.inject({ method: "GET", url: "/metrics" })).body,
+    // A real refusal by Postgres for one message id, as a constraint or a full disk would give.
+    await infra.db.sql.unsafe(`
+      create or replace function messaging.test_refuse_message() returns trigger language plpgsql as $$
+      begin
+        if new.provider_message_id = 'wamid.refused' then raise exception 'refused for the test'; end if;
+        return new;
+      end $$;
+      create trigger test_refuse_message before insert on messaging.messages
+        for each row execute function messaging.test_refuse_message();`)
+    try {
+      const before = await committedBatches(app)
+      const hold = await holdInboundInserts()
+      const good = Array.from({ length: 10 }, (_, i) =>
+        postCloudWebhook(app, inboundPayload(PHONE_ID, [textFrom("15550200003", `wamid.ok${i}`, `fine ${i}`)])),
       )
-    expect(Number(rolledBack?.[1])).toBeGreaterThanOrEqual(1)
+      const bad = postCloudWebhook(app, inboundPayload(PHONE_ID, [textFrom("15550200003", "wamid.refused", "no")]))
+      await eventually(async () => expect(await waitingOnLocks(infra.db.sql)).toBe(2))
+      await hold.release()
+      expect((await Promise.all(good)).map((r) => r.statusCode)).toEqual(Array(10).fill(200))
+      const refused = await bad
+      expect(refused.statusCode).toBe(500)
+      expect(refused.json()).toMatchObject({ code: "internal" })
+
+      const [stored] = await infra.db.sql<Array<{ n: number }>>`
+        select count(*)::int as n from messaging.messages where provider_message_id like 'wamid.ok%'`
+      expect(stored?.n).toBe(10)
+      const after = await committedBatches(app)
+      expect(after.payloads - before.payloads).toBe(10)
+      const rolledBack =
+        /parley_messaging_cloud_ingress_batch_payloads_count\{[^}]*outcome="rolled_back"[^}]*\} (\d+)/.exec(
+          (await app.http.inject({ method: "GET", url: "/metrics" })).body,
+        )
+      expect(Number(rolledBack?.[1])).toBeGreaterThanOrEqual(1)
+    } finally {
+      await infra.db.sql.unsafe(`
+        drop trigger if exists test_refuse_message on messaging.messages;
+        drop function if exists messaging.test_refuse_message();`)
+    }
+  })
+
+  it("drops U+0000 from a provider's strings rather than fail the payload on every redelivery", async () => {
+    const answer = await postCloudWebhook(
+      app,
+      inboundPayload(PHONE_ID, [textFrom("15550200005", "wamid.nul", "a\u0000b")]),
+    )
+    expect(answer.statusCode).toBe(200)
+    const [stored] = await infra.db.sql<Array<{ text: string }>>`
+      select text from messaging.messages where provider_message_id = 'wamid.nul'`
+    expect(stored?.text).toBe("ab")
+    const [event] = (await eventsOf(infra, orgId, "message.inbound")).filter((e) => e.data.messageId === "wamid.nul")
+    expect(event?.data.text).toBe("ab")
   })
 
   it("answers every payload in hand before a stopping service's scope closes", async () => {

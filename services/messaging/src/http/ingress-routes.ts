@@ -31,6 +31,22 @@ export const cloudSignatureValid = (appSecret: string, rawBody: Uint8Array, head
   return constantTimeEqual(header.slice(7).toLowerCase(), hmacSha256Hex(appSecret, rawBody))
 }
 
+/**
+ * The provider's JSON with every U+0000 dropped from its strings. Postgres text cannot hold NUL, so
+ * a message carrying one would fail its insert on every redelivery and the provider would retry it
+ * for days; a NUL carries nothing a reader could see, so it is removed rather than refused. Only a
+ * body that spells the escape can hold one: the reviver runs for no other.
+ */
+const parseProviderJson = (text: string): unknown =>
+  /\\u0000/i.test(text)
+    ? JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? value.replaceAll("\0", "") : value))
+    : JSON.parse(text)
+
+const withoutNul = <A extends Record<string, unknown>>(body: A): A =>
+  Object.fromEntries(
+    Object.entries(body).map(([key, value]) => [key, typeof value === "string" ? value.replaceAll("\0", "") : value]),
+  ) as A
+
 const bearerOf = (request: FastifyRequest): string | undefined => {
   const header = request.headers.authorization
   if (typeof header !== "string") return undefined
@@ -86,7 +102,7 @@ export const registerIngressRoutes = (
             return yield* Effect.fail(unauthorized("Invalid signature"))
           }
           const json = yield* Effect.try({
-            try: () => JSON.parse(raw.toString("utf8")) as unknown,
+            try: () => parseProviderJson(raw.toString("utf8")),
             catch: () => invalidRequest("malformed JSON body"),
           })
           const body = yield* Schema.decodeUnknownEffect(CloudWebhookBody)(json, { errors: "all" }).pipe(
@@ -117,7 +133,7 @@ export const registerIngressRoutes = (
       route((request) =>
         Effect.gen(function* () {
           const channel = yield* bridgeChannel(request)
-          const body = yield* decodeBody(BridgeInboundRequest)(request)
+          const body = withoutNul(yield* decodeBody(BridgeInboundRequest)(request))
           const recorded = yield* ingestBridgeMessage(channel.org_id, body, new Date())
           if (recorded) (yield* MessagingResources).metrics.inbound.inc({ channel: "bridge" })
           return { received: true, duplicate: !recorded }
@@ -130,7 +146,7 @@ export const registerIngressRoutes = (
       route((request) =>
         Effect.gen(function* () {
           const channel = yield* bridgeChannel(request)
-          const body = yield* decodeBody(BridgeStatusRequest)(request)
+          const body = withoutNul(yield* decodeBody(BridgeStatusRequest)(request))
           const recorded = yield* ingestBridgeStatus(channel.org_id, body, new Date())
           if (recorded) (yield* MessagingResources).metrics.statuses.inc({ channel: "bridge" })
           return { received: true, duplicate: !recorded }
