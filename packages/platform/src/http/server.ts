@@ -90,12 +90,40 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
     done()
   })
 
+  drainKeptAliveConnections(app)
+
   app.setErrorHandler(handleError)
   app.setNotFoundHandler((_request, reply) => sendApiError(reply, notFound()))
 
   registerHealthRoutes(app, options.readiness ?? [])
   if (options.exposeMetrics ?? true) registerMetricsRoute(app, metrics)
   return app
+}
+
+/**
+ * Lets `close()` finish once in-flight requests are answered. Node's `server.close()` reaps the
+ * connections idle at that moment only; a kept-alive connection whose request was still running
+ * would stay open after its answer until the client dropped it (undici follows the 72 s keep-alive
+ * hint), holding the close — and a rolling deploy — that long. While closing, every answer says
+ * `Connection: close`, and connections that fall idle are reaped as they do.
+ */
+const drainKeptAliveConnections = (app: FastifyInstance): void => {
+  let closing = false
+  let reaper: ReturnType<typeof setInterval> | undefined
+  app.addHook("preClose", (done) => {
+    closing = true
+    reaper = setInterval(() => app.server.closeIdleConnections(), 100)
+    reaper.unref()
+    done()
+  })
+  app.addHook("onClose", (_instance, done) => {
+    clearInterval(reaper)
+    done()
+  })
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (closing) reply.header("connection", "close")
+    done(null, payload)
+  })
 }
 
 export interface MetricsServerOptions {
