@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { apiKeyChecksum } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, type Member, type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
@@ -256,6 +256,22 @@ describe("404, 409, 413, 415", () => {
       contentType: "application/json",
     })
     expectError(answer, 413, "payload_too_large", "Payload too large")
+  })
+
+  it("streams uploads through to the service: a media file comes back with its digest, one byte over 16 MiB is a 413", async () => {
+    const bytes = randomBytes(2 * 1024 * 1024)
+    const stored = await legacy.client.post("/api/media", undefined, { raw: bytes, contentType: "image/png" })
+    expect(stored.status, stored.text).toBe(201)
+    expect(stored.body).toMatchObject({
+      contentType: "image/png",
+      size: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+    })
+    const tooBig = await legacy.client.post("/api/media", undefined, {
+      raw: new Uint8Array(16 * 1024 * 1024 + 1),
+      contentType: "image/png",
+    })
+    expectError(tooBig, 413, "payload_too_large", "Payload too large")
   })
 
   it("answers a JSON route sent text/plain with 415", async () => {
