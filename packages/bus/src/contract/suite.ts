@@ -204,6 +204,35 @@ export const busContractSuite = (name: string, makeBackend: () => Promise<BusCon
       )
     })
 
+    it("holds at most `window` records of a partition in flight and refills once half of it is free", async () => {
+      const t = await topic(1)
+      const bus = await start()
+      await bus.publish(Array.from({ length: 20 }, (_, i) => ({ topic: t, key: "k", value: `${i}` })))
+      const started: Array<string> = []
+      const released = new Set<string>()
+      let inFlight = 0
+      let mostInFlight = 0
+      await bus.subscribe({ groupId: uniqueName("g"), topics: [t], window: 8 }, (record) =>
+        Effect.gen(function* () {
+          started.push(record.value)
+          mostInFlight = Math.max(mostInFlight, ++inFlight)
+          while (!released.has(record.value)) yield* Effect.sleep("10 millis")
+          inFlight--
+        }),
+      )
+      await eventually("the window fills", () => started.length === 8)
+      expect(await holdsFor(() => started.length === 8, 500)).toBe(true)
+      // Three free slots: fewer than half the window, so nothing more is fetched.
+      for (const value of ["0", "1", "2"]) released.add(value)
+      expect(await holdsFor(() => started.length === 8, 750)).toBe(true)
+      released.add("3")
+      await eventually("four more are fetched at once", () => started.length === 12)
+      for (let i = 0; i < 20; i++) released.add(`${i}`)
+      await eventually("every record is handled", () => started.length === 20)
+      expect(started).toEqual(Array.from({ length: 20 }, (_, i) => `${i}`))
+      expect(mostInFlight).toBe(8)
+    })
+
     it("retries a failing handler without committing past its record", async () => {
       const t = await topic(1)
       const groupId = uniqueName("g")

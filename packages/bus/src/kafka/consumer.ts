@@ -39,8 +39,9 @@ interface Assigned {
 /**
  * A consumer-group member that hands each partition's records to `handle` with up to `window` of
  * them in flight. kafkajs delivers batches; each record is started in the background and resolved
- * (so the next fetch reads past it), and a partition whose window is full is paused until a slot
- * frees. Commits go up to the lowest unfinished offset, so a slow or failing record is redelivered
+ * (so the next fetch reads past it), and a partition whose window is full is paused until a batch's
+ * worth of it is free again (`roomToRefill`): resumed at the first free slot, every fetch would
+ * decode a whole batch to start one record. Commits go up to the lowest unfinished offset, so a slow or failing record is redelivered
  * after a crash or rebalance while the records behind it are not held up.
  */
 export const startConsumer = async (
@@ -125,7 +126,7 @@ export const startConsumer = async (
           a.window.finish(record.offset)
           if (myEpoch === epoch) {
             scheduleCommit()
-            if (windowPaused.has(key) && !a.window.full) resumePartition(key, a)
+            if (windowPaused.has(key) && a.window.roomToResume) resumePartition(key, a)
           }
           return
         }

@@ -1,3 +1,5 @@
+import { roomToRefill } from "../window.ts"
+
 /**
  * Bookkeeping for one assigned partition: which offsets are dispatched but unfinished, and how far
  * the group's committed offset may safely move. A record that takes long (or keeps failing) holds
@@ -21,6 +23,11 @@ export class PartitionWindow {
 
   get full(): boolean {
     return this.#unfinished.size >= this.size
+  }
+
+  /** A paused partition resumes once this much is free (`roomToRefill`), not at the first free slot. */
+  get roomToResume(): boolean {
+    return this.size - this.#unfinished.size >= roomToRefill(this.size)
   }
 
   /** The offset after the last dispatched record: records below it were already handed out. */

@@ -2,7 +2,7 @@ import { TopicCatalog } from "@parley/contracts"
 import { Database, inProcessChannel, migrate } from "@parley/db"
 import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import type postgres from "postgres"
-import { Bus, BusError, OutboxWriter, type OutgoingRecord } from "../Bus.ts"
+import { Bus, BusError, OutboxWriter } from "../Bus.ts"
 import { runConsumer } from "./consumer.ts"
 import { appendRecords, busChannel, TopicDirectory } from "./log.ts"
 import { deleteConsumedRecords } from "./retention.ts"
@@ -31,7 +31,8 @@ export interface SingleNodeBusOptions {
 /** A transaction runs tagged-template queries exactly like the pool; the types just do not say so. */
 const asQueries = (tx: postgres.TransactionSql): postgres.Sql => tx as unknown as postgres.Sql
 
-const inProcessTopic = (topic: string) => `${busChannel}:${topic}`
+/** A wake-up names a partition (`topic#partition`); an older process's names only the topic. */
+const inProcessChannelOf = (payload: string) => `${busChannel}:${payload}`
 const defaultPartitions = 8
 const catalogPartitions = new Map<string, number>(TopicCatalog.map((t) => [t.name, t.partitions]))
 
@@ -61,14 +62,14 @@ const make = (options: SingleNodeBusOptions) =>
     // directly (the only way on PGlite, where LISTEN does not see other connections).
     if (!embedded) {
       const listening = yield* Effect.promise(() =>
-        sql.listen(busChannel, (topic) => inProcessChannel.notify(sql, inProcessTopic(topic))),
+        sql.listen(busChannel, (payload) => inProcessChannel.notify(sql, inProcessChannelOf(payload))),
       )
       yield* Effect.addFinalizer(() =>
         Effect.promise(() => listening.unlisten()).pipe(Effect.catchCause(() => Effect.void)),
       )
     }
-    const announce = (records: ReadonlyArray<OutgoingRecord>) => {
-      for (const topic of new Set(records.map((r) => r.topic))) inProcessChannel.notify(sql, inProcessTopic(topic))
+    const announce = (partitions: ReadonlyArray<string>) => {
+      for (const partition of partitions) inProcessChannel.notify(sql, inProcessChannelOf(partition))
     }
 
     const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000
@@ -82,10 +83,11 @@ const make = (options: SingleNodeBusOptions) =>
     const bus = Bus.of({
       publish: (records) =>
         Effect.tryPromise({
-          try: () => sql.begin((tx) => appendRecords(asQueries(tx), topics, records)),
+          try: () => appendRecords(sql, topics, records),
           catch: (error) => new BusError({ operation: "publish", message: String(error) }),
         }).pipe(
-          Effect.tap(() => Effect.sync(() => announce(records))),
+          Effect.tap((partitions) => Effect.sync(() => announce(partitions))),
+          Effect.asVoid,
           Effect.withSpan("bus.publish", { attributes: { records: records.length } }),
         ),
       subscribe: (subscribeOptions, handle) =>
@@ -114,7 +116,8 @@ const make = (options: SingleNodeBusOptions) =>
         Effect.promise(() => appendRecords(asQueries(tx), topics, records)).pipe(
           // Early on a real server (the consumer finds nothing yet; NOTIFY follows the commit); on
           // PGlite the consumer's query queues behind this transaction and sees the rows.
-          Effect.tap(() => Effect.sync(() => announce(records))),
+          Effect.tap((partitions) => Effect.sync(() => announce(partitions))),
+          Effect.asVoid,
         ),
     })
 

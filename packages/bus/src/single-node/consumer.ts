@@ -24,8 +24,11 @@ export const runConsumer = (input: {
   readonly handle: (record: BusRecord) => Effect.Effect<void, unknown>
   /** True once the process is deemed dead (tests): stop without committing or leaving. */
   readonly crashed: () => boolean
-  /** Registers a callback for "records may have arrived on `topic`"; returns the unregister. */
-  readonly onTopicActivity: (listener: (topic: string) => void) => () => void
+  /**
+   * Registers a callback for "records may have arrived on `topic#partition`" (or anywhere on
+   * `topic`); returns the unregister.
+   */
+  readonly onTopicActivity: (listener: (payload: string) => void) => () => void
 }): Effect.Effect<Subscription, never, Scope.Scope> =>
   Effect.gen(function* () {
     const { sql, timings, options } = input
@@ -36,8 +39,12 @@ export const runConsumer = (input: {
     const workerScope = yield* Scope.make()
     let paused = false
 
-    const stopListening = input.onTopicActivity((topic) => {
+    const stopListening = input.onTopicActivity((payload) => {
+      // "topic#partition" wakes that partition's worker; a bare topic (an older process) wakes all.
+      const hash = payload.indexOf("#")
+      const topic = hash === -1 ? payload : payload.slice(0, hash)
       if (!options.topics.includes(topic)) return
+      if (hash !== -1) return workers.get(payload)?.worker.wake()
       for (const running of workers.values()) if (running.partition.topic === topic) running.worker.wake()
     })
 

@@ -16,6 +16,7 @@ const timings: BusTimings = {
   retryBaseMs: 20,
   retryMaxMs: 200,
   drainTimeoutMs: 500,
+  commitIntervalMs: 50,
 }
 
 interface Connections {

@@ -3,6 +3,8 @@ import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bus, OutboxWriter } from "../Bus.ts"
+import { createTopic } from "./log.ts"
+import { partitionFor } from "./partitioner.ts"
 import { eventually, startSingleNodeBus } from "./test-support.ts"
 
 let db: FreshDatabase
@@ -53,6 +55,63 @@ describe("the single-node log", () => {
       { value: "first", offset: 0n },
       { value: "second", offset: 1n },
     ])
+  })
+
+  it("appends a batch spanning partitions all or nothing, in one statement without a client transaction", async () => {
+    await bus.run(Bus.use((b) => b.publish([{ topic: "three", key: "warm-up", value: "0" }])))
+    const keyOn = (partition: number) => {
+      for (let i = 0; ; i++) if (partitionFor(`k${i}`, 3) === partition) return `k${i}`
+    }
+    const counters = () =>
+      db.sql<Array<{ partition: number; next_offset: bigint }>>`
+        select partition, next_offset from parley_bus.partitions where topic = 'three' order by partition`
+    const [recordsBefore, countersBefore] = [await offsets("three"), await counters()]
+    // Partition 2's counter goes missing: the batch fails there, after partition 0 was appended to.
+    await db.sql`update parley_bus.partitions set partition = 20 where topic = 'three' and partition = 2`
+    const failure = await bus
+      .run(
+        Bus.use((b) =>
+          b.publish([
+            { topic: "three", key: keyOn(2), value: "b" },
+            { topic: "three", key: keyOn(0), value: "a" },
+          ]),
+        ),
+      )
+      .then(
+        () => "published",
+        (error: unknown) => String(error),
+      )
+    await db.sql`update parley_bus.partitions set partition = 2 where topic = 'three' and partition = 20`
+    expect(failure).toContain("No partition 2 of three")
+    expect(await offsets("three")).toEqual(recordsBefore)
+    expect(await counters()).toEqual(countersBefore)
+  })
+
+  it("creates a topic and its partitions at once: no appender ever finds the topic without them", async () => {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let locked = () => {}
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve
+    })
+    // Another session blocks inserts into partitions, so creation stalls between its two steps.
+    const blocker = db.sql.begin(async (tx) => {
+      await tx`lock table parley_bus.partitions in share mode`
+      locked()
+      await held
+    })
+    await lockTaken
+    const creating = createTopic(bus.sql, "atomic", 4)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const visible = await db.sql`select 1 from parley_bus.topics where name = 'atomic'`
+    release()
+    await Promise.all([blocker, creating])
+    expect(visible).toHaveLength(0)
+    const [partitions] = await db.sql<Array<{ n: number }>>`
+      select count(*)::int as n from parley_bus.partitions where topic = 'atomic'`
+    expect(partitions?.n).toBe(4)
   })
 
   it("creates topics on first use with the configured, catalogued or default partition count", async () => {

@@ -1,5 +1,6 @@
 import type postgres from "postgres"
 import type { OutgoingRecord } from "../Bus.ts"
+import { partitionId } from "./group.ts"
 import { partitionFor } from "./partitioner.ts"
 
 export const busChannel = "parley_bus"
@@ -39,13 +40,23 @@ export class TopicDirectory {
   }
 }
 
-/** Creates a topic with `partitions` partitions unless it exists; returns its partition count. */
+/**
+ * Creates a topic with `partitions` partitions unless it exists; returns its partition count. The
+ * topic and its partitions appear in one statement: an appender that finds the topic finds its
+ * partitions too (outside a transaction, two statements let one see a topic with none yet).
+ */
 export const createTopic = async (sql: postgres.Sql, topic: string, partitions: number): Promise<number> => {
-  await sql`insert into parley_bus.topics (name, partitions) values (${topic}, ${partitions})
-            on conflict (name) do nothing`
+  await sql`
+    with created as (
+      insert into parley_bus.topics (name, partitions) values (${topic}, ${partitions})
+      on conflict (name) do nothing
+      returning name, partitions)
+    insert into parley_bus.partitions (topic, partition)
+    select name, p from created, generate_series(0, created.partitions - 1) as p`
   const [row] = await sql<Array<{ partitions: number }>>`
     select partitions from parley_bus.topics where name = ${topic}`
   const count = row?.partitions ?? partitions
+  // A topic that an earlier version created in two steps may have been left without partitions.
   await sql`insert into parley_bus.partitions (topic, partition)
             select ${topic}, p from generate_series(0, ${count - 1}::int) as p
             on conflict do nothing`
@@ -53,46 +64,44 @@ export const createTopic = async (sql: postgres.Sql, topic: string, partitions: 
 }
 
 /**
- * Appends records inside `tx`. Partitions are locked in a fixed order (topic, partition) so two
- * appending transactions cannot deadlock; each partition's counter row stays locked until `tx`
- * ends, which is what keeps offsets gap-free in commit order. NOTIFY is delivered on commit.
+ * Appends records in one round trip: `parley_bus.append` (schema.ts) takes each partition's counter
+ * in a fixed order and keeps it locked until the surrounding transaction commits (the caller's,
+ * else the statement's own), which is what keeps offsets gap-free in commit order. NOTIFY is
+ * delivered on commit, one per partition (`partitionId`, which it returns for the in-process
+ * wake-ups). The batch travels as one JSON text: no client-side transaction, no array literals to
+ * escape.
  */
 export const appendRecords = async (
-  tx: postgres.Sql,
+  sql: postgres.Sql,
   topics: TopicDirectory,
   records: ReadonlyArray<OutgoingRecord>,
-): Promise<void> => {
-  if (records.length === 0) return
+): Promise<ReadonlyArray<string>> => {
+  if (records.length === 0) return []
   const counts = await topics.ensure(
-    tx,
+    sql,
     records.map((r) => r.topic),
   )
-  const byPartition = new Map<string, { topic: string; partition: number; records: Array<OutgoingRecord> }>()
+  const byPartition = new Map<string, PartitionBatch>()
   for (const record of records) {
     const partition = partitionFor(record.key, counts.get(record.topic) ?? 1)
-    const id = JSON.stringify([record.topic, partition])
-    const group = byPartition.get(id) ?? { topic: record.topic, partition, records: [] }
-    group.records.push(record)
-    byPartition.set(id, group)
+    const id = partitionId({ topic: record.topic, partition })
+    let batch = byPartition.get(id)
+    if (batch === undefined) {
+      batch = { topic: record.topic, partition, keys: [], values: [], headers: [] }
+      byPartition.set(id, batch)
+    }
+    batch.keys.push(record.key)
+    batch.values.push(record.value)
+    batch.headers.push(record.headers ?? {})
   }
-  const ordered = [...byPartition.values()].sort((a, b) =>
-    a.topic === b.topic ? a.partition - b.partition : a.topic < b.topic ? -1 : 1,
-  )
-  for (const group of ordered) {
-    const n = group.records.length
-    const [counter] = await tx<Array<{ first: bigint }>>`
-      update parley_bus.partitions set next_offset = next_offset + ${n}
-      where topic = ${group.topic} and partition = ${group.partition}
-      returning next_offset - ${n} as first`
-    if (counter === undefined) throw new Error(`No partition ${group.partition} of ${group.topic}`)
-    await tx`
-      insert into parley_bus.records (topic, partition, "offset", key, value, headers)
-      select ${group.topic}, ${group.partition}, ${counter.first.toString()}::bigint + u.ord - 1, u.k, u.v, u.h::jsonb
-      from unnest(${group.records.map((r) => r.key)}::text[], ${group.records.map((r) => r.value)}::text[],
-                  ${group.records.map((r) => JSON.stringify(r.headers ?? {}))}::text[])
-           with ordinality as u(k, v, h, ord)`
-  }
-  for (const topic of new Set(records.map((r) => r.topic))) {
-    await tx`select pg_notify(${busChannel}, ${topic})`
-  }
+  await sql`select parley_bus.append(${JSON.stringify([...byPartition.values()])}::text::jsonb)`
+  return [...byPartition.keys()]
+}
+
+interface PartitionBatch {
+  readonly topic: string
+  readonly partition: number
+  readonly keys: Array<string>
+  readonly values: Array<string>
+  readonly headers: Array<Record<string, string>>
 }

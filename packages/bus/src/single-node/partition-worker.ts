@@ -2,6 +2,7 @@ import { Wakeup } from "@parley/db"
 import { Duration, Effect, Exit, Fiber, type Scope } from "effect"
 import type postgres from "postgres"
 import type { BusRecord } from "../Bus.ts"
+import { roomToRefill } from "../window.ts"
 import { commitOffset, committedOffset, type PartitionRef } from "./group.ts"
 import type { BusTimings } from "./timings.ts"
 import { awaitWakeup } from "./wait.ts"
@@ -35,14 +36,20 @@ interface RecordRow {
 }
 
 /**
- * Consumes one leased partition: keeps up to `window` records in flight, each handler retried
- * with capped backoff until it succeeds, and commits the lowest unfinished offset (so a stuck
- * record holds the commit, never the records behind it).
+ * Consumes one leased partition: keeps up to `window` records in flight, fetched in batches once
+ * `roomToRefill` of the window is free, each handler retried with capped backoff until it
+ * succeeds, and commits the lowest unfinished offset (so a stuck record holds the commit, never
+ * the records behind it) at most every `commitIntervalMs`, and at once when draining.
  */
 export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Effect.Effect<PartitionWorker> =>
   Effect.gen(function* () {
     const { sql, groupId, memberId, partition, timings } = input
     const wakeup = new Wakeup()
+    // Records may be waiting in the log: counted up by a wake-up for new records (and the poll), so
+    // a handler finishing (which wakes the worker to commit or refill) never costs an empty fetch.
+    let arrivals = 1
+    let fetchedAfter = 0
+    let lastFetchAt = 0
     let stopping = false
     // In-flight offsets in ascending order (Map keeps insertion order) → finished?
     const inFlight = new Map<bigint, boolean>()
@@ -72,6 +79,10 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
       // Read inside the retried step, so a failed first read is retried like any other.
       let committed: bigint | undefined
       let nextFetch = 0n
+      // Commits are spaced (a transaction each): a partition finishing records one by one would
+      // otherwise commit once per record. `commitDue` is when a held-back commit goes out.
+      let lastCommitAt = 0
+      let commitDue: number | undefined
       const commit = Effect.gen(function* () {
         if (committed === undefined) {
           committed = yield* Effect.promise(() => committedOffset(sql, groupId, partition))
@@ -82,8 +93,15 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
           inFlight.delete(offset)
         }
         const point = inFlight.keys().next().value ?? nextFetch
+        commitDue = undefined
         if (point <= committed) return true
         if (input.crashed()) return false
+        const now = Date.now()
+        if (!stopping && now - lastCommitAt < timings.commitIntervalMs) {
+          commitDue = lastCommitAt + timings.commitIntervalMs
+          return true
+        }
+        lastCommitAt = now
         const held = yield* Effect.promise(() => commitOffset(sql, { groupId, memberId, partition, next: point }))
         if (held) committed = point
         return held
@@ -95,7 +113,12 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
         }
         if (stopping && inFlight.size === 0) return "stop" as const
         const room = input.window - inFlight.size
-        if (stopping || input.isPaused() || room <= 0) return "wait" as const
+        if (stopping || input.isPaused() || room < roomToRefill(input.window)) return "wait" as const
+        // The poll: a wake-up for new records may have been missed (NOTIFY is not guaranteed).
+        if (Date.now() - lastFetchAt >= timings.pollMs) arrivals++
+        if (fetchedAfter === arrivals) return "wait" as const
+        const seen = arrivals
+        lastFetchAt = Date.now()
         const rows = yield* Effect.promise(
           () => sql<Array<RecordRow>>`
             select "offset", key, value, headers, created_at from parley_bus.records
@@ -116,7 +139,10 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
           }
           yield* Effect.forkChild(handleUntilDone(record))
         }
-        return rows.length === room ? ("again" as const) : ("wait" as const)
+        if (rows.length === room) return "again" as const
+        // Caught up with everything appended before `seen`; a later wake-up fetches again.
+        fetchedAfter = seen
+        return "wait" as const
       })
       let failures = 0
       while (true) {
@@ -130,13 +156,20 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
         if (next === "stop") return
         failures = next === "failed" ? failures + 1 : 0
         if (next === "again") continue
-        yield* awaitWakeup(wakeup, failures > 0 ? Math.min(timings.pollMs * 2 ** failures, 10_000) : timings.pollMs)
+        const pollMs = failures > 0 ? Math.min(timings.pollMs * 2 ** failures, 10_000) : timings.pollMs
+        yield* awaitWakeup(
+          wakeup,
+          commitDue === undefined ? pollMs : Math.max(0, Math.min(pollMs, commitDue - Date.now())),
+        )
       }
     })
 
     const fiber = yield* Effect.forkIn(consume, scope)
     return {
-      wake: () => wakeup.notify(),
+      wake: () => {
+        arrivals++
+        wakeup.notify()
+      },
       stop: (mode) =>
         Effect.gen(function* () {
           if (mode === "abandon") return yield* Fiber.interrupt(fiber)

@@ -5,8 +5,16 @@ import type { Bus, OutboxWriter } from "../Bus.ts"
 import { SingleNodeBus, type SingleNodeBusOptions } from "./SingleNodeBus.ts"
 
 /** A SingleNodeBus on its own client, built in its own scope: one "process" for these tests. */
-export const startSingleNodeBus = async (url: string, options: SingleNodeBusOptions = {}) => {
-  const sql = postgres(url, clientOptions(2))
+export const startSingleNodeBus = async (
+  url: string,
+  options: SingleNodeBusOptions = {},
+  /** Sees the text of every query this "process" sends. */
+  onQuery?: (query: string) => void,
+) => {
+  const sql = postgres(url, {
+    ...clientOptions(2),
+    ...(onQuery === undefined ? {} : { debug: (_connection: number, query: string) => onQuery(query) }),
+  })
   const scope = Effect.runSync(Scope.make())
   const layer = SingleNodeBus.layer(options).pipe(Layer.provideMerge(Layer.succeed(Database, { sql, embedded: false })))
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))

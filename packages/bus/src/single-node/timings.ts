@@ -11,6 +11,8 @@ export interface BusTimings {
   readonly retryMaxMs: number
   /** On graceful shutdown, how long in-flight handlers may take before being interrupted. */
   readonly drainTimeoutMs: number
+  /** Least time between two commits of a partition's progress (each is a transaction). */
+  readonly commitIntervalMs: number
 }
 
 export const defaultTimings: BusTimings = {
@@ -20,4 +22,5 @@ export const defaultTimings: BusTimings = {
   retryBaseMs: 200,
   retryMaxMs: 30_000,
   drainTimeoutMs: 15_000,
+  commitIntervalMs: 200,
 }

@@ -1,0 +1,79 @@
+import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Bus } from "../Bus.ts"
+import { eventually, startSingleNodeBus } from "./test-support.ts"
+
+let db: FreshDatabase
+let bus: Awaited<ReturnType<typeof startSingleNodeBus>>
+beforeAll(async () => {
+  db = await freshDatabase()
+  bus = await startSingleNodeBus(db.url, { timings: { heartbeatMs: 100, commitIntervalMs: 250 } })
+})
+afterAll(async () => {
+  await bus.close()
+  await db.close()
+})
+
+describe("a single-node partition worker", () => {
+  it("spaces its commits while records finish one by one, and has committed everything once it stops", async () => {
+    await bus.run(
+      Bus.use((b) => b.publish(Array.from({ length: 40 }, (_, i) => ({ topic: "spaced", key: "k", value: `${i}` })))),
+    )
+    const committed = new Set<bigint>()
+    let done = 0
+    const subscriber = await startSingleNodeBus(db.url, { timings: { heartbeatMs: 100, commitIntervalMs: 250 } })
+    // One at a time, 25 ms each: a second of records finishing one by one.
+    await subscriber.run(
+      Bus.use((b) =>
+        b.subscribe({ groupId: "spaced", topics: ["spaced"], window: 1 }, () =>
+          Effect.sleep("25 millis").pipe(Effect.andThen(Effect.sync(() => void done++))),
+        ),
+      ),
+    )
+    const watching = setInterval(() => {
+      void db.sql<Array<{ committed: bigint }>>`
+        select committed from parley_bus.group_offsets where group_id = 'spaced'`.then(([row]) => {
+        if (row !== undefined) committed.add(row.committed)
+      })
+    }, 5)
+    await eventually(() => done === 40, 10_000)
+    await subscriber.close()
+    clearInterval(watching)
+    const [row] = await db.sql<Array<{ committed: bigint }>>`
+      select committed from parley_bus.group_offsets where group_id = 'spaced'`
+    expect(row?.committed).toBe(40n)
+    // About a second at one commit per 250 ms; one per record would be about forty.
+    expect(committed.size).toBeLessThanOrEqual(8)
+  })
+
+  it("fetches when records may have arrived, not each time a handler finishes", async () => {
+    let fetches = 0
+    const subscriber = await startSingleNodeBus(db.url, { timings: { heartbeatMs: 100, pollMs: 60_000 } }, (query) => {
+      if (query.includes('order by "offset" limit')) fetches++
+    })
+    let done = 0
+    await subscriber.run(
+      Bus.use((b) =>
+        b.subscribe({ groupId: "fetches", topics: ["fetches"], window: 64 }, () =>
+          Effect.sleep("10 millis").pipe(Effect.andThen(Effect.sync(() => void done++))),
+        ),
+      ),
+    )
+    // Ten appends of ten records each: every append may bring records, every finish brings none.
+    for (let i = 0; i < 10; i++) {
+      await bus.run(
+        Bus.use((b) =>
+          b.publish(Array.from({ length: 10 }, (_, j) => ({ topic: "fetches", key: "k", value: `${i}.${j}` }))),
+        ),
+      )
+      await eventually(() => done === (i + 1) * 10)
+    }
+    await subscriber.close()
+    // A first fetch per partition of the topic (8), then at most two per append (the in-process
+    // wake-up and the NOTIFY): a fetch per finished record, or per partition on every append, would
+    // be over a hundred.
+    expect(fetches).toBeGreaterThanOrEqual(10)
+    expect(fetches).toBeLessThanOrEqual(8 + 2 * 10)
+  })
+})
