@@ -1,8 +1,8 @@
 import { type Context, Effect } from "effect"
 import type { Kafka, Message, Producer } from "kafkajs"
-import { Partitioners } from "kafkajs"
 import type { OutgoingRecord } from "../Bus.ts"
 import { type KafkaClientOptions, makeKafka } from "./client.ts"
+import { keyPartitioner } from "./partitioner.ts"
 
 export interface ProducerOptions extends KafkaClientOptions {
   /**
@@ -38,7 +38,7 @@ const toMessage = (record: OutgoingRecord): Message => ({
 
 /**
  * Acks from all in-sync replicas, one request in flight (so a retried batch never overtakes the next
- * one), and the default (murmur2) partitioner so a key always lands on the same partition.
+ * one), and the default (murmur2) placement so a key always lands on the same partition.
  */
 export const connectProducer = async (
   options: ProducerOptions,
@@ -53,7 +53,7 @@ export const connectProducer = async (
     idempotent,
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
+    createPartitioner: keyPartitioner,
   })
   await producer.connect()
   return {
