@@ -35,11 +35,13 @@ export class AttemptLog {
       const found = new Map(rows.map((row) => [`${row.delivery_id}/${row.attempt}`, row.records]))
       return keys.map((k) => found.get(`${k.deliveryId}/${k.attempt}`))
     })
+    // The batch travels as one JSON text: the records are JSON themselves, and array literals would
+    // escape every quote in them again (a copy of each string per escape, per attempt).
     this.#records = new GroupCommit(async (entries) => {
       await sql`
         insert into ${sql(schema)}.attempt_log (delivery_id, attempt, records)
-        select * from unnest(${entries.map((e) => e.deliveryId)}::text[], ${entries.map((e) => e.attempt)}::int[],
-                             ${entries.map((e) => e.records)}::text[])
+        select e."deliveryId", e.attempt, e.records
+        from jsonb_to_recordset(${JSON.stringify(entries)}::text::jsonb) as e("deliveryId" text, attempt int, records text)
         on conflict (delivery_id, attempt) do nothing`
       return entries.map(() => undefined)
     })
