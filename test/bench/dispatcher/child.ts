@@ -2,8 +2,24 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
+import { cpuMsOf } from "./proc.ts"
 
 const main = fileURLToPath(new URL("../../../services/dispatcher/src/main.ts", import.meta.url))
+
+/**
+ * The flags the dispatcher is deployed with (services/dispatcher/node-options, which the image's
+ * entrypoint passes), unless BENCH_DEPLOYED_NODE_OPTIONS=off; BENCH_NODE_ARGS come after them.
+ */
+export const nodeArgs = (): Array<string> => {
+  const deployed =
+    process.env.BENCH_DEPLOYED_NODE_OPTIONS === "off"
+      ? ""
+      : readFileSync(new URL("../../../services/dispatcher/node-options", import.meta.url), "utf8")
+          .split("\n")
+          .filter((line) => !line.startsWith("#"))
+          .join(" ")
+  return `${deployed} ${process.env.BENCH_NODE_ARGS ?? ""}`.split(/\s+/).filter(Boolean)
+}
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -19,41 +35,53 @@ export interface DispatcherProcess {
   readonly child: ChildProcess
   /** Peak resident set size so far, in MB (VmHWM). */
   peakRssMb(): number
+  /** CPU time (user + system) the process has used so far, in ms. */
+  cpuMs(): number
   stop(): Promise<void>
 }
 
 /** One dispatcher, as deployed: its own process running services/dispatcher/src/main.ts. */
-export const startDispatcherProcess = async (env: Record<string, string>): Promise<DispatcherProcess> => {
+export const startDispatcherProcess = async (
+  env: Record<string, string>,
+  options: { readonly onSpawned?: (process: DispatcherProcess) => void } = {},
+): Promise<DispatcherProcess> => {
   const port = await freePort()
-  const child = spawn(
-    process.execPath,
-    [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--conditions=source", main],
-    {
-      env: { PATH: process.env.PATH, PARLEY_DISPATCHER_PORT: String(port), PARLEY_LOG_LEVEL: "warn", ...env },
-      stdio: ["ignore", "inherit", "inherit"],
+  const child = spawn(process.execPath, [...nodeArgs(), "--conditions=source", main], {
+    env: {
+      PATH: process.env.PATH,
+      PARLEY_DISPATCHER_PORT: String(port),
+      PARLEY_LOG_LEVEL: "warn",
+      ...env,
     },
-  )
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/health/ready`)
-      if (response.ok) break
-    } catch {}
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error("dispatcher did not become ready")
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
+    stdio: ["ignore", "inherit", "inherit"],
+  })
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-  return {
+  const dispatcher: DispatcherProcess = {
     child,
     peakRssMb: () => {
       const status = readFileSync(`/proc/${child.pid}/status`, "utf8")
       const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0)
       return Math.round(kb / 1024)
     },
+    cpuMs: () => cpuMsOf(child.pid ?? 0),
     stop: async () => {
       child.kill("SIGTERM")
       await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))])
       if (child.exitCode === null) child.kill("SIGKILL")
     },
   }
+  options.onSpawned?.(dispatcher)
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/health/ready`)
+      if (response.ok) break
+    } catch {}
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill("SIGKILL")
+      throw new Error("dispatcher did not become ready")
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return dispatcher
 }

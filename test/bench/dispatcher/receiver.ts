@@ -8,6 +8,8 @@ export interface BenchReceiver {
   readonly arrivals: Map<string, number>
   /** Raw body and headers of a few deliveries, to check signatures after the run. */
   readonly samples: Array<{ body: Buffer; headers: Record<string, string | string[] | undefined> }>
+  /** Called once, when the first delivery arrives. */
+  onFirstArrival: () => void
   close(): Promise<void>
 }
 
@@ -19,13 +21,15 @@ export const startReceiver = async (): Promise<BenchReceiver> => {
     request.on("data", (chunk: Buffer) => chunks.push(chunk))
     request.on("end", () => {
       const id = String(request.headers["x-service-delivery"])
+      if (arrivals.size === 0) receiver.onFirstArrival()
       if (!arrivals.has(id)) arrivals.set(id, Date.now())
       if (samples.length < 20) samples.push({ body: Buffer.concat(chunks), headers: request.headers })
       response.writeHead(204).end()
     })
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  return {
+  const receiver: BenchReceiver = {
+    onFirstArrival: () => {},
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     arrivals,
     samples,
@@ -35,4 +39,5 @@ export const startReceiver = async (): Promise<BenchReceiver> => {
         server.close(() => resolve())
       }),
   }
+  return receiver
 }
