@@ -9,4 +9,7 @@ case "$service" in
     exit 64
     ;;
 esac
-exec node "/app/services/${service}/dist/main.js"
+# A service's Node/V8 flags, if it has any (services/<name>/node-options; `#` lines are comments).
+options="$(grep -v '^#' "/app/services/${service}/node-options" 2>/dev/null || true)"
+# shellcheck disable=SC2086 # the flags are words
+exec node $options "/app/services/${service}/dist/main.js"
