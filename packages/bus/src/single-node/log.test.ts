@@ -88,25 +88,19 @@ describe("the single-node log", () => {
   })
 
   it("creates a topic and its partitions at once: no appender ever finds the topic without them", async () => {
-    let release = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
-    let locked = () => {}
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve
-    })
+    const held = Promise.withResolvers<void>()
+    const locked = Promise.withResolvers<void>()
     // Another session blocks inserts into partitions, so creation stalls between its two steps.
     const blocker = db.sql.begin(async (tx) => {
       await tx`lock table parley_bus.partitions in share mode`
-      locked()
-      await held
+      locked.resolve()
+      await held.promise
     })
-    await lockTaken
+    await locked.promise
     const creating = createTopic(bus.sql, "atomic", 4)
     await new Promise((resolve) => setTimeout(resolve, 300))
     const visible = await db.sql`select 1 from parley_bus.topics where name = 'atomic'`
-    release()
+    held.resolve()
     await Promise.all([blocker, creating])
     expect(visible).toHaveLength(0)
     const [partitions] = await db.sql<Array<{ n: number }>>`
