@@ -59,10 +59,16 @@ const make = (options: SingleNodeBusOptions) =>
     yield* migrate({ sql, schema: busSchema, migrations: busMigrations })
 
     // NOTIFY wakes consumers in other processes on a real server; in-process listeners are told
-    // directly (the only way on PGlite, where LISTEN does not see other connections).
+    // directly (the only way on PGlite, where LISTEN does not see other connections). Each bus
+    // relays its own NOTIFYs to its own consumers only: relayed process-wide, every further bus
+    // instance on the database (tests run several) would wake every consumer once more per append.
+    const notified = new Set<(channel: string) => void>()
     if (!embedded) {
       const listening = yield* Effect.promise(() =>
-        sql.listen(busChannel, (payload) => inProcessChannel.notify(sql, inProcessChannelOf(payload))),
+        sql.listen(busChannel, (payload) => {
+          const channel = inProcessChannelOf(payload)
+          for (const listener of notified) listener(channel)
+        }),
       )
       yield* Effect.addFinalizer(() =>
         Effect.promise(() => listening.unlisten()).pipe(Effect.catchCause(() => Effect.void)),
@@ -102,10 +108,17 @@ const make = (options: SingleNodeBusOptions) =>
               options: subscribeOptions,
               handle,
               crashed: () => options.crashSignal?.aborted === true,
-              onTopicActivity: (listener) =>
-                inProcessChannel.listen(sql, (channel) => {
+              onTopicActivity: (listener) => {
+                const relay = (channel: string) => {
                   if (channel.startsWith(`${busChannel}:`)) listener(channel.slice(busChannel.length + 1))
-                }),
+                }
+                notified.add(relay)
+                const stopInProcess = inProcessChannel.listen(sql, relay)
+                return () => {
+                  notified.delete(relay)
+                  stopInProcess()
+                }
+              },
             }),
           ),
         ),
