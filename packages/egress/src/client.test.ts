@@ -73,6 +73,32 @@ describe("EgressClient", () => {
     expect(hits).toBe(before)
   })
 
+  it("refuses an IPv4-mapped IPv6 literal of loopback by the address actually connected to", async () => {
+    // No name to resolve: the lookup is never asked, so only the check on the connected socket stands
+    // between this URL and the loopback listener.
+    const lookups: Array<string> = []
+    const recording: Resolver = async (hostname) => {
+      lookups.push(hostname)
+      return []
+    }
+    const url = `http://[::ffff:127.0.0.1]:${port}/`
+    const refusing = EgressClient.make({ allowPrivate: false, timeoutMs: 2_000, lookup: recording })
+    const before = hits
+    const refused = await refusing.send({ url, headers: {}, body: "{}" })
+    await refusing.close()
+    expect(refused).toMatchObject({ ok: false, status: null, error: "blocked address" })
+    expect(hits).toBe(before)
+    expect(lookups).toEqual([])
+
+    // The same URL does reach the listener when private addresses are allowed, so the refusal above
+    // was the address check and not a connection that could not be made.
+    const allowing = EgressClient.make({ allowPrivate: true, timeoutMs: 2_000, lookup: recording })
+    const reached = await allowing.send({ url, headers: {}, body: "{}" })
+    await allowing.close()
+    expect(reached).toMatchObject({ ok: true, status: 200 })
+    expect(hits).toBe(before + 1)
+  })
+
   describe("with private addresses allowed", () => {
     const client = EgressClient.make({ allowPrivate: true, timeoutMs: 500 })
     afterAll(() => client.close())
