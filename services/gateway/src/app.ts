@@ -26,6 +26,7 @@ import { makeGatewayMetrics } from "./gateway-metrics.ts"
 import { makePipeline } from "./http/pipeline.ts"
 import { makeForwarder } from "./proxy/forward.ts"
 import { makeUpstreams, type ServiceTargets } from "./proxy/upstreams.ts"
+import { makeRequestCounter } from "./ratelimit/count.ts"
 import { makeMemoryRateLimiter } from "./ratelimit/memory-limiter.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "./ratelimit/policy.ts"
 import { makeRedisRateLimiter, type RedisRateLimiter } from "./ratelimit/redis-limiter.ts"
@@ -166,21 +167,24 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     app.removeAllContentTypeParsers()
     app.addContentTypeParser("*", (_request, payload, done) => done(null, payload))
 
+    const count = makeRequestCounter({ limiter, limits, metrics: gatewayMetrics })
     const pipeline = makePipeline({
       authenticator: makeAuthenticator({ keys, identity, csrf: { publicOrigin: new URL(options.publicUrl).origin } }),
-      limiter,
-      limits,
+      count,
       forwarder: makeForwarder(upstreams, gatewayMetrics),
       usage,
       internalSecret: options.internalSecret,
-      metrics: gatewayMetrics,
     })
     app.route({ method: [...ALL_METHODS], url: "/api/*", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/channels/*", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/channels", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/api", handler: pipeline })
-    // The OpenAPI document and its page (CONTRACT.md §11), served by the gateway itself.
-    registerDocsRoutes(app, { publicUrl: options.publicUrl })
+    // The OpenAPI document and its page (CONTRACT.md §11), served by the gateway itself: not
+    // authenticated, so counted per client IP as every unauthenticated request is (§3).
+    registerDocsRoutes(app, {
+      publicUrl: options.publicUrl,
+      count: (request, reply) => count(reply, `ip:${request.ip}`, false),
+    })
 
     const metricsApp = makeMetricsServer({ service: "gateway", logger, metrics, readiness })
     yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([app.close(), metricsApp.close()])))

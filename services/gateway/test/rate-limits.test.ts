@@ -126,6 +126,28 @@ describe("rate limits in Redis", () => {
     expect((await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })).status).toBe(200)
   })
 
+  it("counts the API docs per client IP, with the RateLimit headers", async () => {
+    const [gw] = await instances(1, { rateLimits: { generalPerWindow: 3 } })
+    const page = await fetch(`${gw?.url}/docs`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("ratelimit-limit")).toBe("3")
+    expect(page.headers.get("ratelimit-remaining")).toBe("2")
+    expect(page.headers.get("ratelimit-policy")).toBe("3;w=60")
+    expect(Number(page.headers.get("ratelimit-reset"))).toBeGreaterThanOrEqual(59)
+    const document = await fetch(`${gw?.url}/docs/openapi.json`)
+    expect(document.status).toBe(200)
+    expect(document.headers.get("ratelimit-remaining")).toBe("1")
+    // The docs share the client IP's budget with its other unauthenticated requests.
+    expect((await fetch(`${gw?.url}/api/org/webhooks`)).status).toBe(401)
+    const refused = await fetch(`${gw?.url}/docs/openapi.json`)
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toEqual({ error: "Too many requests, slow down", code: "rate_limited" })
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    expect((await fetch(`${gw?.url}/docs`)).status).toBe(429)
+    // A key's organization has a budget of its own.
+    expect((await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })).status).toBe(200)
+  })
+
   it("does not count health probes or provider callbacks", async () => {
     const [gw] = await instances(1, { rateLimits: { generalPerWindow: 1 } })
     for (let i = 0; i < 3; i++) {

@@ -1,16 +1,19 @@
 /**
  * `GET /docs/openapi.json` and `GET /docs` (CONTRACT.md §11): the document is built once, from the
- * Schemas in `@parley/contracts`, when the gateway starts. Neither route is authenticated nor
- * counted against rate limits: they describe the API, they do not touch a tenant.
+ * Schemas in `@parley/contracts`, when the gateway starts. Neither route is authenticated (they
+ * describe the API, they do not touch a tenant), but both count against the general rate limit
+ * like every route outside `/health*`, `/metrics` and `/channels/*` (§3): `count` runs first.
  */
 import { openApiDocument } from "@parley/contracts"
-import type { FastifyInstance } from "fastify"
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import { docsPageCsp, renderDocsPage } from "./page.ts"
 
 export interface DocsOptions {
   /** `PARLEY_PUBLIC_URL`, listed as the document's server. */
   readonly publicUrl: string
   readonly version?: string
+  /** Counts the request against the rate limits (sets `RateLimit-*`; throws the 429). */
+  readonly count: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 }
 
 export const registerDocsRoutes = (app: FastifyInstance, options: DocsOptions): void => {
@@ -20,10 +23,11 @@ export const registerDocsRoutes = (app: FastifyInstance, options: DocsOptions): 
   })
   const json = JSON.stringify(document)
   const page = renderDocsPage(document)
-  app.get("/docs/openapi.json", (_request, reply) =>
+  const onRequest = options.count
+  app.get("/docs/openapi.json", { onRequest }, (_request, reply) =>
     reply.type("application/json; charset=utf-8").header("cache-control", "public, max-age=300").send(json),
   )
-  app.get("/docs", (_request, reply) =>
+  app.get("/docs", { onRequest }, (_request, reply) =>
     reply
       .type("text/html; charset=utf-8")
       .header("content-security-policy", docsPageCsp)

@@ -11,23 +11,13 @@
  * 7. forwarding, with the signed principal, to the service's keep-alive pool (503 when it is down).
  */
 import type { Readable } from "node:stream"
-import {
-  ApiError,
-  type InternalSecret,
-  notFound,
-  type Principal,
-  rateLimited,
-  signPrincipal,
-  unavailable,
-} from "@parley/platform"
+import { ApiError, type InternalSecret, notFound, type Principal, signPrincipal, unavailable } from "@parley/platform"
 import type { FastifyReply, FastifyRequest } from "fastify"
 import type { Authenticator, Caller } from "../auth/authenticate.ts"
 import { IdentityUnavailable } from "../auth/identity-client.ts"
 import { hasBodyKey } from "../auth/presented-key.ts"
-import type { GatewayMetrics } from "../gateway-metrics.ts"
 import type { Forwarder } from "../proxy/forward.ts"
-import { resetSeconds, setRateLimitHeaders } from "../ratelimit/headers.ts"
-import type { RateLimiter, RateLimits } from "../ratelimit/policy.ts"
+import type { RequestCounter } from "../ratelimit/count.ts"
 import { hasDotSegment, type Route, routeOf } from "../routing/route-table.ts"
 import type { KeyUsageRecorder } from "../usage/key-usage.ts"
 import { answerPreflight, applyCors } from "./cors.ts"
@@ -35,12 +25,11 @@ import { checkContentType, checkDeclaredLength, type JsonBody, readJsonBody } fr
 
 export interface PipelineDependencies {
   readonly authenticator: Authenticator
-  readonly limiter: RateLimiter
-  readonly limits: RateLimits
+  /** Counts a request against the rate limits (headers, 429). */
+  readonly count: RequestCounter
   readonly forwarder: Forwarder
   readonly usage: KeyUsageRecorder
   readonly internalSecret: InternalSecret
-  readonly metrics: GatewayMetrics
 }
 
 const splitUrl = (url: string): { path: string; query: string | undefined } => {
@@ -100,16 +89,7 @@ const checkBody = async (request: FastifyRequest, route: Route): Promise<JsonBod
 }
 
 export const makePipeline = (deps: PipelineDependencies) => {
-  const { limits, metrics } = deps
-
-  const count = async (reply: FastifyReply, subject: string, heavy: boolean): Promise<void> => {
-    const decision = await deps.limiter.check({ subject, heavy })
-    setRateLimitHeaders(reply, decision, limits.windowMs)
-    if (!decision.allowed) {
-      metrics.rateLimited.inc()
-      throw rateLimited(resetSeconds(decision.state.resetMs))
-    }
-  }
+  const { count } = deps
 
   const authenticate = async (
     request: FastifyRequest,
