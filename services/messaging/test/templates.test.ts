@@ -157,8 +157,12 @@ describe("template updates from the provider", () => {
     expect(listed.find((t: { name: string }) => t.name === "welcome")).toMatchObject({ status: "APPROVED", reason: "" })
   })
 
-  it("carries the provider's reason on REJECTED only, and ignores statuses outside the four", async () => {
+  it('carries the provider\'s reason on REJECTED only (PAUSED and DISABLED say ""), storing each status, and ignores statuses outside the four', async () => {
     const template = await createTemplate("rejected_one")
+    const stored = async () =>
+      (await asTenant(app, orgId, "GET", "/api/templates"))
+        .json()
+        .data.find((t: { name: string }) => t.name === "rejected_one")
     const change = (event: string, reason: string | null) =>
       templateChange(WABA, "message_template_status_update", {
         event,
@@ -167,14 +171,27 @@ describe("template updates from the provider", () => {
         message_template_language: "en_US",
         reason,
       })
-    await postCloudWebhook(app, change("REJECTED", "INVALID_FORMAT"))
-    await postCloudWebhook(app, change("IN_APPEAL", null))
-    await postCloudWebhook(app, change("PAUSED", "SCAM"))
+    expect((await postCloudWebhook(app, change("REJECTED", "INVALID_FORMAT"))).statusCode).toBe(200)
+    expect(await stored()).toMatchObject({ status: "REJECTED", reason: "INVALID_FORMAT" })
+    expect((await postCloudWebhook(app, change("IN_APPEAL", null))).statusCode).toBe(200)
+    expect(await stored()).toMatchObject({ status: "REJECTED", reason: "INVALID_FORMAT" })
+    expect((await postCloudWebhook(app, change("PAUSED", "SCAM"))).statusCode).toBe(200)
+    expect(await stored()).toMatchObject({ status: "PAUSED", reason: "" })
+    expect((await postCloudWebhook(app, change("DISABLED", "SCAM"))).statusCode).toBe(200)
+    expect(await stored()).toMatchObject({ status: "DISABLED", reason: "" })
     const fired = (await eventsOf(infra, orgId, "template.status")).filter((e) => e.data.name === "rejected_one")
     expect(fired.map((e) => [e.data.status, e.data.reason])).toEqual([
       ["REJECTED", "INVALID_FORMAT"],
       ["PAUSED", ""],
+      ["DISABLED", ""],
     ])
+    expect(fired.at(-1)?.data).toEqual({
+      name: "rejected_one",
+      language: "en_US",
+      metaTemplateId: template.metaTemplateId,
+      status: "DISABLED",
+      reason: "",
+    })
   })
 
   it("fires template.quality with the previous score, empty when unknown", async () => {
