@@ -1,5 +1,6 @@
 import { Topics } from "@parley/contracts"
 import { hmacSha256Hex } from "@parley/platform"
+import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   APP_SECRET,
@@ -106,6 +107,51 @@ describe("cloud webhook signatures", () => {
       payload: raw,
     })
     expect(response.statusCode).toBe(200)
+  })
+})
+
+describe("cloud ingress without an app secret", () => {
+  it("refuses every post with 401 and processes nothing when PARLEY_CLOUD_APP_SECRET is unset", async () => {
+    const unconfigured = await startApp(infra, {
+      config: testConfig(provider.server.url, { cloudAppSecret: Option.none() }),
+      background: false,
+    })
+    try {
+      const payload = inboundPayload(PHONE_ID, [
+        { from: "15550100009", id: "wamid.nosecret1", timestamp: "1700000000", type: "text", text: { body: "hi" } },
+      ])
+      const raw = JSON.stringify(payload)
+      const busBefore = await infra.db.sql`select count(*)::int as n from parley_bus.records`
+      // Signed with the secret the provider holds, with an empty key, and not at all: none may pass.
+      for (const signature of [hmacSha256Hex(APP_SECRET, raw), hmacSha256Hex("", raw), undefined]) {
+        const response = await unconfigured.http.inject({
+          method: "POST",
+          url: "/channels/cloud/webhook",
+          headers: {
+            "content-type": "application/json",
+            ...(signature === undefined ? {} : { "x-hub-signature-256": `sha256=${signature}` }),
+          },
+          payload: raw,
+        })
+        expect(response.statusCode).toBe(401)
+        expect(response.json()).toMatchObject({ code: "unauthorized" })
+      }
+      const stored = await infra.db.sql`
+        select count(*)::int as n from messaging.messages where provider_message_id = 'wamid.nosecret1'`
+      expect(stored[0]?.n).toBe(0)
+      const busAfter = await infra.db.sql`select count(*)::int as n from parley_bus.records`
+      expect(busAfter[0]?.n).toBe(busBefore[0]?.n)
+      const mentioning = await infra.db.sql`
+        select count(*)::int as n from parley_bus.records where value like '%wamid.nosecret1%'`
+      expect(mentioning[0]?.n).toBe(0)
+      // The same bytes, signed alike, are processed by the instance that has the secret.
+      expect((await postCloudWebhook(app, payload)).statusCode).toBe(200)
+      const processed = await infra.db.sql`
+        select count(*)::int as n from messaging.messages where provider_message_id = 'wamid.nosecret1'`
+      expect(processed[0]?.n).toBe(1)
+    } finally {
+      await unconfigured.stop()
+    }
   })
 })
 
