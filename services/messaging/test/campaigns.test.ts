@@ -217,11 +217,13 @@ describe("running a campaign", () => {
     }
   })
 
-  it("resumes after a restart mid-campaign with no recipient sent twice and none skipped", async () => {
+  it("resumes after a restart mid-campaign with no recipient sent twice and none skipped, then fires campaign.completed once with sent + failed = totalRecipients", async () => {
     provider.setLatencyMs(5)
     const config = testConfig(provider.server.url, { campaignRatePerSecond: 200 })
     const first = await startApp(infra, { config })
     const list = recipients(300, "6")
+    // One refusal: whichever instance attempts it, it is counted failed exactly once.
+    provider.refuseRecipient("16000280")
     const created = await asTenant(first, orgId, "POST", "/api/campaigns", {
       name: "Restarted",
       template: { name: "launch", language: "en_US" },
@@ -250,11 +252,15 @@ describe("running a campaign", () => {
         },
         { timeoutMs: 30_000 },
       )
-      expect(done).toMatchObject({ totalRecipients: 300, sent: 300, failed: 0 })
+      expect(done).toMatchObject({ totalRecipients: 300, sent: 299, failed: 1 })
       const counts = sendsPerRecipient()
       for (const phone of list.map((p) => p.replace(/\D/g, ""))) expect(counts.get(phone)).toBe(1)
       const completed = (await eventsOf(infra, orgId, "campaign.completed")).filter((e) => e.data.campaignId === id)
-      expect(completed).toHaveLength(1)
+      expect(completed.map((e) => e.data)).toEqual([
+        { campaignId: id, name: "Restarted", totalRecipients: 300, sent: 299, failed: 1 },
+      ])
+      const totals = completed[0]?.data as { sent: number; failed: number; totalRecipients: number }
+      expect(totals.sent + totals.failed).toBe(totals.totalRecipients)
     } finally {
       await second.stop()
       provider.setLatencyMs(0)
