@@ -35,10 +35,12 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
   let receiver: StubServer
   let stopBroker = async () => {}
   let publishEvent: (event: EventRecord) => Promise<void>
+  /** Paths the receiver answers 503 on until a test takes them out. */
+  const failing = new Set<string>(["/down"])
 
   beforeAll(async () => {
     db = await freshDatabase()
-    receiver = await startHttpServer((request) => (request.path === "/down" ? { status: 503 } : undefined))
+    receiver = await startHttpServer((request) => (failing.has(request.path) ? { status: 503 } : undefined))
     scope = Effect.runSync(Scope.make())
     const database = Database.layer({ url: db.url })
     let layer: Layer.Layer<Bus | OutboxWriter | Database, unknown>
@@ -222,5 +224,47 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
       timeoutMs: 15_000,
     })
     expect(receiver.requests.filter((r) => r.path === "/down")).toHaveLength(downBefore)
+  }, 60_000)
+
+  it("never disables a webhook that failed every attempt, and delivers to it again once it answers 2xx", async () => {
+    const org = newOrg()
+    const path = `/${kind}/recovers`
+    failing.add(path)
+    const created = (await call(org, "POST", "/api/org/webhooks", { url: `${receiver.url}${path}` })).json()
+    await oneSecondAfter(Date.now())
+    // Two events, three failed attempts each: more than a whole delivery's worth of failures.
+    await publishEvent(leadEvent(org))
+    await publishEvent(leadEvent(org))
+    await eventually(
+      async () =>
+        expect((await call(org, "GET", `/api/org/webhooks/${created.id}`)).json()).toMatchObject({
+          enabled: true,
+          lastDeliveryStatus: "failed",
+          lastResponseStatus: 503,
+          failureCount: 6,
+        }),
+      { timeoutMs: 20_000 },
+    )
+    expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(6)
+
+    failing.delete(path)
+    const later = leadEvent(org)
+    await publishEvent(later)
+    await eventually(() => expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(7), {
+      timeoutMs: 15_000,
+    })
+    await eventually(
+      async () => {
+        const log = (await call(org, "GET", `/api/org/webhooks/${created.id}/deliveries?status=success`)).json()
+        expect(log.data).toEqual([expect.objectContaining({ eventId: later.eventId, attempt: 1, responseStatus: 200 })])
+        expect((await call(org, "GET", `/api/org/webhooks/${created.id}`)).json()).toMatchObject({
+          enabled: true,
+          lastDeliveryStatus: "success",
+          lastResponseStatus: 200,
+          failureCount: 6,
+        })
+      },
+      { timeoutMs: 15_000 },
+    )
   }, 60_000)
 })
