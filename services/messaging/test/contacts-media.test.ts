@@ -82,6 +82,26 @@ describe("importing contacts", () => {
     expect(tooLarge.json()).toMatchObject({ code: "payload_too_large" })
   })
 
+  it("imports a file of exactly 10 MiB, the limit itself, rather than answering 413", async () => {
+    // ~10,000 contacts with a long ignored column fill the limit to the byte; trailing blanks pad
+    // the rest (a blank last line is no row). Long rows keep the parse and the upserts fast.
+    const limit = 10 * 1024 * 1024
+    const notes = "x".repeat(1000)
+    const lines = ["phone,name,notes\n"]
+    let size = lines[0]?.length ?? 0
+    for (let i = 0; ; i++) {
+      const line = `+1 651 ${String(i).padStart(7, "0")},N${i},${notes}\n`
+      if (size + line.length > limit) break
+      lines.push(line)
+      size += line.length
+    }
+    const file = Buffer.from(lines.join("") + " ".repeat(limit - size))
+    expect(file.length).toBe(limit)
+    const response = await importCsv(file, newOrg())
+    expect(response.statusCode).toBe(200)
+    expect(response.json()).toEqual({ imported: lines.length - 1, skipped: 0, errors: [] })
+  })
+
   it("imports 50,000 rows in one request", async () => {
     const lines = [
       "phone,name",
@@ -131,6 +151,20 @@ describe("uploading media", () => {
       const response = await asTenant(app, orgId, "POST", "/api/media", Buffer.from("{}"), { "content-type": type })
       expect(response.statusCode).toBe(type === "application/json" ? 415 : 415)
     }
+  })
+
+  it("stores an upload of exactly 16 MiB, the limit itself, with 201 and every byte", async () => {
+    const bytes = Buffer.alloc(16 * 1024 * 1024, 0xab)
+    const response = await asTenant(app, orgId, "POST", "/api/media", bytes, { "content-type": "video/mp4" })
+    expect(response.statusCode).toBe(201)
+    expect(response.json()).toMatchObject({
+      contentType: "video/mp4",
+      size: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+    })
+    const [row] = await infra.db
+      .sql`select octet_length(bytes) as n from messaging.media where id = ${response.json().id}`
+    expect(row?.n).toBe(bytes.length)
   })
 
   it("answers 413 above 16 MiB and stores nothing", async () => {
