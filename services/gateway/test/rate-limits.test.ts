@@ -117,6 +117,37 @@ describe("rate limits in Redis", () => {
     expect((await chat()).status).toBe(429)
   })
 
+  it.each([
+    ["POST /api/media", "/api/media", "image/png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],
+    ["POST /api/contacts/import", "/api/contacts/import", "text/csv", "phone,name\n14155550100,Ada\n"],
+  ])("counts %s against the heavy limit and the general one", async (_, path, contentType, body) => {
+    const [gw] = await instances(1, { rateLimits: { generalPerWindow: 5, heavyPerWindow: 3 } })
+    const upload = () =>
+      fetch(`${gw?.url}${path}`, {
+        method: "POST",
+        headers: { "x-api-key": key.key, "content-type": contentType },
+        body,
+      })
+    for (const remaining of ["2", "1", "0"]) {
+      const passed = await upload()
+      expect(passed.status).toBe(200)
+      expect(passed.headers.get("ratelimit-limit")).toBe("3")
+      expect(passed.headers.get("ratelimit-remaining")).toBe(remaining)
+      expect(passed.headers.get("ratelimit-policy")).toBe("3;w=60")
+    }
+    const refused = await upload()
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toEqual({ error: "Too many requests, slow down", code: "rate_limited" })
+    expect(refused.headers.get("ratelimit-limit")).toBe("3")
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    // The three that passed took three of the organization's five general requests (the refused
+    // one took none): one light request is left after this one.
+    const light = await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })
+    expect(light.status).toBe(200)
+    expect(light.headers.get("ratelimit-limit")).toBe("5")
+    expect(light.headers.get("ratelimit-remaining")).toBe("1")
+  })
+
   it("counts unauthenticated requests per client IP, refused credentials included", async () => {
     const [gw] = await instances(1, { rateLimits: { generalPerWindow: 3 } })
     const answers: Array<number> = []
