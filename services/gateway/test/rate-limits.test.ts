@@ -148,6 +148,57 @@ describe("rate limits in Redis", () => {
     expect(light.headers.get("ratelimit-remaining")).toBe("1")
   })
 
+  it("gives one widget key a budget per client IP behind a trusted proxy, and the private API one per organization", async () => {
+    const [gw] = await instances(1, { trustProxy: true, rateLimits: { generalPerWindow: 2 } })
+    const widget = await createKey(setupGateway.url, org, { scopes: ["chat:write"] })
+    const chat = (clientIp: string) =>
+      fetch(`${gw?.url}/api/public/chat`, {
+        method: "POST",
+        headers: { "x-api-key": widget.key, "content-type": "application/json", "x-forwarded-for": clientIp },
+        body: '{"message":"hi"}',
+      })
+    const statusesOf = async (calls: ReadonlyArray<() => Promise<Response>>) => {
+      const answers: Array<number> = []
+      for (const call of calls) answers.push((await call()).status)
+      return answers
+    }
+    expect(await statusesOf([() => chat("203.0.113.1"), () => chat("203.0.113.1"), () => chat("203.0.113.1")])).toEqual(
+      [200, 200, 429],
+    )
+    // The same key from another visitor starts with a budget of its own.
+    const other = await chat("203.0.113.2")
+    expect(other.status).toBe(200)
+    expect(other.headers.get("ratelimit-remaining")).toBe("1")
+    expect((await chat("203.0.113.2")).status).toBe(200)
+    expect((await chat("203.0.113.2")).status).toBe(429)
+
+    // The private API counts the organization, whichever address its calls come from.
+    const templates = (clientIp: string) =>
+      fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key, "x-forwarded-for": clientIp } })
+    expect(
+      await statusesOf([
+        () => templates("198.51.100.1"),
+        () => templates("198.51.100.2"),
+        () => templates("198.51.100.3"),
+      ]),
+    ).toEqual([200, 200, 429])
+  })
+
+  it("ignores X-Forwarded-For unless told to trust a proxy", async () => {
+    const [gw] = await instances(1, { rateLimits: { generalPerWindow: 2 } })
+    const widget = await createKey(setupGateway.url, org, { scopes: ["chat:write"] })
+    const chat = (clientIp: string) =>
+      fetch(`${gw?.url}/api/public/chat`, {
+        method: "POST",
+        headers: { "x-api-key": widget.key, "content-type": "application/json", "x-forwarded-for": clientIp },
+        body: '{"message":"hi"}',
+      })
+    expect((await chat("203.0.113.1")).status).toBe(200)
+    expect((await chat("203.0.113.2")).status).toBe(200)
+    // A client cannot mint itself fresh budgets by sending a header: both came from loopback.
+    expect((await chat("203.0.113.3")).status).toBe(429)
+  })
+
   it("counts unauthenticated requests per client IP, refused credentials included", async () => {
     const [gw] = await instances(1, { rateLimits: { generalPerWindow: 3 } })
     const answers: Array<number> = []
