@@ -18,9 +18,65 @@ export interface DispatchTarget {
  */
 export const DirectoryCacheMs = 250
 
-interface Cached<A> {
-  readonly value: A
-  readonly until: number
+/**
+ * Read-through entries kept `DirectoryCacheMs` from when their read started (so no answer is older
+ * than that), with at most one read per key in flight: under a backlog a query can take longer
+ * than the TTL, its entry is stale on arrival, and without the shared read every delivery queried
+ * again (measured: a query per delivery, which slowed every query further). A key invalidated while
+ * its read runs does not store that read's answer.
+ */
+class ReadThrough<A> {
+  readonly #load: (key: string) => Promise<A>
+  readonly #entries = new Map<string, { readonly value: A; readonly until: number }>()
+  readonly #loading = new Map<string, { stale: boolean; readonly promise: Promise<A> }>()
+
+  constructor(load: (key: string) => Promise<A>) {
+    this.#load = load
+  }
+
+  get(key: string): Promise<A> {
+    const entry = this.#entries.get(key)
+    if (entry !== undefined && entry.until > Date.now()) return Promise.resolve(entry.value)
+    const running = this.#loading.get(key)
+    if (running !== undefined) return running.promise
+    const startedAt = Date.now()
+    const read: { stale: boolean; promise: Promise<A> } = {
+      stale: false,
+      promise: this.#load(key).then(
+        (value) => {
+          if (!read.stale) {
+            this.#loading.delete(key)
+            this.#store(key, value, startedAt + DirectoryCacheMs)
+          }
+          return value
+        },
+        (error: unknown) => {
+          if (!read.stale) this.#loading.delete(key)
+          throw error
+        },
+      ),
+    }
+    this.#loading.set(key, read)
+    return read.promise
+  }
+
+  invalidate(key: string): void {
+    this.#entries.delete(key)
+    const running = this.#loading.get(key)
+    if (running !== undefined) {
+      running.stale = true
+      this.#loading.delete(key)
+    }
+  }
+
+  #store(key: string, value: A, until: number): void {
+    const now = Date.now()
+    // Organizations come and go: expired entries are dropped once there are many.
+    if (this.#entries.size >= 10_000) {
+      for (const [k, entry] of this.#entries) if (entry.until <= now) this.#entries.delete(k)
+    }
+    this.#entries.set(key, { value, until })
+  }
 }
 
 /**
@@ -30,12 +86,25 @@ interface Cached<A> {
 export class WebhookDirectory {
   readonly #sql: postgres.Sql
   readonly #schema: string
-  readonly #byOrg = new Map<string, Cached<ReadonlyArray<DispatchTarget>>>()
-  readonly #byId = new Map<string, Cached<DispatchTarget | undefined>>()
+  readonly #byOrg: ReadThrough<ReadonlyArray<DispatchTarget>>
+  readonly #byId: ReadThrough<DispatchTarget | undefined>
 
   constructor(sql: postgres.Sql, schema = "dispatcher") {
     this.#sql = sql
     this.#schema = schema
+    const table = sql(schema)
+    this.#byOrg = new ReadThrough(async (orgId) => {
+      const rows = await sql<Array<Row>>`
+        select webhook_id, org_id, url, events, enabled, sealed_secret from ${table}.webhooks
+        where org_id = ${orgId} and enabled and not deleted`
+      return rows.map(toTarget)
+    })
+    this.#byId = new ReadThrough(async (webhookId) => {
+      const [row] = await sql<Array<Row>>`
+        select webhook_id, org_id, url, events, enabled, sealed_secret from ${table}.webhooks
+        where webhook_id = ${webhookId} and not deleted`
+      return row === undefined ? undefined : toTarget(row)
+    })
   }
 
   /** Applies a change unless a newer version is already held (records may arrive again or late). */
@@ -51,36 +120,19 @@ export class WebhookDirectory {
         sealed_secret = excluded.sealed_secret, deleted = excluded.deleted, version = excluded.version,
         changed_at = excluded.changed_at
       where webhooks.version < excluded.version`
-    this.#byOrg.delete(change.orgId)
-    this.#byId.delete(change.webhookId)
+    this.#byOrg.invalidate(change.orgId)
+    this.#byId.invalidate(change.webhookId)
   }
 
   /** Enabled, not deleted webhooks of the organization whose `events` contain this event. */
   async subscribers(orgId: OrgId, event: EventName): Promise<ReadonlyArray<DispatchTarget>> {
-    const now = Date.now()
-    let cached = this.#byOrg.get(orgId)
-    if (cached === undefined || cached.until <= now) {
-      const rows = await this.#sql<Array<Row>>`
-        select webhook_id, org_id, url, events, enabled, sealed_secret from ${this.#sql(this.#schema)}.webhooks
-        where org_id = ${orgId} and enabled and not deleted`
-      cached = { value: rows.map(toTarget), until: now + DirectoryCacheMs }
-      this.#byOrg.set(orgId, cached)
-    }
-    return cached.value.filter((target) => target.events.includes(event))
+    const targets = await this.#byOrg.get(orgId)
+    return targets.filter((target) => target.events.includes(event))
   }
 
   /** The webhook as it is now, or undefined when it was deleted or never known. */
-  async target(webhookId: WebhookId): Promise<DispatchTarget | undefined> {
-    const now = Date.now()
-    let cached = this.#byId.get(webhookId)
-    if (cached === undefined || cached.until <= now) {
-      const [row] = await this.#sql<Array<Row>>`
-        select webhook_id, org_id, url, events, enabled, sealed_secret from ${this.#sql(this.#schema)}.webhooks
-        where webhook_id = ${webhookId} and not deleted`
-      cached = { value: row === undefined ? undefined : toTarget(row), until: now + DirectoryCacheMs }
-      this.#byId.set(webhookId, cached)
-    }
-    return cached.value
+  target(webhookId: WebhookId): Promise<DispatchTarget | undefined> {
+    return this.#byId.get(webhookId)
   }
 }
 
