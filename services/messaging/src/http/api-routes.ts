@@ -22,7 +22,7 @@ import {
 } from "@parley/platform"
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import type { FastifyInstance } from "fastify"
-import { createCampaign, getCampaign } from "../campaigns/campaigns.ts"
+import { CAMPAIGN_BODY_LIMIT_BYTES, createCampaign, getCampaign } from "../campaigns/campaigns.ts"
 import { putBridgeChannel, putCloudChannel } from "../channels/configure.ts"
 import { listChannels, toChannel } from "../channels/repository.ts"
 import { type ImportRefused, importContacts, listContacts } from "../contacts/contacts.ts"
@@ -138,7 +138,7 @@ export const registerApiRoutes = (
 
     api.post(
       "/api/campaigns",
-      { bodyLimit: 8 * 1024 * 1024 },
+      { bodyLimit: CAMPAIGN_BODY_LIMIT_BYTES },
       route((request, reply) =>
         Effect.gen(function* () {
           const orgId = yield* tenantOf(request)
