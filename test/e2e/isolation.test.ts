@@ -11,7 +11,7 @@ import {
 } from "./support/system.ts"
 
 // CONTRACT.md §1: another organization's resource is answered exactly as a missing one (404), and
-// lists show only the caller's own. Every id-taking or listing route of §2.4 (members), §4 (keys)
+// lists show only the caller's own. Every id-taking, listing or creating route of §2.4 (members), §4 (keys)
 // and §5 (webhooks) is a row of the table below; each row first proves organization A can use the
 // route on its own resource (so an unfinished route fails loudly instead of passing as a 404),
 // then attacks it as organization B, then checks A's resource is unchanged.
@@ -103,6 +103,22 @@ const rows: ReadonlyArray<Row> = [
     unchanged: async () => {
       expect((await memberA.client.get("/api/auth/me")).status).toBe(200)
       expect(ids(await a.admin.client.get("/api/org/members"))).toContain(memberA.id)
+    },
+  },
+  {
+    route: "POST /api/org/members",
+    control: async () => expect(ids(await a.admin.client.get("/api/org/members"))).toContain(memberA.id),
+    attack: async (x) => {
+      const before = ids(await a.admin.client.get("/api/org/members"))
+      const email = `b-member-${crypto.randomUUID()}@example.com`
+      const password = `pw-${crypto.randomUUID()}`
+      const added = await x.post("/api/org/members", { email, password, role: "admin" })
+      expect(added.status, added.text).toBe(201)
+      // B's new member is B's: in B's list, signed in to B, and nowhere in A.
+      expect(ids(await x.get("/api/org/members"))).toContain(added.body.id)
+      const me = await system.client({ cookie: await system.login(email, password) }).get("/api/auth/me")
+      expect(me.body?.organization?.id).toBe(b.orgId)
+      expect(ids(await a.admin.client.get("/api/org/members"))).toEqual(before)
     },
   },
   // §4 API keys
