@@ -1,0 +1,218 @@
+import { randomBytes } from "node:crypto"
+import { eventually, type ReceivedRequest, type StubServer, startHttpServer } from "@parley/platform/testing"
+import { verify } from "@parley/webhooks"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type MintedKey, type System, startSystem } from "./support/system.ts"
+
+// Messaging's events (CONTRACT.md §7) on their whole path in `npm start`'s composition: caused
+// through the real entry points (the tenant API and provider-signed callbacks to
+// /channels/cloud/webhook), appended through messaging's outbox, fanned out by the dispatcher and
+// delivered to a tenant's receiver on loopback, signed with the secret it registered.
+let system: System
+let key: MintedKey
+let receiver: StubServer
+const secret = randomBytes(32).toString("base64")
+const CLOUD = { phoneNumberId: "100000000777", businessAccountId: "200000000777", accessToken: "token-e2e" }
+/** The provider refuses sends to this number as undeliverable (Graph code 131026). */
+const UNDELIVERABLE = "14155550199"
+const EVENTS = ["message.status", "template.status", "template.quality", "template.category", "campaign.completed"]
+
+type Data = Record<string, unknown>
+
+/** A provider callback of one change, as the cloud provider batches them under its business account. */
+const providerChange = (field: string, value: Data) =>
+  system.providerCallback({
+    object: "whatsapp_business_account",
+    entry: [{ id: CLOUD.businessAccountId, time: 1_700_000_000, changes: [{ field, value }] }],
+  })
+
+const reportStatus = (messageId: string, status: string, recipient: string) =>
+  providerChange("messages", {
+    messaging_product: "whatsapp",
+    metadata: { display_phone_number: "15550000777", phone_number_id: CLOUD.phoneNumberId },
+    statuses: [{ id: messageId, status, timestamp: "1700000001", recipient_id: recipient }],
+  })
+
+const createTemplate = async (name: string) => {
+  const created = await key.client.post("/api/templates", {
+    name,
+    language: "en_US",
+    category: "UTILITY",
+    components: [{ type: "BODY", text: "Your order is on its way" }],
+  })
+  expect(created.status, created.text).toBe(201)
+  return created.body as { name: string; metaTemplateId: string }
+}
+
+const templateRef = (template: { name: string; metaTemplateId: string }) => ({
+  message_template_id: Number(template.metaTemplateId),
+  message_template_name: template.name,
+  message_template_language: "en_US",
+})
+
+/**
+ * The receiver's first delivery of `event` whose data `matches`, once it has arrived, with the
+ * envelope @parley/webhooks authenticated with the registered secret.
+ */
+const deliveryOf = async (event: string, matches: (data: Data) => boolean, timeoutMs = 15_000) => {
+  const request = await eventually(
+    () => {
+      const found = receiver.requests.find(
+        (r: ReceivedRequest) => r.headers["x-service-event"] === event && matches((r.json() as { data: Data }).data),
+      )
+      if (found === undefined) throw new Error(`no ${event} delivery of that data yet`)
+      return found
+    },
+    { timeoutMs },
+  )
+  const envelope = await verify(request.body, request.headers, secret)
+  await expect(verify(request.body, request.headers, randomBytes(32).toString("base64"))).rejects.toMatchObject({
+    _tag: "InvalidSignature",
+  })
+  expect(envelope.event).toBe(event)
+  expect(envelope.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+  expect(request.headers["user-agent"]).toMatch(/^Parley-Webhooks\//)
+  return envelope.data as Data
+}
+
+beforeAll(async () => {
+  receiver = await startHttpServer(() => ({ status: 204 }))
+  system = await startSystem()
+  let templates = 0
+  let sends = 0
+  system.provider.setHandler((request) => {
+    if (request.path === `/v21.0/${CLOUD.phoneNumberId}/messages`) {
+      const { to } = request.json() as { to: string }
+      if (to === UNDELIVERABLE) {
+        return { status: 400, body: { error: { message: "(#131026) Message undeliverable", code: 131026 } } }
+      }
+      return {
+        body: {
+          messaging_product: "whatsapp",
+          contacts: [{ input: to, wa_id: to }],
+          messages: [{ id: `wamid.e2e${++sends}` }],
+        },
+      }
+    }
+    if (request.path === `/v21.0/${CLOUD.businessAccountId}/message_templates`) {
+      return { body: { id: String(880_000_000_000 + ++templates), status: "PENDING", category: "UTILITY" } }
+    }
+    return { status: 404, body: { error: { message: "Unknown path", code: 100 } } }
+  })
+  const tenant = await system.createTenant()
+  key = await tenant.mintKey()
+  const webhook = await key.client.post("/api/org/webhooks", { url: `${receiver.url}/parley`, secret, events: EVENTS })
+  expect(webhook.status, webhook.text).toBe(201)
+  const channel = await key.client.put("/api/channels/cloud", CLOUD)
+  expect(channel.status, channel.text).toBe(200)
+  // A new webhook applies to events more than a second after it was answered (CONTRACT.md §6),
+  // sooner being allowed: rather than sleep, report statuses of throwaway messages until one of
+  // them reaches the receiver. Every event caused after that is one the webhook must get.
+  let probes = 0
+  await eventually(
+    async () => {
+      const messageId = `wamid.probe${++probes}`
+      expect((await reportStatus(messageId, "sent", "15550000001")).status).toBe(200)
+      await deliveryOf("message.status", (data) => data.messageId === messageId, 1_000)
+    },
+    { timeoutMs: 20_000 },
+  )
+  console.info(`messaging webhooks e2e: the webhook took effect by status probe ${probes}`)
+}, 60_000)
+
+afterAll(async () => {
+  await system?.close()
+  await receiver?.close()
+})
+
+describe("messaging's events reach a tenant's webhook, signed", () => {
+  it("delivers message.status for each status the provider reports of a message sent through Parley", async () => {
+    const sent = await key.client.post("/api/messages", { to: "+1 (415) 555-0101", text: "Your order has shipped" })
+    expect(sent.status, sent.text).toBe(202)
+    const { messageId } = sent.body as { messageId: string }
+    expect(messageId).toMatch(/^wamid\.e2e/)
+    for (const status of ["sent", "delivered", "read"]) {
+      expect((await reportStatus(messageId, status, "14155550101")).status).toBe(200)
+    }
+    for (const status of ["sent", "delivered", "read"]) {
+      const data = await deliveryOf("message.status", (d) => d.messageId === messageId && d.status === status)
+      expect(data).toEqual({ messageId, status, recipient: "14155550101" })
+    }
+  })
+
+  it("delivers template.status when the provider approves a template", async () => {
+    const template = await createTemplate("order_shipped")
+    const approved = await providerChange("message_template_status_update", {
+      event: "APPROVED",
+      ...templateRef(template),
+      reason: "NONE",
+    })
+    expect(approved.status).toBe(200)
+    const data = await deliveryOf("template.status", (d) => d.name === "order_shipped")
+    expect(data).toEqual({
+      name: "order_shipped",
+      language: "en_US",
+      metaTemplateId: template.metaTemplateId,
+      status: "APPROVED",
+      reason: "",
+    })
+  })
+
+  it("delivers template.quality when the provider re-scores a template", async () => {
+    const template = await createTemplate("order_rescored")
+    const rescored = await providerChange("message_template_quality_update", {
+      previous_quality_score: "GREEN",
+      new_quality_score: "YELLOW",
+      ...templateRef(template),
+    })
+    expect(rescored.status).toBe(200)
+    const data = await deliveryOf("template.quality", (d) => d.name === "order_rescored")
+    expect(data).toEqual({
+      name: "order_rescored",
+      language: "en_US",
+      metaTemplateId: template.metaTemplateId,
+      qualityScore: "YELLOW",
+      previousQualityScore: "GREEN",
+    })
+  })
+
+  it("delivers template.category when the provider moves a template to another category", async () => {
+    const template = await createTemplate("order_moved")
+    const moved = await providerChange("template_category_update", {
+      previous_category: "UTILITY",
+      new_category: "MARKETING",
+      ...templateRef(template),
+    })
+    expect(moved.status).toBe(200)
+    const data = await deliveryOf("template.category", (d) => d.name === "order_moved")
+    expect(data).toEqual({
+      name: "order_moved",
+      language: "en_US",
+      metaTemplateId: template.metaTemplateId,
+      category: "MARKETING",
+      previousCategory: "UTILITY",
+    })
+  })
+
+  it("delivers campaign.completed with sent + failed = totalRecipients once every recipient was attempted", async () => {
+    const template = await createTemplate("spring_sale")
+    const approved = await providerChange("message_template_status_update", {
+      event: "APPROVED",
+      ...templateRef(template),
+    })
+    expect(approved.status).toBe(200)
+    const created = await key.client.post("/api/campaigns", {
+      name: "Spring sale",
+      template: { name: "spring_sale", language: "en_US" },
+      // Three distinct numbers (one written twice), one of which the provider cannot deliver to.
+      recipients: ["+1 (415) 555-0111", "14155550112", "+1 415 555 0199", "1 415 555 0111"],
+    })
+    expect(created.status, created.text).toBe(202)
+    const { id, totalRecipients } = created.body as { id: string; totalRecipients: number }
+    expect(totalRecipients).toBe(3)
+    const data = await deliveryOf("campaign.completed", (d) => d.campaignId === id)
+    expect(data).toEqual({ campaignId: id, name: "Spring sale", totalRecipients: 3, sent: 2, failed: 1 })
+    const campaign = await key.client.get(`/api/campaigns/${id}`)
+    expect(campaign.body).toMatchObject({ status: "completed", totalRecipients: 3, sent: 2, failed: 1 })
+  })
+})
