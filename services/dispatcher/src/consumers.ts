@@ -146,12 +146,21 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
     )
   })
 
-/** Starts every consumer of the dispatcher; they run until the surrounding Scope closes. */
+/**
+ * Starts every consumer of the dispatcher; they run until the surrounding Scope closes. They join
+ * their groups together: on Kafka each join waits out the broker's initial rebalance delay (3 s by
+ * default), and one after another the five made the dispatcher ~15 s late to become ready.
+ */
 export const runDispatcherConsumers = (parts: DispatcherParts) =>
   Effect.gen(function* () {
-    yield* projectWebhooks(parts)
-    yield* fanOutEvents(parts)
-    yield* deliverDeliveries(parts, Topics.dispatchDeliveries, "deliveries")
-    yield* deliverDeliveries(parts, Topics.dispatchRetry5s, "retry-5s")
-    yield* deliverDeliveries(parts, Topics.dispatchRetry10s, "retry-10s")
+    yield* Effect.all(
+      [
+        projectWebhooks(parts),
+        fanOutEvents(parts),
+        deliverDeliveries(parts, Topics.dispatchDeliveries, "deliveries"),
+        deliverDeliveries(parts, Topics.dispatchRetry5s, "retry-5s"),
+        deliverDeliveries(parts, Topics.dispatchRetry10s, "retry-10s"),
+      ],
+      { concurrency: "unbounded", discard: true },
+    )
   })
