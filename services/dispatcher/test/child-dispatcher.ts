@@ -21,6 +21,8 @@ export interface ChildDispatcher {
   readonly output: () => string
   /** Kills it like a crash: no shutdown, no commit, no goodbye to the consumer groups. */
   kill(): Promise<void>
+  /** Stops it as a deployment does (SIGTERM): it commits and leaves its consumer groups. */
+  stop(): Promise<void>
 }
 
 /** services/dispatcher/src/main.ts as its own process, exactly as deployed, on the test's database. */
@@ -70,6 +72,10 @@ export const startChildDispatcher = async (env: {
     output: () => output,
     kill: async () => {
       child.kill("SIGKILL")
+      await exited
+    },
+    stop: async () => {
+      child.kill("SIGTERM")
       await exited
     },
   }
