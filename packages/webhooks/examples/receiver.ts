@@ -2,9 +2,15 @@
  * An example Parley webhook receiver as a Fetch handler: `export default { fetch }` runs as it is
  * under `deno serve`, `bun run` and edge runtimes; `node-server.ts` launches it on Node.
  *
- * It answers 401 when a delivery cannot be authenticated, and 2xx otherwise: 200 once handled,
- * 200 for a retry of a delivery already handled (deduplicated on X-Service-Delivery), 409 while a
- * concurrent attempt of the same delivery is still being handled (Parley tries again later).
+ * As CONTRACT §12 asks, it answers 401 when a delivery cannot be authenticated (a missing or bad
+ * signature; with `toleranceSeconds`, a timestamp outside it) and 2xx otherwise:
+ * - 200 once handled;
+ * - 200 for a retry of a delivery already handled (deduplicated on X-Service-Delivery);
+ * - 200 for an attempt of a delivery that is being handled right now, once that handling ends:
+ *   it waits for it rather than handling the delivery twice, and answers with its outcome;
+ * - 200 and a logged warning for an authentic body it cannot decode (malformed, or an event newer
+ *   than this library): retrying the same bytes could never succeed.
+ * Only `onEvent` throwing makes it answer 500, so that Parley tries that delivery again.
  */
 import {
   type DedupeOutcome,
@@ -12,7 +18,6 @@ import {
   headerValue,
   isVerificationError,
   makeDeduplicator,
-  recommendedStatus,
   verify,
   type WebhookEnvelope,
 } from "../src/index.ts"
@@ -22,6 +27,8 @@ export interface ReceiverOptions {
   readonly secret: string
   /** What to do with each authentic event, once per delivery. */
   readonly onEvent?: (envelope: WebhookEnvelope) => Promise<void> | void
+  /** Where warnings go (an authentic delivery it cannot decode). Default `console.warn`. */
+  readonly warn?: (message: string) => void
   readonly toleranceSeconds?: number
 }
 
@@ -52,9 +59,33 @@ export const describe = (envelope: WebhookEnvelope): string => {
 export const makeReceiver = (options: ReceiverOptions) => {
   const dedupe = makeDeduplicator()
   const onEvent = options.onEvent ?? ((envelope) => console.log(describe(envelope)))
+  const warn = options.warn ?? ((message) => console.warn(message))
+  // Deliveries being handled in this process, by id: a concurrent attempt of one of them (a retry
+  // Parley sent after the first attempt timed out, while that one still runs here) waits for it.
+  const handling = new Map<string, Promise<DedupeOutcome<void>>>()
+
+  const handleOnce = (
+    deliveryId: string,
+    headers: Headers,
+    envelope: WebhookEnvelope,
+    running: Promise<DedupeOutcome<void>> | undefined,
+  ): Promise<DedupeOutcome<void>> => {
+    if (running !== undefined) {
+      // Its outcome is ours: handled there is a duplicate here, and if it threw, so do we (500).
+      return running.then(
+        (outcome): DedupeOutcome<void> => ({ status: outcome.status === "handled" ? "duplicate" : outcome.status }),
+      )
+    }
+    const outcome = dedupe.once(headers, async () => onEvent(envelope)).finally(() => handling.delete(deliveryId))
+    handling.set(deliveryId, outcome)
+    return outcome
+  }
 
   const fetch = async (request: Request): Promise<Response> => {
-    if (request.method !== "POST") return json(405, { error: "Method not allowed" })
+    const deliveryId = headerValue(request.headers, DeliveryHeaders.delivery) || undefined
+    // Noted as the request arrives, used only once it is authenticated: a handling of this delivery
+    // already running here, which this attempt then waits for even if it ends meanwhile.
+    const runningOnArrival = deliveryId === undefined ? undefined : handling.get(deliveryId)
     // The raw bytes, never request.json(): the signature covers the body exactly as sent.
     const body = new Uint8Array(await request.arrayBuffer())
     let envelope: WebhookEnvelope
@@ -62,15 +93,25 @@ export const makeReceiver = (options: ReceiverOptions) => {
       envelope = await verify(body, request.headers, options.secret, { toleranceSeconds: options.toleranceSeconds })
     } catch (error) {
       if (!isVerificationError(error)) throw error
-      return json(recommendedStatus(error), { error: error.message })
+      switch (error._tag) {
+        case "MissingHeader":
+        case "InvalidSignature":
+        case "TimestampOutsideTolerance":
+          return json(401, { error: error.message })
+        case "MalformedBody":
+        case "UnknownEvent":
+          // Authentic (the signature was checked first) but not decodable by this version.
+          warn(`ignoring delivery ${deliveryId ?? "(no id)"}: ${error._tag}: ${error.message}`)
+          return json(200, { ignored: error._tag })
+      }
     }
     // Parley always sends X-Service-Delivery; without one there is nothing to deduplicate on.
     const outcome: DedupeOutcome<void> =
-      headerValue(request.headers, DeliveryHeaders.delivery) === undefined
+      deliveryId === undefined
         ? { status: "handled", value: await onEvent(envelope) }
-        : await dedupe.once(request.headers, async () => onEvent(envelope))
-    if (outcome.status === "in-progress") return json(409, { error: "Delivery is being handled" })
-    return json(200, { received: envelope.event, duplicate: outcome.status === "duplicate" })
+        : await handleOnce(deliveryId, request.headers, envelope, runningOnArrival ?? handling.get(deliveryId))
+    // "in-progress" only comes from a store shared with other instances: one of them is handling it.
+    return json(200, { received: envelope.event, duplicate: outcome.status !== "handled" })
   }
 
   return { fetch }

@@ -82,7 +82,8 @@ export interface DeduplicatorOptions {
 
 /**
  * What happened to a delivery: handled now; already handled ("duplicate": answer 2xx); or being
- * handled by a concurrent attempt ("in-progress": answer 409 so that Parley tries again later).
+ * handled by a concurrent attempt ("in-progress": answer 2xx if that handling can be trusted to
+ * finish, else a non-2xx so that Parley tries again later).
  */
 export type DedupeOutcome<A> =
   | { readonly status: "handled"; readonly value: A }
