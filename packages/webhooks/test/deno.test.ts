@@ -6,6 +6,8 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
+import { EventNames } from "../src/index.ts"
+import { sampleEnvelope, sampleEventData } from "../src/testing.ts"
 
 /**
  * The library claims to run unchanged on Deno (Web Crypto only, no `node:` imports). This runs a
@@ -21,18 +23,16 @@ const denoDir = mkdtempSync(join(tmpdir(), "parley-deno-"))
 afterAll(() => rmSync(denoDir, { recursive: true, force: true }))
 
 describe("on Deno", () => {
-  it("a delivery signed on Node verifies, and tampering or a bad signature is refused", async () => {
+  it("a signed delivery of each of the eight events, signed on Node, verifies and decodes; tampering or a bad signature is refused", async () => {
     expect(existsSync(denoBinary)).toBe(true)
     const secret = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80="
-    const data = {
-      phone: "14155550100",
-      name: "Dana",
-      type: "BOOKING",
-      booking: { date: "2026-11-24", time: "09:30", service: "consultation" },
-    }
-    const body = JSON.stringify({ event: "lead.updated", timestamp: "2026-11-22T09:30:00.000Z", data })
-    const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`
-    const input = JSON.stringify({ secret, body, signature, deliveryId: "dlv_4tQ2yK8pX1mN7bV3cZ9wL0" })
+    const deliveries = EventNames.map((event, i) => {
+      const body = JSON.stringify(sampleEnvelope(event))
+      const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`
+      return { event, body, signature, deliveryId: `dlv_deno${i}` }
+    })
+    expect(deliveries).toHaveLength(8)
+    const input = JSON.stringify({ secret, deliveries })
 
     const { stdout } = await run(
       denoBinary,
@@ -50,14 +50,19 @@ describe("on Deno", () => {
     const findings = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}")
 
     expect(findings.runtime).toMatch(/^deno 2\./)
-    expect(findings.event).toBe("lead.updated")
-    expect(findings.data).toEqual(data)
-    expect(findings.bytesEvent).toBe("lead.updated")
-    expect(findings.signature).toBe(signature)
-    expect(findings.tampered).toBe("InvalidSignature")
-    expect(findings.wrongSecret).toBe("InvalidSignature")
-    expect(findings.receiverGood).toBe(200)
-    expect(findings.receiverRetry).toEqual({ received: "lead.updated", duplicate: true })
-    expect(findings.receiverBad).toBe(401)
+    expect(findings.deliveries).toEqual(
+      deliveries.map(({ event, signature }) => ({
+        event,
+        timestamp: sampleEnvelope(event).timestamp,
+        data: sampleEventData[event],
+        bytesEvent: event,
+        signature,
+        tampered: "InvalidSignature",
+        wrongSecret: "InvalidSignature",
+        receiverGood: 200,
+        receiverRetry: { received: event, duplicate: true },
+        receiverBad: 401,
+      })),
+    )
   })
 })
