@@ -6,6 +6,7 @@
  * cross a socket twice and no port is opened. Answers stream back with backpressure, so an export
  * is never held whole in memory.
  */
+import type { IncomingMessage, ServerResponse } from "node:http"
 import type { Readable } from "node:stream"
 import type { FastifyInstance } from "fastify"
 import { Dispatcher } from "undici"
@@ -51,6 +52,19 @@ export class InProcessDispatcher extends Dispatcher {
   constructor(app: FastifyInstance) {
     super()
     this.#app = app
+  }
+
+  /**
+   * Hands the client's own request to the service: its Fastify routes it and answers on the
+   * client's connection. Only for a request whose body the gateway has not read (none at all):
+   * a body read here can no longer reach the service this way, and goes through `dispatch`.
+   */
+  handOff(request: IncomingMessage, response: ServerResponse): void {
+    this.#app.routing(request, response)
+  }
+
+  get closed(): boolean {
+    return this.#closed
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
