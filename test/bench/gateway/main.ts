@@ -117,8 +117,8 @@ const main = async () => {
   const standaloneDb = await freshDatabase()
   const standaloneDataDir = mkdtempSync(join(tmpdir(), "parley-bench-"))
   try {
-    const [barePort, identityPort, gatewayPort, metricsPort, proxyPort, standalonePort, standaloneMetricsPort] =
-      await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()])
+    const [barePort, identityPort, gatewayPort, metricsPort, proxyPort, standalonePort, standaloneMetricsPort, floorPort] =
+      await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()])
     const bareUrl = `http://127.0.0.1:${barePort}`
     const identityUrl = `http://127.0.0.1:${identityPort}`
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`
@@ -137,6 +137,12 @@ const main = async () => {
       String(proxyPort),
       bareUrl,
     ])
+    // Bare Fastify plus the gateway's Redis limiter and nothing else: the ceiling of any limited route.
+    const floorUrl = `http://127.0.0.1:${floorPort}`
+    const floorProcess =
+      REDIS_URL === ""
+        ? undefined
+        : startProcess(new URL("gateway/limited-bare.ts", new URL("../", import.meta.url)), [String(floorPort), REDIS_URL])
     const identityProcess = startProcess(new URL("services/identity/src/main.ts", repo), [], {
       ...common,
       PARLEY_IDENTITY_PORT: String(identityPort),
@@ -179,6 +185,7 @@ const main = async () => {
     await Promise.all([
       waitUntilLive(`${bareUrl}/health`),
       waitUntilLive(`${proxyUrl}/health`),
+      ...(floorProcess === undefined ? [] : [waitUntilLive(`${floorUrl}/health`)]),
       waitUntilLive(`${gatewayUrl}/health/live`),
       waitUntilLive(`${standaloneUrl}/health/live`, 60_000),
     ])
@@ -199,6 +206,16 @@ const main = async () => {
     }
     const targets: Array<Target> = [
       { name: "bare", url: `${bareUrl}/api/templates`, headers: {}, servers: { bare: bareProcess.pid } },
+      ...(floorProcess === undefined
+        ? []
+        : [
+            {
+              name: "floor",
+              url: `${floorUrl}/api/templates`,
+              headers: {},
+              servers: { floor: floorProcess.pid, redis: redisPid },
+            },
+          ]),
       {
         name: "standalone",
         url: `${standaloneUrl}/api/org/webhook-events`,
@@ -247,6 +264,7 @@ const main = async () => {
     }
     const labels: Record<string, string> = {
       bare: "bare Fastify (small JSON)",
+      floor: "reference: bare Fastify + the Redis limiter",
       standalone: "npm start (1 process): GET /api/org/webhook-events",
       gateway: "gateway → tiny upstream (key + Redis limit)",
       proxy: "reference: minimal Fastify+undici proxy",
@@ -258,7 +276,7 @@ const main = async () => {
         .filter(([, rs]) => rs.length > 0)
         .map(([name, rs]) => [name, medianRound(rs)]),
     )
-    const { bare, standalone, gateway, proxy, health, identity } = medians
+    const { bare, floor, standalone, gateway, proxy, health, identity } = medians
 
     console.log("")
     console.log(
@@ -271,6 +289,11 @@ const main = async () => {
       standalone === undefined || bare === undefined ? undefined : standalone.requestsPerSecond / bare.requestsPerSecond
     if (ratio !== undefined) {
       console.log(`npm start (one process) / bare Fastify throughput: ${ratio.toFixed(2)}× (target ≥ 0.50×)`)
+    }
+    if (floor !== undefined && bare !== undefined) {
+      console.log(
+        `bare Fastify + Redis limiter / bare Fastify throughput: ${(floor.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}× (the ceiling of any route with the limiter on)`,
+      )
     }
     const separateRatio =
       gateway === undefined || bare === undefined ? undefined : gateway.requestsPerSecond / bare.requestsPerSecond
@@ -293,6 +316,7 @@ const main = async () => {
         durationSeconds: DURATION_SECONDS,
         rounds: ROUNDS,
         bare,
+        floor,
         standalone,
         gateway,
         proxy,
