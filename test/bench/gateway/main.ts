@@ -117,8 +117,17 @@ const main = async () => {
   const standaloneDb = await freshDatabase()
   const standaloneDataDir = mkdtempSync(join(tmpdir(), "parley-bench-"))
   try {
-    const [barePort, identityPort, gatewayPort, metricsPort, proxyPort, standalonePort, standaloneMetricsPort, floorPort] =
-      await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort(), freePort()])
+    const ports = await Promise.all(Array.from({ length: 8 }, () => freePort()))
+    const [
+      barePort,
+      identityPort,
+      gatewayPort,
+      metricsPort,
+      proxyPort,
+      standalonePort,
+      standaloneMetricsPort,
+      floorPort,
+    ] = ports as [number, number, number, number, number, number, number, number]
     const bareUrl = `http://127.0.0.1:${barePort}`
     const identityUrl = `http://127.0.0.1:${identityPort}`
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`
@@ -142,7 +151,10 @@ const main = async () => {
     const floorProcess =
       REDIS_URL === ""
         ? undefined
-        : startProcess(new URL("gateway/limited-bare.ts", new URL("../", import.meta.url)), [String(floorPort), REDIS_URL])
+        : startProcess(new URL("gateway/limited-bare.ts", new URL("../", import.meta.url)), [
+            String(floorPort),
+            REDIS_URL,
+          ])
     const identityProcess = startProcess(new URL("services/identity/src/main.ts", repo), [], {
       ...common,
       PARLEY_IDENTITY_PORT: String(identityPort),
