@@ -61,6 +61,16 @@ export const attemptDelivery = async (
     error: result.ok ? null : (result.error ?? `HTTP ${result.status}`),
     durationMs: Math.max(0, Math.round(result.durationMs)),
     attemptedAt: isoTimestamp(attemptedAt),
+    // The registry keeps a delivery's envelope (for redeliver and replay) from its first attempt.
+    ...(delivery.attempt === 1
+      ? {
+          envelope: {
+            timestamp: delivery.timestamp,
+            data: delivery.data as Record<string, unknown>,
+            reason: delivery.reason,
+          },
+        }
+      : {}),
   }
   const records: Array<OutgoingRecord> = [
     { topic: Topics.dispatchAttempts, key: delivery.webhookId, value: encodeBusValue(AttemptRecordSchema, attempt) },

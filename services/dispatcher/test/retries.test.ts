@@ -47,7 +47,8 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
       const org = newOrg()
       const webhook = makeWebhook(org, `${receiver.url}/always-503`)
       await register(webhook)
-      await harness.publishEvents([leadCreated(org)])
+      const event = leadCreated(org)
+      await harness.publishEvents([event])
       await eventually(() => expect(requestsFor("/always-503")).toHaveLength(3), { timeoutMs: 10_000 })
       const requests = requestsFor("/always-503")
       expect(requests.map((r) => r.headers["x-service-attempt"])).toEqual(["1", "2", "3"])
@@ -69,6 +70,10 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
           [3, "failed", 503, "HTTP 503"],
         ]),
       )
+      // Only the first attempt's record carries the envelope (the registry keeps it for redelivery).
+      const [firstRecord, ...later] = harness.attempts.filter((a) => a.webhookId === webhook.webhookId)
+      expect(firstRecord?.envelope).toEqual({ timestamp: event.timestamp, data: event.data, reason: "event" })
+      expect(later.map((a) => a.envelope)).toEqual([undefined, undefined])
       // Never a fourth: well past where one would have come, still three.
       const settledAt = Date.now()
       await eventually(() => expect(Date.now() - settledAt).toBeGreaterThan(fast[2] * 2), { timeoutMs: 5_000 })

@@ -2,7 +2,7 @@ import { Bus, type BusRecord } from "@parley/bus"
 import { AttemptRecord, DeliveryRecord, decodeBusValue, Topics } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect } from "effect"
-import { recordAttempt, recordDelivery } from "./delivery-log.ts"
+import { recordAttempt, recordDelivery, recordDeliveryOf } from "./delivery-log.ts"
 
 /** A record that does not decode is logged and skipped: retrying it could never succeed. */
 const decodeOrSkip =
@@ -21,9 +21,11 @@ const decodeOrSkip =
     )
 
 /**
- * Keeps the delivery log from the dispatcher's topics: every first attempt's envelope from
- * `parley.dispatch.deliveries.v1` (for redeliver and replay) and every attempt's outcome from
- * `parley.dispatch.attempts.v1`. Both writes are idempotent, so redelivered records change nothing.
+ * Keeps the delivery log from the dispatcher's topics: every attempt's outcome from
+ * `parley.dispatch.attempts.v1`, and each delivery's envelope (for redeliver and replay) from its
+ * first attempt there — or, for a redeliver or replay, from `parley.dispatch.deliveries.v1`, where
+ * it is queued (a dispatcher of an earlier version queued every delivery there too). Every write is
+ * idempotent, so redelivered records change nothing.
  */
 export const runDeliveryLogConsumers = (schema: string, groupPrefix: string) =>
   Effect.gen(function* () {
@@ -38,7 +40,10 @@ export const runDeliveryLogConsumers = (schema: string, groupPrefix: string) =>
     yield* bus.subscribe(
       { groupId: `${groupPrefix}attempts`, topics: [Topics.dispatchAttempts], window: 1 },
       decodeOrSkip(decodeBusValue(AttemptRecord), (attempt) =>
-        Effect.tryPromise(() => recordAttempt(sql, schema, attempt)),
+        Effect.tryPromise(async () => {
+          if (attempt.envelope !== undefined) await recordDeliveryOf(sql, schema, attempt, attempt.envelope)
+          await recordAttempt(sql, schema, attempt)
+        }),
       ),
     )
   })

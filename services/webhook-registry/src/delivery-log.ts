@@ -2,6 +2,7 @@ import type { OutgoingRecord } from "@parley/bus"
 import {
   type Attempt,
   type AttemptRecord,
+  type DeliveredEnvelope,
   type DeliveryId,
   DeliveryRecord,
   type EventId,
@@ -29,8 +30,14 @@ export interface DeliveryRow {
   readonly data: string
 }
 
-/** Keeps the envelope of a delivery the first time it is seen (attempt 1 on the deliveries topic). */
-export const recordDelivery = async (sql: postgres.Sql, schema: string, delivery: DeliveryRecord, data: string) => {
+/** What the log keeps of a delivery: whose it is, its event and why it exists (the data apart). */
+export type LoggedDelivery = Pick<
+  DeliveryRecord,
+  "deliveryId" | "webhookId" | "orgId" | "eventId" | "event" | "timestamp" | "reason"
+>
+
+/** Keeps the envelope of a delivery the first time it is seen. */
+export const recordDelivery = async (sql: postgres.Sql, schema: string, delivery: LoggedDelivery, data: string) => {
   await sql`
     insert into ${sql(schema)}.deliveries
       (delivery_id, webhook_id, org_id, event_id, event, event_timestamp, event_at, data, reason)
@@ -38,6 +45,20 @@ export const recordDelivery = async (sql: postgres.Sql, schema: string, delivery
             ${delivery.timestamp}, ${delivery.timestamp}, ${data}, ${delivery.reason})
     on conflict (delivery_id) do nothing`
 }
+
+/** Keeps the envelope of a delivery from its first attempt's record, the first time it is seen. */
+export const recordDeliveryOf = (
+  sql: postgres.Sql,
+  schema: string,
+  attempt: AttemptRecord,
+  envelope: DeliveredEnvelope,
+): Promise<void> =>
+  recordDelivery(
+    sql,
+    schema,
+    { ...attempt, timestamp: envelope.timestamp, reason: envelope.reason },
+    JSON.stringify(envelope.data),
+  )
 
 /**
  * Records an attempt once. Only a newly recorded attempt counts: a failure adds one to

@@ -213,6 +213,39 @@ describe("redeliver and replay", () => {
     })
   })
 
+  it("keeps a delivery's envelope from its first attempt's record, and redelivers that envelope", async () => {
+    // The dispatcher makes an event's first attempt straight from its fan-out: the envelope reaches
+    // the registry only on attempt 1's record, never on the deliveries topic.
+    const org = newOrg()
+    const webhookId = await createWebhook(org)
+    const original = delivery(org, webhookId)
+    const first = {
+      ...attemptOf(original, 1, false, new Date()),
+      envelope: { timestamp: original.timestamp, data: original.data, reason: original.reason },
+    }
+    // Later attempts carry no envelope; the first, arriving twice, is kept once.
+    await publishAttempts([first, attemptOf(original, 2, true, new Date()), first])
+    const url = `/api/org/webhooks/${webhookId}/deliveries/${original.deliveryId}/redeliver`
+    const { deliveryId } = (
+      await eventually(async () => {
+        const answer = await harness.request({ method: "POST", url, org })
+        expect(answer.statusCode).toBe(202)
+        return answer
+      })
+    ).json()
+    expect((await queuedFor(webhookId)).find((d) => d.deliveryId === deliveryId)).toMatchObject({
+      eventId: original.eventId,
+      event: original.event,
+      timestamp: original.timestamp,
+      data: original.data,
+      attempt: 1,
+      reason: "redeliver",
+    })
+    const rows = await harness.db
+      .sql`select reason from webhook_registry.deliveries where delivery_id = ${original.deliveryId}`
+    expect(rows).toEqual([{ reason: "event" }])
+  })
+
   it("answers 404 for a delivery it does not know or of another webhook", async () => {
     const org = newOrg()
     const webhookId = await createWebhook(org)

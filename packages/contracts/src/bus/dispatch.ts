@@ -43,8 +43,21 @@ export const DeliveryRecord = Schema.Union([
 export type DeliveryRecord = typeof DeliveryRecord.Type
 
 /**
+ * What the first attempt of a delivery carries besides its outcome: the envelope's parts the
+ * registry keeps for redeliver and replay, and why the delivery exists. The dispatcher makes the
+ * first attempt of an event's delivery straight from the fan-out, so this is where the registry
+ * learns the envelope (its data was decoded by the dispatcher against the event's schema).
+ */
+export const DeliveredEnvelope = Schema.Struct({
+  timestamp: IsoTimestamp,
+  data: Schema.Record(Schema.String, Schema.Unknown),
+  reason: DeliveryReason,
+})
+export type DeliveredEnvelope = typeof DeliveredEnvelope.Type
+
+/**
  * `parley.dispatch.attempts.v1` (key: webhookId): the outcome of one attempt — CONTRACT.md's
- * Attempt plus the webhook and organization it belongs to.
+ * Attempt plus the webhook and organization it belongs to, and on attempt 1 the envelope.
  */
 export const AttemptRecord = Schema.Struct({
   deliveryId: DeliveryId,
@@ -60,5 +73,6 @@ export const AttemptRecord = Schema.Struct({
   error: Schema.NullOr(Schema.String),
   durationMs: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
   attemptedAt: IsoTimestamp,
+  envelope: Schema.optionalKey(DeliveredEnvelope),
 }).annotate({ identifier: "AttemptRecord" })
 export type AttemptRecord = typeof AttemptRecord.Type
