@@ -76,7 +76,9 @@ export const makeDispatcher = (options: DispatcherOptions) =>
       return records.map(() => undefined)
     })
     yield* runDispatcherConsumers({
-      publish: (records) => Effect.tryPromise(() => publisher.submitAll(records)),
+      publish: async (records) => {
+        await publisher.submitAll(records)
+      },
       directory,
       attemptLog,
       running: new Set(),

@@ -20,7 +20,7 @@ export interface DispatcherParts {
   readonly directory: WebhookDirectory
   readonly attemptLog: AttemptLog
   /** Publishes through a group commit shared by every handler of this process. */
-  readonly publish: (records: ReadonlyArray<OutgoingRecord>) => Effect.Effect<void, unknown>
+  readonly publish: (records: ReadonlyArray<OutgoingRecord>) => Promise<void>
   /** `deliveryId/attempt` of the attempts running in this process. */
   readonly running: Set<string>
   readonly limiter: WebhookLimiter
@@ -74,13 +74,12 @@ export const fanOutEvents = (parts: DispatcherParts) =>
     return yield* bus.subscribe(
       { groupId: `${parts.groupPrefix}fanout`, topics: EventTopics, window: parts.deliveryWindow },
       decodeOrSkip(decodeBusValue(EventRecord), (event) =>
-        Effect.gen(function* () {
-          const targets = yield* Effect.tryPromise(() => parts.directory.subscribers(event.orgId, event.event))
+        Effect.tryPromise(async () => {
+          const targets = await parts.directory.subscribers(event.orgId, event.event)
           if (targets.length === 0) return
           const notBefore = isoTimestamp(Date.now())
-          yield* Effect.forEach(
-            targets,
-            (target) =>
+          await Promise.all(
+            targets.map((target) =>
               deliver(
                 parts,
                 {
@@ -93,49 +92,52 @@ export const fanOutEvents = (parts: DispatcherParts) =>
                 } as DeliveryRecord,
                 target,
               ),
-            { concurrency: "unbounded", discard: true },
+            ),
           )
         }),
       ),
     )
   })
 
+// The attempt path below is plain async code inside one Effect.tryPromise per record: it runs for
+// every delivery, and as a chain of Effects each step cost a fiber suspension of its own.
+
 /**
- * One attempt of a delivery, unless this process is already making it or made it before a crash
- * (then the records it led to are published again); a webhook that is saturated gets the record
- * parked on the delay topic (no attempt is made or counted), so its backlog never fills the window.
+ * One attempt of a delivery, unless this process made it before a crash (then the records it led
+ * to are published again); a webhook that is saturated gets the record parked on the delay topic
+ * (no attempt is made or counted), so its backlog never fills the window.
  */
-const attemptOnce = (parts: DispatcherParts, delivery: DeliveryRecord, target: DispatchTarget) =>
-  Effect.gen(function* () {
-    const made = yield* Effect.tryPromise(() => parts.attemptLog.find(delivery.deliveryId, delivery.attempt))
-    if (made !== undefined) return yield* parts.publish(made)
-    const outcome = yield* Effect.tryPromise(() =>
-      parts.limiter.tryRun(
-        delivery.webhookId,
-        () => attemptDelivery(parts.attempts, delivery, target),
-        (attempt) => !attempt.ok,
-      ),
-    )
-    if (outcome.saturated) {
-      const parked = { ...delivery, notBefore: isoTimestamp(Date.now() + parts.parkMs) }
-      return yield* parts.publish([
-        { topic: Topics.dispatchRetry5s, key: delivery.webhookId, value: encodeBusValue(DeliveryRecord, parked) },
-      ])
-    }
-    const { records } = outcome.value
-    yield* Effect.tryPromise(() => parts.attemptLog.record(delivery.deliveryId, delivery.attempt, records))
-    yield* parts.publish(records)
-  })
+const attemptOnce = async (parts: DispatcherParts, delivery: DeliveryRecord, target: DispatchTarget) => {
+  const made = await parts.attemptLog.find(delivery.deliveryId, delivery.attempt)
+  if (made !== undefined) return parts.publish(made)
+  const outcome = await parts.limiter.tryRun(
+    delivery.webhookId,
+    () => attemptDelivery(parts.attempts, delivery, target),
+    (attempt) => !attempt.ok,
+  )
+  if (outcome.saturated) {
+    const parked = { ...delivery, notBefore: isoTimestamp(Date.now() + parts.parkMs) }
+    return parts.publish([
+      { topic: Topics.dispatchRetry5s, key: delivery.webhookId, value: encodeBusValue(DeliveryRecord, parked) },
+    ])
+  }
+  const { records } = outcome.value
+  await parts.attemptLog.record(delivery.deliveryId, delivery.attempt, records)
+  await parts.publish(records)
+}
 
 /** An attempt of a delivery to its webhook as it is now, unless a twin of it is running here. */
-const deliver = (parts: DispatcherParts, delivery: DeliveryRecord, target: DispatchTarget) =>
-  Effect.suspend(() => {
-    // A record published twice (a republish after a crash) whose twin is running here: it publishes.
-    const key = `${delivery.deliveryId}/${delivery.attempt}`
-    if (parts.running.has(key)) return Effect.void
-    parts.running.add(key)
-    return attemptOnce(parts, delivery, target).pipe(Effect.ensuring(Effect.sync(() => parts.running.delete(key))))
-  })
+const deliver = async (parts: DispatcherParts, delivery: DeliveryRecord, target: DispatchTarget) => {
+  // A record published twice (a republish after a crash) whose twin is running here: it publishes.
+  const key = `${delivery.deliveryId}/${delivery.attempt}`
+  if (parts.running.has(key)) return
+  parts.running.add(key)
+  try {
+    await attemptOnce(parts, delivery, target)
+  } finally {
+    parts.running.delete(key)
+  }
+}
 
 /**
  * Attempts deliveries from the delay topics and from the deliveries topic (an administrator's
@@ -151,10 +153,12 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
         Effect.gen(function* () {
           const wait = Date.parse(delivery.notBefore) - Date.now()
           if (wait > 0) yield* Effect.sleep(wait)
-          const target = yield* Effect.tryPromise(() => parts.directory.target(delivery.webhookId))
-          // Deleted or disabled since: nothing is sent and nothing stays queued for it.
-          if (target === undefined || !target.enabled) return
-          yield* deliver(parts, delivery, target)
+          yield* Effect.tryPromise(async () => {
+            const target = await parts.directory.target(delivery.webhookId)
+            // Deleted or disabled since: nothing is sent and nothing stays queued for it.
+            if (target === undefined || !target.enabled) return
+            await deliver(parts, delivery, target)
+          })
         }),
       ),
     )
