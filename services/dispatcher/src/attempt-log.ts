@@ -1,6 +1,14 @@
 import type { OutgoingRecord } from "@parley/bus"
 import type postgres from "postgres"
+import type { AttemptOutcome } from "./attempt.ts"
 import { GroupCommit } from "./group-commit.ts"
+
+interface LogRow {
+  readonly delivery_id: string
+  readonly attempt: number
+  readonly outcome: string | null
+  readonly records: string | null
+}
 
 interface AttemptKey {
   readonly deliveryId: string
@@ -10,50 +18,56 @@ interface AttemptKey {
 /** How long an attempt is remembered: far longer than any record stays uncommitted. */
 export const AttemptLogRetentionMs = 24 * 60 * 60 * 1000
 
+/** A logged attempt: its outcome, or (rows of an earlier version) the records it led to. */
+export type LoggedAttempt =
+  | { readonly outcome: AttemptOutcome; readonly records?: undefined }
+  | { readonly outcome?: undefined; readonly records: ReadonlyArray<OutgoingRecord> }
+
 /**
- * Attempts made and the records they produced, so that redelivery of a bus record after a crash
- * does not POST the same attempt again: at-least-once stays, but the window for a duplicate shrinks
- * to the instant between the receiver's answer and this row.
+ * Attempts made and what came of them, so that redelivery of a bus record after a crash does not
+ * POST the same attempt again: at-least-once stays, but the window for a duplicate shrinks to the
+ * instant between the receiver's answer and this row.
  */
 export class AttemptLog {
   readonly #sql: postgres.Sql
   readonly #schema: string
 
-  readonly #finds: GroupCommit<AttemptKey, string | undefined>
-  readonly #records: GroupCommit<AttemptKey & { readonly records: string }, undefined>
+  readonly #finds: GroupCommit<AttemptKey, LogRow | undefined>
+  readonly #outcomes: GroupCommit<AttemptKey & { readonly outcome: AttemptOutcome }, undefined>
 
   constructor(sql: postgres.Sql, schema: string) {
     this.#sql = sql
     this.#schema = schema
     // Looked up and written in batches: one query serves every attempt that finished meanwhile.
     this.#finds = new GroupCommit(async (keys) => {
-      const rows = await sql<Array<{ delivery_id: string; attempt: number; records: string }>>`
-        select l.delivery_id, l.attempt, l.records
+      const rows = await sql<Array<LogRow>>`
+        select l.delivery_id, l.attempt, l.outcome, l.records
         from ${sql(schema)}.attempt_log l
         join unnest(${keys.map((k) => k.deliveryId)}::text[], ${keys.map((k) => k.attempt)}::int[]) as k(delivery_id, attempt)
           using (delivery_id, attempt)`
-      const found = new Map(rows.map((row) => [`${row.delivery_id}/${row.attempt}`, row.records]))
+      const found = new Map(rows.map((row) => [`${row.delivery_id}/${row.attempt}`, row]))
       return keys.map((k) => found.get(`${k.deliveryId}/${k.attempt}`))
     })
-    // The batch travels as one JSON text: the records are JSON themselves, and array literals would
-    // escape every quote in them again (a copy of each string per escape, per attempt).
-    this.#records = new GroupCommit(async (entries) => {
+    // The batch travels as one JSON text (array literals would escape every quote in it again).
+    this.#outcomes = new GroupCommit(async (entries) => {
       await sql`
-        insert into ${sql(schema)}.attempt_log (delivery_id, attempt, records)
-        select e."deliveryId", e.attempt, e.records
-        from jsonb_to_recordset(${JSON.stringify(entries)}::text::jsonb) as e("deliveryId" text, attempt int, records text)
+        insert into ${sql(schema)}.attempt_log (delivery_id, attempt, outcome)
+        select e."deliveryId", e.attempt, e.outcome::text
+        from jsonb_to_recordset(${JSON.stringify(entries)}::text::jsonb) as e("deliveryId" text, attempt int, outcome jsonb)
         on conflict (delivery_id, attempt) do nothing`
       return entries.map(() => undefined)
     })
   }
 
-  async find(deliveryId: string, attempt: number): Promise<ReadonlyArray<OutgoingRecord> | undefined> {
-    const records = await this.#finds.submit({ deliveryId, attempt })
-    return records === undefined ? undefined : (JSON.parse(records) as ReadonlyArray<OutgoingRecord>)
+  async find(deliveryId: string, attempt: number): Promise<LoggedAttempt | undefined> {
+    const row = await this.#finds.submit({ deliveryId, attempt })
+    if (row === undefined) return undefined
+    if (row.outcome !== null) return { outcome: JSON.parse(row.outcome) as AttemptOutcome }
+    return { records: JSON.parse(row.records ?? "[]") as ReadonlyArray<OutgoingRecord> }
   }
 
-  async record(deliveryId: string, attempt: number, records: ReadonlyArray<OutgoingRecord>): Promise<void> {
-    await this.#records.submit({ deliveryId, attempt, records: JSON.stringify(records) })
+  async record(deliveryId: string, attempt: number, outcome: AttemptOutcome): Promise<void> {
+    await this.#outcomes.submit({ deliveryId, attempt, outcome })
   }
 
   async deleteExpired(now = Date.now()): Promise<number> {

@@ -23,16 +23,30 @@ export interface AttemptContext {
 }
 
 /**
- * Makes one attempt of a delivery and answers the bus records it leads to: always the attempt's
- * `AttemptRecord`, and, when it failed and attempts remain, the delivery again on the delay topic of
- * the next attempt. The caller publishes both before committing its position, so a crash in between
- * repeats the attempt with the same delivery id and attempt number — never skips or adds one.
+ * What came of one attempt, all the bus records it leads to are built from: small enough to keep in
+ * the attempt log, so a delivery seen again after a crash republishes exactly the same records.
+ */
+export interface AttemptOutcome {
+  readonly ok: boolean
+  readonly responseStatus: number | null
+  readonly error: string | null
+  readonly durationMs: number
+  /** When the attempt started, ms since the epoch. */
+  readonly attemptedAt: number
+  /** When the next attempt is due (a failure with attempts left), ms since the epoch; else null. */
+  readonly retryAt: number | null
+}
+
+/**
+ * Makes one attempt of a delivery. The caller records the outcome and publishes its records
+ * (`recordsOf`) before committing its position, so a crash in between repeats the attempt with the
+ * same delivery id and attempt number — never skips or adds one.
  */
 export const attemptDelivery = async (
   context: AttemptContext,
   delivery: DeliveryRecord,
   target: DispatchTarget,
-): Promise<{ readonly ok: boolean; readonly records: ReadonlyArray<OutgoingRecord> }> => {
+): Promise<AttemptOutcome> => {
   const now = context.now ?? Date.now
   const body = envelopeBody(delivery)
   const attemptedAt = now()
@@ -49,6 +63,23 @@ export const attemptDelivery = async (
       "x-service-attempt": String(delivery.attempt),
     },
   })
+  const retries = !result.ok && delivery.attempt < 3
+  return {
+    ok: result.ok,
+    responseStatus: result.status,
+    error: result.ok ? null : (result.error ?? `HTTP ${result.status}`),
+    durationMs: Math.max(0, Math.round(result.durationMs)),
+    attemptedAt,
+    retryAt: retries ? now() + (delivery.attempt === 1 ? context.schedule[1] : context.schedule[2]) : null,
+  }
+}
+
+/**
+ * The bus records an attempt leads to: always its `AttemptRecord` (on attempt 1 with the envelope,
+ * which the registry keeps for redelivery), and, when it failed and attempts remain, the delivery
+ * again on the delay topic of the next attempt.
+ */
+export const recordsOf = (delivery: DeliveryRecord, outcome: AttemptOutcome): ReadonlyArray<OutgoingRecord> => {
   const attempt: AttemptRecord = {
     deliveryId: delivery.deliveryId,
     webhookId: delivery.webhookId,
@@ -56,12 +87,11 @@ export const attemptDelivery = async (
     eventId: delivery.eventId,
     event: delivery.event,
     attempt: delivery.attempt,
-    status: result.ok ? "success" : "failed",
-    responseStatus: result.status,
-    error: result.ok ? null : (result.error ?? `HTTP ${result.status}`),
-    durationMs: Math.max(0, Math.round(result.durationMs)),
-    attemptedAt: isoTimestamp(attemptedAt),
-    // The registry keeps a delivery's envelope (for redeliver and replay) from its first attempt.
+    status: outcome.ok ? "success" : "failed",
+    responseStatus: outcome.responseStatus,
+    error: outcome.error,
+    durationMs: outcome.durationMs,
+    attemptedAt: isoTimestamp(outcome.attemptedAt),
     ...(delivery.attempt === 1
       ? {
           envelope: {
@@ -75,18 +105,14 @@ export const attemptDelivery = async (
   const records: Array<OutgoingRecord> = [
     { topic: Topics.dispatchAttempts, key: delivery.webhookId, value: encodeBusValue(AttemptRecordSchema, attempt) },
   ]
-  if (!result.ok && delivery.attempt < 3) {
+  if (outcome.retryAt !== null && delivery.attempt < 3) {
     const next = (delivery.attempt + 1) as 2 | 3
-    const retry = {
-      ...delivery,
-      attempt: next,
-      notBefore: isoTimestamp(now() + (next === 2 ? context.schedule[1] : context.schedule[2])),
-    }
+    const retry = { ...delivery, attempt: next, notBefore: isoTimestamp(outcome.retryAt) }
     records.push({
       topic: retryTopicFor(next),
       key: delivery.webhookId,
       value: encodeBusValue(DeliveryRecordSchema, retry as DeliveryRecord),
     })
   }
-  return { ok: result.ok, records }
+  return records
 }

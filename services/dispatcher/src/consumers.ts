@@ -10,7 +10,7 @@ import {
   WebhookChanged,
 } from "@parley/contracts"
 import { Effect } from "effect"
-import { type AttemptContext, attemptDelivery } from "./attempt.ts"
+import { type AttemptContext, attemptDelivery, recordsOf } from "./attempt.ts"
 import type { AttemptLog } from "./attempt-log.ts"
 import { deliveryIdFor } from "./delivery-id.ts"
 import type { DispatchTarget, WebhookDirectory } from "./webhook-directory.ts"
@@ -109,21 +109,20 @@ export const fanOutEvents = (parts: DispatcherParts) =>
  */
 const attemptOnce = async (parts: DispatcherParts, delivery: DeliveryRecord, target: DispatchTarget) => {
   const made = await parts.attemptLog.find(delivery.deliveryId, delivery.attempt)
-  if (made !== undefined) return parts.publish(made)
-  const outcome = await parts.limiter.tryRun(
+  if (made !== undefined) return parts.publish(made.records ?? recordsOf(delivery, made.outcome))
+  const run = await parts.limiter.tryRun(
     delivery.webhookId,
     () => attemptDelivery(parts.attempts, delivery, target),
-    (attempt) => !attempt.ok,
+    (outcome) => !outcome.ok,
   )
-  if (outcome.saturated) {
+  if (run.saturated) {
     const parked = { ...delivery, notBefore: isoTimestamp(Date.now() + parts.parkMs) }
     return parts.publish([
       { topic: Topics.dispatchRetry5s, key: delivery.webhookId, value: encodeBusValue(DeliveryRecord, parked) },
     ])
   }
-  const { records } = outcome.value
-  await parts.attemptLog.record(delivery.deliveryId, delivery.attempt, records)
-  await parts.publish(records)
+  await parts.attemptLog.record(delivery.deliveryId, delivery.attempt, run.value)
+  await parts.publish(recordsOf(delivery, run.value))
 }
 
 /** An attempt of a delivery to its webhook as it is now, unless a twin of it is running here. */
