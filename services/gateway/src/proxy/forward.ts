@@ -71,21 +71,21 @@ export const makeForwarder = (upstreams: Upstreams, metrics: GatewayMetrics): Fo
   forward: async (request, reply, forward) => {
     const { route } = forward
     const upstream = upstreams.pool(route.service)
+    const headers = requestHeadersFor(request.headers, {
+      surface: route.surface,
+      requestId: request.id,
+      clientIp: request.ip,
+      protocol: request.protocol,
+      host: request.headers.host,
+      principal: forward.principal,
+      contentLength: forward.body?.length,
+    })
     if (
       upstream instanceof InProcessDispatcher &&
       !upstream.closed &&
       forward.body === undefined &&
       request.body == null
     ) {
-      const headers = requestHeadersFor(request.headers, {
-        surface: route.surface,
-        requestId: request.id,
-        clientIp: request.ip,
-        protocol: request.protocol,
-        host: request.headers.host,
-        principal: forward.principal,
-        contentLength: undefined,
-      })
       return handOff(upstream, request, reply, forward, headers, metrics)
     }
     const clientStream = forward.body === undefined && request.body != null ? (request.body as Readable) : undefined
@@ -97,15 +97,6 @@ export const makeForwarder = (upstreams: Upstreams, metrics: GatewayMetrics): Fo
         if (error instanceof BodyRefused) refused = error
       })
     }
-    const headers = requestHeadersFor(request.headers, {
-      surface: route.surface,
-      requestId: request.id,
-      clientIp: request.ip,
-      protocol: request.protocol,
-      host: request.headers.host,
-      principal: forward.principal,
-      contentLength: forward.body?.length,
-    })
     const started = performance.now()
     let response: UpstreamAnswer
     try {
