@@ -3,10 +3,10 @@ import { access, mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
+import { freePort } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ensureBuilt, repoRoot, ServiceNames, serviceEntry } from "./support/distributed-build.ts"
 import { awaitLive, type ServiceProcess, spawnService, stopAll } from "./support/distributed-process.ts"
-import { freePort } from "./support/standalone-process.ts"
 
 /** The services deploy/docker/entrypoint.sh accepts, read from its `case` line. */
 const imageServices = async (): Promise<Array<string>> => {

@@ -7,3 +7,9 @@ export {
   type StubServer,
   startHttpServer,
 } from "./testing/http-server.ts"
+export {
+  freePort,
+  type ServiceProcess,
+  type ServiceProcessOptions,
+  startServiceProcess,
+} from "./testing/service-process.ts"

@@ -4,8 +4,7 @@
  * to Redis once it is back. This test runs its own `redis-server` so it can kill it.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
-import { eventually } from "@parley/platform/testing"
+import { eventually, freePort } from "@parley/platform/testing"
 import { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -16,15 +15,6 @@ import {
   startSystem,
   type TestSystem,
 } from "./system.ts"
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
-    })
-  })
 
 const startRedis = async (port: number): Promise<ChildProcess> => {
   const child = spawn(

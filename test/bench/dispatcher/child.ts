@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
+import { freePort } from "@parley/platform/testing"
 import { cpuMsOf } from "./proc.ts"
 
 const main = fileURLToPath(new URL("../../../services/dispatcher/src/main.ts", import.meta.url))
@@ -20,16 +20,6 @@ export const nodeArgs = (): Array<string> => {
           .join(" ")
   return `${deployed} ${process.env.BENCH_NODE_ARGS ?? ""}`.split(/\s+/).filter(Boolean)
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 export interface DispatcherProcess {
   readonly child: ChildProcess

@@ -1,17 +1,9 @@
 /** Child processes of the benchmark: started with the source condition, stopped on exit. */
 import { type ChildProcess, fork } from "node:child_process"
-import { createServer } from "node:net"
+
+export { freePort } from "@parley/platform/testing"
 
 const children: Array<ChildProcess> = []
-
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
-    })
-  })
 
 export const startProcess = (
   module: URL,

@@ -3,8 +3,8 @@
  * image runs it), started on a free port and awaited on `/health/live`.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { freePort } from "@parley/platform/testing"
 import { repoRoot, type ServiceName, serviceEntry } from "./distributed-build.ts"
-import { freePort } from "./standalone-process.ts"
 
 export interface ServiceProcess {
   readonly name: ServiceName

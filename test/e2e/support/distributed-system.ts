@@ -7,8 +7,8 @@ import { randomBytes } from "node:crypto"
 import { kafkaTestBrokers } from "@parley/bus/testing"
 import { TopicCatalog } from "@parley/contracts"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
+import { freePort } from "@parley/platform/testing"
 import { awaitLive, type ServiceProcess, spawnService, stopAll } from "./distributed-process.ts"
-import { freePort } from "./standalone-process.ts"
 
 type KafkaTestBrokers = Awaited<ReturnType<typeof kafkaTestBrokers>>
 

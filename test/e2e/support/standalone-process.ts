@@ -3,8 +3,8 @@
  * condition — and reads what it prints, so tests see Parley exactly as a newcomer does.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
+import { freePort } from "@parley/platform/testing"
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 
@@ -67,17 +67,6 @@ export const startStandaloneProcess = async (
     },
   }
 }
-
-/** A port nothing listens on right now (the OS picks it; released before Parley binds it). */
-export const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject()))
-    })
-  })
 
 /** The environment of a newcomer's machine: nothing configured but where to keep data and listen. */
 export const embeddedEnvironment = async (dataDir: string): Promise<Record<string, string | undefined>> => {

@@ -10,10 +10,9 @@ import { connect, createServer, type Server, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
-import { type StubServer, startHttpServer } from "@parley/platform/testing"
+import { freePort, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { type RunningStandalone, startStandalone } from "@parley/standalone"
 import { Effect, Exit, Scope } from "effect"
-import { freePort } from "./standalone-process.ts"
 
 export interface Answer {
   readonly status: number

@@ -1,4 +1,4 @@
-import { createServer } from "node:net"
+import { freePort } from "@parley/platform/testing"
 import { Kafka, logLevel } from "kafkajs"
 import { startMockCluster, type TopicSpec } from "./mock-launcher.ts"
 
@@ -35,16 +35,6 @@ const createWithAdmin = async (brokers: string[], topics: ReadonlyArray<TopicSpe
     await admin.disconnect()
   }
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
 
 /** A single-node KRaft broker; the host port is fixed up front so the advertised listener matches. */
 const startContainer = async (): Promise<KafkaTestBrokers | undefined> => {
