@@ -33,10 +33,7 @@ afterAll(async () => {
 
 const register = async (webhook: TestWebhook) => {
   await harness.putWebhook(webhook)
-  await eventually(async () => {
-    const rows = await harness.db.sql`select 1 from dispatcher.webhooks where webhook_id = ${webhook.webhookId}`
-    expect(rows).toHaveLength(1)
-  })
+  await harness.projected(webhook)
 }
 
 const attemptsOf = (webhook: TestWebhook) =>

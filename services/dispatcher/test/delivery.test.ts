@@ -22,12 +22,6 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
   })
 
   /** Waits until the dispatcher's projection holds the webhook. */
-  const projected = (webhookId: string) =>
-    eventually(async () => {
-      const rows = await harness.db.sql`select 1 from dispatcher.webhooks where webhook_id = ${webhookId}`
-      expect(rows).toHaveLength(1)
-    })
-
   const requestsFor = (path: string) => receiver.requests.filter((request) => request.path === path)
 
   describe("delivery", () => {
@@ -35,7 +29,7 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
       const org = newOrg()
       const webhook = makeWebhook(org, `${receiver.url}/signed`)
       await harness.putWebhook(webhook)
-      await projected(webhook.webhookId)
+      await harness.projected(webhook)
       await harness.publishEvents([leadCreated(org)])
       await eventually(() => expect(requestsFor("/signed")).toHaveLength(1))
       const [request] = requestsFor("/signed")
@@ -54,7 +48,7 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
       const org = newOrg()
       const webhook = makeWebhook(org, `${receiver.url}/ids`)
       await harness.putWebhook(webhook)
-      await projected(webhook.webhookId)
+      await harness.projected(webhook)
       const event = leadCreated(org)
       await harness.publishEvents([event])
       const expectedId = deliveryIdFor(event.eventId, webhook.webhookId)

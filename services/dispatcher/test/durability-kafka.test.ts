@@ -54,6 +54,7 @@ describe("durability on Kafka", () => {
     const webhook = makeWebhook(org, `${receiver.url}/failing`)
     await harness.putWebhook(webhook)
     const first = await start()
+    await harness.projected(webhook)
     const event = leadCreated(org)
     await harness.publishEvents([event])
     await eventually(() => expect(harness.attempts.filter((a) => a.webhookId === webhook.webhookId)).toHaveLength(1), {
@@ -89,6 +90,7 @@ describe("durability on Kafka", () => {
     ]
     for (const webhook of webhooks) await harness.putWebhook(webhook)
     let child = await start()
+    for (const webhook of webhooks) await harness.projected(webhook)
     const events: Array<EventRecord> = []
     for (let batch = 0; batch < 20; batch++) {
       const next = Array.from({ length: 150 }, () => leadCreated(org))

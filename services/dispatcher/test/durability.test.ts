@@ -37,6 +37,7 @@ describe("durability", () => {
     const webhook = makeWebhook(org, `${receiver.url}/failing`)
     await harness.putWebhook(webhook)
     const first = await start("0,3000,3000")
+    await harness.projected(webhook)
     const event = leadCreated(org)
     await harness.publishEvents([event])
     await eventually(() => expect(requestsFor("/failing")).toHaveLength(1), { timeoutMs: 15_000 })
@@ -64,6 +65,7 @@ describe("durability", () => {
     const webhooks = [makeWebhook(org, `${receiver.url}/stream-a`), makeWebhook(org, `${receiver.url}/stream-b`)]
     for (const webhook of webhooks) await harness.putWebhook(webhook)
     let child = await start()
+    for (const webhook of webhooks) await harness.projected(webhook)
     const events: Array<EventRecord> = []
     for (let batch = 0; batch < 20; batch++) {
       const next = Array.from({ length: 150 }, () => leadCreated(org))

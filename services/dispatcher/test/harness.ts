@@ -23,6 +23,7 @@ import {
 import { Database, outboxTableSql, withTransaction } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { newId, SecretBox } from "@parley/platform"
+import { eventually } from "@parley/platform/testing"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { type DispatcherOptions, makeDispatcher } from "../src/app.ts"
 
@@ -53,6 +54,12 @@ export interface Harness {
   run<A, E>(effect: Effect.Effect<A, E, Services | Scope.Scope>): Promise<A>
   startDispatcher(options?: Partial<DispatcherOptions>): Promise<{ stop(): Promise<void> }>
   putWebhook(webhook: TestWebhook, deleted?: boolean): Promise<void>
+  /**
+   * Waits until the dispatchers' projection holds the webhook: the fan-out drops an event of an
+   * organization it knows no webhook of, and a dispatcher just started may read an event before its
+   * projection consumer has read the webhook (CONTRACT.md §6 allows a second for a change to apply).
+   */
+  projected(webhook: TestWebhook): Promise<void>
   publishEvents(events: ReadonlyArray<EventRecord>): Promise<void>
   close(): Promise<void>
 }
@@ -157,6 +164,12 @@ export const makeHarness = async (kind: BusKind, options: { partitions?: number 
       )
       return { stop: () => Effect.runPromise(Scope.close(dispatcherScope, Exit.void)) }
     },
+    projected: (webhook) =>
+      eventually(async () => {
+        const rows = await db.sql`
+          select 1 from dispatcher.webhooks where webhook_id = ${webhook.webhookId} and version >= ${webhook.version}`
+        if (rows.length === 0) throw new Error(`webhook ${webhook.webhookId} not projected yet`)
+      }),
     putWebhook: (webhook, deleted = false) =>
       append([
         {

@@ -60,18 +60,13 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
         makeWebhook(org, `${healthy.url}/ok`, { webhookId: healthyId }),
       ]
       for (const webhook of webhooks) await harness.putWebhook(webhook)
-      await eventually(async () => {
-        const rows = await harness.db.sql`select 1 from dispatcher.webhooks where org_id = ${org}`
-        expect(rows).toHaveLength(3)
-      })
+      for (const webhook of webhooks) await harness.projected(webhook)
       // Every consumer group of the pipeline is serving before the clock starts (on Kafka a group
       // joins some time after the dispatcher starts): one event to a healthy webhook of another org.
       const warmUp = newOrg()
-      await harness.putWebhook(makeWebhook(warmUp, `${healthy.url}/warm-up`))
-      await eventually(async () => {
-        const rows = await harness.db.sql`select 1 from dispatcher.webhooks where org_id = ${warmUp}`
-        expect(rows).toHaveLength(1)
-      })
+      const warmUpWebhook = makeWebhook(warmUp, `${healthy.url}/warm-up`)
+      await harness.putWebhook(warmUpWebhook)
+      await harness.projected(warmUpWebhook)
       await harness.publishEvents([leadCreated(warmUp)])
       await eventually(() => expect(healthy.requests).toHaveLength(1), { timeoutMs: 30_000 })
 

@@ -23,10 +23,7 @@ describe("the real attempt schedule", () => {
     const org = newOrg()
     const webhook = makeWebhook(org, `${receiver.url}/down`)
     await harness.putWebhook(webhook)
-    await eventually(async () => {
-      const rows = await harness.db.sql`select 1 from dispatcher.webhooks where webhook_id = ${webhook.webhookId}`
-      expect(rows).toHaveLength(1)
-    })
+    await harness.projected(webhook)
     await harness.publishEvents([leadCreated(org)])
     await eventually(() => expect(receiver.requests).toHaveLength(3), { timeoutMs: 25_000, intervalMs: 100 })
     const [first, second, third] = receiver.requests.map((r) => r.receivedAt) as [number, number, number]

@@ -30,10 +30,7 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
 
   const register = async (webhook: TestWebhook) => {
     await harness.putWebhook(webhook)
-    await eventually(async () => {
-      const rows = await harness.db.sql`select 1 from dispatcher.webhooks where webhook_id = ${webhook.webhookId}`
-      expect(rows).toHaveLength(1)
-    })
+    await harness.projected(webhook)
   }
 
   const requestsFor = (path: string) => receiver.requests.filter((request) => request.path === path)
