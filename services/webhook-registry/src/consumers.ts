@@ -1,8 +1,8 @@
 import { Bus, type BusRecord } from "@parley/bus"
 import { AttemptRecord, DeliveryRecord, decodeBusValue, Topics } from "@parley/contracts"
-import { Database } from "@parley/db"
+import { Database, makeGroupCommit } from "@parley/db"
 import { Effect } from "effect"
-import { recordAttempt, recordDelivery, recordDeliveryOf } from "./delivery-log.ts"
+import { recordAttempts, recordDelivery } from "./delivery-log.ts"
 
 /** A record that does not decode is logged and skipped: retrying it could never succeed. */
 const decodeOrSkip =
@@ -37,13 +37,15 @@ export const runDeliveryLogConsumers = (schema: string, groupPrefix: string) =>
         Effect.tryPromise(() => recordDelivery(sql, schema, delivery, JSON.stringify(delivery.data))),
       ),
     )
+    // Attempts are recorded in batches: every handler's attempt joins the transaction being formed.
+    // One batch at a time: two would update the same webhooks' rows in whatever order they came.
+    const attempts = yield* makeGroupCommit(
+      (tx, batch: ReadonlyArray<AttemptRecord>) =>
+        Effect.tryPromise(() => recordAttempts(tx, schema, batch)).pipe(Effect.as(batch.map(() => undefined))),
+      { maxConcurrent: 1, maxBatch: 500 },
+    )
     yield* bus.subscribe(
-      { groupId: `${groupPrefix}attempts`, topics: [Topics.dispatchAttempts], window: 1 },
-      decodeOrSkip(decodeBusValue(AttemptRecord), (attempt) =>
-        Effect.tryPromise(async () => {
-          if (attempt.envelope !== undefined) await recordDeliveryOf(sql, schema, attempt, attempt.envelope)
-          await recordAttempt(sql, schema, attempt)
-        }),
-      ),
+      { groupId: `${groupPrefix}attempts`, topics: [Topics.dispatchAttempts], window: 512 },
+      decodeOrSkip(decodeBusValue(AttemptRecord), attempts.submit),
     )
   })

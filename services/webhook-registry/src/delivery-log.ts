@@ -2,7 +2,6 @@ import type { OutgoingRecord } from "@parley/bus"
 import {
   type Attempt,
   type AttemptRecord,
-  type DeliveredEnvelope,
   type DeliveryId,
   DeliveryRecord,
   type EventId,
@@ -46,46 +45,80 @@ export const recordDelivery = async (sql: postgres.Sql, schema: string, delivery
     on conflict (delivery_id) do nothing`
 }
 
-/** Keeps the envelope of a delivery from its first attempt's record, the first time it is seen. */
-export const recordDeliveryOf = (
-  sql: postgres.Sql,
-  schema: string,
-  attempt: AttemptRecord,
-  envelope: DeliveredEnvelope,
-): Promise<void> =>
-  recordDelivery(
-    sql,
-    schema,
-    { ...attempt, timestamp: envelope.timestamp, reason: envelope.reason },
-    JSON.stringify(envelope.data),
-  )
-
 /**
- * Records an attempt once. Only a newly recorded attempt counts: a failure adds one to
- * `failureCount`, and the webhook's last-delivery fields follow the most recent attempt by time.
+ * Records a batch of attempts in the caller's transaction, each once (by delivery id and attempt
+ * number), with the envelopes the first attempts carry. Only newly recorded attempts count: each
+ * failure adds one to its webhook's `failureCount`, and the last-delivery fields follow the most
+ * recent attempt by time, whatever order the attempts arrive in. One statement for the envelopes,
+ * one for the attempts and the webhooks they update, however many attempts: the dispatcher makes
+ * thousands a second.
  */
-export const recordAttempt = async (sql: postgres.Sql, schema: string, attempt: AttemptRecord) => {
-  await sql.begin(async (tx) => {
-    const inserted = await tx`
-      insert into ${tx(schema)}.attempts
-        (delivery_id, attempt, webhook_id, org_id, event_id, event, status, response_status, error, duration_ms, attempted_at)
-      values (${attempt.deliveryId}, ${attempt.attempt}, ${attempt.webhookId}, ${attempt.orgId}, ${attempt.eventId},
-              ${attempt.event}, ${attempt.status}, ${attempt.responseStatus}, ${attempt.error}, ${attempt.durationMs},
-              ${attempt.attemptedAt})
-      on conflict (delivery_id, attempt) do nothing
-      returning 1`
-    if (inserted.length === 0) return
-    const failed = attempt.status === "failed" ? 1 : 0
+export const recordAttempts = async (
+  tx: postgres.TransactionSql,
+  schema: string,
+  attempts: ReadonlyArray<AttemptRecord>,
+): Promise<void> => {
+  const envelopes = attempts.flatMap((attempt) =>
+    attempt.envelope === undefined
+      ? []
+      : [
+          {
+            deliveryId: attempt.deliveryId,
+            webhookId: attempt.webhookId,
+            orgId: attempt.orgId,
+            eventId: attempt.eventId,
+            event: attempt.event,
+            timestamp: attempt.envelope.timestamp,
+            data: JSON.stringify(attempt.envelope.data),
+            reason: attempt.envelope.reason,
+          },
+        ],
+  )
+  if (envelopes.length > 0) {
     await tx`
-      update ${tx(schema)}.webhooks set
-        failure_count = failure_count + ${failed},
-        last_delivery_status = case when last_delivery_at is null or last_delivery_at <= ${attempt.attemptedAt}
-                                    then ${attempt.status} else last_delivery_status end,
-        last_response_status = case when last_delivery_at is null or last_delivery_at <= ${attempt.attemptedAt}
-                                    then ${attempt.responseStatus}::int else last_response_status end,
-        last_delivery_at = greatest(last_delivery_at, ${attempt.attemptedAt}::timestamptz)
-      where id = ${attempt.webhookId}`
-  })
+      insert into ${tx(schema)}.deliveries
+        (delivery_id, webhook_id, org_id, event_id, event, event_timestamp, event_at, data, reason)
+      select e."deliveryId", e."webhookId", e."orgId", e."eventId", e.event, e.timestamp, e.timestamp::timestamptz,
+             e.data, e.reason
+      from jsonb_to_recordset(${JSON.stringify(envelopes)}::text::jsonb) as e(
+        "deliveryId" text, "webhookId" text, "orgId" text, "eventId" text, event text, timestamp text, data text,
+        reason text)
+      on conflict (delivery_id) do nothing`
+  }
+  const rows = attempts.map(({ envelope: _envelope, ...attempt }) => attempt)
+  await tx`
+    with batch as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) as a(
+        "deliveryId" text, attempt int, "webhookId" text, "orgId" text, "eventId" text, event text, status text,
+        "responseStatus" int, error text, "durationMs" int, "attemptedAt" timestamptz)
+    ),
+    inserted as (
+      insert into ${tx(schema)}.attempts
+        (delivery_id, attempt, webhook_id, org_id, event_id, event, status, response_status, error, duration_ms,
+         attempted_at)
+      select "deliveryId", attempt, "webhookId", "orgId", "eventId", event, status, "responseStatus", error,
+             "durationMs", "attemptedAt"
+      from batch
+      on conflict (delivery_id, attempt) do nothing
+      returning webhook_id, status, response_status, attempted_at
+    ),
+    outcome as (
+      select webhook_id,
+             count(*) filter (where status = 'failed') as failed,
+             (array_agg(status order by attempted_at desc))[1] as status,
+             (array_agg(response_status order by attempted_at desc))[1] as response_status,
+             max(attempted_at) as attempted_at
+      from inserted group by webhook_id
+    )
+    update ${tx(schema)}.webhooks w set
+      failure_count = w.failure_count + o.failed,
+      last_delivery_status = case when w.last_delivery_at is null or w.last_delivery_at <= o.attempted_at
+                                  then o.status else w.last_delivery_status end,
+      last_response_status = case when w.last_delivery_at is null or w.last_delivery_at <= o.attempted_at
+                                  then o.response_status else w.last_response_status end,
+      last_delivery_at = greatest(w.last_delivery_at, o.attempted_at)
+    from outcome o
+    where w.id = o.webhook_id`
 }
 
 interface AttemptRow {
