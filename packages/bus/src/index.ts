@@ -9,7 +9,7 @@ export {
 } from "./Bus.ts"
 export { BusLive, type BusLiveOptions } from "./BusLive.ts"
 export { eventRecord } from "./events.ts"
-export { type ServiceInfrastructureOptions, serviceInfrastructure } from "./infrastructure.ts"
+export { type ServiceInfrastructureOptions, serviceInfrastructure, singleNodeBusFor } from "./infrastructure.ts"
 export { KafkaBus, type KafkaBusOptions } from "./kafka/index.ts"
 export { OutboxRelay } from "./OutboxRelay.ts"
 export { SingleNodeBus, type SingleNodeBusOptions } from "./single-node/SingleNodeBus.ts"

@@ -2,6 +2,7 @@ import { Database } from "@parley/db"
 import { Layer } from "effect"
 import type { Bus, BusError, OutboxWriter } from "./Bus.ts"
 import { BusLive } from "./BusLive.ts"
+import { SingleNodeBus } from "./single-node/SingleNodeBus.ts"
 
 export interface ServiceInfrastructureOptions {
   /** The service's Postgres schema (its Kafka outbox lives there). */
@@ -15,14 +16,26 @@ export interface ServiceInfrastructureOptions {
   readonly kafkaBrokers?: ReadonlyArray<string> | undefined
 }
 
+/**
+ * The single-node bus, on a pool of connections of its own when the database is a server (embedded
+ * Postgres has one connection for everything). A bulkhead: while the database is down, the bus's
+ * workers retry their fetches several times a second, and requests whose queries queued behind
+ * theirs in one shared pool answered their 503 after 17–30 s instead of at once
+ * (test/e2e/contract-unavailable.test.ts).
+ */
+export const singleNodeBusFor = (databaseUrl: string | undefined): Layer.Layer<Bus | OutboxWriter, never, Database> =>
+  databaseUrl === undefined || databaseUrl === ""
+    ? SingleNodeBus.layer()
+    : SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url: databaseUrl, maxConnections: 5 })))
+
 /** What a service runs on when it runs alone: its Postgres and the bus, from its decoded config. */
 export const serviceInfrastructure = (
   options: ServiceInfrastructureOptions,
-): Layer.Layer<Database | Bus | OutboxWriter, BusError> =>
-  BusLive({
-    schema: options.schema,
-    kafka:
-      options.kafkaBrokers === undefined || options.kafkaBrokers.length === 0
-        ? undefined
-        : { brokers: [...options.kafkaBrokers], clientId: options.clientId },
-  }).pipe(Layer.provideMerge(Database.layer({ url: options.databaseUrl, dataDir: options.dataDir })))
+): Layer.Layer<Database | Bus | OutboxWriter, BusError> => {
+  const database = Database.layer({ url: options.databaseUrl, dataDir: options.dataDir })
+  const bus =
+    options.kafkaBrokers === undefined || options.kafkaBrokers.length === 0
+      ? singleNodeBusFor(options.databaseUrl)
+      : BusLive({ schema: options.schema, kafka: { brokers: [...options.kafkaBrokers], clientId: options.clientId } })
+  return bus.pipe(Layer.provideMerge(database))
+}

@@ -10,7 +10,8 @@ import { startEmbeddedPostgres } from "./embedded.ts"
 export class Database extends Context.Service<Database, { readonly sql: postgres.Sql; readonly embedded: boolean }>()(
   "@parley/db/Database",
 ) {
-  static layer(options: { url?: string | undefined; dataDir?: string | undefined } = {}) {
+  /** `maxConnections` bounds the pool on a real server (default 10); embedded is always one. */
+  static layer(options: { url?: string | undefined; dataDir?: string | undefined; maxConnections?: number } = {}) {
     return Layer.effect(Database, makeDatabase(options))
   }
 }
@@ -24,15 +25,20 @@ export const clientOptions = (max: number): postgres.Options<Record<string, post
   // An unreachable database must fail a request fast (503, CONTRACT.md §1), not hold it for
   // postgres.js's default 30 s.
   connect_timeout: 5,
+  // A query that needs a connection waits out the pool's reconnect delay first. postgres.js grows
+  // that delay with every failed connect of the whole pool, to 10–20 s within a few failures — and
+  // the bus's workers fail several a second while the database is down — so requests hung 17–30 s
+  // before their 503. A second at most, with jitter, still spares a recovering server a stampede.
+  backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** retries, 1),
   connection: { application_name: "parley" },
 })
 
-const makeDatabase = (options: { url?: string | undefined; dataDir?: string | undefined }) =>
+const makeDatabase = (options: { url?: string | undefined; dataDir?: string | undefined; maxConnections?: number }) =>
   Effect.gen(function* () {
     if (options.url !== undefined && options.url !== "") {
       const url = options.url
       const sql = yield* Effect.acquireRelease(
-        Effect.sync(() => postgres(url, clientOptions(10))),
+        Effect.sync(() => postgres(url, clientOptions(options.maxConnections ?? 10))),
         (sql) => Effect.promise(() => sql.end({ timeout: 5 })),
       )
       return { sql, embedded: false }

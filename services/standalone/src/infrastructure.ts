@@ -3,7 +3,7 @@
  * under the data dir (or `DATABASE_URL`), and the single-node bus in it (or Kafka with
  * `KAFKA_BROKERS`, relaying one process-wide outbox).
  */
-import { Bus, KafkaBus, OutboxWriter, SingleNodeBus } from "@parley/bus"
+import { Bus, KafkaBus, OutboxWriter, singleNodeBusFor } from "@parley/bus"
 import { Database, migrate, outboxTableSql } from "@parley/db"
 import { Effect, Layer } from "effect"
 import type { StandaloneConfig } from "./config.ts"
@@ -34,7 +34,8 @@ export const infrastructureLayer = (
   dataDir: string,
 ): Layer.Layer<Database | Bus | OutboxWriter, unknown> => {
   const database = Database.layer({ url: config.databaseUrl, dataDir })
-  const bus = config.kafkaBrokers === undefined ? SingleNodeBus.layer() : kafkaOutbox(config.kafkaBrokers)
+  const bus =
+    config.kafkaBrokers === undefined ? singleNodeBusFor(config.databaseUrl) : kafkaOutbox(config.kafkaBrokers)
   return bus.pipe(Layer.provideMerge(database))
 }
 
