@@ -76,4 +76,45 @@ describe("a single-node partition worker", () => {
     expect(fetches).toBeGreaterThanOrEqual(10)
     expect(fetches).toBeLessThanOrEqual(8 + 2 * 10)
   })
+
+  it("stops without waiting out a failing handler's retry backoff, leaving its record to be read again", async () => {
+    await bus.run(
+      Bus.use((b) => b.publish(["ok-0", "fails", "ok-2"].map((value) => ({ topic: "giving-up", key: "k", value })))),
+    )
+    const seen: Array<string> = []
+    // A handler that fails waits 20 s before its next try: a stop that waited for it would too.
+    const subscriber = await startSingleNodeBus(db.url, {
+      timings: { heartbeatMs: 100, retryBaseMs: 20_000, retryMaxMs: 20_000 },
+    })
+    await subscriber.run(
+      Bus.use((b) =>
+        b.subscribe({ groupId: "giving-up", topics: ["giving-up"], window: 8 }, (record) =>
+          Effect.sync(() => {
+            seen.push(record.value)
+            if (record.value === "fails") throw new Error("not now")
+          }),
+        ),
+      ),
+    )
+    await eventually(() => seen.length === 3)
+    const stopping = Date.now()
+    await subscriber.close()
+    expect(Date.now() - stopping).toBeLessThan(5_000)
+    // Committed up to the record given up, not past it: the next member starts there.
+    const [row] = await db.sql<Array<{ committed: bigint }>>`
+      select committed from parley_bus.group_offsets where group_id = 'giving-up'`
+    expect(row?.committed).toBe(1n)
+    const again: Array<string> = []
+    const next = await startSingleNodeBus(db.url, { timings: { heartbeatMs: 100 } })
+    await next.run(
+      Bus.use((b) =>
+        b.subscribe({ groupId: "giving-up", topics: ["giving-up"], window: 8 }, (record) =>
+          Effect.sync(() => void again.push(record.value)),
+        ),
+      ),
+    )
+    await eventually(() => again.length === 2)
+    await next.close()
+    expect(again).toEqual(["fails", "ok-2"])
+  })
 })

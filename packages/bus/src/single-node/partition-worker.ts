@@ -51,8 +51,13 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
     let fetchedAfter = 0
     let lastFetchAt = 0
     let stopping = false
+    // Woken when a stop begins: a handler waiting to retry gives its record up at once.
+    const stopped = new Wakeup()
     // In-flight offsets in ascending order (Map keeps insertion order) → finished?
     const inFlight = new Map<bigint, boolean>()
+    // Handlers running (or waiting to retry); a record given up stays unfinished in `inFlight`, so
+    // the commit stops before it and the next owner of the partition reads it again.
+    let active = 0
 
     const handleUntilDone = (record: BusRecord) =>
       Effect.gen(function* () {
@@ -69,11 +74,21 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
             retryInMs: delay,
             cause: exit.cause,
           })
-          yield* Effect.sleep(Duration.millis(delay))
+          // A stop does not wait out a failing handler's backoff (up to retryMaxMs): the record is
+          // given up uncommitted, as a crash would leave it.
+          if (stopping) return
+          yield* awaitWakeup(stopped, delay)
+          if (stopping) return
         }
         inFlight.set(record.offset, true)
-        wakeup.notify()
-      })
+      }).pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            active--
+            wakeup.notify()
+          }),
+        ),
+      )
 
     const consume = Effect.gen(function* () {
       // Read inside the retried step, so a failed first read is retried like any other.
@@ -111,7 +126,7 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
           input.onLeaseLost(partition)
           return "stop" as const
         }
-        if (stopping && inFlight.size === 0) return "stop" as const
+        if (stopping && active === 0) return "stop" as const
         const room = input.window - inFlight.size
         if (stopping || input.isPaused() || room < roomToRefill(input.window)) return "wait" as const
         // The poll: a wake-up for new records may have been missed (NOTIFY is not guaranteed).
@@ -137,6 +152,7 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
             headers: row.headers,
             timestamp: row.created_at,
           }
+          active++
           yield* Effect.forkChild(handleUntilDone(record))
         }
         if (rows.length === room) return "again" as const
@@ -174,6 +190,7 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
         Effect.gen(function* () {
           if (mode === "abandon") return yield* Fiber.interrupt(fiber)
           stopping = true
+          stopped.notify()
           wakeup.notify()
           const finished = yield* Effect.timeoutOption(
             Effect.exit(Fiber.join(fiber)),
