@@ -6,7 +6,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto"
 import { mkdtemp, rm } from "node:fs/promises"
-import { connect, createServer, type Server, type Socket } from "node:net"
+import { connect, createServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
@@ -102,45 +102,53 @@ export interface DatabaseLink {
 
 /**
  * A plain TCP relay on loopback in front of Postgres: the services reach their database through it,
- * so a test can make the database unreachable (connections reset, then refused) without touching
- * the shared server.
+ * so a test can make the database unreachable (open connections reset, new ones reset as soon as
+ * they connect) without touching the shared server. The relay keeps its port while cut: closed, the
+ * port could be taken by another test's listener, and a client connecting there would wait for a
+ * Postgres greeting that never comes instead of failing at once.
  */
 const startDatabaseLink = async (target: URL): Promise<{ url: string; link: DatabaseLink }> => {
   const sockets = new Set<Socket>()
-  let server: Server | undefined
-  let port = 0
-  const listen = () =>
-    new Promise<void>((resolve, reject) => {
-      const next = createServer((client) => {
-        const upstream = connect({ host: target.hostname, port: Number(target.port || 5432) })
-        for (const socket of [client, upstream]) {
-          sockets.add(socket)
-          socket.on("close", () => sockets.delete(socket))
-          socket.on("error", () => {
-            client.destroy()
-            upstream.destroy()
-          })
-        }
-        client.pipe(upstream).pipe(client)
+  let cut = false
+  const server = createServer((client) => {
+    if (cut) {
+      client.resetAndDestroy()
+      return
+    }
+    const upstream = connect({ host: target.hostname, port: Number(target.port || 5432) })
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on("close", () => sockets.delete(socket))
+      socket.on("error", () => {
+        client.destroy()
+        upstream.destroy()
       })
-      next.once("error", reject)
-      next.listen(port, "127.0.0.1", () => {
-        port = (next.address() as { port: number }).port
-        server = next
-        resolve()
-      })
-    })
-  const cut = async () => {
-    const closing = server
-    server = undefined
-    for (const socket of sockets) socket.destroy()
-    if (closing !== undefined) await new Promise<void>((resolve) => closing.close(() => resolve()))
+    }
+    client.pipe(upstream).pipe(client)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => resolve())
+  })
+  const port = (server.address() as { port: number }).port
+  const link: DatabaseLink = {
+    cut: async () => {
+      cut = true
+      for (const socket of sockets) socket.resetAndDestroy()
+    },
+    restore: async () => {
+      cut = false
+    },
+    close: async () => {
+      cut = true
+      for (const socket of sockets) socket.destroy()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
   }
-  await listen()
   const url = new URL(target.href)
   url.hostname = "127.0.0.1"
   url.port = String(port)
-  return { url: url.href, link: { cut, restore: listen, close: cut } }
+  return { url: url.href, link }
 }
 
 export interface SystemOptions {
