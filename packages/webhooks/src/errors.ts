@@ -66,19 +66,18 @@ export type VerificationError =
   | TimestampOutsideTolerance
 
 /**
- * The status a receiver should answer for a refused delivery: 401 when the delivery cannot be
- * trusted (as the specification recommends), 400 for an authentic but malformed body (a Parley
- * bug: retrying it will not help), 200 for an authentic event this library does not know yet, so
- * Parley does not retry what the receiver will never understand.
+ * The status a receiver should answer for a refused delivery, as CONTRACT.md §12 has the example
+ * receiver do: 401 when the delivery cannot be trusted, 2xx otherwise. An authentic body this
+ * library cannot decode (malformed, or an event newer than the library) gets 200: Parley would
+ * retry the very same bytes, which would never decode; log it instead.
  */
-export const recommendedStatus = (error: VerificationError): 200 | 400 | 401 => {
+export const recommendedStatus = (error: VerificationError): 200 | 401 => {
   switch (error._tag) {
     case "MissingHeader":
     case "InvalidSignature":
     case "TimestampOutsideTolerance":
       return 401
     case "MalformedBody":
-      return 400
     case "UnknownEvent":
       return 200
   }
