@@ -105,4 +105,19 @@ describe("pinoLoggerLayer", () => {
     expect(entries[0]).toMatchObject({ level: "info", webhookId: "wh_1", secret: "[redacted]" })
     expect(entries[1]).toMatchObject({ level: "error", requestId: "r-9" })
   })
+
+  it("renders a Cause given as a field, so a warning says what failed", () => {
+    const { lines, destination } = collect()
+    const logger = makeLogger({ service: "test", level: "info", destination })
+    Effect.runSync(
+      Effect.fail(new Error("broker unreachable")).pipe(
+        Effect.catchCause((cause) => Effect.logWarning("relay failed; retrying", { schema: "s", cause })),
+        Effect.provide(pinoLoggerLayer(logger)),
+      ),
+    )
+    const entry = JSON.parse(lines[0] as string)
+    expect(entry).toMatchObject({ level: "warn", schema: "s", msg: "relay failed; retrying" })
+    expect(typeof entry.cause).toBe("string")
+    expect(entry.cause).toContain("broker unreachable")
+  })
 })

@@ -123,7 +123,8 @@ const PINO_LEVEL: Record<string, Exclude<LogLevelName, "silent"> | undefined> = 
 
 /**
  * An Effect `Logger` writing to pino: string parts become the message, object parts and the fiber's
- * log annotations become fields, a failure cause is rendered under `cause`.
+ * log annotations become fields, a failure cause is rendered under `cause` (and a Cause given as a
+ * field's value is rendered in place).
  */
 export const pinoEffectLogger = (logger: ParleyLogger): Logger.Logger<unknown, void> =>
   Logger.make(({ message, logLevel, cause, fiber }) => {
@@ -136,6 +137,12 @@ export const pinoEffectLogger = (logger: ParleyLogger): Logger.Logger<unknown, v
       if (typeof part === "string") text.push(part)
       else if (isPlainObject(part)) Object.assign(fields, part)
       else text.push(String(part))
+    }
+    // A Cause passed inside a fields object (`{ schema, cause }`) is rendered too: as an object it
+    // would be logged as `{ _id: "Cause", reasons: [...] }`, which says nothing.
+    for (const key in fields) {
+      const value = fields[key]
+      if (Cause.isCause(value)) fields[key] = Cause.pretty(value)
     }
     if (cause.reasons.length > 0) fields.cause = Cause.pretty(cause)
     logger[level](fields, text.join(" "))
