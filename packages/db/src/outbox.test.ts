@@ -1,4 +1,4 @@
-import { Effect, Fiber } from "effect"
+import { Effect, Fiber, Logger } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { migrate } from "./migrate.ts"
 import { notifyOutbox, type OutboxRow, outboxTableSql, runOutboxRelay } from "./outbox.ts"
@@ -79,6 +79,39 @@ describe("runOutboxRelay", () => {
     notifyOutbox(db.sql, "relay_c")
     await until(() => seen.length === 1)
     expect(attempts).toBeGreaterThanOrEqual(2)
+    await Effect.runPromise(Fiber.interrupt(relay))
+  })
+
+  it("waits quietly for a table its migrations have not created yet, then relays once they have", async () => {
+    const logs: Array<{ level: string; message: string }> = []
+    const collecting = Logger.make(({ logLevel, message }) => {
+      const parts = Array.isArray(message) ? message : [message]
+      logs.push({ level: logLevel, message: parts.filter((part) => typeof part === "string").join(" ") })
+    })
+    const seen: Array<string> = []
+    const relay = Effect.runFork(
+      runOutboxRelay({
+        sql: db.sql,
+        embedded: db.embedded,
+        schema: "relay_late",
+        publish: (rows) => Effect.sync(() => seen.push(...rows.map((r) => r.value))),
+        pollInterval: "50 millis",
+      }).pipe(Effect.provide(Logger.layer([collecting]))),
+    )
+    // Several polls find no table.
+    await until(() => logs.length > 0)
+    await new Promise((r) => setTimeout(r, 300))
+    await Effect.runPromise(
+      migrate({ sql: db.sql, schema: "relay_late", migrations: [{ id: "0001", sql: outboxTableSql("relay_late") }] }),
+    )
+    await append("relay_late", "k", "after migrations")
+    notifyOutbox(db.sql, "relay_late")
+    await until(() => seen.length === 1)
+    expect(seen).toEqual(["after migrations"])
+    // One line that says what it waits for, and no warning.
+    expect(logs).toEqual([
+      { level: "Info", message: "outbox relay: waiting for the migrations to create relay_late.outbox" },
+    ])
     await Effect.runPromise(Fiber.interrupt(relay))
   })
 })

@@ -1,4 +1,4 @@
-import { Duration, Effect } from "effect"
+import { Cause, Duration, Effect } from "effect"
 import type postgres from "postgres"
 import { quoteIdentifier } from "./migrate.ts"
 import { inProcessChannel, Wakeup } from "./wakeup.ts"
@@ -58,6 +58,10 @@ export interface OutboxRelayOptions {
   readonly pollInterval?: Duration.Input
 }
 
+/** Postgres's undefined_table (42P01). */
+const isUndefinedTable = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && (error as { code?: unknown }).code === "42P01"
+
 /**
  * Moves rows from `<schema>.outbox` to `publish` at least once, in id order: lock a batch, publish
  * it, delete it, all in one transaction, so a crash between publish and commit republishes rather
@@ -100,12 +104,23 @@ export const runOutboxRelay = (options: OutboxRelayOptions): Effect.Effect<never
     )
 
     let failures = 0
+    let awaitingTable = false
     while (true) {
       const moved = yield* relayBatch.pipe(
-        Effect.catchCause((cause) =>
-          Effect.logWarning("outbox relay failed; retrying", { schema, cause }).pipe(Effect.as(-1)),
-        ),
+        Effect.catchCause((cause) => {
+          // A service builds its bus (and this relay) before its migrations create the outbox: on a
+          // fresh database the table is missing for a moment. That is a wait, said once, not a failure.
+          if (isUndefinedTable(Cause.squash(cause))) {
+            if (awaitingTable) return Effect.succeed(0)
+            awaitingTable = true
+            return Effect.logInfo(`outbox relay: waiting for the migrations to create ${schema}.outbox`, {
+              schema,
+            }).pipe(Effect.as(0))
+          }
+          return Effect.logWarning("outbox relay failed; retrying", { schema, cause }).pipe(Effect.as(-1))
+        }),
       )
+      if (moved > 0) awaitingTable = false
       if (moved === batchSize) continue
       failures = moved < 0 ? failures + 1 : 0
       const delay = failures > 0 ? Math.min(100 * 2 ** failures, 10_000) : pollMs
