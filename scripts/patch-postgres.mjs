@@ -1,27 +1,63 @@
-// postgres.js 3.4.9 can write to a connection after its socket was closed: a write scheduled with
-// setImmediate runs once `closed()` has set `socket = null`, and throws `TypeError: Cannot read
-// properties of null (reading 'write')` outside any promise — an uncaught exception that kills the
-// process when the database connection drops (a failover, a network cut). This guard drops such a
-// write instead (the query it belonged to has already failed with CONNECTION_CLOSED).
+// Fixes to postgres.js 3.4.9 for a connection that drops (a failover, a network cut, a proxy
+// restart), each found by Parley's own outage tests, none released upstream yet:
+//
+// 1. A write scheduled with setImmediate can run once `closed()` has set `socket = null`, and throws
+//    `TypeError: Cannot read properties of null (reading 'write')` outside any promise: an uncaught
+//    exception that kills the process (porsager/postgres#1154, #1208). The guard drops the write (its
+//    query has already failed with CONNECTION_CLOSED).
+// 2. `closed()` and `terminate()` cancel that scheduled write without forgetting it: `nextWriteTimer`
+//    stays set and `chunk` keeps the dead connection's bytes, so the next connection on that slot
+//    never schedules its startup message and times out with CONNECT_TIMEOUT, again and again (the
+//    "pool poisoning" of LanternOps/breeze#3225). Both now reset them.
+// 3. A query sent between the socket's 'error' and 'close' events (a caller retrying at once on
+//    ECONNRESET, say) was never settled: `closed()` failed the connection's queries only when the
+//    socket closed without an error, and `query` stayed set, so `sql.end()` waited for it too
+//    (porsager/postgres#1130, #1142). `closed()` now fails whatever is still in flight, always, and
+//    forgets it: nothing more can arrive for it on a closed socket.
+//
+// packages/db/src/postgres-outage.test.ts cuts real connections under load and fails without them.
 // Runs after `npm ci` / `npm install`; idempotent; fails loudly if postgres.js changed shape, so an
 // upgrade is reviewed rather than silently unpatched.
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
-const root = fileURLToPath(new URL("../node_modules/postgres/", import.meta.url))
-const original = "  function nextWrite(fn) {\n    const x = socket.write(chunk, fn)"
-const patched =
-  "  function nextWrite(fn) {\n    if (socket === null) return (chunk = nextWriteTimer = null, false) // parley: see scripts/patch-postgres.mjs\n    const x = socket.write(chunk, fn)"
+const MARK = "// parley: see scripts/patch-postgres.mjs"
 
+const fixes = [
+  {
+    original: "  function nextWrite(fn) {\n    const x = socket.write(chunk, fn)",
+    patched: `  function nextWrite(fn) {\n    if (socket === null) return (chunk = nextWriteTimer = null, false) ${MARK}\n    const x = socket.write(chunk, fn)`,
+  },
+  {
+    original: "    clearImmediate(nextWriteTimer)\n    if (socket) {",
+    patched: `    clearImmediate(nextWriteTimer)\n    chunk = nextWriteTimer = null ${MARK}\n    if (socket) {`,
+  },
+  {
+    original: "    clearImmediate(nextWriteTimer)\n    socket.removeListener('data', data)",
+    patched: `    clearImmediate(nextWriteTimer)\n    chunk = nextWriteTimer = null ${MARK}\n    socket.removeListener('data', data)`,
+  },
+  {
+    original:
+      "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n",
+    patched: `    ;(query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket)) ${MARK}\n    query = null\n`,
+  },
+]
+
+const root = fileURLToPath(new URL("../node_modules/postgres/", import.meta.url))
 if (!existsSync(root)) process.exit(0) // not installed (e.g. a production prune without postgres)
 for (const file of ["src/connection.js", "cjs/src/connection.js", "cf/src/connection.js"]) {
   const path = `${root}${file}`
   if (!existsSync(path)) continue
-  const text = readFileSync(path, "utf8")
-  if (text.includes(patched)) continue
-  if (!text.includes(original)) {
-    console.error(`patch-postgres: ${file} no longer has the code this patch guards; review scripts/patch-postgres.mjs`)
-    process.exit(1)
+  let text = readFileSync(path, "utf8")
+  for (const { original, patched } of fixes) {
+    if (text.includes(patched)) continue
+    if (!text.includes(original)) {
+      console.error(
+        `patch-postgres: ${file} no longer has the code this patch fixes; review scripts/patch-postgres.mjs`,
+      )
+      process.exit(1)
+    }
+    text = text.replace(original, patched)
   }
-  writeFileSync(path, text.replace(original, patched))
+  writeFileSync(path, text)
 }

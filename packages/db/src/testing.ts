@@ -1,4 +1,4 @@
-import { connect } from "node:net"
+import { connect, createServer, type Socket } from "node:net"
 import postgres from "postgres"
 import { clientOptions } from "./Database.ts"
 import { startEmbeddedPostgres } from "./embedded.ts"
@@ -78,3 +78,63 @@ const probe = (url: URL) =>
     })
     socket.once("error", reject)
   })
+
+export interface DatabaseLink {
+  /** The database URL through the link. */
+  readonly url: string
+  /** Ends every open connection and refuses new ones, as a database that went down. */
+  cut(): Promise<void>
+  restore(): Promise<void>
+  close(): Promise<void>
+}
+
+/**
+ * A plain TCP relay on loopback in front of a Postgres server: clients reach their database through
+ * it, so a test can make the database unreachable (open connections reset, new ones reset as soon
+ * as they connect) without touching the shared server. The relay keeps its port while cut: closed,
+ * the port could be taken by another test's listener, and a client connecting there would wait for
+ * a Postgres greeting that never comes instead of failing at once.
+ */
+export const startDatabaseLink = async (databaseUrl: string): Promise<DatabaseLink> => {
+  const target = new URL(databaseUrl)
+  const sockets = new Set<Socket>()
+  let cut = false
+  const server = createServer((client) => {
+    if (cut) {
+      client.resetAndDestroy()
+      return
+    }
+    const upstream = connect({ host: target.hostname, port: Number(target.port || 5432) })
+    for (const socket of [client, upstream]) {
+      sockets.add(socket)
+      socket.on("close", () => sockets.delete(socket))
+      socket.on("error", () => {
+        client.destroy()
+        upstream.destroy()
+      })
+    }
+    client.pipe(upstream).pipe(client)
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => resolve())
+  })
+  const url = new URL(target.href)
+  url.hostname = "127.0.0.1"
+  url.port = String((server.address() as { port: number }).port)
+  return {
+    url: url.href,
+    cut: async () => {
+      cut = true
+      for (const socket of sockets) socket.resetAndDestroy()
+    },
+    restore: async () => {
+      cut = false
+    },
+    close: async () => {
+      cut = true
+      for (const socket of sockets) socket.destroy()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}

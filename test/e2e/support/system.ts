@@ -6,10 +6,9 @@
  */
 import { createHmac, randomBytes } from "node:crypto"
 import { mkdtemp, rm } from "node:fs/promises"
-import { connect, createServer, type Socket } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
+import { type DatabaseLink, type FreshDatabase, freshDatabase, startDatabaseLink } from "@parley/db/testing"
 import { freePort, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { type RunningStandalone, startStandalone } from "@parley/standalone"
 import { Effect, Exit, Scope } from "effect"
@@ -93,64 +92,6 @@ export interface System {
   close(): Promise<void>
 }
 
-export interface DatabaseLink {
-  /** Ends every open connection and refuses new ones, as a database that went down. */
-  cut(): Promise<void>
-  restore(): Promise<void>
-  close(): Promise<void>
-}
-
-/**
- * A plain TCP relay on loopback in front of Postgres: the services reach their database through it,
- * so a test can make the database unreachable (open connections reset, new ones reset as soon as
- * they connect) without touching the shared server. The relay keeps its port while cut: closed, the
- * port could be taken by another test's listener, and a client connecting there would wait for a
- * Postgres greeting that never comes instead of failing at once.
- */
-const startDatabaseLink = async (target: URL): Promise<{ url: string; link: DatabaseLink }> => {
-  const sockets = new Set<Socket>()
-  let cut = false
-  const server = createServer((client) => {
-    if (cut) {
-      client.resetAndDestroy()
-      return
-    }
-    const upstream = connect({ host: target.hostname, port: Number(target.port || 5432) })
-    for (const socket of [client, upstream]) {
-      sockets.add(socket)
-      socket.on("close", () => sockets.delete(socket))
-      socket.on("error", () => {
-        client.destroy()
-        upstream.destroy()
-      })
-    }
-    client.pipe(upstream).pipe(client)
-  })
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => resolve())
-  })
-  const port = (server.address() as { port: number }).port
-  const link: DatabaseLink = {
-    cut: async () => {
-      cut = true
-      for (const socket of sockets) socket.resetAndDestroy()
-    },
-    restore: async () => {
-      cut = false
-    },
-    close: async () => {
-      cut = true
-      for (const socket of sockets) socket.destroy()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
-    },
-  }
-  const url = new URL(target.href)
-  url.hostname = "127.0.0.1"
-  url.port = String(port)
-  return { url: url.href, link }
-}
-
 export interface SystemOptions {
   /** Extra environment (e.g. a small `PARLEY_RATE_GENERAL_PER_MIN`). */
   readonly env?: Record<string, string>
@@ -174,7 +115,8 @@ const providerHandler = (request: { path: string }) => {
 export const startSystem = async (options: SystemOptions = {}): Promise<System> => {
   const root = await mkdtemp(join(tmpdir(), "parley-system-"))
   const db: FreshDatabase = await freshDatabase()
-  const { url: databaseUrl, link } = await startDatabaseLink(new URL(db.url))
+  const link = await startDatabaseLink(db.url)
+  const databaseUrl = link.url
   const provider = await startHttpServer(providerHandler)
   const scope = Effect.runSync(Scope.make())
   const port = await freePort()
