@@ -256,16 +256,28 @@ describe("§2.4 sessions", () => {
     expect((await memberA.client.get("/api/auth/me")).status).toBe(200)
   })
 
-  it("refuses a mutating session request whose body is not JSON, creating nothing", async () => {
-    const before = (await a.admin.client.get("/api/org/webhooks")).body.data.length
-    for (const contentType of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]) {
-      const answer = await a.admin.client.post("/api/org/webhooks", undefined, {
-        raw: JSON.stringify(webhook()),
+  it("refuses a mutating session request whose body is not JSON with 415, uploads included, creating nothing", async () => {
+    const count = async (path: string) => (await a.admin.client.get(path)).body.data.length
+    const before = { webhooks: await count("/api/org/webhooks"), contacts: await count("/api/contacts") }
+    const attempts: Array<[string, string, string]> = [
+      ...["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"].map(
+        (contentType): [string, string, string] => ["/api/org/webhooks", contentType, JSON.stringify(webhook())],
+      ),
+      // §2.4: "a request body must be application/json" — with a session the two non-JSON uploads
+      // are refused too; they take an API key.
+      ["/api/contacts/import", "text/csv", "phone,name\n14155550177,Eve\n"],
+      ["/api/media", "image/png", "\x89PNG\r\n\x1a\n"],
+    ]
+    for (const [path, contentType, raw] of attempts) {
+      const answer = await a.admin.client.post(path, undefined, { raw, contentType })
+      expect({ path, contentType, status: answer.status, body: answer.body }).toEqual({
+        path,
         contentType,
+        status: 415,
+        body: { error: "Unsupported media type", code: "unsupported_media_type" },
       })
-      expect([403, 415], `${contentType}: ${answer.status} ${answer.text}`).toContain(answer.status)
     }
-    expect((await a.admin.client.get("/api/org/webhooks")).body.data.length).toBe(before)
+    expect({ webhooks: await count("/api/org/webhooks"), contacts: await count("/api/contacts") }).toEqual(before)
   })
 })
 

@@ -258,7 +258,7 @@ describe("sessions", () => {
     expect(widgetWins.status).toBe(403)
   })
 
-  it("refuse a mutating request from a foreign origin or with a form body (CSRF)", async () => {
+  it("refuse a mutating request from a foreign origin or with a body that is not JSON (CSRF)", async () => {
     const foreign = await post(
       "/api/messages",
       { to: "1", text: "x" },
@@ -266,12 +266,27 @@ describe("sessions", () => {
     )
     expect(foreign.status).toBe(403)
     expect(await foreign.json()).toEqual({ error: "Cross-site request refused", code: "origin_not_allowed" })
-    const form = await fetch(`${gw.url}/api/messages`, {
-      method: "POST",
-      headers: { cookie: org.cookie, "content-type": "text/plain" },
-      body: "to=1",
-    })
-    expect(form.status).toBe(403)
+    // With a session a body must be application/json: a form's types, and the uploads too.
+    const before = system.upstream.requests.length
+    for (const [path, type, body] of [
+      ["/api/messages", "text/plain", "to=1"],
+      ["/api/messages", "application/x-www-form-urlencoded", "to=1"],
+      ["/api/media", "image/png", "\x89PNG"],
+      ["/api/contacts/import", "text/csv", "phone\n14155550100\n"],
+    ] as const) {
+      const refused = await fetch(`${gw.url}${path}`, {
+        method: "POST",
+        headers: { cookie: org.cookie, origin: PUBLIC_URL, "content-type": type },
+        body,
+      })
+      expect({ path, type, status: refused.status, body: await refused.json() }).toEqual({
+        path,
+        type,
+        status: 415,
+        body: { error: "Unsupported media type", code: "unsupported_media_type" },
+      })
+    }
+    expect(system.upstream.requests.length).toBe(before)
     const same = await post("/api/messages", { to: "1", text: "x" }, { cookie: org.cookie, origin: PUBLIC_URL })
     expect(same.status).toBe(200)
     const bodiless = await fetch(`${gw.url}/api/org/webhooks/wh_1`, {
