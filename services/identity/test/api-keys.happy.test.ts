@@ -25,7 +25,7 @@ describe("API keys", () => {
     const response = await createKey(harness, org, {
       name: "Website widget",
       scopes: ["chat:write", "chat:read", "chat:write"],
-      allowedOrigins: ["https://Shop.Example.com/", "http://localhost:5173"],
+      allowedOrigins: ["https://Shop.Example.com/", "https://localhost:5173"],
     })
     expect(response.statusCode).toBe(201)
     const body = response.json()
@@ -36,7 +36,7 @@ describe("API keys", () => {
       id: expect.stringMatching(/^key_[0-9A-Za-z]{22}$/),
       name: "Website widget",
       scopes: ["chat:write", "chat:read"],
-      allowedOrigins: ["https://shop.example.com", "http://localhost:5173"],
+      allowedOrigins: ["https://shop.example.com", "https://localhost:5173"],
       lastUsedAt: null,
       revokedAt: null,
     })

@@ -38,20 +38,19 @@ const NonBlank = (max: number) =>
   )
 
 /**
- * A browser origin a key may be used from: `https://host[:port]`, and — for development only —
- * `http://localhost[:port]`, `http://127.0.0.1[:port]` or `http://[::1][:port]`. No path, query,
- * fragment, credentials or wildcard.
+ * A browser origin a key may be used from: `https://host[:port]` (CONTRACT.md §2.1), stored in the
+ * form a browser sends in `Origin` (lower-case host, no default port, no trailing slash). No other
+ * scheme (plain http included, even on localhost: leave `allowedOrigins` empty while developing),
+ * no path, query, fragment, credentials or wildcard.
  */
 export const AllowedOrigin = Schema.String.check(
   Schema.isMaxLength(2048),
   Schema.makeFilter((s: string) => normalizeOrigin(s) !== undefined || "must be an https://host[:port] origin"),
 )
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"])
-
 /** The canonical form of an allowed origin (as a browser sends it in `Origin`), or undefined. */
 export const normalizeOrigin = (input: string): string | undefined => {
-  if (!/^https?:\/\/[^/?#@*\s]+\/?$/i.test(input)) return undefined
+  if (!/^https:\/\/[^/?#@*\s]+\/?$/i.test(input)) return undefined
   let url: URL
   try {
     url = new URL(input)
@@ -59,9 +58,7 @@ export const normalizeOrigin = (input: string): string | undefined => {
     return undefined
   }
   if (url.username !== "" || url.password !== "" || url.hostname === "") return undefined
-  if (url.protocol === "https:") return url.origin
-  if (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname)) return url.origin
-  return undefined
+  return url.protocol === "https:" ? url.origin : undefined
 }
 
 // ---- operator (§2.5) ----

@@ -9,10 +9,12 @@ describe("allowed origins", () => {
     expect(normalizeOrigin("https://example.com:443")).toBe("https://example.com")
   })
 
-  it("accepts http only on loopback, for development", () => {
-    expect(normalizeOrigin("http://localhost:5173")).toBe("http://localhost:5173")
-    expect(normalizeOrigin("http://127.0.0.1:8080")).toBe("http://127.0.0.1:8080")
+  it("refuses plain http, on loopback too (the contract's origins are https://host[:port])", () => {
     expect(normalizeOrigin("http://example.com")).toBeUndefined()
+    expect(normalizeOrigin("http://localhost:5173")).toBeUndefined()
+    expect(normalizeOrigin("http://127.0.0.1:8080")).toBeUndefined()
+    expect(normalizeOrigin("http://[::1]:3000")).toBeUndefined()
+    expect(normalizeOrigin("https://localhost:5173")).toBe("https://localhost:5173")
   })
 
   it("refuses paths, queries, credentials, wildcards and other schemes", () => {
