@@ -136,6 +136,10 @@ describe("the OpenAPI document", () => {
     expect(chat.description).toContain("`apiKey`")
     const keys = document.paths["/api/org/api-keys"]?.post as Json
     expect(keys.security).toEqual([{ ApiKeyHeader: [] }, { SessionCookie: [] }])
+    // A session's body must be JSON (§2.4): the two uploads take a key only.
+    for (const upload of ["/api/media", "/api/contacts/import"]) {
+      expect((document.paths[upload]?.post as Json | undefined)?.security, upload).toEqual([{ ApiKeyHeader: [] }])
+    }
     expect((keys.responses as Json)["403"]).toMatchObject({
       description: expect.stringContaining("plan_feature_required"),
     })

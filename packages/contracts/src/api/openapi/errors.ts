@@ -125,7 +125,10 @@ export const securityOf = (op: Operation): ReadonlyArray<Partial<Record<Security
     case "member":
     case "admin":
     case "adminWithApiAccess":
-      return [{ ApiKeyHeader: [] }, { SessionCookie: [] }]
+      // A session's mutating request must carry JSON (§2.4): the uploads take a key only.
+      return op.body !== undefined && !("application/json" in op.body.content)
+        ? [{ ApiKeyHeader: [] }]
+        : [{ ApiKeyHeader: [] }, { SessionCookie: [] }]
     case "public":
       return [{ ApiKeyHeader: [] }, { ApiKeyBearer: [] }, { ApiKeyQuery: [] }]
     case "session":
