@@ -9,10 +9,10 @@ export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("Re
 
 /**
  * A booking (or a slot listing) the calendar cannot take:
- * - `pastDate`: the date is before today in the organization's time zone (400);
+ * - `pastDate`: listing the slots of a day before today in the organization's time zone (400);
  * - `unknownService`: the service is not one the organization offers (409, "not offered");
  * - `notOffered`: no slot starts at that time on that date (409);
- * - `started`: the slot is today and has already started (409);
+ * - `started`: the slot has already started, today or on a past day (409);
  * - `full`: the slot holds `capacity` bookings (409).
  */
 export class BookingRefused extends Schema.TaggedError<BookingRefused>()("BookingRefused", {

@@ -234,7 +234,7 @@ describe("bookings", () => {
     [{ time: "09:15" }, 409, "conflict"],
     [{ time: "17:00" }, 409, "conflict"],
     [{ service: "massage" }, 409, "conflict"],
-    [{ date: pastDate() }, 400, "invalid_request"],
+    [{ date: pastDate() }, 409, "conflict"],
     [{ date: "2026-02-30" }, 400, "invalid_request"],
     [{ time: "9am" }, 400, "invalid_request"],
     [{ phone: "123" }, 400, "invalid_request"],

@@ -133,8 +133,12 @@ export const makeBooking = (
       yield* checkService(settings, request.service)
       yield* lockSlot(tx, orgId, request.date, request.time)
       const input = yield* dayInput(tx, orgId, settings, request.date)
+      // A slot on a past day has started like one earlier today: 409, as CONTRACT.md §8 answers a
+      // slot that is not offered (listing a past day's slots stays a 400).
       if (request.date < input.today) {
-        return yield* Effect.fail(new BookingRefused({ reason: "pastDate", detail: "date is in the past" }))
+        return yield* Effect.fail(
+          new BookingRefused({ reason: "started", detail: `No slot on ${request.date}: the date is in the past` }),
+        )
       }
       const booked = (yield* heldBy(tx, orgId, request)) ?? (yield* takePlace(tx, orgId, request, input))
       const slot: Booking = { date: request.date, time: request.time, service: request.service }
