@@ -208,6 +208,33 @@ describe("rate limits in Redis", () => {
     expect((await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })).status).toBe(200)
   })
 
+  it("counts a widget request whose body is refused against the client IP, with the RateLimit headers", async () => {
+    const [gw] = await instances(1, { rateLimits: { generalPerWindow: 3 } })
+    const bad = () =>
+      fetch(`${gw?.url}/api/public/chat`, {
+        method: "POST",
+        headers: { "x-api-key": key.key, "content-type": "application/json" },
+        body: "{not json",
+      })
+    const first = await bad()
+    expect(first.status).toBe(400)
+    expect(first.headers.get("ratelimit-limit")).toBe("3")
+    expect(first.headers.get("ratelimit-remaining")).toBe("2")
+    const wrongType = await fetch(`${gw?.url}/api/public/chat`, {
+      method: "POST",
+      headers: { "x-api-key": key.key, "content-type": "text/plain" },
+      body: "hello",
+    })
+    expect(wrongType.status).toBe(415)
+    expect(wrongType.headers.get("ratelimit-remaining")).toBe("1")
+    expect((await bad()).status).toBe(400)
+    const refused = await bad()
+    expect(refused.status).toBe(429)
+    expect(await refused.json()).toEqual({ error: "Too many requests, slow down", code: "rate_limited" })
+    // The key's organization keeps its own budget on the private API.
+    expect((await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })).status).toBe(200)
+  })
+
   it("counts the API docs per client IP, with the RateLimit headers", async () => {
     const [gw] = await instances(1, { rateLimits: { generalPerWindow: 3 } })
     const page = await fetch(`${gw?.url}/docs`)

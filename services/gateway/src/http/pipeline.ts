@@ -121,6 +121,20 @@ export const makePipeline = (deps: PipelineDependencies) => {
     }
   }
 
+  /**
+   * The widget surface's body, read before its key is known: one refused (400, 413, 415) is still a
+   * request, counted against the client's IP like a refused credential, so a flood of bad bodies is
+   * rate limited too (CONTRACT.md §3 counts every route but health, metrics and provider ingress).
+   */
+  const checkPublicBody = async (request: FastifyRequest, reply: FastifyReply, route: Route) => {
+    try {
+      return await checkBody(request, route)
+    } catch (error) {
+      if (error instanceof ApiError) await count(reply, `ip:${request.ip}`, false)
+      throw error
+    }
+  }
+
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const { path, query } = splitUrl(request.url)
     const route = routeOf(request.method, path)
@@ -141,7 +155,7 @@ export const makePipeline = (deps: PipelineDependencies) => {
     // The widget surface may carry its key in the JSON body, so its body is read first; elsewhere
     // the credential (and the CSRF rule) is checked before a byte of the body is read.
     const bodyFirst = route.surface === "public"
-    let json = bodyFirst ? await checkBody(request, route) : undefined
+    let json = bodyFirst ? await checkPublicBody(request, reply, route) : undefined
     const caller = await authenticate(request, reply, route, path, json, query)
     await count(reply, subjectOf(caller, route, request.ip), route.heavy)
     if (!bodyFirst) json = await checkBody(request, route)
