@@ -92,7 +92,15 @@ export const ListedBooking = Schema.Struct({
 })
 export type ListedBooking = typeof ListedBooking.Type
 
-export const ListBookingsQuery = Schema.Struct({ date: Schema.optionalKey(CalendarDate) })
+/** `?limit=` (1–100) and `?cursor=` of a list that can grow without bound (CONTRACT.md §1). */
+const pageQuery = {
+  limit: Schema.optionalKey(
+    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })),
+  ),
+  cursor: Schema.optionalKey(Text(1, 200)),
+}
+
+export const ListBookingsQuery = Schema.Struct({ date: Schema.optionalKey(CalendarDate), ...pageQuery })
 
 /** `HH:MM` opening ranges of one weekday; an empty list (or an omitted day) is closed. */
 const OpeningRange = Schema.Tuple([ClockTime, ClockTime]).check(
@@ -151,13 +159,7 @@ export const BookingSettingsRecord = Schema.Struct({
   hours: Schema.Record(Schema.String, Schema.Array(Schema.Tuple([Schema.String, Schema.String]))),
 })
 
-export const ListLeadsQuery = Schema.Struct({
-  limit: Schema.optionalKey(
-    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })),
-  ),
-  cursor: Schema.optionalKey(Text(1, 200)),
-  type: Schema.optionalKey(LeadType),
-})
+export const ListLeadsQuery = Schema.Struct({ ...pageQuery, type: Schema.optionalKey(LeadType) })
 
 export const LeadRecord = Schema.Struct({
   id: Schema.String,

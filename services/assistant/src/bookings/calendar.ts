@@ -5,7 +5,8 @@ import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { addDays, wallClockIn } from "../engine/calendar-date.ts"
-import { BookingRefused } from "../errors.ts"
+import { BookingRefused, InvalidCursor } from "../errors.ts"
+import { decodeCursor, encodeCursor } from "../leads/cursor.ts"
 import { type LeadSource, type RecordedLead, recordLead } from "../leads/record-lead.ts"
 import type { BookingSettings } from "./settings.ts"
 import { loadBookingSettings } from "./settings-store.ts"
@@ -191,13 +192,19 @@ const takePlace = (tx: postgres.TransactionSql, orgId: string, request: BookingR
     return { id, name: request.name }
   })
 
-/** `GET /api/bookings?date`: the organization's bookings, newest first. */
+/**
+ * `GET /api/bookings`: an organization's confirmed bookings, newest first, `limit` at a time from
+ * after `cursor` (CONTRACT.md §1's paging for a list that can grow without bound), optionally of
+ * one date.
+ */
 export const listBookings = (
   orgId: string,
-  date: string | undefined,
-): Effect.Effect<{ data: ReadonlyArray<ListedBooking> }, never, Database> =>
+  query: { readonly date?: string | undefined; readonly limit: number; readonly cursor?: string | undefined },
+): Effect.Effect<{ data: ReadonlyArray<ListedBooking>; nextCursor: string | null }, InvalidCursor, Database> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, "bkg")
+    if (query.cursor !== undefined && after === undefined) return yield* Effect.fail(new InvalidCursor())
     const rows = yield* Effect.promise(
       () => sql<
         Array<{
@@ -209,15 +216,21 @@ export const listBookings = (
           service: string
           notes: string | null
           created_at: Date
+          cursor_at: string
         }>
       >`
-        select id, name, phone, date, time, service, notes, created_at from assistant.bookings
-        where org_id = ${orgId} and status = 'confirmed' ${date === undefined ? sql`` : sql`and date = ${date}`}
+        select id, name, phone, date, time, service, notes, created_at, created_at::text as cursor_at
+        from assistant.bookings
+        where org_id = ${orgId} and status = 'confirmed'
+          ${query.date === undefined ? sql`` : sql`and date = ${query.date}`}
+          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::timestamptz, ${after.id})`}
         order by created_at desc, id desc
-        limit 1000`,
+        limit ${query.limit + 1}`,
     )
+    const page = rows.slice(0, query.limit)
+    const last = page.at(-1)
     return {
-      data: rows.map((row) => ({
+      data: page.map((row) => ({
         id: row.id,
         name: row.name,
         phone: row.phone,
@@ -228,5 +241,6 @@ export const listBookings = (
         status: "confirmed" as const,
         createdAt: row.created_at.toISOString(),
       })),
+      nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last.cursor_at, last.id) : null,
     }
   })

@@ -48,8 +48,8 @@ export const privateRoutes =
         Effect.gen(function* () {
           const orgId = yield* adminOrg(request)
           const query = yield* decodeQuery(ListBookingsQuery)(request)
-          return yield* listBookings(orgId, query.date)
-        }),
+          return yield* listBookings(orgId, { date: query.date, limit: query.limit ?? 50, cursor: query.cursor })
+        }).pipe(answering),
       ),
     )
 

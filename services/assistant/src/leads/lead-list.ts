@@ -52,7 +52,7 @@ export const listLeads = (
 ): Effect.Effect<{ data: Array<LeadRecord>; nextCursor: string | null }, InvalidCursor, Database> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor)
+    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, "lead")
     if (query.cursor !== undefined && after === undefined) return yield* Effect.fail(new InvalidCursor())
     const rows = yield* leadPage(sql, orgId, {
       limit: query.limit + 1,

@@ -12,6 +12,7 @@ import {
   CreateBookingRequest,
   LeadRecord,
   ListBookingsQuery,
+  ListedBooking,
   ListLeadsQuery,
   PutBookingSettingsRequest,
   SlotsQuery,
@@ -24,7 +25,10 @@ export const ListLeadsResponse = Schema.Struct({
   data: Schema.Array(LeadRecord),
   nextCursor: Schema.NullOr(Schema.String),
 })
-export const ListBookingsResponse = Schema.Struct({ data: Schema.Array(BookingRecord) })
+export const ListBookingsResponse = Schema.Struct({
+  data: Schema.Array(ListedBooking),
+  nextCursor: Schema.NullOr(Schema.String),
+})
 
 const widgetKeyNote =
   "The key may come as `X-API-Key`, `Authorization: Bearer`, a JSON body field `apiKey` (removed before the body reaches the service) or `?apiKey=`, in that precedence."
