@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  admin,
   futureWeekday,
   leadEventsOf,
   newOrg,
@@ -77,7 +78,28 @@ describe("widget chat", () => {
     expect(b.lead?.id).toBe(a.lead?.id)
     const events = await leadEventsOf(infra, orgId)
     expect(events.map((e) => e.event)).toEqual(["lead.created", "lead.updated"])
-    expect(events[1]?.data).toMatchObject({ name: "Omar", type: "CALLBACK_REQUESTED" })
+    // The type "as re-resolved on this turn": the second conversation asked for nothing.
+    expect(events[1]?.data).toMatchObject({ name: "Omar", type: "GENERAL_INQUIRY" })
+    // The lead itself keeps its strongest type.
+    const listed = (await admin(app, orgId, "GET", "/api/leads")).json() as { data: Array<{ type: string }> }
+    expect(listed.data.map((lead) => lead.type)).toEqual(["CALLBACK_REQUESTED"])
+  })
+
+  it("announces a booked customer's new request in a later conversation, once, keeping the lead a BOOKING", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    const first = await say(orgId, "please call me on 4155550188")
+    await say(orgId, `book me for ${date} at 11am`, first.sessionId)
+    const later = await say(orgId, "this is 415 555 0188, please call me back")
+    await say(orgId, "yes, a call back please", later.sessionId)
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.map((e) => [e.event, e.data.type, e.data.booking])).toEqual([
+      ["lead.created", "CALLBACK_REQUESTED", null],
+      ["lead.updated", "BOOKING", { date, time: "11:00", service: "consultation" }],
+      ["lead.updated", "CALLBACK_REQUESTED", { date, time: "11:00", service: "consultation" }],
+    ])
+    const listed = (await admin(app, orgId, "GET", "/api/leads")).json() as { data: Array<{ type: string }> }
+    expect(listed.data.map((lead) => lead.type)).toEqual(["BOOKING"])
   })
 
   it("takes the visitor's name and phone from the request's visitor fields", async () => {

@@ -35,8 +35,9 @@ describe("exporting a large organization", () => {
   it(`streams ${LEADS.toLocaleString("en")} leads without holding them in memory`, async () => {
     const orgId = newOrg()
     await infra.db.sql`
-      insert into assistant.leads (id, org_id, phone, name, type, source, created_at, updated_at)
-      select 'lead_' || lpad(n::text, 22, '0'), ${orgId}, (4150000000 + n)::text, 'Lead ' || n, 'GENERAL_INQUIRY', 'chat',
+      insert into assistant.leads (id, org_id, phone, name, type, last_type, source, created_at, updated_at)
+      select 'lead_' || lpad(n::text, 22, '0'), ${orgId}, (4150000000 + n)::text, 'Lead ' || n, 'GENERAL_INQUIRY',
+             'GENERAL_INQUIRY', 'chat',
              now() - n * interval '1 second', now()
       from generate_series(1, ${LEADS}) as n`
     collectGarbage()

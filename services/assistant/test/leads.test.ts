@@ -117,9 +117,9 @@ describe("GET /api/leads/export", () => {
     const orgId = newOrg()
     await chat(orgId, "my name is Dana, 4155550010")
     await infra.db.sql`
-      insert into assistant.leads (id, org_id, phone, name, type, source)
-      values ('lead_formula0000000000001', ${orgId}, '4155550011', '=HYPERLINK("http://evil")', 'GENERAL_INQUIRY', 'chat'),
-             ('lead_comma00000000000000001', ${orgId}, '4155550012', 'Scully, Dana', 'GENERAL_INQUIRY', 'chat')`
+      insert into assistant.leads (id, org_id, phone, name, type, last_type, source)
+      values ('lead_formula0000000000001', ${orgId}, '4155550011', '=HYPERLINK("http://evil")', 'GENERAL_INQUIRY', 'GENERAL_INQUIRY', 'chat'),
+             ('lead_comma00000000000000001', ${orgId}, '4155550012', 'Scully, Dana', 'GENERAL_INQUIRY', 'GENERAL_INQUIRY', 'chat')`
     const response = await admin(app, orgId, "GET", "/api/leads/export")
     expect(response.statusCode).toBe(200)
     expect(response.headers["content-type"]).toMatch(/^text\/csv/)

@@ -28,6 +28,7 @@ interface LeadRow {
   id: string
   name: string
   type: string
+  last_type: string
   booking: Booking | null
 }
 
@@ -37,12 +38,17 @@ const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
 /**
  * Records what the assistant learnt about a phone number, inside the caller's transaction, with its
  * event in the same transaction: `lead.created` the first time the number is seen in the
- * organization, `lead.updated` only when the name, type or booking changed.
+ * organization, `lead.updated` only when the name, the type this turn resolved to, or the booking
+ * changed.
  *
- * Merge rules: a new non-empty name replaces the old one (an empty one keeps it); the type is the
- * stronger of the stored and the new (see `strongerLeadType`); a new booking replaces the old one,
- * none keeps it. Concurrent turns for one number are safe: the insert races on the unique
- * (org, phone) key, and the loser locks the winner's row before comparing.
+ * Merge rules: a new non-empty name replaces the old one (an empty one keeps it); a new booking
+ * replaces the old one, none keeps it. Two types are kept: the lead's listed `type`, the stronger of
+ * the stored and the new (see `strongerLeadType`: a visitor who booked stays a BOOKING lead), and
+ * `last_type`, what the latest turn resolved to. `lead.updated` carries the latter, "the lead type as
+ * re-resolved on this turn" as the seed defines it, so a booked customer who comes back asking for a
+ * callback is announced as CALLBACK_REQUESTED; and it fires when that differs from the last turn's,
+ * so repeating the same request fires nothing. Concurrent turns for one number are safe: the insert
+ * races on the unique (org, phone) key, and the loser locks the winner's row before comparing.
  */
 export const recordLead = (
   tx: postgres.TransactionSql,
@@ -55,11 +61,11 @@ export const recordLead = (
     const id = newId("lead")
     const inserted = yield* Effect.promise(
       () => tx<Array<LeadRow>>`
-        insert into assistant.leads (id, org_id, phone, name, type, booking, source, created_at, updated_at)
-        values (${id}, ${orgId}, ${input.phone}, ${input.name}, ${input.type},
+        insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
+        values (${id}, ${orgId}, ${input.phone}, ${input.name}, ${input.type}, ${input.type},
                 ${input.booking === null ? null : tx.json(input.booking as never)}, ${input.source}, ${at}, ${at})
         on conflict (org_id, phone) do nothing
-        returning id, name, type, booking`,
+        returning id, name, type, last_type, booking`,
     )
     if (inserted.length > 0) {
       const data = { phone: input.phone, name: input.name, type: input.type, booking: input.booking }
@@ -69,7 +75,7 @@ export const recordLead = (
     }
     const [existing] = yield* Effect.promise(
       () => tx<Array<LeadRow>>`
-        select id, name, type, booking from assistant.leads
+        select id, name, type, last_type, booking from assistant.leads
         where org_id = ${orgId} and phone = ${input.phone}
         for update`,
     )
@@ -77,18 +83,19 @@ export const recordLead = (
     const name = input.name === "" ? existing.name : input.name
     const type = strongerLeadType(existing.type, input.type)
     const booking = input.booking ?? existing.booking
-    if (name === existing.name && type === existing.type && sameBooking(booking, existing.booking)) {
+    if (name === existing.name && input.type === existing.last_type && sameBooking(booking, existing.booking)) {
       yield* countLead("unchanged")
       return { id: existing.id, type: existing.type, outcome: "unchanged" as const }
     }
     yield* Effect.promise(
       () => tx`
         update assistant.leads
-        set name = ${name}, type = ${type}, booking = ${booking === null ? null : tx.json(booking as never)},
-            updated_at = ${at}
+        set name = ${name}, type = ${type}, last_type = ${input.type},
+            booking = ${booking === null ? null : tx.json(booking as never)}, updated_at = ${at}
         where id = ${existing.id}`,
     )
-    yield* outbox.append(tx, [eventRecord("lead.updated", orgId, { phone: input.phone, name, type, booking }, at)])
+    const data = { phone: input.phone, name, type: input.type, booking }
+    yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
     yield* countLead("updated")
     return { id: existing.id, type, outcome: "updated" as const }
   }).pipe(Effect.withSpan("assistant.recordLead"))
