@@ -1,5 +1,6 @@
-// Fixes to postgres.js 3.4.9 for a connection that drops (a failover, a network cut, a proxy
-// restart), each found by Parley's own outage tests, none released upstream yet:
+// Fixes to postgres.js 3.4.9, none released upstream yet. 1–3 are for a connection that drops (a
+// failover, a network cut, a proxy restart), each found by Parley's own outage tests; 4 is for a
+// transaction whose BEGIN fills the connection's pipeline:
 //
 // 1. A write scheduled with setImmediate can run once `closed()` has set `socket = null`, and throws
 //    `TypeError: Cannot read properties of null (reading 'write')` outside any promise: an uncaught
@@ -14,8 +15,15 @@
 //    socket closed without an error, and `query` stayed set, so `sql.end()` waited for it too
 //    (porsager/postgres#1130, #1142). `closed()` now fails whatever is still in flight, always, and
 //    forgets it: nothing more can arrive for it on a closed socket.
+// 4. `sql.begin` reserved its connection in the last term of the `&&` chain that also says whether
+//    the connection may take more queries: when BEGIN filled the pipeline (or met backpressure) the
+//    hook was skipped, the transaction failed with UNSAFE_TRANSACTION while the server had entered
+//    it, and the connection went back to the pool inside it, so unrelated queries ran in that
+//    transaction (porsager/postgres#1189, #1210; the fix of #1218). The hook now runs whenever the
+//    query was written; what the chain answers is unchanged.
 //
-// packages/db/src/postgres-outage.test.ts cuts real connections under load and fails without them.
+// packages/db/src/postgres-outage.test.ts cuts real connections under load and fails without 1–3;
+// packages/db/src/postgres-begin.test.ts queues a BEGIN at the pipeline's end and fails without 4.
 // Runs after `npm ci` / `npm install`; idempotent; fails loudly if postgres.js changed shape, so an
 // upgrade is reviewed rather than silently unpatched.
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
@@ -40,6 +48,11 @@ const fixes = [
     original:
       "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n",
     patched: `    ;(query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket)) ${MARK}\n    query = null\n`,
+  },
+  {
+    original:
+      "      return write(toBuffer(q))\n        && !q.describeFirst\n        && !q.cursorFn\n        && sent.length < max_pipeline\n        && (!q.options.onexecute || q.options.onexecute(connection))\n",
+    patched: `      const written = write(toBuffer(q)) ${MARK}\n      q.options.onexecute && q.options.onexecute(connection)\n      return written\n        && !q.describeFirst\n        && !q.cursorFn\n        && sent.length < max_pipeline\n        && !q.options.onexecute\n`,
   },
 ]
 
