@@ -5,7 +5,7 @@ import { eventually, type StubServer, startHttpServer } from "@parley/platform/t
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { deliveryIdFor } from "../src/delivery-id.ts"
 import { type ChildDispatcher, startChildDispatcher } from "./child-dispatcher.ts"
-import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg } from "./harness.ts"
+import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg, untilEveryDeliveryArrives } from "./harness.ts"
 
 let harness: Harness
 let receiver: StubServer
@@ -104,22 +104,9 @@ describe("durability on Kafka", () => {
         child = await start(false)
       }
     }
-    const expected = new Set(events.flatMap((event) => webhooks.map((w) => deliveryIdFor(event.eventId, w.webhookId))))
-    const received = () =>
-      new Set(
-        receiver.requests
-          .filter((request) => request.path.startsWith("/stream-"))
-          .map((request) => String(request.headers["x-service-delivery"])),
-      )
-    await eventually(
-      () => {
-        const seen = received()
-        expect([...expected].filter((id) => !seen.has(id)).length).toBe(0)
-      },
-      { timeoutMs: 60_000, intervalMs: 250 },
-    ).catch((error: unknown) => {
-      throw new Error(`${String(error)}\n${children.map((c) => c.output().slice(-4000)).join("\n---\n")}`)
-    })
+    const expected = await untilEveryDeliveryArrives(receiver, events, webhooks, () =>
+      children.map((c) => c.output().slice(-4000)).join("\n---\n"),
+    )
     expect(expected.size).toBe(6_000)
   }, 120_000)
 })

@@ -3,7 +3,7 @@ import { eventually, type StubServer, startHttpServer } from "@parley/platform/t
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { deliveryIdFor } from "../src/delivery-id.ts"
 import { type ChildDispatcher, startChildDispatcher } from "./child-dispatcher.ts"
-import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg } from "./harness.ts"
+import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg, untilEveryDeliveryArrives } from "./harness.ts"
 
 let harness: Harness
 let receiver: StubServer
@@ -76,30 +76,12 @@ describe("durability", () => {
         child = await start()
       }
     }
-    const expected = new Set(events.flatMap((event) => webhooks.map((w) => deliveryIdFor(event.eventId, w.webhookId))))
-    const received = () =>
-      new Set(
-        receiver.requests
-          .filter((request) => request.path.startsWith("/stream-"))
-          .map((request) => String(request.headers["x-service-delivery"])),
-      )
-    await eventually(
-      () => {
-        const seen = received()
-        expect([...expected].filter((id) => !seen.has(id)).length).toBe(0)
-      },
-      {
-        timeoutMs: 60_000,
-        intervalMs: 250,
-      },
-    ).catch(async (error: unknown) => {
+    const expected = await untilEveryDeliveryArrives(receiver, events, webhooks, async () => {
       const offsets = await harness.db
         .sql`select g.group_id, g.topic, g.partition, g.committed, p.next_offset from parley_bus.group_offsets g join parley_bus.partitions p using (topic, partition) where g.committed < p.next_offset order by 1,2,3`
       const leases = await harness.db
         .sql`select group_id, topic, partition, member_id, expires_at > now() as live from parley_bus.leases order by 1,2,3`
-      throw new Error(
-        `${String(error)}\n${JSON.stringify(offsets, (_k, v) => (typeof v === "bigint" ? String(v) : v))}\n${JSON.stringify(leases)}\n${children.map((c) => c.output().slice(-3000)).join("\n---\n")}`,
-      )
+      return `${JSON.stringify(offsets, (_k, v) => (typeof v === "bigint" ? String(v) : v))}\n${JSON.stringify(leases)}\n${children.map((c) => c.output().slice(-3000)).join("\n---\n")}`
     })
     expect(expected.size).toBe(6_000)
   }, 120_000)

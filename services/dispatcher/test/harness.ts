@@ -23,9 +23,11 @@ import {
 import { Database, outboxTableSql, withTransaction } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { newId, SecretBox } from "@parley/platform"
-import { eventually } from "@parley/platform/testing"
+import { eventually, type StubServer } from "@parley/platform/testing"
 import { Effect, Exit, Layer, Scope } from "effect"
+import { expect } from "vitest"
 import { type DispatcherOptions, makeDispatcher } from "../src/app.ts"
+import { deliveryIdFor } from "../src/delivery-id.ts"
 
 export type BusKind = "single-node" | "kafka"
 
@@ -205,4 +207,34 @@ export const makeHarness = async (kind: BusKind, options: { partitions?: number 
       await stopBroker()
     },
   }
+}
+
+/**
+ * Waits (60 s at most) until the delivery of every (event, webhook) pair has reached the receiver
+ * under `/stream-*` at least once, and answers the delivery ids it waited for. On a timeout it fails
+ * with what `diagnose` tells of the run.
+ */
+export const untilEveryDeliveryArrives = async (
+  receiver: StubServer,
+  events: ReadonlyArray<EventRecord>,
+  webhooks: ReadonlyArray<{ readonly webhookId: WebhookId }>,
+  diagnose: () => string | Promise<string>,
+): Promise<ReadonlySet<string>> => {
+  const expected = new Set(events.flatMap((event) => webhooks.map((w) => deliveryIdFor(event.eventId, w.webhookId))))
+  const received = () =>
+    new Set(
+      receiver.requests
+        .filter((request) => request.path.startsWith("/stream-"))
+        .map((request) => String(request.headers["x-service-delivery"])),
+    )
+  await eventually(
+    () => {
+      const seen = received()
+      expect([...expected].filter((id) => !seen.has(id)).length).toBe(0)
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  ).catch(async (error: unknown) => {
+    throw new Error(`${String(error)}\n${await diagnose()}`)
+  })
+  return expected
 }
