@@ -35,15 +35,38 @@ export type LoggedDelivery = Pick<
   "deliveryId" | "webhookId" | "orgId" | "eventId" | "event" | "timestamp" | "reason"
 >
 
-/** Keeps the envelope of a delivery the first time it is seen. */
-export const recordDelivery = async (sql: postgres.Sql, schema: string, delivery: LoggedDelivery, data: string) => {
+/** Keeps the envelopes of deliveries (their data as JSON text), each the first time it is seen. */
+const recordEnvelopes = async (
+  sql: postgres.Sql | postgres.TransactionSql,
+  schema: string,
+  envelopes: ReadonlyArray<LoggedDelivery & { readonly data: string }>,
+) => {
+  if (envelopes.length === 0) return
   await sql`
     insert into ${sql(schema)}.deliveries
       (delivery_id, webhook_id, org_id, event_id, event, event_timestamp, event_at, data, reason)
-    values (${delivery.deliveryId}, ${delivery.webhookId}, ${delivery.orgId}, ${delivery.eventId}, ${delivery.event},
-            ${delivery.timestamp}, ${delivery.timestamp}, ${data}, ${delivery.reason})
+    select e."deliveryId", e."webhookId", e."orgId", e."eventId", e.event, e.timestamp, e.timestamp::timestamptz,
+           e.data, e.reason
+    from jsonb_to_recordset(${JSON.stringify(envelopes)}::text::jsonb) as e(
+      "deliveryId" text, "webhookId" text, "orgId" text, "eventId" text, event text, timestamp text, data text,
+      reason text)
     on conflict (delivery_id) do nothing`
 }
+
+/** Keeps the envelope of a delivery the first time it is seen. */
+export const recordDelivery = (sql: postgres.Sql, schema: string, delivery: LoggedDelivery, data: string) =>
+  recordEnvelopes(sql, schema, [
+    {
+      deliveryId: delivery.deliveryId,
+      webhookId: delivery.webhookId,
+      orgId: delivery.orgId,
+      eventId: delivery.eventId,
+      event: delivery.event,
+      timestamp: delivery.timestamp,
+      reason: delivery.reason,
+      data,
+    },
+  ])
 
 /**
  * Records a batch of attempts in the caller's transaction, each once (by delivery id and attempt
@@ -74,17 +97,7 @@ export const recordAttempts = async (
           },
         ],
   )
-  if (envelopes.length > 0) {
-    await tx`
-      insert into ${tx(schema)}.deliveries
-        (delivery_id, webhook_id, org_id, event_id, event, event_timestamp, event_at, data, reason)
-      select e."deliveryId", e."webhookId", e."orgId", e."eventId", e.event, e.timestamp, e.timestamp::timestamptz,
-             e.data, e.reason
-      from jsonb_to_recordset(${JSON.stringify(envelopes)}::text::jsonb) as e(
-        "deliveryId" text, "webhookId" text, "orgId" text, "eventId" text, event text, timestamp text, data text,
-        reason text)
-      on conflict (delivery_id) do nothing`
-  }
+  await recordEnvelopes(tx, schema, envelopes)
   const rows = attempts.map(({ envelope: _envelope, ...attempt }) => attempt)
   await tx`
     with batch as (
