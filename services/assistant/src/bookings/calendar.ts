@@ -5,8 +5,8 @@ import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { addDays, wallClockIn } from "../engine/calendar-date.ts"
-import { BookingRefused, InvalidCursor } from "../errors.ts"
-import { decodeCursor, encodeCursor } from "../leads/cursor.ts"
+import { BookingRefused, type InvalidCursor } from "../errors.ts"
+import { pageOf, positionAfter } from "../leads/cursor.ts"
 import { type LeadSource, type RecordedLead, recordLead } from "../leads/record-lead.ts"
 import type { BookingSettings } from "./settings.ts"
 import { loadBookingSettings } from "./settings-store.ts"
@@ -203,8 +203,7 @@ export const listBookings = (
 ): Effect.Effect<{ data: ReadonlyArray<ListedBooking>; nextCursor: string | null }, InvalidCursor, Database> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, "bkg")
-    if (query.cursor !== undefined && after === undefined) return yield* Effect.fail(new InvalidCursor())
+    const after = yield* positionAfter(query.cursor, "bkg")
     const rows = yield* Effect.promise(
       () => sql<
         Array<{
@@ -227,8 +226,7 @@ export const listBookings = (
         order by created_at desc, id desc
         limit ${query.limit + 1}`,
     )
-    const page = rows.slice(0, query.limit)
-    const last = page.at(-1)
+    const { page, nextCursor } = pageOf(rows, query.limit)
     return {
       data: page.map((row) => ({
         id: row.id,
@@ -241,6 +239,6 @@ export const listBookings = (
         status: "confirmed" as const,
         createdAt: row.created_at.toISOString(),
       })),
-      nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last.cursor_at, last.id) : null,
+      nextCursor,
     }
   })

@@ -2,8 +2,8 @@ import type { Booking, LeadRecord } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
-import { InvalidCursor } from "../errors.ts"
-import { decodeCursor, encodeCursor } from "./cursor.ts"
+import type { InvalidCursor } from "../errors.ts"
+import { pageOf, positionAfter } from "./cursor.ts"
 
 export interface LeadRow {
   id: string
@@ -52,17 +52,12 @@ export const listLeads = (
 ): Effect.Effect<{ data: Array<LeadRecord>; nextCursor: string | null }, InvalidCursor, Database> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor, "lead")
-    if (query.cursor !== undefined && after === undefined) return yield* Effect.fail(new InvalidCursor())
+    const after = yield* positionAfter(query.cursor, "lead")
     const rows = yield* leadPage(sql, orgId, {
       limit: query.limit + 1,
       ...(after === undefined ? {} : { after }),
       ...(query.type === undefined ? {} : { type: query.type }),
     })
-    const page = rows.slice(0, query.limit)
-    const last = page.at(-1)
-    return {
-      data: page.map(toLeadRecord),
-      nextCursor: rows.length > query.limit && last !== undefined ? encodeCursor(last.cursor_at, last.id) : null,
-    }
+    const { page, nextCursor } = pageOf(rows, query.limit)
+    return { data: page.map(toLeadRecord), nextCursor }
   })
