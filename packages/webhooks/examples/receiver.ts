@@ -18,6 +18,7 @@ import {
   headerValue,
   isVerificationError,
   makeDeduplicator,
+  recommendedStatus,
   verify,
   type WebhookEnvelope,
 } from "../src/index.ts"
@@ -93,17 +94,10 @@ export const makeReceiver = (options: ReceiverOptions) => {
       envelope = await verify(body, request.headers, options.secret, { toleranceSeconds: options.toleranceSeconds })
     } catch (error) {
       if (!isVerificationError(error)) throw error
-      switch (error._tag) {
-        case "MissingHeader":
-        case "InvalidSignature":
-        case "TimestampOutsideTolerance":
-          return json(401, { error: error.message })
-        case "MalformedBody":
-        case "UnknownEvent":
-          // Authentic (the signature was checked first) but not decodable by this version.
-          warn(`ignoring delivery ${deliveryId ?? "(no id)"}: ${error._tag}: ${error.message}`)
-          return json(200, { ignored: error._tag })
-      }
+      if (recommendedStatus(error) === 401) return json(401, { error: error.message })
+      // Authentic (the signature was checked first) but not decodable by this version.
+      warn(`ignoring delivery ${deliveryId ?? "(no id)"}: ${error._tag}: ${error.message}`)
+      return json(200, { ignored: error._tag })
     }
     // Parley always sends X-Service-Delivery; without one there is nothing to deduplicate on.
     const outcome: DedupeOutcome<void> =
