@@ -205,9 +205,8 @@ export const EgressClient = {
           onResponseError: (_controller, error) =>
             settle({ ok: false, status: null, error: timedOut ? "timeout" : describe(error), body: null }),
         }
-        let target: Target
         try {
-          target = targetOf(outgoing.url)
+          const target = targetOf(outgoing.url)
           agent.dispatch(
             {
               origin: target.origin,
