@@ -1,6 +1,7 @@
 /**
- * Runs `services/standalone` the way `npm start` does — a child process on Node 24 with the source
- * condition — and reads what it prints, so tests see Parley exactly as a newcomer does.
+ * `@parley/standalone/testing`: runs `services/standalone` the way `npm start` does — a child process
+ * on Node 24 with the source condition — and reads what it prints, so tests (e2e, browser) see Parley
+ * exactly as a newcomer does.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
@@ -81,4 +82,21 @@ export const embeddedEnvironment = async (dataDir: string): Promise<Record<strin
     PARLEY_METRICS_PORT: String(await freePort()),
     PARLEY_LOG_LEVEL: "warn",
   }
+}
+
+/** What the first start prints once: the demo organization's credentials. */
+export interface FirstStartCredentials {
+  readonly operatorToken: string
+  readonly adminEmail: string
+  readonly adminPassword: string
+  readonly apiKey: string
+}
+
+/** The credentials of the banner of a first start, or `undefined` when the data dir was not new. */
+export const firstStartCredentials = (output: string): FirstStartCredentials | undefined => {
+  const operatorToken = /operator token:\s+(\S+)/.exec(output)?.[1]
+  const login = /admin login:\s+(\S+) \/ (\S+)/.exec(output)
+  const apiKey = /API key:\s+(\S+)/.exec(output)?.[1]
+  if (operatorToken === undefined || login === null || apiKey === undefined) return undefined
+  return { operatorToken, adminEmail: login[1] as string, adminPassword: login[2] as string, apiKey }
 }

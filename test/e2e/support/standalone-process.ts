@@ -1,0 +1,8 @@
+/** `npm start` as a child process: the helper lives with the standalone service it starts. */
+export {
+  embeddedEnvironment,
+  type FirstStartCredentials,
+  firstStartCredentials,
+  type StandaloneProcess,
+  startStandaloneProcess,
+} from "@parley/standalone/testing"
