@@ -16,7 +16,7 @@ import {
   type ServiceRoutes,
   successStatusOf,
 } from "@parley/contracts"
-import { Effect, type ManagedRuntime, Schema } from "effect"
+import { Effect, Exit, type ManagedRuntime, Schema } from "effect"
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify"
 import { effectHandler, invalidFromIssue } from "../effect-http.ts"
 import { type ApiError, forbidden } from "../errors.ts"
@@ -178,22 +178,25 @@ export const serveRoutes = <Routes extends Readonly<Record<string, RouteDeclarat
       url: route.path,
       ...bodyOptionsOf(route),
       ...(onRequest === undefined ? {} : { onRequest }),
-      handler: effectHandler(options.runtime, (request, reply) =>
-        Effect.gen(function* () {
-          const principal = withPrincipal ? principalOf(request) : undefined
-          if (admin && principal?.role !== "admin") return yield* adminRequired
-          const input = {
-            params: params === undefined ? request.params : yield* params(request.params),
-            query: query === undefined ? request.query : yield* query(request.query),
-            body: body(request),
-            principal,
-            request,
-            reply,
-          }
+      // Plain combinators, not a generator: this runs on every request of every service.
+      handler: effectHandler(options.runtime, (request, reply) => {
+        const principal = withPrincipal ? principalOf(request) : undefined
+        if (admin && principal?.role !== "admin") return Effect.fail(adminRequired)
+        const respond = (decodedParams: unknown, decodedQuery: unknown) => {
           if (status !== 200) reply.code(status)
-          return yield* handler(input as never).pipe(Effect.mapError(mapError))
-        }),
-      ),
+          const input = { params: decodedParams, query: decodedQuery, body: body(request), principal, request, reply }
+          const answer = handler(input as never)
+          return Exit.isExit(answer) && Exit.isSuccess(answer)
+            ? (answer as Exit.Exit<unknown>)
+            : Effect.mapError(answer, mapError)
+        }
+        if (params === undefined && query === undefined) return respond(request.params, request.query)
+        return Effect.flatMap(params === undefined ? Effect.succeed(request.params) : params(request.params), (p) =>
+          Effect.flatMap(query === undefined ? Effect.succeed(request.query) : query(request.query), (q) =>
+            respond(p, q),
+          ),
+        )
+      }),
     })
   }
 }

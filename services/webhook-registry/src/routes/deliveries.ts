@@ -19,6 +19,11 @@ const timeField = (body: Record<string, unknown>, name: string): Effect.Effect<D
   return Effect.succeed(new Date(value))
 }
 
+/** `GET /api/org/webhook-events`: the catalogue as it is, built once. */
+const catalogue = {
+  data: EventCatalogue.map((entry) => ({ name: entry.name, description: entry.description, channels: entry.channels })),
+}
+
 /** CONTRACT.md §5: the attempt log, redeliver, replay, and the event catalogue. */
 export const deliveryHandlers = (ctx: RouteContext) =>
   ({
@@ -98,12 +103,5 @@ export const deliveryHandlers = (ctx: RouteContext) =>
         return { queued: records.length }
       }),
 
-    listWebhookEvents: () =>
-      Effect.succeed({
-        data: EventCatalogue.map((entry) => ({
-          name: entry.name,
-          description: entry.description,
-          channels: entry.channels,
-        })),
-      }),
+    listWebhookEvents: () => Effect.succeed(catalogue),
   }) satisfies Partial<RegistryHandlers>
