@@ -1,12 +1,11 @@
 import { Bus, type OutgoingRecord } from "@parley/bus"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
-import { SecretBox } from "@parley/platform"
+import { GroupCommit, SecretBox } from "@parley/platform"
 import { Effect, Schedule } from "effect"
 import packageJson from "../package.json" with { type: "json" }
 import { AttemptLog } from "./attempt-log.ts"
 import { runDispatcherConsumers } from "./consumers.ts"
-import { GroupCommit } from "./group-commit.ts"
 import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./schedule.ts"
 import { WebhookDirectory } from "./webhook-directory.ts"
 import { WebhookLimiter } from "./webhook-limiter.ts"
