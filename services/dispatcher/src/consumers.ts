@@ -1,7 +1,6 @@
-import { Bus, type BusRecord, type OutgoingRecord } from "@parley/bus"
+import { Bus, decodeOrSkip, type OutgoingRecord } from "@parley/bus"
 import {
   DeliveryRecord,
-  decodeBusValue,
   EventRecord,
   EventTopics,
   encodeBusValue,
@@ -32,30 +31,13 @@ export interface DispatcherParts {
   readonly deliveryWindow: number
 }
 
-/** A record that does not decode is logged and skipped: retrying it could never succeed. */
-const decodeOrSkip =
-  <A>(decode: (value: string) => Effect.Effect<A, unknown>, then: (value: A) => Effect.Effect<void, unknown>) =>
-  (record: BusRecord): Effect.Effect<void, unknown> =>
-    decode(record.value).pipe(
-      Effect.matchEffect({
-        onFailure: (error) =>
-          Effect.logError("skipping a record that does not decode", {
-            topic: record.topic,
-            partition: record.partition,
-            offset: String(record.offset),
-            error: String(error),
-          }),
-        onSuccess: then,
-      }),
-    )
-
 /** Keeps the projection of webhooks current from `parley.registry.webhooks.v1`. */
 export const projectWebhooks = (parts: DispatcherParts) =>
   Effect.gen(function* () {
     const bus = yield* Bus
     return yield* bus.subscribe(
       { groupId: `${parts.groupPrefix}projection`, topics: [Topics.registryWebhooks], window: 64 },
-      decodeOrSkip(decodeBusValue(WebhookChanged), (change) => Effect.promise(() => parts.directory.apply(change))),
+      decodeOrSkip(WebhookChanged, (change) => Effect.promise(() => parts.directory.apply(change))),
     )
   })
 
@@ -73,7 +55,7 @@ export const fanOutEvents = (parts: DispatcherParts) =>
     const bus = yield* Bus
     return yield* bus.subscribe(
       { groupId: `${parts.groupPrefix}fanout`, topics: EventTopics, window: parts.deliveryWindow },
-      decodeOrSkip(decodeBusValue(EventRecord), (event) =>
+      decodeOrSkip(EventRecord, (event) =>
         Effect.tryPromise(async () => {
           const targets = await parts.directory.subscribers(event.orgId, event.event)
           if (targets.length === 0) return
@@ -148,7 +130,7 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
     const bus = yield* Bus
     return yield* bus.subscribe(
       { groupId: `${parts.groupPrefix}${name}`, topics: [topic], window: parts.deliveryWindow },
-      decodeOrSkip(decodeBusValue(DeliveryRecord), (delivery) =>
+      decodeOrSkip(DeliveryRecord, (delivery) =>
         Effect.gen(function* () {
           const wait = Date.parse(delivery.notBefore) - Date.now()
           if (wait > 0) yield* Effect.sleep(wait)
