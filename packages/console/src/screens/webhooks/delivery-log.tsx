@@ -87,7 +87,15 @@ export const DeliveryLog = ({
     <Section
       title="Delivery log"
       actions={
-        <button type="button" class="secondary" onClick={() => log.reload()} disabled={log.loading}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            log.reload()
+            onChange()
+          }}
+          disabled={log.loading}
+        >
           Refresh
         </button>
       }
