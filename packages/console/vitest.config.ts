@@ -11,6 +11,8 @@ export default mergeConfig(
   defineConfig({
     test: {
       globalSetup: ["test/support/global-setup.ts"],
+      // One Parley and one Chromium at a time: two of each at once on a 2-core machine starve both.
+      fileParallelism: false,
       testTimeout: 60_000,
       hookTimeout: 120_000,
     },

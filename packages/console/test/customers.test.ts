@@ -130,7 +130,7 @@ describe("the console's customer screens", () => {
     await settings.getByLabel("Saturday").fill("10:00–14:00")
     await settings.getByLabel("Sunday").fill("25:00-26:00")
     await settings.getByRole("button", { name: "Save booking settings" }).click()
-    await visible(settings.getByText("“25:00-26:00” is not a range like 09:00–17:00."))
+    await visible(settings.getByText("“25:00-26:00” is not a range like 09:00–17:00 (up to 23:59)."))
     await settings.getByLabel("Sunday").fill("")
     await settings.getByRole("button", { name: "Save booking settings" }).click()
     await visible(settings.getByText("Booking settings saved."))
@@ -237,7 +237,7 @@ describe("every screen of the console", () => {
       }
       await watch.expectClean()
     }
-  })
+  }, 240_000)
 
   it("can be used with the keyboard alone: sign in, skip to the content, reach a screen, open and cancel a dialog", async () => {
     const { page, watch } = await parley.newPage()

@@ -64,17 +64,21 @@ export const startParley = async (): Promise<Parley> => {
   const env = await embeddedEnvironment(join(dataDir, "data"))
   const origin = `http://localhost:${env.PARLEY_PORT}`
   const appSecret = randomBytes(16).toString("hex")
-  const process = await startStandaloneProcess({
-    ...env,
-    PARLEY_PUBLIC_URL: origin,
-    PARLEY_WEBHOOK_ALLOW_PRIVATE: "true",
-    PARLEY_CLOUD_API_URL: provider.url,
-    PARLEY_CLOUD_APP_SECRET: appSecret,
-    PARLEY_CLOUD_VERIFY_TOKEN: unique(),
-    // Every test of the machine is 127.0.0.1: a walk through every screen must not meet the limit.
-    PARLEY_RATE_GENERAL_PER_MIN: "100000",
-    PARLEY_RATE_HEAVY_PER_MIN: "100000",
-  })
+  const process = await startStandaloneProcess(
+    {
+      ...env,
+      PARLEY_PUBLIC_URL: origin,
+      PARLEY_WEBHOOK_ALLOW_PRIVATE: "true",
+      PARLEY_CLOUD_API_URL: provider.url,
+      PARLEY_CLOUD_APP_SECRET: appSecret,
+      PARLEY_CLOUD_VERIFY_TOKEN: unique(),
+      // Every test of the machine is 127.0.0.1: a walk through every screen must not meet the limit.
+      PARLEY_RATE_GENERAL_PER_MIN: "100000",
+      PARLEY_RATE_HEAVY_PER_MIN: "100000",
+    },
+    // A first start (embedded Postgres, migrations, the demo account) on a loaded machine.
+    { timeoutMs: 120_000 },
+  )
   const demo = firstStartCredentials(process.output())
   if (demo === undefined) throw new Error(`no first-start credentials in:\n${process.output()}`)
   const browser = await launchChromium()

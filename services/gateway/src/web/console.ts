@@ -8,6 +8,7 @@
  * in through the API) and count against the general rate limit per client IP (§3): `count` runs
  * first.
  */
+import { gatewayRoutes } from "@parley/contracts"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import {
   IMMUTABLE,
@@ -62,10 +63,11 @@ export const registerConsoleRoutes = (app: FastifyInstance, options: ConsoleRout
   const page = (request: FastifyRequest, reply: FastifyReply) =>
     sendStaticFile(request, reply, index, REVALIDATE, PAGE_HEADERS)
 
-  app.get("/", { onRequest }, (_request, reply) => reply.redirect("/console/", 302))
-  app.get("/console", { onRequest }, (_request, reply) => reply.redirect("/console/", 301))
-  app.get("/console/", { onRequest }, page)
-  app.get<{ Params: { "*": string } }>("/console/*", { onRequest }, (request, reply) => {
+  const { consoleEntry, consoleBare, consolePage, consoleFiles } = gatewayRoutes.routes
+  app.get(consoleEntry.path, { onRequest }, (_request, reply) => reply.redirect(consolePage.path, 302))
+  app.get(consoleBare.path, { onRequest }, (_request, reply) => reply.redirect(consolePage.path, 301))
+  app.get(consolePage.path, { onRequest }, page)
+  app.get<{ Params: { "*": string } }>(consoleFiles.path, { onRequest }, (request, reply) => {
     const path = request.params["*"]
     if (path === "index.html") return page(request, reply)
     const file = files.get(path)
