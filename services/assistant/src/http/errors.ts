@@ -27,6 +27,16 @@ export const answering = <A, R>(
 export const widgetOrg = (request: FastifyRequest): Effect.Effect<string> =>
   Effect.sync(() => principalOf(request).orgId)
 
+/**
+ * The organization of a private-API request open to every member (a session of any role, or a
+ * non-widget key: the gateway already refused widget-only keys on the private API).
+ */
+export const memberOrg = (request: FastifyRequest): Effect.Effect<string> =>
+  Effect.sync(() => principalOf(request).orgId)
+
+/** The organization's name as the gateway passed it, or `""` (CONTRACT.md §8's default business name). */
+export const organizationNameOf = (request: FastifyRequest): string => principalOf(request).orgName ?? ""
+
 /** The organization of a private-API request: an administrator (session) or a non-widget key. */
 export const adminOrg = (request: FastifyRequest): Effect.Effect<string, ApiError> =>
   Effect.suspend(() => {

@@ -18,7 +18,7 @@ import { Effect } from "effect"
 import type { FastifyInstance } from "fastify"
 import { makeBooking, slotsOf } from "../bookings/calendar.ts"
 import { chat, resetChat, transcript } from "../chat/widget-chat.ts"
-import { answering, widgetOrg } from "./errors.ts"
+import { answering, organizationNameOf, widgetOrg } from "./errors.ts"
 import type { AssistantRuntime } from "./runtime.ts"
 
 /** CONTRACT.md §8: the widget surface, behind the gateway's signed principal. */
@@ -32,7 +32,7 @@ export const widgetRoutes =
         Effect.gen(function* () {
           const orgId = yield* widgetOrg(request)
           const body = yield* decodeBody(ChatRequest)(request)
-          return yield* chat(orgId, body)
+          return yield* chat(orgId, body, organizationNameOf(request))
         }),
       ),
     )

@@ -1,7 +1,7 @@
 import type { OutboxWriter } from "@parley/bus"
 import type { Database } from "@parley/db"
 import { Context, Effect, Layer } from "effect"
-import type { TurnContext, TurnResult } from "../chat/turn.ts"
+import type { TurnContext, TurnResult } from "../chat/turn-context.ts"
 import type { ConversationState } from "../engine/state.ts"
 import { LlmFailure } from "./llm-failure.ts"
 import { type LlmSettings, modelTurn } from "./model-turn.ts"

@@ -1,7 +1,7 @@
 import type { OutboxWriter } from "@parley/bus"
 import type { Database } from "@parley/db"
 import { Effect, type Redacted } from "effect"
-import type { TurnContext, TurnResult } from "../chat/turn.ts"
+import type { TurnContext, TurnResult } from "../chat/turn-context.ts"
 import type { ConversationState } from "../engine/state.ts"
 import { type ChatMessage, complete } from "./chat-completions.ts"
 import { LlmFailure } from "./llm-failure.ts"

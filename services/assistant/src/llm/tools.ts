@@ -3,7 +3,7 @@ import { CalendarDate, ClockTime, HumanPhoneNumber, normalizePhone } from "@parl
 import type { Database } from "@parley/db"
 import { Effect, Schema } from "effect"
 import { makeBooking, slotsOf } from "../bookings/calendar.ts"
-import type { TurnContext } from "../chat/turn.ts"
+import type { TurnContext } from "../chat/turn-context.ts"
 import type { ConversationState } from "../engine/state.ts"
 import type { ToolCall, ToolSpec } from "./chat-completions.ts"
 import { LlmFailure } from "./llm-failure.ts"

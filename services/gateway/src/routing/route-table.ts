@@ -54,6 +54,7 @@ const PREFIXES: ReadonlyArray<readonly [string, ServiceName]> = [
   ["/api/public", "assistant"],
   ["/api/leads", "assistant"],
   ["/api/bookings", "assistant"],
+  ["/api/assistant", "assistant"],
   ["/api/channels", "messaging"],
   ["/api/messages", "messaging"],
   ["/api/templates", "messaging"],

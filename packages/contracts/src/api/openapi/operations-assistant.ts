@@ -1,8 +1,10 @@
 /**
- * Operations of the assistant: the widget surface (CONTRACT.md §8) and leads and bookings (§9).
+ * Operations of the assistant: the widget surface and the assistant's profile (CONTRACT.md §8), and
+ * leads and bookings (§9).
  */
 import { Schema } from "effect"
 import {
+  AssistantProfileRecord,
   BookingRecord,
   BookingSettingsRecord,
   ChatRequest,
@@ -14,6 +16,7 @@ import {
   ListBookingsQuery,
   ListedBooking,
   ListLeadsQuery,
+  PutAssistantProfileRequest,
   PutBookingSettingsRequest,
   SlotsQuery,
   SlotsResponse,
@@ -136,6 +139,35 @@ export const assistantOperations: ReadonlyArray<Operation> = [
     responses: { 200: jsonReply("Bookings", schema("ListBookingsResponse", ListBookingsResponse)) },
   },
   {
+    method: "delete",
+    path: "/api/bookings/{id}",
+    operationId: "cancelBooking",
+    summary: "Cancel a booking: it stays listed as cancelled, frees its place, and its lead loses it (`lead.updated`)",
+    tag: "Leads and bookings",
+    access: "admin",
+    pathParams: { id: "The booking (`bkg_…`)." },
+    responses: { 200: jsonReply('The booking, `status: "cancelled"`', schema("ListedBooking", ListedBooking)) },
+  },
+  {
+    method: "get",
+    path: "/api/assistant/profile",
+    operationId: "getAssistantProfile",
+    summary: "The assistant's profile: business name, languages, greeting, about, FAQ, hand-off message",
+    tag: "Assistant",
+    access: "member",
+    responses: { 200: jsonReply("The profile", schema("AssistantProfile", AssistantProfileRecord)) },
+  },
+  {
+    method: "put",
+    path: "/api/assistant/profile",
+    operationId: "putAssistantProfile",
+    summary: "Set what the assistant knows and the languages it answers in (the first is the default)",
+    tag: "Assistant",
+    access: "admin",
+    body: jsonBody(schema("PutAssistantProfileRequest", PutAssistantProfileRequest)),
+    responses: { 200: jsonReply("The profile", schema("AssistantProfile", AssistantProfileRecord)) },
+  },
+  {
     method: "get",
     path: "/api/bookings/settings",
     operationId: "getBookingSettings",
@@ -148,7 +180,8 @@ export const assistantOperations: ReadonlyArray<Operation> = [
     method: "put",
     path: "/api/bookings/settings",
     operationId: "putBookingSettings",
-    summary: "Set the time zone, services, slot length, capacity and opening hours",
+    summary:
+      "Set the time zone, country (how phone numbers are read), services, slot length, capacity and opening hours",
     tag: "Leads and bookings",
     access: "admin",
     body: jsonBody(schema("PutBookingSettingsRequest", PutBookingSettingsRequest)),
