@@ -1,14 +1,17 @@
 import type { OutboxWriter } from "@parley/bus"
 import { Database } from "@parley/db"
-import { Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { organizationNow } from "../bookings/calendar.ts"
 import { loadBookingSettings } from "../bookings/settings-store.ts"
+import { bookingConfirmation, captureFacts } from "../engine/dialogue.ts"
 import type { LeadSource } from "../engine/lead-capture.ts"
+import { readMessage } from "../engine/read-message.ts"
 import type { ConversationState } from "../engine/state.ts"
 import { LanguageModel } from "../llm/language-model.ts"
+import type { ModelProgress } from "../llm/model-turn.ts"
 import { countTurn } from "../metrics.ts"
 import { engineProfile, loadProfile } from "../profile/profile-store.ts"
-import { deterministicTurn } from "./deterministic-turn.ts"
+import { deterministicTurn, engineContextOf } from "./deterministic-turn.ts"
 import type { TurnContext, TurnResult } from "./turn-context.ts"
 
 export type { TurnContext, TurnResult } from "./turn-context.ts"
@@ -47,28 +50,72 @@ export const turnContextOf = (input: TurnInput) =>
   })
 
 /**
- * Answers one message. With a language model configured the model answers (tools for leads and
- * bookings, under the guardrails of `llm/model-turn.ts`); any failure of the model, or its deadline,
- * hands the turn to the deterministic engine. The reply is never empty.
+ * Answers one message. Without a language model the deterministic engine answers. With one, the
+ * model answers under CONTRACT.md §8's guardrails:
+ * - the whole turn has a deadline (PARLEY_LLM_TURN_TIMEOUT_MS); past it, or on any failure of the
+ *   model, the deterministic engine answers from the state the model's tools left;
+ * - deterministic capture runs on every turn after the model, so a model that forgets its tool
+ *   loses no lead (the number, name and request the visitor wrote are folded into the state);
+ * - a booking the model made is always confirmed: appended when its reply does not give the time,
+ *   and the whole reply when the model failed after booking (the dialogue is not run again, so
+ *   nothing is booked twice).
+ * The reply is never empty.
  */
 export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const context = yield* turnContextOf(input)
     const model = yield* LanguageModel
     const surface = input.customerPhone === undefined ? "widget" : "channel"
-    const result = model.enabled
-      ? yield* model.answer(input.state, input.message, context).pipe(
-          Effect.tap(() => countTurn(surface, "model")),
-          Effect.catch((failure) =>
-            Effect.logWarning("language model failed; the deterministic engine answers this turn").pipe(
-              Effect.annotateLogs({ orgId: input.orgId, reason: failure.reason }),
-              Effect.andThen(deterministicTurn(failure.state ?? input.state, input.message, context)),
-              Effect.tap(() => countTurn(surface, "fallback")),
-            ),
-          ),
-        )
-      : yield* deterministicTurn(input.state, input.message, context).pipe(
-          Effect.tap(() => countTurn(surface, "deterministic")),
-        )
-    return result.text.trim() === "" ? { ...result, text: FALLBACK_TEXT } : result
+    if (!model.enabled) {
+      const result = yield* deterministicTurn(input.state, input.message, context)
+      yield* countTurn(surface, "deterministic")
+      return nonEmpty(result)
+    }
+    const engine = engineContextOf(context)
+    const facts = readMessage(input.message, input.state, engine)
+    const progress: ModelProgress = { state: input.state, booked: undefined }
+    const answered = yield* model.answer(input.state, input.message, context, progress).pipe(
+      Effect.map(Option.some),
+      Effect.catch((failure) =>
+        Effect.logWarning("language model failed; the deterministic engine answers this turn").pipe(
+          Effect.annotateLogs({ orgId: input.orgId, reason: failure.reason }),
+          Effect.as(Option.none()),
+        ),
+      ),
+      Effect.timeoutOption(Duration.millis(model.turnTimeoutMs)),
+      Effect.map(Option.flatten),
+    )
+    const booked = progress.booked
+    if (Option.isSome(answered)) {
+      yield* countTurn(surface, "model")
+      const state = captureFacts(answered.value.state, facts, engine)
+      const confirmed =
+        booked === undefined || mentionsTime(answered.value.text, booked.time)
+          ? answered.value.text
+          : `${answered.value.text}\n\n${bookingConfirmation(state, facts, engine, booked)}`
+      return nonEmpty({ text: confirmed, state })
+    }
+    yield* countTurn(surface, "fallback")
+    if (booked !== undefined) {
+      const state = captureFacts(progress.state, facts, engine)
+      return { text: bookingConfirmation(state, facts, engine, booked), state }
+    }
+    return nonEmpty(yield* deterministicTurn(progress.state, input.message, context))
   }).pipe(Effect.withSpan("assistant.turn"))
+
+const nonEmpty = (result: TurnResult): TurnResult =>
+  result.text.trim() === "" ? { ...result, text: FALLBACK_TEXT } : result
+
+/** Whether a reply gives a booked time ("16:00", "4:00 PM", "4 PM", "16h"). */
+const mentionsTime = (text: string, time: string): boolean => {
+  const [hour = 0, minute = 0] = time.split(":").map(Number)
+  const twelve = hour % 12 === 0 ? 12 : hour % 12
+  const minutes = String(minute).padStart(2, "0")
+  const shapes = [
+    time,
+    `${hour}:${minutes}`,
+    `${twelve}:${minutes}`,
+    ...(minute === 0 ? [`${twelve} ?[ap]\\.?m`, `${hour} ?h`, `${hour} ?uhr`] : [`${hour}h${minutes}`]),
+  ]
+  return new RegExp(`(?<!\\d)(?:${shapes.join("|")})(?!\\d)`, "i").test(text)
+}

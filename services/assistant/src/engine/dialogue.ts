@@ -116,6 +116,31 @@ const absorb = (state: ConversationState, facts: MessageFacts, context: EngineCo
   return { next, phoneNow: newPhone !== undefined && newPhone !== state.phone, corrected }
 }
 
+/**
+ * What the message says about the visitor (number, name, callback, demo, "don't call me",
+ * language), folded into the state without any dialogue: the safety net that runs after a language
+ * model's turn, so a model that forgets its tool loses no lead (CONTRACT.md §8).
+ */
+export const captureFacts = (
+  state: ConversationState,
+  facts: MessageFacts,
+  context: EngineContext,
+): ConversationState => {
+  const { awaiting: _awaiting, ...next } = absorb(state, facts, context).next
+  return state.awaiting === undefined ? next : { ...next, awaiting: state.awaiting }
+}
+
+/** The confirmation of a booking, in the conversation's language (also when a model booked and then failed). */
+export const bookingConfirmation = (
+  state: ConversationState,
+  facts: MessageFacts,
+  context: EngineContext,
+  slot: BookedSlot,
+): string => {
+  const formats = formatsFor(facts.language, context.settings.country)
+  return CATALOGS[facts.language].booked(state.name, slot.service, formats.date(slot.date), formats.time(slot.time))
+}
+
 export const step = (previous: ConversationState, facts: MessageFacts, context: EngineContext, known: Known): Step => {
   const catalog = CATALOGS[facts.language]
   const formats = formatsFor(facts.language, context.settings.country)
