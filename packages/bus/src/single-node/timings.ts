@@ -20,7 +20,7 @@ export interface BusTimings {
 }
 
 export const defaultTimings: BusTimings = {
-  heartbeatMs: 1_000,
+  heartbeatMs: 3_000,
   sessionMs: 10_000,
   pollMs: Number.POSITIVE_INFINITY,
   retryBaseMs: 200,
