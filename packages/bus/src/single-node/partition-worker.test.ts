@@ -23,6 +23,7 @@ describe("a single-node partition worker", () => {
     const committed = new Set<bigint>()
     let done = 0
     const subscriber = await startSingleNodeBus(db.url, { timings: { heartbeatMs: 100, commitIntervalMs: 250 } })
+    const started = performance.now()
     // One at a time, 25 ms each: a second of records finishing one by one.
     await subscriber.run(
       Bus.use((b) =>
@@ -38,13 +39,15 @@ describe("a single-node partition worker", () => {
       })
     }, 5)
     await eventually(() => done === 40, 10_000)
+    const elapsedMs = performance.now() - started
     await subscriber.close()
     clearInterval(watching)
     const [row] = await db.sql<Array<{ committed: bigint }>>`
       select committed from parley_bus.group_offsets where group_id = 'spaced'`
     expect(row?.committed).toBe(40n)
-    // About a second at one commit per 250 ms; one per record would be about forty.
-    expect(committed.size).toBeLessThanOrEqual(8)
+    // One commit per 250 ms at most: about four in the second this takes on a quiet machine (a
+    // loaded one stretches the second, not the spacing), never near one per record (forty).
+    expect(committed.size).toBeLessThanOrEqual(Math.min(Math.ceil(elapsedMs / 250) + 2, 20))
   })
 
   it("fetches when records may have arrived, not each time a handler finishes", async () => {
