@@ -33,6 +33,7 @@ import { makeMemoryRateLimiter } from "./ratelimit/memory-limiter.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "./ratelimit/policy.ts"
 import { makeRedisRateLimiter, type RedisRateLimiter } from "./ratelimit/redis-limiter.ts"
 import { makeKeyUsageRecorder } from "./usage/key-usage.ts"
+import { loadConsoleFiles, registerConsoleRoutes } from "./web/console.ts"
 
 export { InProcessDispatcher } from "./proxy/in-process.ts"
 export type { ServiceTargets } from "./proxy/upstreams.ts"
@@ -58,6 +59,8 @@ export interface GatewayOptions {
   /** Names this instance's consumer group; unique per process by default. */
   readonly instanceId?: string
   readonly metrics?: ServiceMetrics
+  /** The console's build (default: `@parley/console`'s `dist/`); without one, `/console/` is 404. */
+  readonly consoleDir?: string
 }
 
 export interface GatewayApp {
@@ -190,6 +193,14 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
       publicUrl: options.publicUrl,
       count: (request, reply) => count(reply, `ip:${request.ip}`, false),
     })
+    // The console (CONTRACT.md §14): its files, counted per client IP like the docs.
+    const consoleFiles = yield* Effect.promise(() => loadConsoleFiles(options.consoleDir, logger))
+    if (consoleFiles !== undefined) {
+      registerConsoleRoutes(app, {
+        files: consoleFiles,
+        count: (request, reply) => count(reply, `ip:${request.ip}`, false),
+      })
+    }
 
     const metricsApp = makeMetricsServer({ service: "gateway", logger, metrics, readiness })
     yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([app.close(), metricsApp.close()])))
