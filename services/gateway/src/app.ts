@@ -16,7 +16,7 @@ import {
   type ServiceMetrics,
 } from "@parley/platform"
 import { Duration, Effect, Schedule, type Scope } from "effect"
-import type { FastifyInstance } from "fastify"
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import { makeAuthenticator } from "./auth/authenticate.ts"
 import { makeIdentityClient } from "./auth/identity-client.ts"
 import { makeKeyCache } from "./auth/key-cache.ts"
@@ -31,6 +31,7 @@ import { makeMemoryRateLimiter } from "./ratelimit/memory-limiter.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "./ratelimit/policy.ts"
 import { makeRedisRateLimiter, type RedisRateLimiter } from "./ratelimit/redis-limiter.ts"
 import { makeKeyUsageRecorder } from "./usage/key-usage.ts"
+import { registerWidgetRoutes } from "./web/widget.ts"
 
 export { InProcessDispatcher } from "./proxy/in-process.ts"
 export type { ServiceTargets } from "./proxy/upstreams.ts"
@@ -56,6 +57,8 @@ export interface GatewayOptions {
   /** Names this instance's consumer group; unique per process by default. */
   readonly instanceId?: string
   readonly metrics?: ServiceMetrics
+  /** The chat widget's build output (default: `@parley/widget`'s `dist/`). */
+  readonly widgetDir?: string
 }
 
 export interface GatewayApp {
@@ -181,10 +184,10 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     app.route({ method: [...ALL_METHODS], url: "/api", handler: pipeline })
     // The OpenAPI document and its page (CONTRACT.md §11), served by the gateway itself: not
     // authenticated, so counted per client IP as every unauthenticated request is (§3).
-    registerDocsRoutes(app, {
-      publicUrl: options.publicUrl,
-      count: (request, reply) => count(reply, `ip:${request.ip}`, false),
-    })
+    const countByIp = (request: FastifyRequest, reply: FastifyReply) => count(reply, `ip:${request.ip}`, false)
+    registerDocsRoutes(app, { publicUrl: options.publicUrl, count: countByIp })
+    // The chat widget (§15): the loader and the panel's hashed files, likewise counted per client IP.
+    yield* Effect.promise(() => registerWidgetRoutes(app, { dir: options.widgetDir, logger, count: countByIp }))
 
     const metricsApp = makeMetricsServer({ service: "gateway", logger, metrics, readiness })
     yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([app.close(), metricsApp.close()])))
