@@ -12,6 +12,7 @@
  * `require-corp` may still load them. Neither is authenticated; both count against the general rate
  * limit per client IP, as every unauthenticated request does (§3).
  */
+import { gatewayRoutes } from "@parley/contracts"
 import type { ParleyLogger } from "@parley/platform"
 import { notFound } from "@parley/platform"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
@@ -62,13 +63,14 @@ export const registerWidgetRoutes = async (app: FastifyInstance, options: Widget
   const files = await readBuild(options.dir ?? widgetDist(), options.logger)
   const onRequest = options.count
 
-  app.get("/widget.js", { onRequest }, (request, reply) => {
+  const { widgetLoader, widgetModule } = gatewayRoutes.routes
+  app.get(widgetLoader.path, { onRequest }, (request, reply) => {
     const loader = files.get("widget.js")
     if (loader === undefined) throw notFound()
     return sendStaticFile(request, reply, loader, LOADER_CACHE, CROSS_ORIGIN)
   })
 
-  app.get<{ Params: { "*": string } }>("/widget/*", { onRequest }, (request, reply) => {
+  app.get<{ Params: { "*": string } }>(widgetModule.path, { onRequest }, (request, reply) => {
     const file = files.get(`widget/${request.params["*"]}`)
     if (file === undefined) throw notFound()
     return sendStaticFile(request, reply, file, IMMUTABLE, CROSS_ORIGIN)
