@@ -13,6 +13,9 @@ export default mergeConfig(
       globalSetup: ["test/support/build-first.ts"],
       testTimeout: 60_000,
       hookTimeout: 120_000,
+      // Every wait in the browser tests is a bounded poll on something the page shows; 1 s (Vitest's
+      // default) is too short for an assistant's reply on a loaded 2-core CI machine.
+      expect: { poll: { timeout: 15_000 } },
     },
   }),
 )
