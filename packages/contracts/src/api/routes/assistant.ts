@@ -1,5 +1,10 @@
-/** The assistant's routes: the widget surface (CONTRACT.md §8) and leads and bookings (§9). */
+/**
+ * The assistant's routes: the widget surface and the assistant's profile (CONTRACT.md §8), and
+ * leads and bookings (§9).
+ */
 import {
+  AssistantProfileRecord,
+  BookingParams,
   BookingRecord,
   BookingSettingsRecord,
   ChatRequest,
@@ -11,7 +16,9 @@ import {
   ListBookingsQuery,
   ListBookingsResponse,
   ListLeadsQuery,
+  ListedBooking,
   ListLeadsResponse,
+  PutAssistantProfileRequest,
   PutBookingSettingsRequest,
   SlotsQuery,
   SlotsResponse,
@@ -21,7 +28,7 @@ import { jsonBody, jsonReply, jsonSchema, param, schema, serviceRoutes } from ".
 const widgetKeyNote =
   "The key may come as `X-API-Key`, `Authorization: Bearer`, a JSON body field `apiKey` (removed before the body reaches the service) or `?apiKey=`, in that precedence."
 
-export const assistantRoutes = serviceRoutes("assistant", ["/api/public", "/api/leads", "/api/bookings"], {
+export const assistantRoutes = serviceRoutes("assistant", ["/api/public", "/api/leads", "/api/bookings", "/api/assistant"], {
   widgetChat: {
     method: "POST",
     path: "/api/public/chat",
@@ -115,6 +122,32 @@ export const assistantRoutes = serviceRoutes("assistant", ["/api/public", "/api/
     query: schema("ListBookingsQuery", ListBookingsQuery),
     responses: { 200: jsonReply("Bookings", schema("ListBookingsResponse", ListBookingsResponse)) },
   },
+  cancelBooking: {
+    method: "DELETE",
+    path: "/api/bookings/:id",
+    access: "admin",
+    summary: "Cancel a booking: it stays listed as cancelled, frees its place, and its lead loses it (`lead.updated`)",
+    tag: "Leads and bookings",
+    params: { id: param("The booking (`bkg_…`).", BookingParams.fields.id) },
+    responses: { 200: jsonReply('The booking, `status: "cancelled"`', schema("ListedBooking", ListedBooking)) },
+  },
+  getAssistantProfile: {
+    method: "GET",
+    path: "/api/assistant/profile",
+    access: "member",
+    summary: "The assistant's profile: business name, languages, greeting, about, FAQ, hand-off message",
+    tag: "Assistant",
+    responses: { 200: jsonReply("The profile", schema("AssistantProfile", AssistantProfileRecord)) },
+  },
+  putAssistantProfile: {
+    method: "PUT",
+    path: "/api/assistant/profile",
+    access: "admin",
+    summary: "Set what the assistant knows and the languages it answers in (the first is the default)",
+    tag: "Assistant",
+    body: jsonBody(schema("PutAssistantProfileRequest", PutAssistantProfileRequest)),
+    responses: { 200: jsonReply("The profile", schema("AssistantProfile", AssistantProfileRecord)) },
+  },
   getBookingSettings: {
     method: "GET",
     path: "/api/bookings/settings",
@@ -127,7 +160,8 @@ export const assistantRoutes = serviceRoutes("assistant", ["/api/public", "/api/
     method: "PUT",
     path: "/api/bookings/settings",
     access: "admin",
-    summary: "Set the time zone, services, slot length, capacity and opening hours",
+    summary:
+      "Set the time zone, country (how phone numbers are read), services, slot length, capacity and opening hours",
     tag: "Leads and bookings",
     body: jsonBody(schema("PutBookingSettingsRequest", PutBookingSettingsRequest)),
     responses: { 200: jsonReply("The settings", schema("BookingSettings", BookingSettingsRecord)) },
