@@ -98,13 +98,13 @@ export const makeDispatcher = (options: DispatcherOptions) =>
         attempts: { egress, userAgent: UserAgent, schedule, openSecret },
         log: (effect) => void logWith(effect),
       },
-      (onFree) =>
+      (lanes) =>
         new WebhookShares({
           first: FirstAttemptsPerWebhook,
           retry: RetriesPerWebhook,
           slowAttemptMs: SlowAttemptMs,
           maxWaitMs: MaxShareWaitMs,
-          onFree,
+          ...lanes,
         }),
     )
     // Released after the consumers below have stopped: claims of parked deliveries still running

@@ -5,7 +5,13 @@ import { type AttemptContext, attemptDelivery, recordsOf } from "./attempt.ts"
 import type { AttemptLog } from "./attempt-log.ts"
 import type { ParkedDeliveries } from "./parked-deliveries.ts"
 import type { DispatchTarget, WebhookDirectory } from "./webhook-directory.ts"
-import { type AttemptClass, classOf, type Slot, type WebhookShares } from "./webhook-shares.ts"
+import {
+  type AttemptClass,
+  classOf,
+  type Slot,
+  type WebhookShares,
+  type WebhookSharesOptions,
+} from "./webhook-shares.ts"
 
 export interface AttemptRunnerParts {
   readonly directory: WebhookDirectory
@@ -27,8 +33,7 @@ const laneOf = (webhookId: string, attemptClass: AttemptClass) => `${attemptClas
  * bus record starts at once when its webhook has a free place, waits briefly for one while the
  * webhook answers promptly, and is otherwise parked durably (`ParkedDeliveries`), so the record's
  * partition moves on and commits. A webhook's parked deliveries are claimed back as its places free
- * — retries before first attempts — and, to keep them in order, while a webhook has parked
- * deliveries of a class, new ones of that class join the queue instead of overtaking it.
+ * — retries before first attempts —, and every other free place while deliveries also wait in memory.
  *
  * The path runs for every delivery, so it is plain async code (a chain of Effects cost a fiber
  * suspension per step: test/bench/dispatcher).
@@ -48,11 +53,14 @@ export class AttemptRunner {
 
   constructor(
     parts: AttemptRunnerParts,
-    makeShares: (onFree: (webhookId: string, c: AttemptClass) => void) => WebhookShares,
+    makeShares: (lanes: Pick<WebhookSharesOptions, "onFree" | "hasParked">) => WebhookShares,
   ) {
     this.#parts = parts
-    this.shares = makeShares((webhookId, attemptClass) => {
-      if (this.#parkedLanes.has(laneOf(webhookId, attemptClass))) this.#drain(webhookId, attemptClass)
+    this.shares = makeShares({
+      hasParked: (webhookId, attemptClass) => this.#parkedLanes.has(laneOf(webhookId, attemptClass)),
+      onFree: (webhookId, attemptClass) => {
+        if (this.#parkedLanes.has(laneOf(webhookId, attemptClass))) this.#drain(webhookId, attemptClass)
+      },
     })
   }
 
@@ -67,11 +75,10 @@ export class AttemptRunner {
       const made = await parts.attemptLog.find(delivery.deliveryId, delivery.attempt)
       if (made !== undefined) return await parts.publish(made.records ?? recordsOf(delivery, made.outcome))
       const attemptClass = classOf(delivery.attempt)
-      const lane = laneOf(delivery.webhookId, attemptClass)
-      const slot = this.#parkedLanes.has(lane) ? undefined : await this.shares.acquire(delivery.webhookId, attemptClass)
+      const slot = await this.shares.acquire(delivery.webhookId, attemptClass)
       if (slot === undefined) {
         await parts.parked.park(delivery)
-        this.#parkedLanes.add(lane)
+        this.#parkedLanes.add(laneOf(delivery.webhookId, attemptClass))
         this.#drain(delivery.webhookId, attemptClass)
         return
       }

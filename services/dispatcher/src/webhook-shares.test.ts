@@ -66,6 +66,42 @@ describe("WebhookShares", () => {
     slot?.release()
     slot?.release()
     expect(freed).toEqual([["wh_a", "retry"]])
-    expect(limiter.free("wh_a", "retry")).toBe(4)
+    expect(limiter.inFlight("wh_a", "retry")).toBe(0)
+  })
+
+  it("remembers that a webhook's latest attempt was slow, so nothing waits for it while it has no attempt in flight", async () => {
+    let now = 0
+    const limiter = shares({ first: 1, slowAttemptMs: 100, now: () => now })
+    const hung = limiter.tryAcquire("wh_hung", "first")
+    now = 2_000
+    hung?.release()
+    limiter.tryAcquire("wh_hung", "first")
+    expect(await settledWithin(limiter.acquire("wh_hung", "first"), 5)).toEqual({ value: undefined })
+  })
+
+  it("gives every other freed place to parked deliveries while deliveries also wait in memory", async () => {
+    const freed: Array<string> = []
+    const limiter = shares({
+      first: 1,
+      hasParked: () => true,
+      onFree: (webhookId) => {
+        freed.push(webhookId)
+      },
+    })
+    const first = limiter.tryAcquire("wh_a", "first")
+    const waiting = [limiter.acquire("wh_a", "first"), limiter.acquire("wh_a", "first")]
+    first?.release()
+    // This place went to the parked side: the parked work takes it as its drain would.
+    expect(freed).toEqual(["wh_a"])
+    const drained = limiter.tryAcquire("wh_a", "first")
+    expect(drained).toBeDefined()
+    drained?.release()
+    // The next one goes to the first waiter.
+    const next = await waiting[0]
+    expect(next).toBeDefined()
+    expect(freed).toEqual(["wh_a"])
+    next?.release()
+    limiter.tryAcquire("wh_a", "first")?.release()
+    expect(await waiting[1]).toBeDefined()
   })
 })

@@ -3,7 +3,7 @@
  * answers) and failing webhook (500) take hundreds of events each, while that organization's healthy
  * webhook and another organization's — whose events share the partition — must still get every
  * delivery within a second, and the failing webhooks' retries must keep the real 5 s / 10 s gaps.
- * The partitions' windows are small (64), so a backlog left in a window would show at once.
+ * The partitions' windows are small (128), so a backlog left in a window would show at once.
  */
 import { partitionOf } from "@parley/bus/testing"
 import { type AttemptRecord, type OrgId, TopicCatalog, Topics, type WebhookId } from "@parley/contracts"
@@ -55,7 +55,9 @@ const gapsOf = (attempts: ReadonlyArray<AttemptRecord>, webhookId: string) => {
 
 /** The most attempts of one webhook and kind that were in flight at once. */
 const peakInFlight = (attempts: ReadonlyArray<AttemptRecord>, webhookId: string, retries: boolean) => {
-  const edges = attempts
+  // The bus is at least once: an attempt record read twice is one attempt.
+  const unique = new Map(attempts.map((a) => [`${a.deliveryId}/${a.attempt}`, a]))
+  const edges = [...unique.values()]
     .filter((a) => a.webhookId === webhookId && a.attempt > 1 === retries)
     .flatMap((a) => {
       const start = Date.parse(a.attemptedAt)
@@ -90,7 +92,7 @@ export const headOfLineAtScale = (kind: BusKind) => {
     healthy = await startHttpServer()
     failing = await startHttpServer(() => ({ status: 500 }))
     hung = await startHttpServer(() => new Promise(() => {}))
-    dispatcher = await harness.startDispatcher({ timeoutMs, deliveryWindow: 64 })
+    dispatcher = await harness.startDispatcher({ timeoutMs, deliveryWindow: 128 })
   }, 60_000)
   afterAll(async () => {
     await dispatcher?.stop()
