@@ -216,7 +216,8 @@ export const connectCloud = async (
   app: MessagingApp,
   orgId: string,
   phoneNumberId: string,
-  businessAccountId = "5550001",
+  // An account belongs to one organization: each number gets one of its own unless a test names it.
+  businessAccountId = `555${phoneNumberId}`,
 ) => {
   const response = await asTenant(app, orgId, "PUT", "/api/channels/cloud", {
     phoneNumberId,
