@@ -52,6 +52,7 @@ describe("slots", () => {
     const response = await admin(app, newOrg(), "GET", "/api/bookings/settings")
     expect(response.json()).toEqual({
       timezone: "UTC",
+      country: "US",
       services: ["consultation"],
       slotMinutes: 30,
       capacity: 1,
@@ -87,6 +88,7 @@ describe("slots", () => {
     const orgId = newOrg()
     const settings = {
       timezone: "Pacific/Auckland",
+      country: "NZ",
       services: ["haircut", "colour"],
       slotMinutes: 60,
       capacity: 2,
@@ -101,6 +103,7 @@ describe("slots", () => {
     expect(saved.statusCode, saved.body).toBe(200)
     expect(saved.json()).toMatchObject({
       timezone: "Pacific/Auckland",
+      country: "NZ",
       capacity: 2,
       hours: { mon: [], sat: settings.hours.sat },
     })
@@ -133,6 +136,9 @@ describe("booking settings validation", () => {
     [{ ...valid, hours: { mon: [["9:00", "17:00"]] } }, "hours.mon[0][0]"],
     [{ ...valid, hours: { mon: [["17:00", "09:00"]] } }, "hours.mon[0]"],
     [{ ...valid, hours: { tue: [["09:00", "24:00"]] } }, "hours.tue[0][1]"],
+    [{ ...valid, country: "us" }, "country"],
+    [{ ...valid, country: "USA" }, "country"],
+    [{ ...valid, country: "XX" }, "country"],
   ])("refuses %j naming %s", async (body, field) => {
     const response = await admin(app, newOrg(), "PUT", "/api/bookings/settings", body)
     expect(response.statusCode).toBe(400)

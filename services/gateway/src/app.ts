@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Bus, type BusError } from "@parley/bus"
+import { gatewayRoutes } from "@parley/contracts"
 import {
   type InternalSecret,
   makeHttpServer,
@@ -13,6 +14,7 @@ import {
   makeServiceMetrics,
   type ParleyLogger,
   type ReadinessCheck,
+  refuseUndeclaredRoutes,
   type ServiceMetrics,
 } from "@parley/platform"
 import { Duration, Effect, Schedule, type Scope } from "effect"
@@ -31,6 +33,7 @@ import { makeMemoryRateLimiter } from "./ratelimit/memory-limiter.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "./ratelimit/policy.ts"
 import { makeRedisRateLimiter, type RedisRateLimiter } from "./ratelimit/redis-limiter.ts"
 import { makeKeyUsageRecorder } from "./usage/key-usage.ts"
+import { loadConsoleFiles, registerConsoleRoutes } from "./web/console.ts"
 
 export { InProcessDispatcher } from "./proxy/in-process.ts"
 export type { ServiceTargets } from "./proxy/upstreams.ts"
@@ -56,6 +59,8 @@ export interface GatewayOptions {
   /** Names this instance's consumer group; unique per process by default. */
   readonly instanceId?: string
   readonly metrics?: ServiceMetrics
+  /** The console's build (default: `@parley/console`'s `dist/`); without one, `/console/` is 404. */
+  readonly consoleDir?: string
 }
 
 export interface GatewayApp {
@@ -188,12 +193,23 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     app.route({ method: [...ALL_METHODS], url: "/channels/*", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/channels", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/api", handler: pipeline })
+    // Past the forwarding routes above (the services' mounts, their routes declared by each
+    // service), the gateway serves only what `gatewayRoutes` declares.
+    refuseUndeclaredRoutes(app, gatewayRoutes)
     // The OpenAPI document and its page (CONTRACT.md §11), served by the gateway itself: not
     // authenticated, so counted per client IP as every unauthenticated request is (§3).
     registerDocsRoutes(app, {
       publicUrl: options.publicUrl,
       count: (request, reply) => count(reply, `ip:${request.ip}`, false),
     })
+    // The console (CONTRACT.md §14): its files, counted per client IP like the docs.
+    const consoleFiles = yield* Effect.promise(() => loadConsoleFiles(options.consoleDir, logger))
+    if (consoleFiles !== undefined) {
+      registerConsoleRoutes(app, {
+        files: consoleFiles,
+        count: (request, reply) => count(reply, `ip:${request.ip}`, false),
+      })
+    }
 
     const metricsApp = makeMetricsServer({ service: "gateway", logger, metrics, readiness })
     yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([app.close(), metricsApp.close()])))

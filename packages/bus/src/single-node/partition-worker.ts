@@ -139,7 +139,7 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
         if (stopping && active === 0) return "stop" as const
         const room = Math.min(input.window - unfinished, input.window * MaxSpanPerWindow - inFlight.size)
         if (stopping || input.isPaused() || room < roomToRefill(input.window)) return "wait" as const
-        // The poll: a wake-up for new records may have been missed (NOTIFY is not guaranteed).
+        // The fallback poll, when configured (none by default).
         if (Date.now() - lastFetchAt >= timings.pollMs) arrivals++
         if (fetchedAfter === arrivals) return "wait" as const
         const seen = arrivals
@@ -183,7 +183,7 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
         if (next === "stop") return
         failures = next === "failed" ? failures + 1 : 0
         if (next === "again") continue
-        const pollMs = failures > 0 ? Math.min(timings.pollMs * 2 ** failures, 10_000) : timings.pollMs
+        const pollMs = failures > 0 ? Math.min(timings.retryBaseMs * 2 ** failures, 10_000) : timings.pollMs
         yield* awaitWakeup(
           wakeup,
           commitDue === undefined ? pollMs : Math.max(0, Math.min(pollMs, commitDue - Date.now())),

@@ -1,0 +1,108 @@
+/** The webhook registry's routes (CONTRACT.md §5): webhooks, their delivery log, redeliver and replay. */
+import { Schema } from "effect"
+import {
+  CreatedWebhook,
+  CreateWebhookRequest,
+  ListDeliveriesQuery,
+  ListDeliveriesResponse,
+  ListWebhooksResponse,
+  RedeliverResponse,
+  ReplayRequest,
+  ReplayResponse,
+  UpdateWebhookRequest,
+  Webhook,
+  WebhookEventsResponse,
+} from "../webhooks.ts"
+import { jsonBody, jsonReply, noContent, param, schema, serviceRoutes } from "./model.ts"
+
+const webhookId = { id: param("The webhook's id; another organization's id answers 404.", Schema.String) }
+
+export const webhookRegistryRoutes = serviceRoutes(
+  "webhookRegistry",
+  ["/api/org/webhooks", "/api/org/webhook-events"],
+  {
+    createWebhook: {
+      method: "POST",
+      path: "/api/org/webhooks",
+      access: "admin",
+      summary: "Register a webhook (its secret is shown this once)",
+      tag: "Webhooks",
+      body: jsonBody(schema("CreateWebhookRequest", CreateWebhookRequest)),
+      responses: { 201: jsonReply("Created", schema("CreatedWebhook", CreatedWebhook)) },
+      extraErrors: { 403: "`webhook_limit`: `Maximum 5 webhooks per organization`" },
+    },
+    listWebhooks: {
+      method: "GET",
+      path: "/api/org/webhooks",
+      access: "member",
+      summary: "List webhooks",
+      tag: "Webhooks",
+      responses: { 200: jsonReply("The webhooks", schema("ListWebhooksResponse", ListWebhooksResponse)) },
+    },
+    getWebhook: {
+      method: "GET",
+      path: "/api/org/webhooks/:id",
+      access: "member",
+      summary: "Read a webhook",
+      tag: "Webhooks",
+      params: webhookId,
+      responses: { 200: jsonReply("The webhook", schema("Webhook", Webhook)) },
+    },
+    updateWebhook: {
+      method: "PUT",
+      path: "/api/org/webhooks/:id",
+      access: "admin",
+      summary: "Change a webhook's URL, events, state or secret",
+      tag: "Webhooks",
+      params: webhookId,
+      body: jsonBody(schema("UpdateWebhookRequest", UpdateWebhookRequest)),
+      responses: { 200: jsonReply("The webhook (no secret)", schema("Webhook", Webhook)) },
+    },
+    deleteWebhook: {
+      method: "DELETE",
+      path: "/api/org/webhooks/:id",
+      access: "admin",
+      summary: "Delete a webhook",
+      tag: "Webhooks",
+      params: webhookId,
+      responses: { 204: noContent("Deleted") },
+    },
+    listDeliveries: {
+      method: "GET",
+      path: "/api/org/webhooks/:id/deliveries",
+      access: "member",
+      summary: "The webhook's delivery attempts, newest first",
+      tag: "Webhooks",
+      params: webhookId,
+      query: schema("ListDeliveriesQuery", ListDeliveriesQuery),
+      responses: { 200: jsonReply("Attempts", schema("ListDeliveriesResponse", ListDeliveriesResponse)) },
+    },
+    redeliver: {
+      method: "POST",
+      path: "/api/org/webhooks/:id/deliveries/:deliveryId/redeliver",
+      access: "admin",
+      summary: "Deliver the same envelope again (up to 3 attempts)",
+      tag: "Webhooks",
+      params: { ...webhookId, deliveryId: param("The delivery to repeat (`dlv_…`).", Schema.String) },
+      responses: { 202: jsonReply("Queued", schema("RedeliverResponse", RedeliverResponse)) },
+    },
+    replayDeliveries: {
+      method: "POST",
+      path: "/api/org/webhooks/:id/replay",
+      access: "admin",
+      summary: "Redeliver every delivery of a window (at most 10 000)",
+      tag: "Webhooks",
+      params: webhookId,
+      body: jsonBody(schema("ReplayRequest", ReplayRequest)),
+      responses: { 202: jsonReply("Queued", schema("ReplayResponse", ReplayResponse)) },
+    },
+    listWebhookEvents: {
+      method: "GET",
+      path: "/api/org/webhook-events",
+      access: "member",
+      summary: "The event catalogue",
+      tag: "Webhooks",
+      responses: { 200: jsonReply("The catalogue", schema("WebhookEventsResponse", WebhookEventsResponse)) },
+    },
+  },
+)
