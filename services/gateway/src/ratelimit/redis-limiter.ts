@@ -58,12 +58,56 @@ interface ScriptedRedis {
   parleyRateLimit(...args: Array<string | number>): Promise<ScriptReply>
 }
 
+class CommandTimedOut extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer within ${ms} ms`)
+    this.name = "CommandTimedOut"
+  }
+}
+
+/**
+ * `command`, or a CommandTimedOut after `ms`. The verdict waits for the event loop's next check
+ * phase (setImmediate), after the poll phase has read the sockets: when the process itself was
+ * stalled (a loaded host, a long GC) past the deadline, an answer Redis sent in time is read and
+ * wins, instead of the stall passing for a hung Redis and opening the breaker. (ioredis's own
+ * `commandTimeout` decides in the timers phase, before the socket is read.)
+ */
+export const withDeadline = <A>(command: Promise<A>, ms: number): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    let settled = false
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return
+          settled = true
+          reject(new CommandTimedOut(ms))
+        }),
+      ms,
+    )
+    command.then(
+      (value) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        reject(error)
+      },
+    )
+  })
+
 export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRateLimiter => {
   const { limits, logger } = options
+  const timeoutMs = options.commandTimeoutMs ?? 250
   const redis = new Redis(options.redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 250,
+    // A backstop only: `withDeadline` below decides when a command is late.
+    commandTimeout: timeoutMs * 10,
     connectTimeout: 1_000,
     // Scripts issued in the same tick go out in one write: under load, one syscall carries many.
     enableAutoPipelining: true,
@@ -97,7 +141,7 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
     if (probing !== undefined || closed) return
     probing = setTimeout(async () => {
       try {
-        if (redis.status === "ready" && (await redis.ping()) === "PONG") setOpen(false)
+        if (redis.status === "ready" && (await withDeadline(redis.ping(), timeoutMs)) === "PONG") setOpen(false)
       } catch {
         // Still down or hung: the next probe tries again.
       } finally {
@@ -139,12 +183,15 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
       sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER
       let reply: ScriptReply
       try {
-        reply = await scripted.parleyRateLimit(
-          keys.length,
-          ...keys,
-          limits.windowMs,
-          `${options.instanceId}:${sequence}`,
-          ...perKey,
+        reply = await withDeadline(
+          scripted.parleyRateLimit(
+            keys.length,
+            ...keys,
+            limits.windowMs,
+            `${options.instanceId}:${sequence}`,
+            ...perKey,
+          ),
+          timeoutMs,
         )
       } catch (error) {
         trip(error)
