@@ -126,16 +126,37 @@ describe("the console's customer screens", () => {
   it("saves the assistant's hours, previews it with a new widget key, and exports the lead it recorded", async () => {
     const { page } = admin
     await open(page, "/console/assistant", "Assistant")
+    const profile = page.getByRole("region", { name: "Profile" })
+    await profile.getByLabel("Business name").fill("Demo Dental")
+    await profile.getByRole("button", { name: "Add a question" }).click()
+    await profile.getByLabel("Question 1").fill("Do you have parking?")
+    await profile.getByRole("button", { name: "Save profile" }).click()
+    await visible(profile.getByText("Question 1 needs both a question and an answer."))
+    await profile.getByLabel("Answer 1").fill("Yes, free parking right behind the building.")
+    await profile.getByRole("checkbox", { name: "German" }).check()
+    await profile.getByRole("button", { name: "Save profile" }).click()
+    await visible(profile.getByText("The assistant's profile is saved"))
+    const savedProfile = await parley.api("GET", "/api/assistant/profile")
+    expect(savedProfile.body).toMatchObject({
+      businessName: "Demo Dental",
+      languages: ["en", "de"],
+      faqs: [{ question: "Do you have parking?", answer: "Yes, free parking right behind the building." }],
+    })
+
     const settings = page.getByRole("region", { name: "Booking settings" })
     await settings.getByLabel("Saturday").fill("10:00–14:00")
     await settings.getByLabel("Sunday").fill("25:00-26:00")
     await settings.getByRole("button", { name: "Save booking settings" }).click()
     await visible(settings.getByText("“25:00-26:00” is not a range like 09:00–17:00 (up to 23:59)."))
     await settings.getByLabel("Sunday").fill("")
+    await settings.getByLabel("Country").fill("Britain")
+    await settings.getByRole("button", { name: "Save booking settings" }).click()
+    await visible(settings.getByText("A two-letter country code, like US, GB or DE."))
+    await settings.getByLabel("Country").fill("GB")
     await settings.getByRole("button", { name: "Save booking settings" }).click()
     await visible(settings.getByText("Booking settings saved."))
     const saved = await parley.api("GET", "/api/bookings/settings")
-    expect((saved.body as { hours: Record<string, unknown> }).hours.sat).toEqual([["10:00", "14:00"]])
+    expect(saved.body).toMatchObject({ country: "GB", hours: { sat: [["10:00", "14:00"]] } })
 
     const keyPanel = page.getByRole("region", { name: "Widget key" })
     await keyPanel.getByRole("button", { name: "Create a widget key" }).click()
@@ -154,6 +175,10 @@ describe("the console's customer screens", () => {
     const log = preview.getByRole("log", { name: "Preview conversation" })
     await visible(log.getByText("Hi, I'm Sam, please call me back at +1 415 555 0177"))
     expect(await log.getByRole("listitem").count()).toBe(2)
+    // The assistant answers from the FAQ just saved.
+    await preview.getByLabel("Your message").fill("Do you have parking?")
+    await preview.getByRole("button", { name: "Send" }).click()
+    await visible(log.getByText(/free parking right behind the building/))
     await expectAccessible(page, { screen: "assistant" })
     await saveScreenshot(page, "console-assistant")
 

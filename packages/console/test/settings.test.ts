@@ -138,7 +138,7 @@ describe("the console's sign-in, keys and members", () => {
     const nav = member.page.getByRole("navigation", { name: "Console" })
     await visible(member.page.getByRole("banner").getByText("Member", { exact: true }))
     await visible(nav.getByRole("link", { name: "Webhooks" }))
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Overview", "Webhooks", "Members"])
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Overview", "Assistant", "Webhooks", "Members"])
 
     await nav.getByRole("link", { name: "Webhooks" }).click()
     await visible(member.page.getByText("No webhooks yet."))
@@ -148,6 +148,13 @@ describe("the console's sign-in, keys and members", () => {
     await visible(member.page.getByRole("row").filter({ hasText: parley.demo.adminEmail }))
     expect(await member.page.getByRole("button", { name: /^Remove/ }).count()).toBe(0)
     expect(await member.page.getByRole("button", { name: "Add member" }).count()).toBe(0)
+
+    // The assistant's profile is readable, not editable, and nothing else of that screen shows.
+    await nav.getByRole("link", { name: "Assistant" }).click()
+    await visible(member.page.getByText("Only an administrator can change the profile."))
+    expect(await member.page.getByLabel("Business name").isDisabled()).toBe(true)
+    expect(await member.page.getByRole("button", { name: "Save profile" }).count()).toBe(0)
+    expect(await member.page.getByRole("region", { name: "Booking settings" }).count()).toBe(0)
 
     await member.page.goto(`${parley.origin}/console/settings/api-keys`)
     await visible(member.page.getByText("Only an administrator of your organization can see this."))

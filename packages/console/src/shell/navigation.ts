@@ -26,7 +26,7 @@ export const NAV: ReadonlyArray<{ readonly group: string; readonly items: Readon
   {
     group: "Assistant",
     items: [
-      { href: "/console/assistant", label: "Assistant", reads: "GET /api/bookings/settings" },
+      { href: "/console/assistant", label: "Assistant", reads: "GET /api/assistant/profile" },
       { href: "/console/channels", label: "Channels", reads: "GET /api/channels" },
     ],
   },

@@ -7,8 +7,7 @@
  * to another origin.
  */
 import { createHmac, randomBytes } from "node:crypto"
-import { mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import { launchChromium, type PageWatch, VIEWPORTS, watchPage } from "@parley/browser-testing"
 import { type StubServer, startHttpServer } from "@parley/platform/testing"
@@ -18,6 +17,7 @@ import {
   firstStartCredentials,
   type StandaloneProcess,
   startStandaloneProcess,
+  temporaryRoot,
 } from "@parley/standalone/testing"
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core"
 
@@ -59,7 +59,8 @@ const providerHandler = (request: { path: string }) => {
 }
 
 export const startParley = async (): Promise<Parley> => {
-  const dataDir = await mkdtemp(join(tmpdir(), "parley-console-"))
+  // Reachable by the embedded PostgreSQL's own user when the tests run as root.
+  const dataDir = await temporaryRoot("parley-console-")
   const provider = await startHttpServer(providerHandler)
   const env = await embeddedEnvironment(join(dataDir, "data"))
   const origin = `http://localhost:${env.PARLEY_PORT}`

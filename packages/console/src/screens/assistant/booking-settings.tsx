@@ -12,6 +12,7 @@ import { parseRanges } from "./parse-ranges.ts"
 /** The settings as `GET /api/bookings/settings` answers them (tuples read as arrays). */
 interface Settings {
   readonly timezone: string
+  readonly country: string
   readonly services: ReadonlyArray<string>
   readonly slotMinutes: number | string
   readonly capacity: number | string
@@ -32,6 +33,16 @@ type Weekday = (typeof WEEKDAYS)[number][0]
 const rangesText = (ranges: ReadonlyArray<ReadonlyArray<string>> | undefined) =>
   (ranges ?? []).map(([from, to]) => `${from}–${to}`).join(", ")
 
+/** The country's name in the reader's language, or undefined when `code` names none. */
+const countryName = (code: string): string | undefined => {
+  if (!/^[A-Z]{2}$/.test(code)) return undefined
+  try {
+    return new Intl.DisplayNames(undefined, { type: "region", fallback: "none" }).of(code)
+  } catch {
+    return undefined
+  }
+}
+
 const timeZones = (): ReadonlyArray<string> => {
   try {
     return Intl.supportedValuesOf("timeZone")
@@ -42,6 +53,7 @@ const timeZones = (): ReadonlyArray<string> => {
 
 export const BookingSettingsForm = ({ settings, onSaved }: { settings: Settings; onSaved: () => void }) => {
   const [timezone, setTimezone] = useState(settings.timezone)
+  const [country, setCountry] = useState(settings.country)
   const [services, setServices] = useState(settings.services.join("\n"))
   const [slotMinutes, setSlotMinutes] = useState(String(settings.slotMinutes))
   const [capacity, setCapacity] = useState(String(settings.capacity))
@@ -73,6 +85,10 @@ export const BookingSettingsForm = ({ settings, onSaved }: { settings: Settings;
         timeZones().length === 0 || timeZones().includes(timezone) || timezone === "UTC"
           ? undefined
           : "Choose a time zone from the list, like Europe/Berlin.",
+      country:
+        countryName(country.trim().toUpperCase()) === undefined
+          ? "A two-letter country code, like US, GB or DE."
+          : undefined,
       services:
         serviceList.length === 0
           ? "Name at least one service."
@@ -93,6 +109,7 @@ export const BookingSettingsForm = ({ settings, onSaved }: { settings: Settings;
         api.PUT("/api/bookings/settings", {
           body: {
             timezone,
+            country: country.trim().toUpperCase(),
             services: serviceList,
             slotMinutes: slot,
             capacity: places,
@@ -184,6 +201,14 @@ export const BookingSettingsForm = ({ settings, onSaved }: { settings: Settings;
           </p>
         )}
       </div>
+      <TextField
+        label="Country"
+        value={country}
+        onValue={setCountry}
+        error={shown.country}
+        spellcheck={false}
+        hint={`How phone numbers written without a country code are read${countryName(country.trim().toUpperCase()) === undefined ? "" : `: ${countryName(country.trim().toUpperCase())}`}.`}
+      />
       <button type="submit" class="primary" disabled={action.pending}>
         {action.pending ? "Saving…" : "Save booking settings"}
       </button>

@@ -1,16 +1,22 @@
-/** Bookings (CONTRACT.md §14, §9): the bookings of a day or all of them, paged, newest first. */
+/**
+ * Bookings (CONTRACT.md §14, §9): the bookings of a day or all of them, paged, newest first; an
+ * administrator cancels one after a confirmation (it stays listed, cancelled).
+ */
 import { useState } from "preact/hooks"
 import { api, unwrap } from "../../api/client.ts"
 import { may } from "../../session.ts"
+import { ConfirmButton } from "../../ui/confirm.tsx"
 import { TextField } from "../../ui/fields.tsx"
 import { formatPhone, formatTime } from "../../ui/format.ts"
-import { useLoad } from "../../ui/hooks.ts"
-import { EmptyState, ErrorNotice, Loading } from "../../ui/notice.tsx"
+import { useAction, useLoad } from "../../ui/hooks.ts"
+import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
 import { Pager, usePaging } from "../../ui/pager.tsx"
 
 const BookingsScreen = () => {
   const [date, setDate] = useState("")
+  const cancel = useAction()
+  const [notice, setNotice] = useState<string | undefined>(undefined)
   const paging = usePaging()
   const valid = date === "" || /^\d{4}-\d{2}-\d{2}$/.test(date)
   const bookings = useLoad(
@@ -31,8 +37,17 @@ const BookingsScreen = () => {
     [date, paging.cursor],
   )
   const list = bookings.data?.data ?? []
+  const onCancel = async (id: string, what: string) => {
+    setNotice(undefined)
+    const done = await cancel.run(() => unwrap(api.DELETE("/api/bookings/{id}", { params: { path: { id } } })))
+    if (done === undefined) return
+    setNotice(`The booking of ${what} is cancelled; its place is free again.`)
+    bookings.reload()
+  }
   return (
     <Page title="Bookings" intro="Appointments taken by the assistant and the website widget.">
+      {notice === undefined ? null : <StatusNotice>{notice}</StatusNotice>}
+      <ErrorNotice error={cancel.error} title="Not cancelled." />
       <Section title={date === "" ? "All bookings" : `Bookings on ${date}`}>
         <div class="row">
           <TextField
@@ -66,6 +81,7 @@ const BookingsScreen = () => {
                   <th scope="col">Status</th>
                   <th scope="col">Notes</th>
                   <th scope="col">Booked</th>
+                  {may("DELETE /api/bookings/{id}") ? <th scope="col">Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -78,10 +94,33 @@ const BookingsScreen = () => {
                     <td>{booking.name}</td>
                     <td class="nowrap">{formatPhone(booking.phone)}</td>
                     <td>
-                      <span class={`badge ${booking.status === "confirmed" ? "badge-ok" : ""}`}>{booking.status}</span>
+                      <span class={`badge ${booking.status === "confirmed" ? "badge-ok" : "badge-bad"}`}>
+                        {booking.status}
+                      </span>
                     </td>
                     <td>{booking.notes ?? "—"}</td>
                     <td class="nowrap">{formatTime(booking.createdAt)}</td>
+                    {may("DELETE /api/bookings/{id}") ? (
+                      <td>
+                        {booking.status === "confirmed" ? (
+                          <ConfirmButton
+                            label="Cancel"
+                            accessibleLabel={`Cancel ${booking.name}'s booking on ${booking.date} at ${booking.time}`}
+                            title={`Cancel ${booking.name}'s booking?`}
+                            confirmLabel="Cancel booking"
+                            danger
+                            onConfirm={() =>
+                              onCancel(booking.id, `${booking.name} on ${booking.date} at ${booking.time}`)
+                            }
+                          >
+                            <p>
+                              {booking.service} on {booking.date} at {booking.time}. It stays listed as cancelled, its
+                              place is freed and the lead loses the booking.
+                            </p>
+                          </ConfirmButton>
+                        ) : null}
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

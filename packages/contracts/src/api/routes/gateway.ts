@@ -1,7 +1,7 @@
 /**
  * The routes the gateway serves itself: the API documentation (CONTRACT.md §11), the console's
- * files (§14) — and the widget's (§15) when they are added here. Never forwarded, not in the OpenAPI document;
- * the gateway counts each against the general rate limit per client IP (§3).
+ * files (§14) and the chat widget's (§15). Never forwarded, not in the OpenAPI document; the gateway
+ * counts each against the general rate limit per client IP (§3).
  */
 import { jsonSchema, serviceRoutes } from "./model.ts"
 
@@ -12,7 +12,7 @@ const text = (description: string, contentType: string) => ({
 
 const redirect = (description: string) => ({ description })
 
-export const gatewayRoutes = serviceRoutes("gateway", ["/docs", "/console", "/"], {
+export const gatewayRoutes = serviceRoutes("gateway", ["/docs", "/console", "/widget.js", "/widget", "/"], {
   apiDocsPage: {
     method: "GET",
     path: "/docs",
@@ -62,5 +62,21 @@ export const gatewayRoutes = serviceRoutes("gateway", ["/docs", "/console", "/"]
       "The console's content-hashed files (cached for a year), and its page for any other path (a screen's deep link)",
     tag: "Console",
     responses: { 200: text("A file of the console's build, or its page", "application/octet-stream") },
+  },
+  widgetLoader: {
+    method: "GET",
+    path: "/widget.js",
+    access: "anonymous",
+    summary: "The chat widget's loader, the one script a page embeds (CONTRACT.md §15); five minutes, then its ETag",
+    tag: "Chat widget",
+    responses: { 200: text("The loader", "text/javascript") },
+  },
+  widgetModule: {
+    method: "GET",
+    path: "/widget/*",
+    access: "anonymous",
+    summary: "The chat widget's panel, named by its content hash and loaded on first open; immutable",
+    tag: "Chat widget",
+    responses: { 200: text("A module of the panel", "text/javascript") },
   },
 })
