@@ -33,7 +33,12 @@ const book = (orgId: string, body: Record<string, unknown>) =>
     ...body,
   })
 
-type Slots = { date: string; timezone: string; slots: Array<{ time: string; available: boolean }> }
+type Slots = {
+  date: string
+  timezone: string
+  services: Array<string>
+  slots: Array<{ time: string; available: boolean }>
+}
 
 describe("slots", () => {
   it("offers the defaults to a new organization: UTC, Monday–Friday 09:00–17:00 in 30-minute slots", async () => {
@@ -43,6 +48,8 @@ describe("slots", () => {
     const body = response.json() as Slots
     expect(body.date).toBe(date)
     expect(body.timezone).toBe("UTC")
+    // The widget's booking form lists the services from here (the public surface has no other way).
+    expect(body.services).toEqual(["consultation"])
     expect(body.slots).toHaveLength(16)
     expect(body.slots[0]).toEqual({ time: "09:00", available: true })
     expect(body.slots.at(-1)).toEqual({ time: "16:30", available: true })

@@ -59,6 +59,8 @@ export const SlotsQuery = Schema.Struct({
 export const SlotsResponse = Schema.Struct({
   date: Schema.String,
   timezone: Schema.String,
+  /** The services the organization offers, in its order: what the widget's booking form lists. */
+  services: Schema.Array(Schema.String),
   slots: Schema.Array(Schema.Struct({ time: Schema.String, available: Schema.Boolean })),
 })
 

@@ -49,6 +49,8 @@ const checkService = (settings: BookingSettings, service: string) =>
 export interface DaySlots {
   readonly date: string
   readonly timezone: string
+  /** What the organization offers: the widget's booking form lists them (it has no other way to learn them). */
+  readonly services: ReadonlyArray<string>
   readonly slots: ReadonlyArray<Slot>
 }
 
@@ -66,7 +68,7 @@ export const slotsOf = (
     if (date < input.today) {
       return yield* Effect.fail(new BookingRefused({ reason: "pastDate", detail: "date is in the past" }))
     }
-    return { date, timezone: settings.timezone, slots: daySlots(input) }
+    return { date, timezone: settings.timezone, services: settings.services, slots: daySlots(input) }
   })
 
 /** The free start times of a day (empty for a past or closed day), under the settings in force. */
