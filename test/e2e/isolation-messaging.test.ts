@@ -365,9 +365,11 @@ const rows: ReadonlyArray<Row> = [
   {
     route: "GET /api/assistant/profile",
     control: async () => expect((await keyA.client.get("/api/assistant/profile")).body).toMatchObject(PROFILE_A),
-    attack: async (x) => {
+    attack: async (x, second) => {
       const own = await x.private.get("/api/assistant/profile")
       ok(own, 200, "B's profile")
+      // Before B saves one, its profile is the default, named after B (CONTRACT.md §8).
+      if (!second) expect(own.body).toEqual({ businessName: b.name, languages: ["en"], faqs: [] })
       expect(own.text).not.toContain("Ada's Atelier")
       expect(own.text).not.toContain("1 Private Lane")
     },
