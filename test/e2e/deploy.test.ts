@@ -131,6 +131,12 @@ describe("Helm chart", () => {
     expect(test).toContain("helm.sh/hook: test")
     expect(test).toContain('"/widget.js"')
   })
+
+  it("ships a chart test that loads the console's page and its script from the gateway", () => {
+    const test = templates["templates/tests/gateway-console.yaml"] as string
+    expect(test).toContain("helm.sh/hook: test")
+    expect(test).toContain('"/console/"')
+  })
 })
 
 describe("container image", () => {

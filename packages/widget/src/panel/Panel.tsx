@@ -48,7 +48,8 @@ export const Panel = ({ host, chat, booking, view, show, s }: PanelProps) => {
         } else if (dialog.current !== null) keepTabInside(event, dialog.current, host.root)
       }}
     >
-      <header class="header">
+      {/* A div, not <header>: that would be a second banner landmark on the host's page. */}
+      <div class="header">
         <h2 id="parley-title">{host.options.title ?? s.defaultTitle}</h2>
         {booking.availability.value === "available" ? (
           <button type="button" class="switch" onClick={() => show(current === "chat" ? "booking" : "chat")}>
@@ -60,7 +61,7 @@ export const Panel = ({ host, chat, booking, view, show, s }: PanelProps) => {
             <path d={CLOSE_ICON} />
           </svg>
         </button>
-      </header>
+      </div>
       {problem === undefined ? null : <Notice problem={problem} s={s} />}
       {current === "chat" ? (
         <>

@@ -7,6 +7,7 @@ import type postgres from "postgres"
 import { addDays, wallClockIn } from "../engine/calendar-date.ts"
 import type { DayView, HeldBooking } from "../engine/dialogue.ts"
 import type { LeadSource } from "../engine/lead-capture.ts"
+import { internationalDigits } from "../engine/phone.ts"
 import { BookingRefused, type InvalidCursor, ResourceNotFound } from "../errors.ts"
 import { pageOf, positionAfter } from "../leads/cursor.ts"
 import { type RecordedLead, recordLead } from "../leads/record-lead.ts"
@@ -142,9 +143,12 @@ export const makeBooking = (
 ): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
   withTransaction((tx) => bookWithin(tx, orgId, request)).pipe(Effect.withSpan("assistant.makeBooking"))
 
-const bookWithin = (tx: postgres.TransactionSql, orgId: string, request: BookingRequest) =>
+const bookWithin = (tx: postgres.TransactionSql, orgId: string, asked: BookingRequest) =>
   Effect.gen(function* () {
     const settings = yield* loadBookingSettings(tx, orgId)
+    // The booking form's number as people type it, read with the organization's country (CONTRACT.md §8).
+    const request =
+      asked.source === "booking" ? { ...asked, phone: internationalDigits(asked.phone, settings.country) } : asked
     yield* checkService(settings, request.service)
     yield* lockSlot(tx, orgId, request.date, request.time)
     const input = yield* dayInput(tx, orgId, settings, request.date)

@@ -268,8 +268,17 @@ const isAboutBooking = (turn: Turn, previous: ConversationState): boolean => {
   if (previous.offered !== undefined && (namesTime || service !== undefined)) return true
   if (previous.pending !== undefined && (name !== undefined || phone !== undefined || namesTime)) return true
   if (previous.pending !== undefined && turn.context.customerPhone !== undefined && name !== undefined) return true
-  // A date and a time together ("Sunday at 11?") ask for a slot, whatever the verb.
-  return when.date !== undefined && when.time !== undefined && !intents.callback
+  // A date and a time together ("Sunday at 11?") ask for a slot, whatever the verb; so does a
+  // question naming a day that nothing else answers ("anything on Monday?").
+  if (when.date !== undefined && when.time !== undefined && !intents.callback) return true
+  return (
+    when.date !== undefined &&
+    intents.question &&
+    !intents.hours &&
+    !intents.services &&
+    !intents.callback &&
+    turn.facts.faq() === undefined
+  )
 }
 
 /** The slot the visitor means this turn, from this message and what is pending. */
