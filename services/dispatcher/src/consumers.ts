@@ -13,7 +13,7 @@ import { Effect } from "effect"
 import { type AttemptContext, attemptDelivery, recordsOf } from "./attempt.ts"
 import type { AttemptLog } from "./attempt-log.ts"
 import { deliveryIdFor } from "./delivery-id.ts"
-import type { DispatchTarget, WebhookDirectory } from "./webhook-directory.ts"
+import { DirectoryCacheMs, type DispatchTarget, type WebhookDirectory } from "./webhook-directory.ts"
 import type { WebhookLimiter } from "./webhook-limiter.ts"
 
 export interface DispatcherParts {
@@ -138,6 +138,29 @@ const deliver = async (parts: DispatcherParts, delivery: DeliveryRecord, target:
   }
 }
 
+/** How long a queued delivery waits for the projection to learn of a webhook it has never seen. */
+export const UnknownWebhookWaitMs = 30_000
+
+/**
+ * The webhook of a queued delivery as it is now, undefined when it was deleted. The registry
+ * queues a delivery only for a webhook it holds, but the change that made it known travels on
+ * another topic, read by another consumer: a test event sent right after the webhook's creation
+ * can arrive first. So an unknown webhook is looked up again (each lookup ends the cache's entry,
+ * `DirectoryCacheMs`) for up to `UnknownWebhookWaitMs`; still unknown then, the caller drops the
+ * delivery and says so in the log.
+ */
+const targetOf = async (
+  parts: DispatcherParts,
+  delivery: DeliveryRecord,
+): Promise<DispatchTarget | "deleted" | "unknown"> => {
+  const deadline = Date.now() + UnknownWebhookWaitMs
+  for (;;) {
+    const found = await parts.directory.lookup(delivery.webhookId)
+    if (found !== "unknown" || Date.now() >= deadline) return found
+    await new Promise((resolve) => setTimeout(resolve, DirectoryCacheMs))
+  }
+}
+
 /**
  * Attempts deliveries from the delay topics and from the deliveries topic (an administrator's
  * redeliver or replay): a record waits until its `notBefore`, then makes its attempt within its
@@ -152,12 +175,21 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
         Effect.gen(function* () {
           const wait = Date.parse(delivery.notBefore) - Date.now()
           if (wait > 0) yield* Effect.sleep(wait)
-          yield* Effect.tryPromise(async () => {
-            const target = await parts.directory.target(delivery.webhookId)
-            // Deleted or disabled since: nothing is sent and nothing stays queued for it.
-            if (target === undefined || !target.enabled) return
-            await deliver(parts, delivery, target)
+          const unknown = yield* Effect.tryPromise(async () => {
+            const target = await targetOf(parts, delivery)
+            if (target === "unknown") return true
+            // Deleted or disabled since: nothing is sent and nothing stays queued for it. A test
+            // delivery goes to its webhook enabled or not (CONTRACT.md §5), deleted aside.
+            if (target !== "deleted" && (target.enabled || delivery.test === true))
+              await deliver(parts, delivery, target)
+            return false
           })
+          if (unknown) {
+            yield* Effect.logWarning("dropping a delivery of a webhook this dispatcher has never learnt of", {
+              deliveryId: delivery.deliveryId,
+              webhookId: delivery.webhookId,
+            })
+          }
         }),
       ),
     )
