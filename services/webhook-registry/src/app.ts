@@ -6,6 +6,7 @@ import { Effect, type Redacted, Schedule } from "effect"
 import type { FastifyInstance } from "fastify"
 import { runDeliveryLogConsumers } from "./consumers.ts"
 import { deleteExpired } from "./delivery-log.ts"
+import { PreviousSecretSweepEvery } from "./rotation.ts"
 import { makeRun } from "./routes/context.ts"
 import { registerDeliveryRoutes } from "./routes/deliveries.ts"
 import { registerWebhookRoutes } from "./routes/webhooks.ts"
@@ -48,6 +49,12 @@ export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
       Effect.repeat(Schedule.spaced(CleanupEvery)),
       Effect.forkScoped,
     )
+    const store = makeWebhookStore(schema)
+    yield* Effect.suspend(() => store.forgetExpiredPreviousSecrets()).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("forgetting expired previous secrets failed", { cause })),
+      Effect.repeat(Schedule.spaced(PreviousSecretSweepEvery)),
+      Effect.forkScoped,
+    )
     const context = yield* Effect.context<Database | OutboxWriter>()
     const app: FastifyInstance = makeHttpServer({
       service: "webhook-registry",
@@ -57,7 +64,7 @@ export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
     const routeContext = {
       sql,
       schema,
-      store: makeWebhookStore(schema),
+      store,
       box: SecretBox.fromBase64Key(options.secretKey),
       allowPrivate: options.allowPrivate,
       run: makeRun(context),

@@ -1,10 +1,17 @@
-import { OutboxWriter } from "@parley/bus"
-import { EventCatalogue } from "@parley/contracts"
+import { OutboxWriter, type OutgoingRecord } from "@parley/bus"
+import { EventCatalogue, isEventName } from "@parley/contracts"
 import { withTransaction } from "@parley/db"
 import { invalidRequest, notFound } from "@parley/platform"
 import { Effect } from "effect"
 import type { FastifyInstance, FastifyRequest } from "fastify"
-import { decodeCursor, deliveriesToReplay, findDelivery, listAttempts, redeliveryOf } from "../delivery-log.ts"
+import {
+  decodeCursor,
+  deliveriesToReplay,
+  findDelivery,
+  listAttempts,
+  redeliveryOf,
+  testDeliveryOf,
+} from "../delivery-log.ts"
 import { orgOf, type RouteContext, requireAdmin } from "./context.ts"
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
@@ -18,9 +25,20 @@ const timeField = (body: Record<string, unknown>, name: string): Date | undefine
   return new Date(value)
 }
 
+/** Queues deliveries for the dispatcher in one transaction: all of them reach the bus, or none. */
+const queue = (ctx: RouteContext, records: ReadonlyArray<OutgoingRecord>) =>
+  ctx.run(
+    withTransaction((tx) =>
+      Effect.gen(function* () {
+        const outbox = yield* OutboxWriter
+        for (let i = 0; i < records.length; i += 500) yield* outbox.append(tx, records.slice(i, i + 500))
+      }),
+    ),
+  )
+
 const paramsOf = (request: FastifyRequest) => request.params as { id: string; deliveryId?: string }
 
-/** CONTRACT.md §5: the attempt log, redeliver, replay, and the event catalogue. */
+/** CONTRACT.md §5: the attempt log, redeliver, replay, test events, and the event catalogue. */
 export const registerDeliveryRoutes = (app: FastifyInstance, ctx: RouteContext) => {
   app.get("/api/org/webhooks/:id/deliveries", async (request) => {
     const webhook = await ctx.run(ctx.store.find(ctx.sql, orgOf(request), paramsOf(request).id))
@@ -62,14 +80,7 @@ export const registerDeliveryRoutes = (app: FastifyInstance, ctx: RouteContext) 
       const delivery = await findDelivery(ctx.sql, ctx.schema, webhook.id, deliveryId ?? "")
       if (delivery === undefined) throw notFound()
       const again = redeliveryOf(delivery, "redeliver")
-      await ctx.run(
-        withTransaction((tx) =>
-          Effect.gen(function* () {
-            const outbox = yield* OutboxWriter
-            yield* outbox.append(tx, [again.record])
-          }),
-        ),
-      )
+      await queue(ctx, [again.record])
       return reply.code(202).send({ deliveryId: again.id })
     },
   )
@@ -96,15 +107,25 @@ export const registerDeliveryRoutes = (app: FastifyInstance, ctx: RouteContext) 
       failedOnly: body.status === "failed",
     })
     const records = rows.map((row) => redeliveryOf(row, "replay").record)
-    await ctx.run(
-      withTransaction((tx) =>
-        Effect.gen(function* () {
-          const outbox = yield* OutboxWriter
-          for (let i = 0; i < records.length; i += 500) yield* outbox.append(tx, records.slice(i, i + 500))
-        }),
-      ),
-    )
+    await queue(ctx, records)
     return reply.code(202).send({ queued: records.length })
+  })
+
+  app.post("/api/org/webhooks/:id/test", { preHandler: requireAdmin }, async (request, reply) => {
+    const webhook = await ctx.run(ctx.store.find(ctx.sql, orgOf(request), paramsOf(request).id))
+    const body = request.body ?? {}
+    if (typeof body !== "object" || Array.isArray(body)) {
+      throw invalidRequest("body must be a JSON object", [{ path: "", message: "must be a JSON object" }])
+    }
+    const event = (body as { event?: unknown }).event
+    if (event === undefined) throw invalidRequest("event is required", [{ path: "event", message: "is required" }])
+    if (typeof event !== "string" || !isEventName(event)) {
+      const message = `is not an event of the catalogue (${EventCatalogue.map((entry) => entry.name).join(", ")})`
+      throw invalidRequest(`event ${message}`, [{ path: "event", message }])
+    }
+    const test = testDeliveryOf(webhook, event)
+    await queue(ctx, [test.record])
+    return reply.code(202).send({ deliveryId: test.id })
   })
 
   app.get("/api/org/webhook-events", async () => ({
@@ -112,6 +133,7 @@ export const registerDeliveryRoutes = (app: FastifyInstance, ctx: RouteContext) 
       name: entry.name,
       description: entry.description,
       channels: entry.channels,
+      sample: entry.sample,
     })),
   }))
 }

@@ -2,6 +2,7 @@ import type { CreatedWebhook, EventName, ErrorIssue as ValidationIssue } from "@
 import { invalidRequest } from "@parley/platform"
 import { Effect } from "effect"
 import type { FastifyInstance, FastifyRequest } from "fastify"
+import { sameKey, signingSecretOf } from "../rotation.ts"
 import {
   type Checked,
   catalogueNames,
@@ -61,7 +62,11 @@ export const registerWebhookRoutes = (app: FastifyInstance, ctx: RouteContext) =
         sealedSecret: ctx.box.seal(secret as string),
       }),
     )
-    const created: CreatedWebhook = { ...toWebhook(row), secret: secret as string }
+    const created: CreatedWebhook = {
+      ...toWebhook(row),
+      secret: secret as string,
+      signingSecret: signingSecretOf(secret as string),
+    }
     return reply.code(201).send(created)
   })
 
@@ -85,7 +90,12 @@ export const registerWebhookRoutes = (app: FastifyInstance, ctx: RouteContext) =
     if (body.enabled !== undefined) changes.enabled = issues.take(checkEnabled(body.enabled))
     if (body.secret !== undefined) {
       const secret = issues.take(checkSecret(body.secret))
-      if (secret !== undefined) changes.sealedSecret = ctx.box.seal(secret)
+      if (secret !== undefined) {
+        changes.secret = {
+          sealed: ctx.box.seal(secret),
+          isCurrent: (currentSealed) => sameKey(ctx.box.open(currentSealed), secret),
+        }
+      }
     }
     issues.done()
     return toWebhook(await ctx.run(ctx.store.update(orgOf(request), idOf(request), changes)))
