@@ -1,0 +1,10 @@
+import { DE } from "./de.ts"
+import { EN } from "./en.ts"
+import { ES } from "./es.ts"
+import { FR } from "./fr.ts"
+import { PT } from "./pt.ts"
+import type { Conversation } from "./types.ts"
+
+export const CORPUS: ReadonlyArray<Conversation> = [...EN, ...ES, ...DE, ...FR, ...PT]
+export * from "./types.ts"
+export * from "./world.ts"
