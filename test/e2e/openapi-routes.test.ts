@@ -1,4 +1,4 @@
-import { openApiOperations } from "@parley/contracts"
+import { allServiceRoutes, openApiOperations } from "@parley/contracts"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { routeOf } from "../../services/gateway/src/routing/route-table.ts"
@@ -49,5 +49,19 @@ describe("the OpenAPI document and the routes served behind the gateway", () => 
       .filter((op) => routeOf(op.method.toUpperCase(), fastifyPath(op.path)) === undefined)
       .map((op) => name(op.method, op.path))
     expect(unrouted, `in the OpenAPI document but not in the gateway's route table: ${unrouted.join(", ")}`).toEqual([])
+  })
+
+  it("serves exactly the declared routes of each service, the internal ones included", () => {
+    const owner: Record<string, string> = { webhookRegistry: "webhook-registry" }
+    const declared = allServiceRoutes.flatMap((service) =>
+      Object.values(service.routes).map(
+        (route) => `${owner[service.service] ?? service.service} ${route.method} ${route.path}`,
+      ),
+    )
+    const servedNames = served
+      .filter((route) => !route.path.startsWith("/health") && route.path !== "/metrics")
+      .map((route) => `${route.service} ${route.method} ${route.path}`)
+    expect(servedNames.filter((route) => !declared.includes(route))).toEqual([])
+    expect(declared.filter((route) => !servedNames.includes(route))).toEqual([])
   })
 })

@@ -5,14 +5,16 @@
  * listening) with the widget surface and the leads and bookings routes.
  */
 import type { Bus, OutboxWriter } from "@parley/bus"
+import { assistantRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
-import { type InternalSecret, makeHttpServer, type ParleyLogger } from "@parley/platform"
+import { type InternalSecret, makeHttpServer, type ParleyLogger, serveRoutes } from "@parley/platform"
 import { Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
 import type { FastifyInstance } from "fastify"
 import { consumeChannelInbound } from "./channel/inbound.ts"
-import { privateRoutes } from "./http/private-routes.ts"
+import { toApiError } from "./http/errors.ts"
+import { privateHandlers } from "./http/private-routes.ts"
 import type { AssistantRuntime } from "./http/runtime.ts"
-import { widgetRoutes } from "./http/widget-routes.ts"
+import { widgetHandlers } from "./http/widget-routes.ts"
 import { LanguageModel } from "./llm/language-model.ts"
 import type { LlmSettings } from "./llm/model-turn.ts"
 import { AssistantMetrics } from "./metrics.ts"
@@ -54,6 +56,7 @@ export const makeAssistantApp = (
       service: "assistant",
       logger: options.logger,
       readiness: [{ name: "postgres", check: () => sql`select 1` }],
+      routes: assistantRoutes,
     })
     const model = yield* Layer.build(LanguageModel.layer(options.llm))
     const context = (yield* Effect.context<Database | Bus | OutboxWriter>()).pipe(
@@ -67,8 +70,12 @@ export const makeAssistantApp = (
       Effect.sync(() => ManagedRuntime.make(Layer.succeedContext(context))),
       (rt) => rt.disposeEffect,
     )
-    app.register(widgetRoutes(runtime, options.internalSecret), { prefix: "/api/public" })
-    app.register(privateRoutes(runtime, options.internalSecret, sql))
+    serveRoutes(app, assistantRoutes, {
+      runtime,
+      internalSecret: options.internalSecret,
+      handlers: { ...widgetHandlers, ...privateHandlers },
+      toApiError,
+    })
     yield* Effect.acquireRelease(
       Effect.promise(() => app.ready()),
       () => Effect.promise(() => app.close()),

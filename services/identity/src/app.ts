@@ -5,18 +5,20 @@
  * (not yet listening) whose routes run on identity's services.
  */
 import type { Bus, OutboxWriter } from "@parley/bus"
+import { identityRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
-import { makeHttpServer, type ParleyLogger, pinoLoggerLayer } from "@parley/platform"
+import { makeHttpServer, type ParleyLogger, pinoLoggerLayer, serveRoutes } from "@parley/platform"
 import { Effect, Layer, ManagedRuntime, type Redacted, type Scope } from "effect"
 import type { FastifyInstance } from "fastify"
 import { consumeKeyUsage, type KeyUsageBatching } from "./consumers/key-usage.ts"
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/password.ts"
-import { apiKeyRoutes } from "./http/routes/api-keys.ts"
-import { authRoutes } from "./http/routes/auth.ts"
-import { internalRoutes } from "./http/routes/internal.ts"
-import { memberRoutes } from "./http/routes/members.ts"
-import { operatorRoutes } from "./http/routes/operator.ts"
-import type { IdentityRuntime } from "./http/runtime.ts"
+import { toApiError } from "./http/error-mapping.ts"
+import { apiKeyHandlers } from "./http/routes/api-keys.ts"
+import { authHandlers } from "./http/routes/auth.ts"
+import { internalHandlers } from "./http/routes/internal.ts"
+import { memberHandlers } from "./http/routes/members.ts"
+import { operatorCheck, operatorHandlers } from "./http/routes/operator.ts"
+import type { IdentityHandlers, IdentityRuntime } from "./http/runtime.ts"
 import { cleanExpiredSessions } from "./jobs/session-cleanup.ts"
 import { Accounts } from "./services/accounts.ts"
 import { ApiKeys } from "./services/api-keys.ts"
@@ -84,18 +86,22 @@ export const makeIdentityApp = (
       service: "identity",
       logger: options.logger,
       readiness: [{ name: "postgres", check: () => sql`select 1` }],
+      routes: identityRoutes,
     })
-    const internalSecret = options.internalSecret
-    app.register(operatorRoutes(runtime, options.operatorToken), { prefix: "/api/operator" })
-    app.register(
-      authRoutes(runtime, { internalSecret, secureCookies: new URL(options.publicUrl).protocol === "https:" }),
-      {
-        prefix: "/api/auth",
-      },
-    )
-    app.register(memberRoutes(runtime, internalSecret), { prefix: "/api/org/members" })
-    app.register(apiKeyRoutes(runtime, internalSecret), { prefix: "/api/org/api-keys" })
-    app.register(internalRoutes(runtime, internalSecret), { prefix: "/internal" })
+    const handlers: IdentityHandlers = {
+      ...operatorHandlers,
+      ...authHandlers({ secureCookies: new URL(options.publicUrl).protocol === "https:" }),
+      ...memberHandlers,
+      ...apiKeyHandlers,
+      ...internalHandlers,
+    }
+    serveRoutes(app, identityRoutes, {
+      runtime,
+      internalSecret: options.internalSecret,
+      handlers,
+      toApiError,
+      operatorGuard: operatorCheck(options.operatorToken),
+    })
     yield* Effect.acquireRelease(
       Effect.promise(() => app.ready()),
       () => Effect.promise(() => app.close()),

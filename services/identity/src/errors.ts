@@ -15,8 +15,6 @@ export class OperatorApiDisabled extends Schema.TaggedError<OperatorApiDisabled>
 
 export class InvalidOperatorToken extends Schema.TaggedError<InvalidOperatorToken>()("InvalidOperatorToken", {}) {}
 
-export class AdminRequired extends Schema.TaggedError<AdminRequired>()("AdminRequired", {}) {}
-
 export class PlanFeatureRequired extends Schema.TaggedError<PlanFeatureRequired>()("PlanFeatureRequired", {
   feature: Schema.Literal("api_access"),
 }) {}
@@ -37,7 +35,6 @@ export type IdentityError =
   | SessionRequired
   | OperatorApiDisabled
   | InvalidOperatorToken
-  | AdminRequired
   | PlanFeatureRequired
   | KeyLimitReached
   | ResourceNotFound

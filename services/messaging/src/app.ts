@@ -1,7 +1,15 @@
 import type { Bus, OutboxWriter } from "@parley/bus"
+import { messagingRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
-import { makeHttpServer, makeServiceMetrics, type ParleyLogger, pinoLoggerLayer, SecretBox } from "@parley/platform"
+import {
+  makeHttpServer,
+  makeServiceMetrics,
+  type ParleyLogger,
+  pinoLoggerLayer,
+  SecretBox,
+  serveRoutes,
+} from "@parley/platform"
 import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import type { FastifyInstance } from "fastify"
 import { CampaignWakeup } from "./campaigns/wakeup.ts"
@@ -9,8 +17,9 @@ import { type CampaignWorkerOptions, runCampaignWorker } from "./campaigns/worke
 import { makeGraphClient } from "./cloud/graph-client.ts"
 import { makeCloudIngress } from "./cloud/ingest.ts"
 import type { MessagingConfig } from "./config.ts"
-import { registerApiRoutes } from "./http/api-routes.ts"
-import { registerIngressRoutes } from "./http/ingress-routes.ts"
+import { apiErrorOf } from "./errors.ts"
+import { apiHandlers } from "./http/api-routes.ts"
+import { ingressHandlers } from "./http/ingress-routes.ts"
 import { consumeAssistantReplies } from "./messages/assistant-replies.ts"
 import { makeMessagingMetrics } from "./metrics.ts"
 import { MessagingResources } from "./resources.ts"
@@ -113,9 +122,14 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       logger: options.logger,
       metrics,
       readiness: [{ name: "postgres", check: () => sql`select 1` }],
+      routes: messagingRoutes,
     })
-    registerApiRoutes(http, runtime, config.internalSecret)
-    registerIngressRoutes(http, runtime, config, cloudIngress)
+    serveRoutes(http, messagingRoutes, {
+      runtime,
+      internalSecret: config.internalSecret,
+      handlers: { ...apiHandlers, ...ingressHandlers(config, cloudIngress) },
+      toApiError: apiErrorOf,
+    })
     yield* Effect.acquireRelease(
       Effect.promise(() => http.ready()),
       () => Effect.promise(() => http.close()),

@@ -29,8 +29,8 @@ afterAll(async () => {
   await infra?.close()
 })
 
-// The gateway's CAMPAIGN_BODY_LIMIT (services/gateway/src/routing/route-table.ts): written out here,
-// so a change on one side alone fails this file.
+// The route's declared limit (CAMPAIGN_BODY_LIMIT in packages/contracts/src/api/routes/messaging.ts),
+// which the gateway and this service both apply: written out here, so a change to it fails this file.
 const CAMPAIGN_LIMIT = 4 * 1024 * 1024
 
 it("accepts a campaign of 100,000 recipients in one request, storing every one before answering 202", async () => {

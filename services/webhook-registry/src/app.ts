@@ -1,15 +1,16 @@
 import type { Bus, OutboxWriter } from "@parley/bus"
+import { webhookRegistryRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
 import type { Resolver } from "@parley/egress"
-import { makeHttpServer, type ParleyLogger, requirePrincipal, SecretBox } from "@parley/platform"
-import { Effect, type Redacted, Schedule } from "effect"
+import { makeHttpServer, type ParleyLogger, SecretBox, serveRoutes } from "@parley/platform"
+import { Effect, Layer, ManagedRuntime, type Redacted, Schedule } from "effect"
 import type { FastifyInstance } from "fastify"
 import { runDeliveryLogConsumers } from "./consumers.ts"
 import { deleteExpired } from "./delivery-log.ts"
 import { PreviousSecretSweepEvery } from "./rotation.ts"
-import { makeRun } from "./routes/context.ts"
-import { registerDeliveryRoutes } from "./routes/deliveries.ts"
-import { registerWebhookRoutes } from "./routes/webhooks.ts"
+import type { RegistryServices } from "./routes/context.ts"
+import { deliveryHandlers } from "./routes/deliveries.ts"
+import { webhookHandlers } from "./routes/webhooks.ts"
 import { makeWebhookStore } from "./webhook-store.ts"
 
 export interface WebhookRegistryOptions {
@@ -55,11 +56,16 @@ export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
       Effect.repeat(Schedule.spaced(PreviousSecretSweepEvery)),
       Effect.forkScoped,
     )
-    const context = yield* Effect.context<Database | OutboxWriter>()
+    const context = yield* Effect.context<RegistryServices>()
+    const runtime = yield* Effect.acquireRelease(
+      Effect.sync(() => ManagedRuntime.make(Layer.succeedContext(context))),
+      (rt) => rt.disposeEffect,
+    )
     const app: FastifyInstance = makeHttpServer({
       service: "webhook-registry",
       logger: options.logger,
       readiness: [{ name: "postgres", check: () => sql`select 1` }],
+      routes: webhookRegistryRoutes,
     })
     const routeContext = {
       sql,
@@ -67,16 +73,14 @@ export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
       store,
       box: SecretBox.fromBase64Key(options.secretKey),
       allowPrivate: options.allowPrivate,
-      run: makeRun(context),
       ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     }
-    yield* Effect.promise(() =>
-      app.register(async (scoped) => {
-        scoped.addHook("preHandler", requirePrincipal(options.internalSecret))
-        registerWebhookRoutes(scoped, routeContext)
-        registerDeliveryRoutes(scoped, routeContext)
-      }),
-    )
+    serveRoutes(app, webhookRegistryRoutes, {
+      runtime,
+      internalSecret: options.internalSecret,
+      handlers: { ...webhookHandlers(routeContext), ...deliveryHandlers(routeContext) },
+      toApiError: (error: never) => error,
+    })
     yield* Effect.addFinalizer(() => Effect.promise(() => app.close()))
     yield* Effect.promise(() => app.ready())
     return app

@@ -172,3 +172,13 @@ export const LeadRecord = Schema.Struct({
   updatedAt: Schema.String,
 })
 export type LeadRecord = typeof LeadRecord.Type
+
+/** List answers (CONTRACT.md §1's `{ data, nextCursor }`). */
+export const ListLeadsResponse = Schema.Struct({
+  data: Schema.Array(LeadRecord),
+  nextCursor: Schema.NullOr(Schema.String),
+})
+export const ListBookingsResponse = Schema.Struct({
+  data: Schema.Array(ListedBooking),
+  nextCursor: Schema.NullOr(Schema.String),
+})

@@ -193,3 +193,20 @@ export const BridgeStatusRequest = Schema.Struct({
   recipient: HumanPhoneNumber,
 })
 export type BridgeStatusRequest = typeof BridgeStatusRequest.Type
+
+/** The `:id` of `GET /api/campaigns/:id`: any id up to 100 characters (a longer one names no campaign). */
+export const CampaignIdParam = Schema.String.check(Schema.isMaxLength(100))
+
+const page = <S extends Schema.Top>(record: S) =>
+  Schema.Struct({ data: Schema.Array(record), nextCursor: Schema.NullOr(Schema.String) })
+
+export const ListChannelsResponse = Schema.Struct({ data: Schema.Array(ChannelRecord) })
+export const BridgeChannelResponse = Schema.Struct({ ...ChannelRecord.fields, inboundToken: Schema.String })
+export const ListMessagesResponse = page(MessageRecord)
+export const ListTemplatesResponse = Schema.Struct({ data: Schema.Array(TemplateRecord) })
+export const ListContactsResponse = page(ContactRecord)
+export const CampaignStarted = Schema.Struct({
+  id: Schema.String,
+  status: Schema.Literal("running"),
+  totalRecipients: Schema.Number,
+})

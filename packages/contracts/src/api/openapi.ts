@@ -8,4 +8,4 @@ export {
   openApiDocument,
   operations as openApiOperations,
 } from "./openapi/document.ts"
-export type { Access as OpenApiAccess, Operation as OpenApiOperation } from "./openapi/model.ts"
+export type { Operation as OpenApiOperation } from "./openapi/model.ts"

@@ -79,6 +79,16 @@ export const ListDeliveriesResponse = Schema.Struct({
   nextCursor: Schema.NullOr(Schema.String),
 })
 
+/**
+ * `GET /api/org/webhooks/:id/deliveries`'s query (CONTRACT.md §5): `limit` 1–100, an opaque
+ * `cursor`, `status` one of the outcomes.
+ */
+export const ListDeliveriesQuery = Schema.Struct({
+  limit: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[0-9]+$/u, { expected: "an integer 1–100" }))),
+  cursor: Schema.optionalKey(Schema.String),
+  status: Schema.optionalKey(DeliveryOutcome),
+})
+
 export const RedeliverResponse = Schema.Struct({ deliveryId: DeliveryId })
 
 export const ReplayRequest = Schema.Struct({
@@ -108,7 +118,7 @@ export const WebhookEventsResponse = Schema.Struct({
 })
 
 /** `POST /api/org/webhooks/:id/test`: one delivery of the named event's catalogue sample. */
-export const TestWebhookRequest = Schema.Struct({ event: Schema.String }).annotate({
+export const TestWebhookRequest = Schema.Struct({ event: EventName }).annotate({
   identifier: "TestWebhookRequest",
 })
 export type TestWebhookRequest = typeof TestWebhookRequest.Type

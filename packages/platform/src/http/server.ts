@@ -3,6 +3,7 @@
  * behaviour in one place — request ids on every response, strict JSON bodies, 413/415, a JSON 404,
  * one error handler, health probes, metrics and one access-log line per request.
  */
+import type { ServiceRoutes } from "@parley/contracts"
 import { type FastifyInstance, fastify, LogController } from "fastify"
 import { notFound } from "../errors.ts"
 import type { ParleyLogger } from "../logger.ts"
@@ -14,6 +15,7 @@ import { type ReadinessCheck, registerHealthRoutes } from "./health.ts"
 import { installHttpMetrics, registerMetricsRoute } from "./http-metrics.ts"
 import { LazyChildLogger } from "./lazy-child-logger.ts"
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.ts"
+import { refuseUndeclaredRoutes } from "./routes.ts"
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -37,6 +39,11 @@ export interface HttpServerOptions {
   readonly metrics?: ServiceMetrics
   /** Trust `X-Forwarded-*` from a proxy in front (Fastify's `trustProxy`). */
   readonly trustProxy?: boolean | string | Array<string>
+  /**
+   * The service's route declarations (`@parley/contracts`): registered with `serveRoutes`, and the
+   * only routes the server accepts besides health and metrics — registering any other throws.
+   */
+  readonly routes?: ServiceRoutes
 }
 
 export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
@@ -97,6 +104,8 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
 
   registerHealthRoutes(app, options.readiness ?? [])
   if (options.exposeMetrics ?? true) registerMetricsRoute(app, metrics)
+  app.decorate("declaredRoutes", options.routes)
+  if (options.routes !== undefined) refuseUndeclaredRoutes(app, options.routes)
   return app
 }
 

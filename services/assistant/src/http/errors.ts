@@ -1,7 +1,4 @@
-import { ErrorText } from "@parley/contracts"
-import { type ApiError, conflict, forbidden, invalidRequest, notFound, principalOf } from "@parley/platform"
-import { Effect } from "effect"
-import type { FastifyRequest } from "fastify"
+import { type ApiError, conflict, invalidRequest, notFound } from "@parley/platform"
 import type { AssistantError } from "../errors.ts"
 
 /** The one place the assistant's domain errors become CONTRACT.md's status, code and text. */
@@ -17,21 +14,3 @@ export const toApiError = (error: AssistantError): ApiError => {
         : conflict(error.detail)
   }
 }
-
-export const answering = <A, R>(
-  effect: Effect.Effect<A, AssistantError | ApiError, R>,
-): Effect.Effect<A, ApiError, R> =>
-  Effect.mapError(effect, (error) => (error._tag === "ApiError" ? error : toApiError(error)))
-
-/** The organization of a widget request (the gateway already checked the key's scope). */
-export const widgetOrg = (request: FastifyRequest): Effect.Effect<string> =>
-  Effect.sync(() => principalOf(request).orgId)
-
-/** The organization of a private-API request: an administrator (session) or a non-widget key. */
-export const adminOrg = (request: FastifyRequest): Effect.Effect<string, ApiError> =>
-  Effect.suspend(() => {
-    const principal = principalOf(request)
-    return principal.role === "admin"
-      ? Effect.succeed(principal.orgId)
-      : Effect.fail(forbidden("admin_required", ErrorText.adminRequired))
-  })

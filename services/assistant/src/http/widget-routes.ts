@@ -1,94 +1,39 @@
-import {
-  ChatRequest,
-  ChatResetRequest,
-  ChatSessionParams,
-  CreateBookingRequest,
-  normalizePhone,
-  SlotsQuery,
-} from "@parley/contracts"
-import {
-  decodeBody,
-  decodeParams,
-  decodeQuery,
-  effectHandler,
-  type InternalSecret,
-  requirePrincipal,
-} from "@parley/platform"
+import { normalizePhone } from "@parley/contracts"
 import { Effect } from "effect"
-import type { FastifyInstance } from "fastify"
 import { makeBooking, slotsOf } from "../bookings/calendar.ts"
 import { chat, resetChat, transcript } from "../chat/widget-chat.ts"
-import { answering, widgetOrg } from "./errors.ts"
-import type { AssistantRuntime } from "./runtime.ts"
+import type { AssistantHandlers } from "./runtime.ts"
 
-/** CONTRACT.md §8: the widget surface, behind the gateway's signed principal. */
-export const widgetRoutes =
-  (runtime: AssistantRuntime, internalSecret: InternalSecret) => async (api: FastifyInstance) => {
-    api.addHook("preHandler", requirePrincipal(internalSecret))
+/** CONTRACT.md §8: the widget surface (the gateway already checked the key's scope). */
+export const widgetHandlers = {
+  widgetChat: ({ principal, body }) =>
+    Effect.gen(function* () {
+      return yield* chat(principal.orgId, yield* body)
+    }),
 
-    api.post(
-      "/chat",
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const orgId = yield* widgetOrg(request)
-          const body = yield* decodeBody(ChatRequest)(request)
-          return yield* chat(orgId, body)
-        }),
-      ),
-    )
+  widgetChatReset: ({ principal, body }) =>
+    Effect.gen(function* () {
+      const { sessionId } = yield* body
+      return yield* resetChat(principal.orgId, sessionId)
+    }),
 
-    api.post(
-      "/chat/reset",
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const orgId = yield* widgetOrg(request)
-          const body = yield* decodeBody(ChatResetRequest)(request)
-          return yield* resetChat(orgId, body.sessionId)
-        }).pipe(answering),
-      ),
-    )
+  widgetChatTranscript: ({ principal, params }) => transcript(principal.orgId, params.sessionId),
 
-    api.get(
-      "/chat/:sessionId",
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const orgId = yield* widgetOrg(request)
-          const { sessionId } = yield* decodeParams(ChatSessionParams)(request)
-          return yield* transcript(orgId, sessionId)
-        }).pipe(answering),
-      ),
-    )
+  widgetBookingSlots: ({ principal, query }) => slotsOf(principal.orgId, query.date, query.service),
 
-    api.get(
-      "/bookings/slots",
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const orgId = yield* widgetOrg(request)
-          const query = yield* decodeQuery(SlotsQuery)(request)
-          return yield* slotsOf(orgId, query.date, query.service)
-        }).pipe(answering),
-      ),
-    )
-
-    api.post(
-      "/bookings",
-      effectHandler(runtime, (request, reply) =>
-        Effect.gen(function* () {
-          const orgId = yield* widgetOrg(request)
-          const body = yield* decodeBody(CreateBookingRequest)(request)
-          const made = yield* makeBooking(orgId, {
-            name: body.name.trim(),
-            phone: normalizePhone(body.phone),
-            date: body.date,
-            time: body.time,
-            service: body.service,
-            notes: body.notes,
-            sessionId: body.sessionId,
-            source: "booking",
-          })
-          reply.code(201)
-          return made.booking
-        }).pipe(answering),
-      ),
-    )
-  }
+  widgetCreateBooking: ({ principal, body }) =>
+    Effect.gen(function* () {
+      const request = yield* body
+      const made = yield* makeBooking(principal.orgId, {
+        name: request.name.trim(),
+        phone: normalizePhone(request.phone),
+        date: request.date,
+        time: request.time,
+        service: request.service,
+        notes: request.notes,
+        sessionId: request.sessionId,
+        source: "booking",
+      })
+      return made.booking
+    }),
+} satisfies Partial<AssistantHandlers>

@@ -83,7 +83,7 @@ const principalOf = (caller: Caller, requestId: string): Principal | undefined =
 /** Content type (415) and size (413) of the body; a JSON body is read and parsed (400). */
 const checkBody = async (request: FastifyRequest, route: Route): Promise<JsonBody | undefined> => {
   if (!hasBody(request)) return undefined
-  checkContentType(route.body, request.headers)
+  checkContentType(route, request.headers)
   checkDeclaredLength(request.headers, route.bodyLimit)
   return route.body === "json" ? readJsonBody(request.body as Readable, route.bodyLimit) : undefined
 }

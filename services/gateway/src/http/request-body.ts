@@ -6,31 +6,26 @@
 import type { IncomingHttpHeaders } from "node:http"
 import { type Readable, Transform, type TransformCallback } from "node:stream"
 import { type ApiError, invalidRequest, parseStrictJson, payloadTooLarge, unsupportedMediaType } from "@parley/platform"
-import type { BodyKind } from "../routing/route-table.ts"
+import type { Route } from "../routing/route-table.ts"
 
 export const essence = (contentType: string | undefined): string =>
   (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? ""
 
-const MEDIA_TYPES = /^(?:image|video|audio)\/[a-z0-9!#$&^_.+-]+$|^application\/pdf$/
-const CSV_TYPES = new Set(["text/csv"])
-
-/** Whether the request's content type suits the route's body (415 otherwise). */
-export const acceptsContentType = (kind: BodyKind, contentType: string | undefined): boolean => {
-  const type = essence(contentType)
-  switch (kind) {
+/** Whether the request's content type suits the route's body (415 otherwise): its declared media types for uploads. */
+export const acceptsContentType = (route: Route, contentType: string | undefined): boolean => {
+  switch (route.body) {
     case "json":
-      return type === "application/json"
+      return essence(contentType) === "application/json"
     case "media":
-      return MEDIA_TYPES.test(type)
     case "csv":
-      return CSV_TYPES.has(type)
+      return route.mediaTypes?.test(essence(contentType)) === true
     case "raw":
       return true
   }
 }
 
-export const checkContentType = (kind: BodyKind, headers: IncomingHttpHeaders): void => {
-  if (!acceptsContentType(kind, headers["content-type"])) throw unsupportedMediaType()
+export const checkContentType = (route: Route, headers: IncomingHttpHeaders): void => {
+  if (!acceptsContentType(route, headers["content-type"])) throw unsupportedMediaType()
 }
 
 /** Refuses up front a body whose declared length is over the limit. */

@@ -1,12 +1,14 @@
-import { describe, expect, it } from "vitest"
 import {
+  allServiceRoutes,
   CAMPAIGN_BODY_LIMIT,
-  hasDotSegment,
   IMPORT_BODY_LIMIT,
   JSON_BODY_LIMIT,
   MEDIA_BODY_LIMIT,
-  routeOf,
-} from "./route-table.ts"
+  openApiOperations,
+  type ServiceRoutes,
+} from "@parley/contracts"
+import { describe, expect, it } from "vitest"
+import { compileRouteTable, hasDotSegment, routeOf } from "./route-table.ts"
 
 describe("the route table", () => {
   it("sends each prefix of docs/internal-apis.md to its owning service", () => {
@@ -88,5 +90,44 @@ describe("the route table", () => {
     expect(hasDotSegment("/api/public/./chat")).toBe(true)
     expect(hasDotSegment("/api/public/chat/ses.123")).toBe(false)
     expect(hasDotSegment("/api/templates")).toBe(false)
+  })
+})
+
+describe("the route table, compiled from the route declarations", () => {
+  const declared = allServiceRoutes.flatMap((service) =>
+    Object.entries(service.routes).map(([name, route]) => ({ service: service.service, name, route })),
+  )
+
+  it("matches every declared route to its owner with the declaration's scope, heavy flag and body limit", () => {
+    for (const { service, name, route } of declared) {
+      const path = route.path.replace(/:[^/]+/g, "x_1")
+      const found = routeOf(route.method, path)
+      if (route.access === "internal") {
+        expect(found, `${name} is internal: never routed`).toBeUndefined()
+        continue
+      }
+      expect(found, name).toMatchObject({
+        service,
+        scope: route.scope,
+        heavy: route.heavy ?? false,
+        bodyLimit: route.body?.limit ?? JSON_BODY_LIMIT,
+      })
+    }
+  })
+
+  it("agrees with the OpenAPI document on every scope and heavy flag", () => {
+    for (const op of openApiOperations) {
+      const found = routeOf(op.method.toUpperCase(), op.path.replace(/\{[^}]+\}/g, "x_1"))
+      expect(found?.scope, op.operationId).toBe(op.scope)
+      expect(found?.heavy, op.operationId).toBe(op.heavy === true)
+    }
+  })
+
+  it("refuses two services claiming one prefix, and a mount whose routes would authenticate differently", () => {
+    const [identity, registry] = allServiceRoutes as [ServiceRoutes, ServiceRoutes]
+    expect(() => compileRouteTable([identity, { ...registry, mounts: [...registry.mounts, "/api/org"] }])).toThrow(
+      /overlaps/,
+    )
+    expect(() => compileRouteTable([{ ...identity, mounts: ["/api", "/internal"] }])).toThrow(/must share one surface/)
   })
 })

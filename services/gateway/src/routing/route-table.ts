@@ -1,11 +1,28 @@
 /**
  * Which service owns a path, which surface it belongs to (that decides how a caller authenticates),
- * and what a route's body and rate-limit rules are. The table is docs/internal-apis.md's
- * "Gateway route table"; everything not in it is a JSON 404 at the edge.
+ * and what a route's body and rate-limit rules are — compiled once, when the gateway starts, from
+ * the route declarations in `@parley/contracts` (`packages/contracts/src/api/routes/`). Nothing
+ * about a route is written here: its owner, access, scope, heavy flag and body limit are its
+ * declaration's. Everything outside the services' mounts is a JSON 404 at the edge.
+ *
+ * The matcher runs on every request, so it is plain code that allocates nothing: a map per method
+ * for the paths without parameters, then the parameterised paths of that method segment by
+ * segment, then the mounts (an undeclared path under a service's mount is forwarded, authenticated
+ * as that mount's routes are, and answered by the service: a JSON 404).
  */
-import type { Scope } from "@parley/contracts"
+import {
+  allServiceRoutes,
+  isProviderAccess,
+  JSON_BODY_LIMIT,
+  type RouteAccess,
+  type RouteDeclaration,
+  type Scope,
+  type ServiceName,
+  type ServiceRoutes,
+  underPrefix,
+} from "@parley/contracts"
 
-export type ServiceName = "identity" | "webhookRegistry" | "assistant" | "messaging"
+export type { ServiceName } from "@parley/contracts"
 
 /**
  * - `public`: `/api/public/*`, the widget surface: a key in any of the four forms, scopes checked.
@@ -17,9 +34,9 @@ export type ServiceName = "identity" | "webhookRegistry" | "assistant" | "messag
 export type Surface = "public" | "private" | "auth" | "operator" | "channels"
 
 /**
- * How the body travels: `json` is read whole (≤ 1 MiB), checked and forwarded; `media` and `csv`
- * are streamed with a byte budget; `raw` (provider callbacks) is streamed untouched, whatever its
- * type, because the provider's signature covers the exact bytes.
+ * How the body travels: `json` is read whole (within the limit), checked and forwarded; `media` and
+ * `csv` are streamed with a byte budget (a NUL byte refuses a CSV); `raw` (provider callbacks) is
+ * streamed untouched, whatever its type, because the provider's signature covers the exact bytes.
  */
 export type BodyKind = "json" | "media" | "csv" | "raw"
 
@@ -30,69 +47,164 @@ export interface Route {
   readonly bodyLimit: number
   /** Counts against the heavy limit as well as the general one (CONTRACT.md §3). */
   readonly heavy: boolean
-  /** The scope a key needs on `/api/public/*`; `undefined` elsewhere or on an unlisted public path. */
+  /** The scope a key needs on `/api/public/*`; `undefined` elsewhere or on an undeclared public path. */
   readonly scope: Scope | undefined
+  /** The content types a `media` or `csv` body may have; `undefined` for `json` and `raw`. */
+  readonly mediaTypes: RegExp | undefined
 }
 
-export const MiB = 1024 * 1024
-export const JSON_BODY_LIMIT = MiB
-export const MEDIA_BODY_LIMIT = 16 * MiB
-export const IMPORT_BODY_LIMIT = 10 * MiB
-/**
- * CONTRACT.md §9 lets a campaign name up to 100,000 recipients, which does not fit §1's 1 MiB JSON
- * limit (≈ 2.8 MB written as "+1 (415) 555-0100"); this route alone gets room for that.
- */
-export const CAMPAIGN_BODY_LIMIT = 4 * MiB
-
-const PREFIXES: ReadonlyArray<readonly [string, ServiceName]> = [
-  ["/api/operator", "identity"],
-  ["/api/auth", "identity"],
-  ["/api/org/members", "identity"],
-  ["/api/org/api-keys", "identity"],
-  ["/api/org/webhooks", "webhookRegistry"],
-  ["/api/org/webhook-events", "webhookRegistry"],
-  ["/api/public", "assistant"],
-  ["/api/leads", "assistant"],
-  ["/api/bookings", "assistant"],
-  ["/api/channels", "messaging"],
-  ["/api/messages", "messaging"],
-  ["/api/templates", "messaging"],
-  ["/api/campaigns", "messaging"],
-  ["/api/contacts", "messaging"],
-  ["/api/media", "messaging"],
-  ["/channels", "messaging"],
-]
-
-const underPrefix = (path: string, prefix: string): boolean =>
-  path === prefix || (path.startsWith(prefix) && path.charCodeAt(prefix.length) === 47) /* "/" */
-
-const surfaceOf = (prefix: string): Surface => {
-  switch (prefix) {
-    case "/api/public":
+/** The surface a route's access puts it on; `undefined` for internal routes, which the gateway never serves. */
+export const surfaceOf = (access: RouteAccess): Surface | undefined => {
+  switch (access) {
+    case "public":
       return "public"
-    case "/api/auth":
+    case "anonymous":
+    case "session":
       return "auth"
-    case "/api/operator":
+    case "operator":
       return "operator"
-    case "/channels":
+    case "cloudProvider":
+    case "bridge":
       return "channels"
-    default:
+    case "member":
+    case "admin":
+    case "adminWithApiAccess":
       return "private"
+    case "internal":
+      return undefined
   }
 }
 
-/** The scope each widget route needs (CONTRACT.md §8). */
-const publicScopeOf = (method: string, path: string): Scope | undefined => {
-  if (method === "POST" && (path === "/api/public/chat" || path === "/api/public/chat/reset")) return "chat:write"
-  if (method === "GET" && /^\/api\/public\/chat\/[^/]+$/.test(path)) return "chat:read"
-  if (method === "GET" && path === "/api/public/bookings/slots") return "bookings:read"
-  if (method === "POST" && path === "/api/public/bookings") return "bookings:write"
-  return undefined
+/** `image/*` → any `image/<subtype>`; anything else exactly (compared lower-case, parameters stripped). */
+const mediaTypesPattern = (types: ReadonlyArray<string>): RegExp =>
+  new RegExp(
+    `^(?:${types
+      .map((type) =>
+        type.endsWith("/*") ? `${escapeRegExp(type.slice(0, -1))}[a-z0-9!#$&^_.+-]+` : escapeRegExp(type.toLowerCase()),
+      )
+      .join("|")})$`,
+  )
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")
+
+const declaredRoute = (service: ServiceName, surface: Surface, declared: RouteDeclaration): Route => {
+  const body = declared.body
+  let kind: BodyKind = "json"
+  if (isProviderAccess(declared.access) || body?.kind === "signedJson") kind = "raw"
+  else if (body?.kind === "media" || body?.kind === "csv") kind = body.kind
+  return {
+    service,
+    surface,
+    body: kind,
+    bodyLimit: body?.limit ?? JSON_BODY_LIMIT,
+    heavy: declared.heavy ?? false,
+    scope: declared.scope,
+    mediaTypes: body !== undefined && "mediaTypes" in body ? mediaTypesPattern(body.mediaTypes) : undefined,
+  }
 }
 
-const isHeavy = (method: string, path: string): boolean =>
-  (method === "POST" && (path === "/api/media" || path === "/api/contacts/import")) ||
-  (method === "GET" && path === "/api/leads/export")
+/** A path's segments after the leading `/`; `undefined` stands for a `:param`. */
+type Pattern = ReadonlyArray<string | undefined>
+
+const patternOf = (path: string): Pattern =>
+  path
+    .slice(1)
+    .split("/")
+    .map((segment) => (segment.startsWith(":") ? undefined : segment))
+
+/** Whether `path` has exactly the pattern's segments, a parameter being any non-empty segment. */
+const matches = (pattern: Pattern, path: string): boolean => {
+  let at = 1
+  for (const segment of pattern) {
+    if (at > path.length) return false
+    let end = path.indexOf("/", at)
+    if (end < 0) end = path.length
+    if (segment === undefined) {
+      if (end === at) return false
+    } else if (end - at !== segment.length || !path.startsWith(segment, at)) {
+      return false
+    }
+    at = end + 1
+  }
+  return at === path.length + 1
+}
+
+export interface RouteTable {
+  /** The route for `method` and `path` (without the query), or `undefined` for a path no service owns. */
+  readonly routeOf: (method: string, path: string) => Route | undefined
+}
+
+/**
+ * Compiles the declarations into the matcher. Throws when two services claim one prefix, or when
+ * the routes under one mount would be authenticated on different surfaces.
+ */
+export const compileRouteTable = (services: ReadonlyArray<ServiceRoutes>): RouteTable => {
+  const exact = new Map<string, Map<string, Route>>()
+  const parameterised = new Map<string, Array<{ readonly pattern: Pattern; readonly route: Route }>>()
+  const mounts: Array<{ readonly prefix: string; readonly route: Route }> = []
+
+  for (const { service, mounts: prefixes, routes } of services) {
+    const declared = Object.values(routes)
+    for (const prefix of prefixes) {
+      const surfaces = new Set(
+        declared.filter((route) => underPrefix(route.path, prefix)).map((route) => surfaceOf(route.access)),
+      )
+      if (surfaces.size !== 1) {
+        throw new Error(`${service} mount ${prefix}: its routes must share one surface (${[...surfaces].join(", ")})`)
+      }
+      const [surface] = surfaces
+      if (surface === undefined) continue
+      const owner = mounts.find((mount) => underPrefix(prefix, mount.prefix) || underPrefix(mount.prefix, prefix))
+      if (owner !== undefined)
+        throw new Error(`${prefix} (${service}) overlaps ${owner.prefix} (${owner.route.service})`)
+      mounts.push({
+        prefix,
+        route: {
+          service,
+          surface,
+          body: surface === "channels" ? "raw" : "json",
+          bodyLimit: JSON_BODY_LIMIT,
+          heavy: false,
+          scope: undefined,
+          mediaTypes: undefined,
+        },
+      })
+    }
+    for (const route of declared) {
+      const surface = surfaceOf(route.access)
+      if (surface === undefined) continue
+      const compiled = declaredRoute(service, surface, route)
+      if (route.path.includes("/:")) {
+        const list = parameterised.get(route.method) ?? []
+        list.push({ pattern: patternOf(route.path), route: compiled })
+        parameterised.set(route.method, list)
+      } else {
+        const byPath = exact.get(route.method) ?? new Map<string, Route>()
+        byPath.set(route.path, compiled)
+        exact.set(route.method, byPath)
+      }
+    }
+  }
+
+  return {
+    routeOf: (method, path) => {
+      const found = exact.get(method)?.get(path)
+      if (found !== undefined) return found
+      const candidates = parameterised.get(method)
+      if (candidates !== undefined) {
+        for (const candidate of candidates) if (matches(candidate.pattern, path)) return candidate.route
+      }
+      for (const mount of mounts) if (underPrefix(path, mount.prefix)) return mount.route
+      return undefined
+    },
+  }
+}
+
+/** Parley's routes, as declared in `@parley/contracts`. */
+export const routeTable: RouteTable = compileRouteTable(allServiceRoutes)
+
+/** The route for `method` and `path` (without the query), or `undefined` for an unknown path. */
+export const routeOf = routeTable.routeOf
 
 /**
  * A path with a dot segment (`/api/public/../org/api-keys`, also percent-encoded) could be read
@@ -109,31 +221,3 @@ export const hasDotSegment = (path: string): boolean =>
     }
     return decoded === "." || decoded === ".." || decoded.includes("/") || decoded.includes("\\")
   })
-
-/** The route for `method` and `path` (without the query), or `undefined` for an unknown path. */
-export const routeOf = (method: string, path: string): Route | undefined => {
-  const match = PREFIXES.find(([prefix]) => underPrefix(path, prefix))
-  if (match === undefined) return undefined
-  const [prefix, service] = match
-  const surface = surfaceOf(prefix)
-  let body: BodyKind = "json"
-  let bodyLimit = JSON_BODY_LIMIT
-  if (surface === "channels") body = "raw"
-  else if (method === "POST" && path === "/api/media") {
-    body = "media"
-    bodyLimit = MEDIA_BODY_LIMIT
-  } else if (method === "POST" && path === "/api/contacts/import") {
-    body = "csv"
-    bodyLimit = IMPORT_BODY_LIMIT
-  } else if (method === "POST" && path === "/api/campaigns") {
-    bodyLimit = CAMPAIGN_BODY_LIMIT
-  }
-  return {
-    service,
-    surface,
-    body,
-    bodyLimit,
-    heavy: isHeavy(method, path),
-    scope: surface === "public" ? publicScopeOf(method, path) : undefined,
-  }
-}

@@ -1,7 +1,6 @@
 /** The one place identity's domain errors become CONTRACT.md's status, code and text. */
 import { ErrorText } from "@parley/contracts"
 import { type ApiError, conflict, forbidden, notFound, unauthorized } from "@parley/platform"
-import { Effect } from "effect"
 import type { IdentityError } from "../errors.ts"
 
 export const toApiError = (error: IdentityError): ApiError => {
@@ -15,8 +14,6 @@ export const toApiError = (error: IdentityError): ApiError => {
     case "OperatorApiDisabled":
     case "ResourceNotFound":
       return notFound()
-    case "AdminRequired":
-      return forbidden("admin_required", ErrorText.adminRequired)
     case "PlanFeatureRequired":
       return forbidden("plan_feature_required", ErrorText.planFeatureRequired(error.feature))
     case "KeyLimitReached":
@@ -29,7 +26,3 @@ export const toApiError = (error: IdentityError): ApiError => {
       return conflict("An organization must keep at least one administrator")
   }
 }
-
-/** Route logic's domain failures as `ApiError`s, for `effectHandler`. */
-export const answering = <A, R>(effect: Effect.Effect<A, IdentityError | ApiError, R>): Effect.Effect<A, ApiError, R> =>
-  Effect.mapError(effect, (error) => (error._tag === "ApiError" ? error : toApiError(error)))

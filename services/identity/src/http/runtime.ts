@@ -1,4 +1,7 @@
+import type { identityRoutes } from "@parley/contracts"
+import type { RouteHandlers } from "@parley/platform"
 import type { ManagedRuntime } from "effect"
+import type { IdentityError } from "../errors.ts"
 import type { Accounts } from "../services/accounts.ts"
 import type { ApiKeys } from "../services/api-keys.ts"
 import type { Members } from "../services/members.ts"
@@ -7,3 +10,6 @@ import type { Organizations } from "../services/organizations.ts"
 /** What route logic runs on: identity's services, built once per app. */
 export type IdentityServices = Organizations | Accounts | Members | ApiKeys
 export type IdentityRuntime = ManagedRuntime.ManagedRuntime<IdentityServices, never>
+
+/** One handler per route `identityRoutes` declares (`@parley/contracts`). */
+export type IdentityHandlers = RouteHandlers<typeof identityRoutes.routes, IdentityError, IdentityServices>

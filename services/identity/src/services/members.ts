@@ -4,13 +4,12 @@
  * organization without one could never manage keys or members again). Both checks run under the
  * organization's row lock so two administrators removing each other cannot leave none.
  */
-import type { CreateMemberRequest } from "@parley/contracts"
+import type { CreateMemberRequest, Principal } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Context, Effect, Layer } from "effect"
 import type { User } from "../domain/model.ts"
 import { CannotRemoveSelf, type EmailTaken, LastAdministrator, ResourceNotFound } from "../errors.ts"
-import type { Principal } from "../http/guards.ts"
 import { lockOrganization } from "../repositories/organizations.ts"
 import { deleteSessionsOfUser } from "../repositories/sessions.ts"
 import {

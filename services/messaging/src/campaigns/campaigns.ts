@@ -6,14 +6,6 @@ import { findChannel } from "../channels/repository.ts"
 import { ChannelNotConfigured, NotFound, TemplateNotApproved } from "../errors.ts"
 import { CampaignWakeup } from "./wakeup.ts"
 
-/**
- * The largest `POST /api/campaigns` body: CONTRACT.md §9 allows 100,000 recipients, which do not fit
- * §1's 1 MiB of JSON (~2 MB written as "+1 (415) 555-0100"). The same number as the gateway's
- * `CAMPAIGN_BODY_LIMIT` (services/gateway/src/routing/route-table.ts), which refuses anything larger
- * first; no package both import holds limits, so the two are kept equal by hand.
- */
-export const CAMPAIGN_BODY_LIMIT_BYTES = 4 * 1024 * 1024
-
 interface CampaignRow {
   id: string
   name: string

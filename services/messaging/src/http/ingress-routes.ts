@@ -1,23 +1,14 @@
-import { BridgeInboundRequest, BridgeStatusRequest } from "@parley/contracts"
-import {
-  constantTimeEqual,
-  decodeBody,
-  effectHandler,
-  hmacSha256Hex,
-  invalidFromIssue,
-  invalidRequest,
-  rawBodyOf,
-  unauthorized,
-} from "@parley/platform"
-import { Effect, type ManagedRuntime, Option, Redacted, Schema } from "effect"
-import type { FastifyInstance, FastifyRequest } from "fastify"
+import { constantTimeEqual, hmacSha256Hex, invalidFromIssue, invalidRequest, unauthorized } from "@parley/platform"
+import { Effect, Option, Redacted, Schema } from "effect"
+import type { FastifyRequest } from "fastify"
 import { ingestBridgeMessage, ingestBridgeStatus } from "../bridge/ingress.ts"
 import { bridgeChannelByToken } from "../channels/configure.ts"
 import { readCloudChanges } from "../cloud/changes.ts"
 import type { CloudIngress } from "../cloud/ingest.ts"
 import { CloudWebhookBody } from "../cloud/payload.ts"
 import type { MessagingConfig } from "../config.ts"
-import { MessagingResources, type MessagingServices } from "../resources.ts"
+import { MessagingResources } from "../resources.ts"
+import type { MessagingHandlers } from "./tenant.ts"
 
 const VerifyQuery = Schema.Struct({
   "hub.mode": Schema.optionalKey(Schema.String),
@@ -60,97 +51,81 @@ const bearerOf = (request: FastifyRequest): string | undefined => {
  * parsed and decoded per request, then committed through `cloudIngress` together with whatever
  * other payloads arrive meanwhile; the 200 waits for that commit.
  */
-export const registerIngressRoutes = (
-  app: FastifyInstance,
-  runtime: ManagedRuntime.ManagedRuntime<MessagingServices, never>,
+export const ingressHandlers = (
   config: Pick<MessagingConfig, "cloudAppSecret" | "cloudVerifyToken">,
   cloudIngress: CloudIngress,
-) =>
-  app.register(async (ingress) => {
-    const route = (handler: Parameters<typeof effectHandler<unknown, MessagingServices, never>>[1]) =>
-      effectHandler(runtime, handler)
-
-    ingress.get("/channels/cloud/webhook", (request, reply) => {
-      const query = Schema.decodeUnknownOption(VerifyQuery)(request.query)
-      const expected = Option.map(config.cloudVerifyToken, Redacted.value)
-      const given = Option.flatMap(query, (q) => Option.fromNullishOr(q["hub.verify_token"]))
-      const challenge = Option.flatMap(query, (q) => Option.fromNullishOr(q["hub.challenge"]))
-      const mode = Option.flatMap(query, (q) => Option.fromNullishOr(q["hub.mode"]))
-      const accepted =
-        Option.isSome(expected) &&
-        Option.isSome(given) &&
-        Option.isSome(challenge) &&
-        Option.getOrUndefined(mode) === "subscribe" &&
-        constantTimeEqual(given.value, expected.value)
-      // The contract fixes only the status; no code in its closed list names this case, so the body
-      // reuses `unauthorized` (what it is) under the 403 the provider's protocol expects.
-      if (!accepted) return reply.code(403).send({ error: "Verification token mismatch", code: "unauthorized" })
-      return reply.code(200).type("text/plain; charset=utf-8").send(challenge.value)
+) => {
+  const bridgeChannel = (request: FastifyRequest) =>
+    Effect.gen(function* () {
+      const token = bearerOf(request)
+      if (token === undefined) return yield* Effect.fail(unauthorized("Bridge token required"))
+      const channel = yield* bridgeChannelByToken(token)
+      if (channel === undefined) return yield* Effect.fail(unauthorized("Invalid bridge token"))
+      return channel
     })
 
-    ingress.post(
-      "/channels/cloud/webhook",
-      { bodyLimit: 4 * 1024 * 1024, config: { rawBody: { json: "raw" } } },
-      route((request) =>
-        Effect.gen(function* () {
-          const raw = rawBodyOf(request)
-          const secret = config.cloudAppSecret
-          if (
-            Option.isNone(secret) ||
-            !cloudSignatureValid(Redacted.value(secret.value), raw, request.headers["x-hub-signature-256"])
-          ) {
-            return yield* Effect.fail(unauthorized("Invalid signature"))
-          }
-          const json = yield* Effect.try({
-            try: () => parseProviderJson(raw.toString("utf8")),
-            catch: () => invalidRequest("malformed JSON body"),
-          })
-          const body = yield* Schema.decodeUnknownEffect(CloudWebhookBody)(json, { errors: "all" }).pipe(
-            Effect.mapError((error) => invalidFromIssue("body", error.issue)),
-          )
-          const changes = yield* readCloudChanges(body, new Date())
-          const summary = yield* cloudIngress.submit(changes)
-          const { metrics } = yield* MessagingResources
-          metrics.inbound.inc({ channel: "cloud" }, summary.inbound)
-          metrics.statuses.inc({ channel: "cloud" }, summary.statuses)
-          yield* Effect.logDebug("cloud webhook accepted").pipe(Effect.annotateLogs({ ...summary }))
-          return { received: true }
-        }),
-      ),
-    )
+  return {
+    cloudWebhookVerify: ({ request, reply }) =>
+      Effect.sync(() => {
+        const query = Schema.decodeUnknownOption(VerifyQuery)(request.query)
+        const expected = Option.map(config.cloudVerifyToken, Redacted.value)
+        const given = Option.flatMap(query, (q) => Option.fromNullishOr(q["hub.verify_token"]))
+        const challenge = Option.flatMap(query, (q) => Option.fromNullishOr(q["hub.challenge"]))
+        const mode = Option.flatMap(query, (q) => Option.fromNullishOr(q["hub.mode"]))
+        const accepted =
+          Option.isSome(expected) &&
+          Option.isSome(given) &&
+          Option.isSome(challenge) &&
+          Option.getOrUndefined(mode) === "subscribe" &&
+          constantTimeEqual(given.value, expected.value)
+        // The contract fixes only the status; no code in its closed list names this case, so the body
+        // reuses `unauthorized` (what it is) under the 403 the provider's protocol expects.
+        if (!accepted) return reply.code(403).send({ error: "Verification token mismatch", code: "unauthorized" })
+        return reply.code(200).type("text/plain; charset=utf-8").send(challenge.value)
+      }),
 
-    const bridgeChannel = (request: FastifyRequest) =>
+    cloudWebhook: ({ body, request }) =>
       Effect.gen(function* () {
-        const token = bearerOf(request)
-        if (token === undefined) return yield* Effect.fail(unauthorized("Bridge token required"))
-        const channel = yield* bridgeChannelByToken(token)
-        if (channel === undefined) return yield* Effect.fail(unauthorized("Invalid bridge token"))
-        return channel
-      })
+        const raw = yield* body
+        const secret = config.cloudAppSecret
+        if (
+          Option.isNone(secret) ||
+          !cloudSignatureValid(Redacted.value(secret.value), raw, request.headers["x-hub-signature-256"])
+        ) {
+          return yield* Effect.fail(unauthorized("Invalid signature"))
+        }
+        const json = yield* Effect.try({
+          try: () => parseProviderJson(raw.toString("utf8")),
+          catch: () => invalidRequest("malformed JSON body"),
+        })
+        const payload = yield* Schema.decodeUnknownEffect(CloudWebhookBody)(json, { errors: "all" }).pipe(
+          Effect.mapError((error) => invalidFromIssue("body", error.issue)),
+        )
+        const changes = yield* readCloudChanges(payload, new Date())
+        const summary = yield* cloudIngress.submit(changes)
+        const { metrics } = yield* MessagingResources
+        metrics.inbound.inc({ channel: "cloud" }, summary.inbound)
+        metrics.statuses.inc({ channel: "cloud" }, summary.statuses)
+        yield* Effect.logDebug("cloud webhook accepted").pipe(Effect.annotateLogs({ ...summary }))
+        return { received: true }
+      }),
 
-    ingress.post(
-      "/channels/bridge/inbound",
-      route((request) =>
-        Effect.gen(function* () {
-          const channel = yield* bridgeChannel(request)
-          const body = withoutNul(yield* decodeBody(BridgeInboundRequest)(request))
-          const recorded = yield* ingestBridgeMessage(channel.org_id, body, new Date())
-          if (recorded) (yield* MessagingResources).metrics.inbound.inc({ channel: "bridge" })
-          return { received: true, duplicate: !recorded }
-        }),
-      ),
-    )
+    bridgeInbound: ({ body, request }) =>
+      Effect.gen(function* () {
+        const channel = yield* bridgeChannel(request)
+        const message = withoutNul(yield* body)
+        const recorded = yield* ingestBridgeMessage(channel.org_id, message, new Date())
+        if (recorded) (yield* MessagingResources).metrics.inbound.inc({ channel: "bridge" })
+        return { received: true, duplicate: !recorded }
+      }),
 
-    ingress.post(
-      "/channels/bridge/status",
-      route((request) =>
-        Effect.gen(function* () {
-          const channel = yield* bridgeChannel(request)
-          const body = withoutNul(yield* decodeBody(BridgeStatusRequest)(request))
-          const recorded = yield* ingestBridgeStatus(channel.org_id, body, new Date())
-          if (recorded) (yield* MessagingResources).metrics.statuses.inc({ channel: "bridge" })
-          return { received: true, duplicate: !recorded }
-        }),
-      ),
-    )
-  })
+    bridgeStatus: ({ body, request }) =>
+      Effect.gen(function* () {
+        const channel = yield* bridgeChannel(request)
+        const status = withoutNul(yield* body)
+        const recorded = yield* ingestBridgeStatus(channel.org_id, status, new Date())
+        if (recorded) (yield* MessagingResources).metrics.statuses.inc({ channel: "bridge" })
+        return { received: true, duplicate: !recorded }
+      }),
+  } satisfies Partial<MessagingHandlers>
+}

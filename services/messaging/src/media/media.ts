@@ -3,10 +3,6 @@ import { Database } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
 import { Effect } from "effect"
 
-/** What `POST /api/media` accepts (CONTRACT.md §9). */
-export const MEDIA_TYPES = ["image/*", "video/*", "audio/*", "application/pdf"] as const
-export const MEDIA_LIMIT_BYTES = 16 * 1024 * 1024
-
 /**
  * Stores an upload in Postgres (bytea), with its digest: one store to back up, the same tenant
  * column as everything else, and 16 MiB is far below what bytea handles.

@@ -1,7 +1,7 @@
 import type { CreatedWebhook, EventName, ErrorIssue as ValidationIssue } from "@parley/contracts"
-import { invalidRequest } from "@parley/platform"
+import { type ApiError, invalidRequest } from "@parley/platform"
 import { Effect } from "effect"
-import type { FastifyInstance, FastifyRequest } from "fastify"
+import type { FastifyRequest } from "fastify"
 import { sameKey, signingSecretOf } from "../rotation.ts"
 import {
   type Checked,
@@ -14,14 +14,14 @@ import {
 } from "../validation.ts"
 import { toWebhook } from "../webhook-record.ts"
 import type { WebhookChanges } from "../webhook-store.ts"
-import { orgOf, type RouteContext, requireAdmin } from "./context.ts"
+import { orgOf, type RegistryHandlers, type RouteContext } from "./context.ts"
 
-const bodyOf = (request: FastifyRequest): Record<string, unknown> => {
+const bodyOf = (request: FastifyRequest): Effect.Effect<Record<string, unknown>, ApiError> => {
   const body = request.body
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw invalidRequest("body must be a JSON object", [{ path: "", message: "must be a JSON object" }])
+    return Effect.fail(invalidRequest("body must be a JSON object", [{ path: "", message: "must be a JSON object" }]))
   }
-  return body as Record<string, unknown>
+  return Effect.succeed(body as Record<string, unknown>)
 }
 
 /** Collects issues; throws one 400 naming every bad field. */
@@ -33,76 +33,69 @@ const collect = () => {
       issues.push(checked.issue)
       return undefined
     },
-    done: () => {
+    done: (): Effect.Effect<void, ApiError> => {
       const first = issues[0]
-      if (first !== undefined) throw invalidRequest(`${first.path} ${first.message}`, issues)
+      return first === undefined ? Effect.void : Effect.fail(invalidRequest(`${first.path} ${first.message}`, issues))
     },
   }
 }
 
-const idOf = (request: FastifyRequest): string => (request.params as { id: string }).id
-
 /** CONTRACT.md §5: create, list, read, update and delete webhooks. */
-export const registerWebhookRoutes = (app: FastifyInstance, ctx: RouteContext) => {
+export const webhookHandlers = (ctx: RouteContext) => {
   const urlRules = { allowPrivate: ctx.allowPrivate, ...(ctx.resolver === undefined ? {} : { resolver: ctx.resolver }) }
-
-  app.post("/api/org/webhooks", { preHandler: requireAdmin }, async (request, reply) => {
-    const body = bodyOf(request)
-    const issues = collect()
-    if (body.url === undefined) issues.take({ ok: false, issue: { path: "url", message: "is required" } })
-    const url = body.url === undefined ? undefined : issues.take(await Effect.runPromise(checkUrl(body.url, urlRules)))
-    const secret = body.secret === undefined ? generateSecret() : issues.take(checkSecret(body.secret))
-    const events: ReadonlyArray<EventName> | undefined =
-      body.events === undefined ? catalogueNames() : issues.take(checkEvents(body.events))
-    issues.done()
-    const row = await ctx.run(
-      ctx.store.create(orgOf(request), {
-        url: url as string,
-        events: events as ReadonlyArray<EventName>,
-        sealedSecret: ctx.box.seal(secret as string),
-      }),
-    )
-    const created: CreatedWebhook = {
-      ...toWebhook(row),
-      secret: secret as string,
-      signingSecret: signingSecretOf(secret as string),
-    }
-    return reply.code(201).send(created)
-  })
-
-  app.get("/api/org/webhooks", async (request) => {
-    const rows = await ctx.run(ctx.store.list(ctx.sql, orgOf(request)))
-    return { data: rows.map(toWebhook) }
-  })
-
-  app.get("/api/org/webhooks/:id", async (request) =>
-    toWebhook(await ctx.run(ctx.store.find(ctx.sql, orgOf(request), idOf(request)))),
-  )
-
-  app.put("/api/org/webhooks/:id", { preHandler: requireAdmin }, async (request) => {
-    const body = bodyOf(request)
-    // Another organization's webhook is answered as missing before its body is judged.
-    await ctx.run(ctx.store.find(ctx.sql, orgOf(request), idOf(request)))
-    const issues = collect()
-    const changes: { -readonly [K in keyof WebhookChanges]: WebhookChanges[K] } = {}
-    if (body.url !== undefined) changes.url = issues.take(await Effect.runPromise(checkUrl(body.url, urlRules)))
-    if (body.events !== undefined) changes.events = issues.take(checkEvents(body.events))
-    if (body.enabled !== undefined) changes.enabled = issues.take(checkEnabled(body.enabled))
-    if (body.secret !== undefined) {
-      const secret = issues.take(checkSecret(body.secret))
-      if (secret !== undefined) {
-        changes.secret = {
-          sealed: ctx.box.seal(secret),
-          isCurrent: (currentSealed) => sameKey(ctx.box.open(currentSealed), secret),
+  return {
+    createWebhook: ({ principal, request }) =>
+      Effect.gen(function* () {
+        const body = yield* bodyOf(request)
+        const issues = collect()
+        if (body.url === undefined) issues.take({ ok: false, issue: { path: "url", message: "is required" } })
+        const url = body.url === undefined ? undefined : issues.take(yield* checkUrl(body.url, urlRules))
+        const secret = body.secret === undefined ? generateSecret() : issues.take(checkSecret(body.secret))
+        const events: ReadonlyArray<EventName> | undefined =
+          body.events === undefined ? catalogueNames() : issues.take(checkEvents(body.events))
+        yield* issues.done()
+        const row = yield* ctx.store.create(orgOf(principal), {
+          url: url as string,
+          events: events as ReadonlyArray<EventName>,
+          sealedSecret: ctx.box.seal(secret as string),
+        })
+        const created: CreatedWebhook = {
+          ...toWebhook(row),
+          secret: secret as string,
+          signingSecret: signingSecretOf(secret as string),
         }
-      }
-    }
-    issues.done()
-    return toWebhook(await ctx.run(ctx.store.update(orgOf(request), idOf(request), changes)))
-  })
+        return created
+      }),
 
-  app.delete("/api/org/webhooks/:id", { preHandler: requireAdmin }, async (request, reply) => {
-    await ctx.run(ctx.store.remove(orgOf(request), idOf(request)))
-    return reply.code(204).send()
-  })
+    listWebhooks: ({ principal }) =>
+      ctx.store.list(ctx.sql, orgOf(principal)).pipe(Effect.map((rows) => ({ data: rows.map(toWebhook) }))),
+
+    getWebhook: ({ principal, params }) =>
+      ctx.store.find(ctx.sql, orgOf(principal), params.id).pipe(Effect.map(toWebhook)),
+
+    updateWebhook: ({ principal, params, request }) =>
+      Effect.gen(function* () {
+        // Another organization's webhook is answered as missing before its body is judged.
+        yield* ctx.store.find(ctx.sql, orgOf(principal), params.id)
+        const body = yield* bodyOf(request)
+        const issues = collect()
+        const changes: { -readonly [K in keyof WebhookChanges]: WebhookChanges[K] } = {}
+        if (body.url !== undefined) changes.url = issues.take(yield* checkUrl(body.url, urlRules))
+        if (body.events !== undefined) changes.events = issues.take(checkEvents(body.events))
+        if (body.enabled !== undefined) changes.enabled = issues.take(checkEnabled(body.enabled))
+        if (body.secret !== undefined) {
+          const secret = issues.take(checkSecret(body.secret))
+          if (secret !== undefined) {
+            changes.secret = {
+              sealed: ctx.box.seal(secret),
+              isCurrent: (currentSealed) => sameKey(ctx.box.open(currentSealed), secret),
+            }
+          }
+        }
+        yield* issues.done()
+        return toWebhook(yield* ctx.store.update(orgOf(principal), params.id, changes))
+      }),
+
+    deleteWebhook: ({ principal, params }) => ctx.store.remove(orgOf(principal), params.id),
+  } satisfies Partial<RegistryHandlers>
 }

@@ -6,19 +6,17 @@
  */
 import { JsonSchema, Schema, SchemaRepresentation } from "effect"
 import { ErrorBody } from "../../errors.ts"
+import { allServiceRoutes } from "../routes/index.ts"
+import type { BodySchema, JsonSchemaObject, Reply } from "../routes/model.ts"
 import { countsAgainstRateLimits, errorStatusesOf, securityOf, securitySchemes } from "./errors.ts"
-import type { BodySchema, JsonSchemaObject, Operation, Reply } from "./model.ts"
-import { assistantOperations } from "./operations-assistant.ts"
-import { identityOperations, webhookOperations } from "./operations-identity.ts"
-import { messagingOperations } from "./operations-messaging.ts"
+import { type Operation, operationOf } from "./model.ts"
 
-/** Every documented operation, in the order the document lists them. */
-export const operations: ReadonlyArray<Operation> = [
-  ...identityOperations,
-  ...webhookOperations,
-  ...assistantOperations,
-  ...messagingOperations,
-]
+/** Every documented operation, in the order the document lists them: every declared route but the internal ones. */
+export const operations: ReadonlyArray<Operation> = allServiceRoutes.flatMap((service) =>
+  Object.entries(service.routes)
+    .filter(([, route]) => route.access !== "internal")
+    .map(([name, route]) => operationOf(name, route)),
+)
 
 export interface OpenApiOptions {
   readonly version?: string

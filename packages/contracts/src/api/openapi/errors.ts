@@ -2,7 +2,8 @@
  * The error answers and security requirements an operation has because of who may call it and
  * what it takes (CONTRACT.md §1's table, §2, §3), so the table states them once, not per route.
  */
-import type { Access, Operation } from "./model.ts"
+import type { Access } from "../routes/model.ts"
+import type { Operation } from "./model.ts"
 
 /** Status → the codes (and texts) it carries for this operation. */
 export const errorStatusesOf = (op: Operation): Record<number, Array<string>> => {
@@ -45,6 +46,7 @@ const unauthorizedText: Record<Access, string> = {
   session: "`Session required`",
   anonymous: "`Invalid email or password`",
   operator: "a missing or wrong operator token",
+  internal: "a missing or wrong `x-parley-internal`",
   cloudProvider: "a missing or wrong `X-Hub-Signature-256`",
   bridge: "a missing or wrong bridge token",
 }
@@ -140,6 +142,7 @@ export const securityOf = (op: Operation): ReadonlyArray<Partial<Record<Security
     case "bridge":
       return [{ BridgeToken: [] }]
     case "anonymous":
+    case "internal":
       return []
   }
 }

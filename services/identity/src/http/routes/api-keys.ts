@@ -1,69 +1,26 @@
 /**
- * API key management (CONTRACT.md §4). Administrators only; creating and revoking also need the
+ * API keys (CONTRACT.md §4). Administrators only; creating and revoking also need the
  * `api_access` plan feature, checked under the organization's lock together with the key limit.
  */
-import { CreateApiKeyRequest, IdentityPathParams } from "@parley/contracts"
-import { decodeBody, decodeParams, effectHandler, principalOf, requirePrincipal } from "@parley/platform"
-import { Effect, type Redacted } from "effect"
-import type { FastifyInstance } from "fastify"
+import { Effect } from "effect"
 import { keyRecordJson } from "../../domain/model.ts"
 import { ApiKeys } from "../../services/api-keys.ts"
-import { answering } from "../error-mapping.ts"
-import { requireAdmin } from "../guards.ts"
-import type { IdentityRuntime } from "../runtime.ts"
+import type { IdentityHandlers } from "../runtime.ts"
 
-export const apiKeyRoutes =
-  (runtime: IdentityRuntime, internalSecret: Redacted.Redacted<string>) =>
-  async (app: FastifyInstance): Promise<void> => {
-    app.addHook("onRequest", requirePrincipal(internalSecret))
+export const apiKeyHandlers = {
+  createApiKey: ({ principal, body }) =>
+    Effect.gen(function* () {
+      const request = yield* body
+      const created = yield* ApiKeys.use((k) => k.create(principal.orgId, request))
+      return { ...keyRecordJson(created.record), key: created.key }
+    }),
 
-    app.post(
-      "/",
-      effectHandler(runtime, (request, reply) =>
-        Effect.gen(function* () {
-          const principal = principalOf(request)
-          yield* requireAdmin(principal)
-          const body = yield* decodeBody(CreateApiKeyRequest)(request)
-          const created = yield* ApiKeys.use((k) => k.create(principal.orgId, body))
-          reply.code(201)
-          return { ...keyRecordJson(created.record), key: created.key }
-        }).pipe(answering),
-      ),
-    )
+  listApiKeys: ({ principal }) =>
+    ApiKeys.use((k) => k.list(principal.orgId)).pipe(Effect.map((keys) => ({ data: keys.map(keyRecordJson) }))),
 
-    app.get(
-      "/",
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const principal = principalOf(request)
-          yield* requireAdmin(principal)
-          const keys = yield* ApiKeys.use((k) => k.list(principal.orgId))
-          return { data: keys.map(keyRecordJson) }
-        }).pipe(answering),
-      ),
-    )
+  getApiKey: ({ principal, params }) =>
+    ApiKeys.use((k) => k.get(principal.orgId, params.id)).pipe(Effect.map(keyRecordJson)),
 
-    app.get(
-      "/:id",
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const principal = principalOf(request)
-          yield* requireAdmin(principal)
-          const { id } = yield* decodeParams(IdentityPathParams)(request)
-          return keyRecordJson(yield* ApiKeys.use((k) => k.get(principal.orgId, id)))
-        }).pipe(answering),
-      ),
-    )
-
-    app.delete(
-      "/:id",
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const principal = principalOf(request)
-          yield* requireAdmin(principal)
-          const { id } = yield* decodeParams(IdentityPathParams)(request)
-          return keyRecordJson(yield* ApiKeys.use((k) => k.revoke(principal.orgId, id)))
-        }).pipe(answering),
-      ),
-    )
-  }
+  revokeApiKey: ({ principal, params }) =>
+    ApiKeys.use((k) => k.revoke(principal.orgId, params.id)).pipe(Effect.map(keyRecordJson)),
+} satisfies Partial<IdentityHandlers>

@@ -3,19 +3,14 @@
  * logout and me carry the gateway's principal, and logout also the Cookie header so the very
  * session presented is deleted server-side.
  */
-import { LoginRequest } from "@parley/contracts"
-import { decodeBody, effectHandler, principalOf, requirePrincipal } from "@parley/platform"
-import { Effect, type Redacted } from "effect"
-import type { FastifyInstance } from "fastify"
+import { Effect } from "effect"
 import { memberJson } from "../../domain/model.ts"
 import { clearedSessionCookie, sessionCookie, sessionTokenFromCookie } from "../../domain/session-token.ts"
 import { Accounts } from "../../services/accounts.ts"
-import { answering } from "../error-mapping.ts"
 import { requireUser } from "../guards.ts"
-import type { IdentityRuntime } from "../runtime.ts"
+import type { IdentityHandlers } from "../runtime.ts"
 
 export interface AuthRouteOptions {
-  readonly internalSecret: Redacted.Redacted<string>
   /** Cookies get `Secure` when the public URL is https. */
   readonly secureCookies: boolean
 }
@@ -25,46 +20,27 @@ const currentUserJson = (user: Parameters<typeof memberJson>[0], organization: {
   organization: { id: organization.id, name: organization.name },
 })
 
-export const authRoutes =
-  (runtime: IdentityRuntime, options: AuthRouteOptions) =>
-  async (app: FastifyInstance): Promise<void> => {
-    app.post(
-      "/login",
-      effectHandler(runtime, (request, reply) =>
-        Effect.gen(function* () {
-          const body = yield* decodeBody(LoginRequest)(request)
-          const signedIn = yield* Accounts.use((a) => a.login(body.email, body.password))
-          reply.header("set-cookie", sessionCookie(signedIn.token, options.secureCookies))
-          return currentUserJson(signedIn.user, signedIn.organization)
-        }).pipe(answering),
-      ),
-    )
+export const authHandlers = (options: AuthRouteOptions) =>
+  ({
+    login: ({ body, reply }) =>
+      Effect.gen(function* () {
+        const { email, password } = yield* body
+        const signedIn = yield* Accounts.use((a) => a.login(email, password))
+        reply.header("set-cookie", sessionCookie(signedIn.token, options.secureCookies))
+        return currentUserJson(signedIn.user, signedIn.organization)
+      }),
 
-    const withPrincipal = { onRequest: requirePrincipal(options.internalSecret) }
+    logout: ({ principal, request, reply }) =>
+      Effect.gen(function* () {
+        const userId = yield* requireUser(principal)
+        yield* Accounts.use((a) => a.logout(userId, sessionTokenFromCookie(request.headers.cookie)))
+        reply.header("set-cookie", clearedSessionCookie(options.secureCookies))
+      }),
 
-    app.post(
-      "/logout",
-      withPrincipal,
-      effectHandler(runtime, (request, reply) =>
-        Effect.gen(function* () {
-          const userId = yield* requireUser(principalOf(request))
-          yield* Accounts.use((a) => a.logout(userId, sessionTokenFromCookie(request.headers.cookie)))
-          reply.header("set-cookie", clearedSessionCookie(options.secureCookies))
-          return reply.code(204).send()
-        }).pipe(answering),
-      ),
-    )
-
-    app.get(
-      "/me",
-      withPrincipal,
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const principal = principalOf(request)
-          const userId = yield* requireUser(principal)
-          const { user, organization } = yield* Accounts.use((a) => a.current(principal.orgId, userId))
-          return currentUserJson(user, organization)
-        }).pipe(answering),
-      ),
-    )
-  }
+    currentUser: ({ principal }) =>
+      Effect.gen(function* () {
+        const userId = yield* requireUser(principal)
+        const { user, organization } = yield* Accounts.use((a) => a.current(principal.orgId, userId))
+        return currentUserJson(user, organization)
+      }),
+  }) satisfies Partial<IdentityHandlers>

@@ -3,57 +3,42 @@
  * for no tenant, so they take `x-parley-internal` instead of a principal. Callers send digests, never
  * a key or a session token.
  */
-import { KeyLookupRequest, SessionLookupRequest } from "@parley/contracts"
-import { constantTimeEqual, decodeBody, effectHandler, requireInternal } from "@parley/platform"
-import { Effect, type Redacted } from "effect"
-import type { FastifyInstance } from "fastify"
+import { constantTimeEqual } from "@parley/platform"
+import { Effect } from "effect"
 import { ResourceNotFound } from "../../errors.ts"
 import { Accounts } from "../../services/accounts.ts"
 import { ApiKeys } from "../../services/api-keys.ts"
-import { answering } from "../error-mapping.ts"
-import type { IdentityRuntime } from "../runtime.ts"
+import type { IdentityHandlers } from "../runtime.ts"
 
-export const internalRoutes =
-  (runtime: IdentityRuntime, internalSecret: Redacted.Redacted<string>) =>
-  async (app: FastifyInstance): Promise<void> => {
-    app.addHook("onRequest", requireInternal(internalSecret))
+export const internalHandlers = {
+  lookupKey: ({ body }) =>
+    Effect.gen(function* () {
+      const { digest } = yield* body
+      const found = yield* ApiKeys.use((k) => k.lookup(digest))
+      // The index found it by equality already; the constant-time check is the contract's rule
+      // that a key is never compared any other way.
+      if (!constantTimeEqual(found.digest, digest)) return yield* new ResourceNotFound()
+      return {
+        keyId: found.key.id,
+        orgId: found.key.orgId,
+        prefix: found.key.prefix,
+        scopes: found.key.scopes,
+        allowedOrigins: found.key.allowedOrigins,
+        revokedAt: found.key.revokedAt === null ? null : found.key.revokedAt.toISOString(),
+        orgFeatures: found.orgFeatures,
+      }
+    }),
 
-    app.post(
-      "/keys/lookup",
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const { digest } = yield* decodeBody(KeyLookupRequest)(request)
-          const found = yield* ApiKeys.use((k) => k.lookup(digest))
-          // The index found it by equality already; the constant-time check is the contract's rule
-          // that a key is never compared any other way.
-          if (!constantTimeEqual(found.digest, digest)) return yield* new ResourceNotFound()
-          return {
-            keyId: found.key.id,
-            orgId: found.key.orgId,
-            prefix: found.key.prefix,
-            scopes: found.key.scopes,
-            allowedOrigins: found.key.allowedOrigins,
-            revokedAt: found.key.revokedAt === null ? null : found.key.revokedAt.toISOString(),
-            orgFeatures: found.orgFeatures,
-          }
-        }).pipe(answering),
-      ),
-    )
-
-    app.post(
-      "/sessions/lookup",
-      effectHandler(runtime, (request) =>
-        Effect.gen(function* () {
-          const { tokenDigest } = yield* decodeBody(SessionLookupRequest)(request)
-          const session = yield* Accounts.use((a) => a.lookupSession(tokenDigest))
-          return {
-            sessionId: session.sessionId,
-            userId: session.userId,
-            orgId: session.orgId,
-            role: session.role,
-            expiresAt: session.expiresAt.toISOString(),
-          }
-        }).pipe(answering),
-      ),
-    )
-  }
+  lookupSession: ({ body }) =>
+    Effect.gen(function* () {
+      const { tokenDigest } = yield* body
+      const session = yield* Accounts.use((a) => a.lookupSession(tokenDigest))
+      return {
+        sessionId: session.sessionId,
+        userId: session.userId,
+        orgId: session.orgId,
+        role: session.role,
+        expiresAt: session.expiresAt.toISOString(),
+      }
+    }),
+} satisfies Partial<IdentityHandlers>

@@ -1,59 +1,45 @@
-/**
- * Operations of the assistant: the widget surface (CONTRACT.md §8) and leads and bookings (§9).
- */
-import { Schema } from "effect"
+/** The assistant's routes: the widget surface (CONTRACT.md §8) and leads and bookings (§9). */
 import {
   BookingRecord,
   BookingSettingsRecord,
   ChatRequest,
   ChatResetRequest,
   ChatResponse,
+  ChatSessionParams,
   ChatTranscript,
   CreateBookingRequest,
-  LeadRecord,
   ListBookingsQuery,
-  ListedBooking,
+  ListBookingsResponse,
   ListLeadsQuery,
+  ListLeadsResponse,
   PutBookingSettingsRequest,
   SlotsQuery,
   SlotsResponse,
 } from "../assistant.ts"
-import { jsonBody, jsonReply, jsonSchema, type Operation, schema } from "./model.ts"
-
-/** List answers built from the services' record Schemas (CONTRACT.md §1's `{ data, nextCursor }`). */
-export const ListLeadsResponse = Schema.Struct({
-  data: Schema.Array(LeadRecord),
-  nextCursor: Schema.NullOr(Schema.String),
-})
-export const ListBookingsResponse = Schema.Struct({
-  data: Schema.Array(ListedBooking),
-  nextCursor: Schema.NullOr(Schema.String),
-})
+import { jsonBody, jsonReply, jsonSchema, param, schema, serviceRoutes } from "./model.ts"
 
 const widgetKeyNote =
   "The key may come as `X-API-Key`, `Authorization: Bearer`, a JSON body field `apiKey` (removed before the body reaches the service) or `?apiKey=`, in that precedence."
 
-export const assistantOperations: ReadonlyArray<Operation> = [
-  {
-    method: "post",
+export const assistantRoutes = serviceRoutes("assistant", ["/api/public", "/api/leads", "/api/bookings"], {
+  widgetChat: {
+    method: "POST",
     path: "/api/public/chat",
-    operationId: "widgetChat",
-    summary: "Send a visitor message; a new session when `sessionId` is absent or unknown",
-    tag: "Widget",
     access: "public",
     scope: "chat:write",
+    summary: "Send a visitor message; a new session when `sessionId` is absent or unknown",
+    tag: "Widget",
     description: widgetKeyNote,
     body: jsonBody(schema("ChatRequest", ChatRequest)),
     responses: { 200: jsonReply("The assistant's reply", schema("ChatResponse", ChatResponse)) },
   },
-  {
-    method: "post",
+  widgetChatReset: {
+    method: "POST",
     path: "/api/public/chat/reset",
-    operationId: "widgetChatReset",
-    summary: "Clear a conversation (its lead is kept)",
-    tag: "Widget",
     access: "public",
     scope: "chat:write",
+    summary: "Clear a conversation (its lead is kept)",
+    tag: "Widget",
     description: widgetKeyNote,
     body: jsonBody(schema("ChatResetRequest", ChatResetRequest)),
     responses: {
@@ -63,61 +49,56 @@ export const assistantOperations: ReadonlyArray<Operation> = [
       ),
     },
   },
-  {
-    method: "get",
-    path: "/api/public/chat/{sessionId}",
-    operationId: "widgetChatTranscript",
-    summary: "A session's messages, oldest first",
-    tag: "Widget",
+  widgetChatTranscript: {
+    method: "GET",
+    path: "/api/public/chat/:sessionId",
     access: "public",
     scope: "chat:read",
+    summary: "A session's messages, oldest first",
+    tag: "Widget",
     description: widgetKeyNote,
-    pathParams: { sessionId: "The widget session." },
+    params: { sessionId: param("The widget session.", ChatSessionParams.fields.sessionId) },
     responses: { 200: jsonReply("The transcript", schema("ChatTranscript", ChatTranscript)) },
   },
-  {
-    method: "get",
+  widgetBookingSlots: {
+    method: "GET",
     path: "/api/public/bookings/slots",
-    operationId: "widgetBookingSlots",
-    summary: "The slots of a day and whether each is free",
-    tag: "Widget",
     access: "public",
     scope: "bookings:read",
+    summary: "The slots of a day and whether each is free",
+    tag: "Widget",
     description: widgetKeyNote,
     query: schema("SlotsQuery", SlotsQuery),
     responses: { 200: jsonReply("The slots", schema("SlotsResponse", SlotsResponse)) },
   },
-  {
-    method: "post",
+  widgetCreateBooking: {
+    method: "POST",
     path: "/api/public/bookings",
-    operationId: "widgetCreateBooking",
-    summary: "Book a slot; records (or updates) the lead for that phone",
-    tag: "Widget",
     access: "public",
     scope: "bookings:write",
+    summary: "Book a slot; records (or updates) the lead for that phone",
+    tag: "Widget",
     description: widgetKeyNote,
     body: jsonBody(schema("CreateBookingRequest", CreateBookingRequest)),
     responses: { 201: jsonReply("Booked", schema("BookingRecord", BookingRecord)) },
     extraErrors: { 409: "`conflict`: the slot is full or not offered" },
   },
-  {
-    method: "get",
+  listLeads: {
+    method: "GET",
     path: "/api/leads",
-    operationId: "listLeads",
+    access: "admin",
     summary: "Leads, newest first",
     tag: "Leads and bookings",
-    access: "admin",
     query: schema("ListLeadsQuery", ListLeadsQuery),
     responses: { 200: jsonReply("Leads", schema("ListLeadsResponse", ListLeadsResponse)) },
   },
-  {
-    method: "get",
+  exportLeads: {
+    method: "GET",
     path: "/api/leads/export",
-    operationId: "exportLeads",
-    summary: "Every lead as CSV",
-    tag: "Leads and bookings",
     access: "admin",
     heavy: true,
+    summary: "Every lead as CSV",
+    tag: "Leads and bookings",
     responses: {
       200: {
         description: "`text/csv` of every lead, one row each, with a header row",
@@ -125,33 +106,30 @@ export const assistantOperations: ReadonlyArray<Operation> = [
       },
     },
   },
-  {
-    method: "get",
+  listBookings: {
+    method: "GET",
     path: "/api/bookings",
-    operationId: "listBookings",
+    access: "admin",
     summary: "Bookings, optionally of one day",
     tag: "Leads and bookings",
-    access: "admin",
     query: schema("ListBookingsQuery", ListBookingsQuery),
     responses: { 200: jsonReply("Bookings", schema("ListBookingsResponse", ListBookingsResponse)) },
   },
-  {
-    method: "get",
+  getBookingSettings: {
+    method: "GET",
     path: "/api/bookings/settings",
-    operationId: "getBookingSettings",
+    access: "admin",
     summary: "The booking settings (new organizations start with CONTRACT.md §9's defaults)",
     tag: "Leads and bookings",
-    access: "admin",
     responses: { 200: jsonReply("The settings", schema("BookingSettings", BookingSettingsRecord)) },
   },
-  {
-    method: "put",
+  putBookingSettings: {
+    method: "PUT",
     path: "/api/bookings/settings",
-    operationId: "putBookingSettings",
+    access: "admin",
     summary: "Set the time zone, services, slot length, capacity and opening hours",
     tag: "Leads and bookings",
-    access: "admin",
     body: jsonBody(schema("PutBookingSettingsRequest", PutBookingSettingsRequest)),
     responses: { 200: jsonReply("The settings", schema("BookingSettings", BookingSettingsRecord)) },
   },
-]
+})

@@ -1,0 +1,260 @@
+/**
+ * Messaging's routes: the private API (CONTRACT.md §9) and the channel ingress (§10). The cloud
+ * provider's payload and subscription check are the provider's format, which messaging reads field
+ * by field; they are described here by hand from CONTRACT.md §10.1.
+ */
+import {
+  BridgeChannelResponse,
+  BridgeInboundRequest,
+  BridgeStatusRequest,
+  CampaignIdParam,
+  CampaignRecord,
+  CampaignStarted,
+  ChannelRecord,
+  CreateCampaignRequest,
+  CreateTemplateRequest,
+  ImportContactsResponse,
+  ListChannelsResponse,
+  ListContactsQuery,
+  ListContactsResponse,
+  ListMessagesQuery,
+  ListMessagesResponse,
+  ListTemplatesResponse,
+  MediaRecord,
+  PutBridgeChannelRequest,
+  PutCloudChannelRequest,
+  SendMessageRequest,
+  SendMessageResponse,
+  TemplateRecord,
+} from "../messaging.ts"
+import {
+  csvBody,
+  jsonBody,
+  jsonReply,
+  jsonSchema,
+  MiB,
+  mediaBody,
+  param,
+  schema,
+  serviceRoutes,
+  signedJsonBody,
+} from "./model.ts"
+
+/**
+ * CONTRACT.md §9 lets a campaign name up to 100,000 recipients, which do not fit §1's 1 MiB of JSON
+ * (≈ 2.8 MB written as "+1 (415) 555-0100"); this route alone gets room for that.
+ */
+export const CAMPAIGN_BODY_LIMIT = 4 * MiB
+/** The cloud provider batches changes into one payload of up to a few MB. */
+export const CLOUD_WEBHOOK_BODY_LIMIT = 4 * MiB
+/** What `POST /api/media` takes (CONTRACT.md §9). */
+export const MEDIA_TYPES = ["image/*", "video/*", "audio/*", "application/pdf"] as const
+export const MEDIA_BODY_LIMIT = 16 * MiB
+/** CONTRACT.md §1: a contacts import is up to 10 MiB of CSV. */
+export const IMPORT_BODY_LIMIT = 10 * MiB
+
+const CloudWebhookPayload = {
+  type: "object",
+  description:
+    "The WhatsApp Business Cloud API's webhook payload: `messages` changes (messages and statuses) and template status, quality and category updates.",
+  properties: {
+    object: { const: "whatsapp_business_account" },
+    entry: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "string", description: "The business account id (matches template updates)." },
+          changes: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: {
+                field: {
+                  type: "string",
+                  enum: [
+                    "messages",
+                    "message_template_status_update",
+                    "message_template_quality_update",
+                    "template_category_update",
+                  ],
+                },
+                value: { type: "object" },
+              },
+              required: ["field", "value"],
+            },
+          },
+        },
+        required: ["id", "changes"],
+      },
+    },
+  },
+  required: ["object", "entry"],
+}
+
+const received = jsonSchema({
+  type: "object",
+  properties: { received: { const: true }, duplicate: { type: "boolean" } },
+  required: ["received"],
+})
+
+export const messagingRoutes = serviceRoutes(
+  "messaging",
+  ["/api/channels", "/api/messages", "/api/templates", "/api/campaigns", "/api/contacts", "/api/media", "/channels"],
+  {
+    putCloudChannel: {
+      method: "PUT",
+      path: "/api/channels/cloud",
+      access: "admin",
+      summary: "Connect the cloud channel (the access token is never returned)",
+      tag: "Channels",
+      body: jsonBody(schema("PutCloudChannelRequest", PutCloudChannelRequest)),
+      responses: { 200: jsonReply("The channel", schema("Channel", ChannelRecord)) },
+    },
+    putBridgeChannel: {
+      method: "PUT",
+      path: "/api/channels/bridge",
+      access: "admin",
+      summary: "Connect the bridge channel (its inbound token is shown this once)",
+      tag: "Channels",
+      body: jsonBody(schema("PutBridgeChannelRequest", PutBridgeChannelRequest)),
+      responses: { 200: jsonReply("The channel", schema("BridgeChannel", BridgeChannelResponse)) },
+    },
+    listChannels: {
+      method: "GET",
+      path: "/api/channels",
+      access: "admin",
+      summary: "The organization's channels",
+      tag: "Channels",
+      responses: { 200: jsonReply("Channels", schema("ListChannelsResponse", ListChannelsResponse)) },
+    },
+    sendMessage: {
+      method: "POST",
+      path: "/api/messages",
+      access: "admin",
+      summary: "Send a text or template message",
+      tag: "Messages",
+      body: jsonBody(schema("SendMessageRequest", SendMessageRequest)),
+      responses: { 202: jsonReply("Sent to the provider", schema("SendMessageResponse", SendMessageResponse)) },
+    },
+    listMessages: {
+      method: "GET",
+      path: "/api/messages",
+      access: "admin",
+      summary: "Messages, newest first",
+      tag: "Messages",
+      query: schema("ListMessagesQuery", ListMessagesQuery),
+      responses: { 200: jsonReply("Messages", schema("ListMessagesResponse", ListMessagesResponse)) },
+    },
+    listTemplates: {
+      method: "GET",
+      path: "/api/templates",
+      access: "admin",
+      summary: "Message templates",
+      tag: "Templates and campaigns",
+      responses: { 200: jsonReply("Templates", schema("ListTemplatesResponse", ListTemplatesResponse)) },
+    },
+    createTemplate: {
+      method: "POST",
+      path: "/api/templates",
+      access: "admin",
+      summary: "Submit a template to the provider (PENDING until it decides)",
+      tag: "Templates and campaigns",
+      body: jsonBody(schema("CreateTemplateRequest", CreateTemplateRequest)),
+      responses: { 201: jsonReply("Submitted", schema("Template", TemplateRecord)) },
+      extraErrors: { 409: "`conflict`: a template of that name and language exists" },
+    },
+    createCampaign: {
+      method: "POST",
+      path: "/api/campaigns",
+      access: "admin",
+      summary: "Send an approved template to many recipients",
+      tag: "Templates and campaigns",
+      body: jsonBody(schema("CreateCampaignRequest", CreateCampaignRequest), { limit: CAMPAIGN_BODY_LIMIT }),
+      responses: { 202: jsonReply("Started", schema("CampaignStarted", CampaignStarted)) },
+    },
+    getCampaign: {
+      method: "GET",
+      path: "/api/campaigns/:id",
+      access: "admin",
+      summary: "A campaign's progress",
+      tag: "Templates and campaigns",
+      params: { id: param("The campaign's id.", CampaignIdParam) },
+      responses: { 200: jsonReply("The campaign", schema("Campaign", CampaignRecord)) },
+    },
+    importContacts: {
+      method: "POST",
+      path: "/api/contacts/import",
+      access: "admin",
+      heavy: true,
+      summary: "Import contacts from CSV (a `phone` column, optional `name`), up to 10 MiB",
+      tag: "Contacts and media",
+      body: csvBody(IMPORT_BODY_LIMIT),
+      responses: { 200: jsonReply("Imported", schema("ImportContactsResponse", ImportContactsResponse)) },
+    },
+    listContacts: {
+      method: "GET",
+      path: "/api/contacts",
+      access: "admin",
+      summary: "Contacts, newest first",
+      tag: "Contacts and media",
+      query: schema("ListContactsQuery", ListContactsQuery),
+      responses: { 200: jsonReply("Contacts", schema("ListContactsResponse", ListContactsResponse)) },
+    },
+    uploadMedia: {
+      method: "POST",
+      path: "/api/media",
+      access: "admin",
+      heavy: true,
+      summary: "Upload media (raw bytes, up to 16 MiB)",
+      tag: "Contacts and media",
+      body: mediaBody(MEDIA_TYPES, MEDIA_BODY_LIMIT),
+      responses: { 201: jsonReply("Stored", schema("Media", MediaRecord)) },
+    },
+    cloudWebhookVerify: {
+      method: "GET",
+      path: "/channels/cloud/webhook",
+      access: "cloudProvider",
+      summary: "The cloud provider's subscription check",
+      tag: "Channel ingress",
+      query: jsonSchema({
+        type: "object",
+        properties: {
+          "hub.mode": { const: "subscribe" },
+          "hub.verify_token": { type: "string", description: "PARLEY_CLOUD_VERIFY_TOKEN" },
+          "hub.challenge": { type: "string" },
+        },
+        required: ["hub.mode", "hub.verify_token", "hub.challenge"],
+      }),
+      responses: { 200: { description: "The challenge", content: { "text/plain": jsonSchema({ type: "string" }) } } },
+      extraErrors: { 403: "The verify token is wrong" },
+    },
+    cloudWebhook: {
+      method: "POST",
+      path: "/channels/cloud/webhook",
+      access: "cloudProvider",
+      summary: "The cloud provider's notifications, signed with `X-Hub-Signature-256`",
+      tag: "Channel ingress",
+      body: signedJsonBody(jsonSchema(CloudWebhookPayload), { limit: CLOUD_WEBHOOK_BODY_LIMIT }),
+      responses: { 200: jsonReply("Durably accepted", received) },
+    },
+    bridgeInbound: {
+      method: "POST",
+      path: "/channels/bridge/inbound",
+      access: "bridge",
+      summary: "A message received by the bridge",
+      tag: "Channel ingress",
+      body: jsonBody(schema("BridgeInboundRequest", BridgeInboundRequest)),
+      responses: { 200: jsonReply("Accepted", received) },
+    },
+    bridgeStatus: {
+      method: "POST",
+      path: "/channels/bridge/status",
+      access: "bridge",
+      summary: "A status the bridge reports for a message sent through it",
+      tag: "Channel ingress",
+      body: jsonBody(schema("BridgeStatusRequest", BridgeStatusRequest)),
+      responses: { 200: jsonReply("Accepted", received) },
+    },
+  },
+)

@@ -1,0 +1,152 @@
+import { ErrorBody, type Principal, serviceRoutes } from "@parley/contracts"
+import { Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
+import { notFound } from "../errors.ts"
+import { makeLogger } from "../logger.ts"
+import { makeServiceMetrics } from "../metrics.ts"
+import { signPrincipal } from "../principal.ts"
+import { serveRoutes } from "./routes.ts"
+import { makeHttpServer } from "./server.ts"
+
+const secret = "routes-test-secret"
+const Note = Schema.Struct({ text: Schema.String.check(Schema.isMinLength(1)) })
+const noteReply = { description: "The note", content: { "application/json": { effect: Note, name: "Note" } } }
+
+const notes = serviceRoutes("identity", ["/api/notes"], {
+  createNote: {
+    method: "POST",
+    path: "/api/notes/:id",
+    access: "admin",
+    summary: "Create a note",
+    tag: "Notes",
+    params: { id: { description: "The note.", schema: Schema.String.check(Schema.isMaxLength(8)) } },
+    body: { kind: "json", schema: { effect: Note, name: "Note" }, limit: 64 },
+    responses: { 201: noteReply },
+  },
+  readNote: {
+    method: "GET",
+    path: "/api/notes/:id",
+    access: "member",
+    summary: "Read a note",
+    tag: "Notes",
+    params: { id: { description: "The note.", schema: Schema.String } },
+    responses: { 200: noteReply },
+  },
+})
+
+class NoteMissing extends Schema.TaggedError<NoteMissing>()("NoteMissing", {}) {}
+
+const makeApp = () =>
+  makeHttpServer({
+    service: "notes",
+    logger: makeLogger({ service: "notes", level: "silent" }),
+    metrics: makeServiceMetrics("notes", { defaultMetrics: false }),
+    routes: notes,
+  })
+
+const runtime = ManagedRuntime.make(Layer.empty)
+const stored = new Map<string, string>()
+const app = makeApp()
+serveRoutes(app, notes, {
+  runtime,
+  internalSecret: secret,
+  toApiError: (_error: NoteMissing) => notFound(),
+  handlers: {
+    createNote: ({ params, body, principal }) =>
+      Effect.gen(function* () {
+        const note = yield* body
+        stored.set(`${principal.orgId}/${params.id}`, note.text)
+        return note
+      }),
+    readNote: ({ params, principal }) =>
+      Effect.suspend(() => {
+        const text = stored.get(`${principal.orgId}/${params.id}`)
+        return text === undefined ? Effect.fail(new NoteMissing()) : Effect.succeed({ text })
+      }),
+  },
+})
+afterAll(async () => {
+  await app.close()
+  await runtime.dispose()
+})
+
+const principal = (role: Principal["role"]) =>
+  signPrincipal(secret, {
+    orgId: "org_0000000000000000000001",
+    role,
+    actor: { type: "user", userId: "usr_0000000000000000000001" },
+    requestId: "req_1",
+  } as Principal)
+
+describe("routes served from their declarations", () => {
+  it("answers with the declared success status, the body and params decoded by their Schemas", async () => {
+    const created = await app.inject({
+      method: "POST",
+      url: "/api/notes/n1",
+      headers: { "x-parley-principal": principal("admin") },
+      payload: { text: "hello", extra: true },
+    })
+    expect(created.statusCode).toBe(201)
+    expect(created.json()).toEqual({ text: "hello" })
+    const read = await app.inject({
+      method: "GET",
+      url: "/api/notes/n1",
+      headers: { "x-parley-principal": principal("member") },
+    })
+    expect(read.json()).toEqual({ text: "hello" })
+  })
+
+  it("maps the service's domain errors through its one error map", async () => {
+    const read = await app.inject({
+      method: "GET",
+      url: "/api/notes/nope",
+      headers: { "x-parley-principal": principal("member") },
+    })
+    expect(read.statusCode).toBe(404)
+    expect(read.json()).toEqual({ error: "Not found", code: "not_found" })
+  })
+
+  it("refuses a call without the gateway's principal, and a member on an admin route", async () => {
+    const anonymous = await app.inject({ method: "GET", url: "/api/notes/n1" })
+    expect(anonymous.statusCode).toBe(401)
+    const member = await app.inject({
+      method: "POST",
+      url: "/api/notes/n2",
+      headers: { "x-parley-principal": principal("member") },
+      payload: { text: "hello" },
+    })
+    expect(member.statusCode).toBe(403)
+    expect(member.json()).toEqual({ error: "Organization administrator required", code: "admin_required" })
+  })
+
+  it("answers 400 naming the field for a bad body or param, and 413 past the declared limit", async () => {
+    const headers = { "x-parley-principal": principal("admin") }
+    const bad = await app.inject({ method: "POST", url: "/api/notes/n3", headers, payload: { text: "" } })
+    expect(bad.statusCode).toBe(400)
+    expect(Schema.decodeUnknownSync(ErrorBody)(bad.json()).issues?.map((issue) => issue.path)).toEqual(["text"])
+    const longId = await app.inject({ method: "POST", url: "/api/notes/123456789", headers, payload: { text: "x" } })
+    expect(longId.statusCode).toBe(400)
+    const big = await app.inject({ method: "POST", url: "/api/notes/n4", headers, payload: { text: "x".repeat(64) } })
+    expect(big.statusCode).toBe(413)
+  })
+
+  it("serves no route outside the declarations: registering one fails at start, naming it", () => {
+    const other = makeApp()
+    expect(() => other.get("/api/notes/:id/secret", async () => ({}))).toThrow(
+      /serves GET \/api\/notes\/:id\/secret, which its route declarations do not list/,
+    )
+    expect(() => other.delete("/api/notes/:id", async () => ({}))).toThrow(/DELETE \/api\/notes\/:id/)
+  })
+
+  it("refuses to start without a handler for every declared route", () => {
+    const other = makeApp()
+    expect(() =>
+      serveRoutes(other, notes, {
+        runtime,
+        internalSecret: secret,
+        toApiError: (error: never) => error,
+        handlers: { createNote: () => Effect.void } as never,
+      }),
+    ).toThrow(/readNote has no handler/)
+  })
+})

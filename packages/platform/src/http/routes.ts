@@ -1,0 +1,212 @@
+/**
+ * A service's routes, registered from their declarations in `@parley/contracts`
+ * (`packages/contracts/src/api/routes/<service>.ts`): the method and path, who may call the route
+ * (the principal, internal or operator check, and the one admin guard), the body it takes and up to
+ * how many bytes, and the Schemas its path parameters, query and body are decoded with. A service
+ * writes only what the route does: one handler per declaration, given the decoded input.
+ *
+ * `makeHttpServer({ routes })` refuses (throws) any route registered on the server that is not
+ * declared, so what a service serves is exactly what its declarations say.
+ */
+import {
+  ErrorText,
+  type Principal,
+  type RouteAccess,
+  type RouteDeclaration,
+  type ServiceRoutes,
+  successStatusOf,
+} from "@parley/contracts"
+import { Effect, type ManagedRuntime, Schema } from "effect"
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify"
+import { effectHandler, invalidFromIssue } from "../effect-http.ts"
+import { type ApiError, forbidden } from "../errors.ts"
+import type { InternalSecret } from "../principal.ts"
+import { rawBodyOf } from "./body.ts"
+import { principalOf, requireInternal, requirePrincipal } from "./internal-auth.ts"
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The routes this server may serve (`makeHttpServer({ routes })`); any other is refused. */
+    declaredRoutes: ServiceRoutes | undefined
+  }
+}
+
+type Decoded<S> = S extends { readonly effect: infer E extends Schema.Top } ? E["Type"] : unknown
+
+/** The decoded path parameters: each declared `param`'s Schema type. */
+export type ParamsOf<D extends RouteDeclaration> = D extends { readonly params: infer P }
+  ? { readonly [K in keyof P]: P[K] extends { readonly schema: infer S extends Schema.Top } ? S["Type"] : string }
+  : Record<string, never>
+
+/** The decoded query (the route's query Schema), else Fastify's parsed query string. */
+export type QueryOf<D extends RouteDeclaration> = D extends { readonly query: infer Q } ? Decoded<Q> : unknown
+
+/** A JSON body decoded by its Schema; the bytes of a signed JSON body or an upload. */
+export type BodyOf<D extends RouteDeclaration> = D extends { readonly body: infer B }
+  ? B extends { readonly kind: "json"; readonly schema: infer S }
+    ? Decoded<S>
+    : Buffer
+  : undefined
+
+type PrincipalAccess = "member" | "admin" | "adminWithApiAccess" | "public" | "session"
+
+/** The gateway's verified principal on the routes that have one. */
+export type PrincipalOf<D extends RouteDeclaration> = D["access"] extends PrincipalAccess ? Principal : undefined
+
+export interface RouteInput<D extends RouteDeclaration> {
+  readonly params: ParamsOf<D>
+  readonly query: QueryOf<D>
+  /**
+   * The body, decoded when yielded (a 400 naming every bad field). Lazy, so a route can answer for
+   * the resource first: another organization's webhook is a 404 whatever the body says.
+   */
+  readonly body: Effect.Effect<BodyOf<D>, ApiError>
+  readonly principal: PrincipalOf<D>
+  readonly request: FastifyRequest
+  readonly reply: FastifyReply
+}
+
+/** What a route does. Its answer's status is the declared success status unless it sets another. */
+export type RouteHandler<D extends RouteDeclaration, E, R> = (
+  input: RouteInput<D>,
+) => Effect.Effect<unknown, E | ApiError, R>
+
+/** One handler per declared route: a missing or extra one is a type error (and refused at start). */
+export type RouteHandlers<Routes extends Readonly<Record<string, RouteDeclaration>>, E, R> = {
+  readonly [K in keyof Routes]: RouteHandler<Routes[K], E, R>
+}
+
+type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+
+export interface ServeRoutesOptions<Routes extends Readonly<Record<string, RouteDeclaration>>, E, R> {
+  /** What route logic runs on. */
+  readonly runtime: ManagedRuntime.ManagedRuntime<R, unknown>
+  /** Verifies the gateway's principal and internal calls. */
+  readonly internalSecret: InternalSecret
+  readonly handlers: RouteHandlers<Routes, E, R>
+  /** The service's one map from its domain errors to the contract's. */
+  readonly toApiError: (error: E) => ApiError
+  /** The check of `operator` routes (identity's operator token), run before the body is read. */
+  readonly operatorGuard?: Hook
+}
+
+const principalAccess: ReadonlySet<RouteAccess> = new Set<RouteAccess>([
+  "member",
+  "admin",
+  "adminWithApiAccess",
+  "public",
+  "session",
+])
+
+const adminRequired = forbidden("admin_required", ErrorText.adminRequired)
+
+const decoderOf = (schema: Schema.Top, where: "params" | "query" | "body") => {
+  const decode = Schema.decodeUnknownEffect(schema as Schema.Codec<unknown, unknown>)
+  return (value: unknown): Effect.Effect<unknown, ApiError> =>
+    decode(value, { errors: "all", onExcessProperty: "ignore" }).pipe(
+      Effect.mapError((error) => invalidFromIssue(where, error.issue)),
+    )
+}
+
+const bodyReaderOf = (route: RouteDeclaration): ((request: FastifyRequest) => Effect.Effect<unknown, ApiError>) => {
+  const body = route.body
+  if (body === undefined) return () => Effect.void
+  if (body.kind === "json") {
+    if (!("effect" in body.schema)) return (request) => Effect.succeed(request.body)
+    const decode = decoderOf(body.schema.effect, "body")
+    return (request) => Effect.suspend(() => decode(request.body))
+  }
+  return (request) => Effect.sync(() => rawBodyOf(request))
+}
+
+/** Fastify's options for the body: its limit, and raw bytes for signed JSON and uploads. */
+const bodyOptionsOf = (route: RouteDeclaration): Partial<RouteOptions> => {
+  const body = route.body
+  if (body === undefined) return {}
+  switch (body.kind) {
+    case "json":
+      return { bodyLimit: body.limit }
+    case "signedJson":
+      return { bodyLimit: body.limit, config: { rawBody: { json: "raw" } } }
+    case "media":
+    case "csv":
+      return { bodyLimit: body.limit, config: { rawBody: { mediaTypes: [...body.mediaTypes] } } }
+  }
+}
+
+/** Registers every declared route of the service with its handler. */
+export const serveRoutes = <Routes extends Readonly<Record<string, RouteDeclaration>>, E, R>(
+  app: FastifyInstance,
+  declared: ServiceRoutes<Routes>,
+  options: ServeRoutesOptions<Routes, E, R>,
+): void => {
+  if (app.declaredRoutes !== declared) {
+    throw new Error(`serveRoutes: make the server with makeHttpServer({ routes: ${declared.service}Routes })`)
+  }
+  const mapError = (error: E | ApiError): ApiError =>
+    (error as { _tag?: unknown })._tag === "ApiError" ? (error as ApiError) : options.toApiError(error as E)
+  const verifyPrincipal = requirePrincipal(options.internalSecret)
+  const verifyInternal = requireInternal(options.internalSecret)
+
+  for (const [name, route] of Object.entries(declared.routes) as Array<[keyof Routes & string, RouteDeclaration]>) {
+    const handler = options.handlers[name] as RouteHandler<RouteDeclaration, E, R> | undefined
+    if (handler === undefined) throw new Error(`serveRoutes: ${declared.service}.${name} has no handler`)
+    const where = `${declared.service}.${name}`
+    let onRequest: Hook | undefined
+    if (principalAccess.has(route.access)) onRequest = verifyPrincipal
+    else if (route.access === "internal") onRequest = verifyInternal
+    else if (route.access === "operator") {
+      if (options.operatorGuard === undefined) throw new Error(`serveRoutes: ${where} needs an operatorGuard`)
+      onRequest = options.operatorGuard
+    }
+    const admin = route.access === "admin" || route.access === "adminWithApiAccess"
+    const withPrincipal = principalAccess.has(route.access)
+    const params =
+      route.params === undefined
+        ? undefined
+        : decoderOf(
+            Schema.Struct(Object.fromEntries(Object.entries(route.params).map(([key, p]) => [key, p.schema]))),
+            "params",
+          )
+    const query =
+      route.query !== undefined && "effect" in route.query ? decoderOf(route.query.effect, "query") : undefined
+    const body = bodyReaderOf(route)
+    const status = successStatusOf(route)
+
+    app.route({
+      method: route.method,
+      url: route.path,
+      ...bodyOptionsOf(route),
+      ...(onRequest === undefined ? {} : { onRequest }),
+      handler: effectHandler(options.runtime, (request, reply) =>
+        Effect.gen(function* () {
+          const principal = withPrincipal ? principalOf(request) : undefined
+          if (admin && principal?.role !== "admin") return yield* adminRequired
+          const input = {
+            params: params === undefined ? request.params : yield* params(request.params),
+            query: query === undefined ? request.query : yield* query(request.query),
+            body: body(request),
+            principal,
+            request,
+            reply,
+          }
+          if (status !== 200) reply.code(status)
+          return yield* handler(input as never).pipe(Effect.mapError(mapError))
+        }),
+      ),
+    })
+  }
+}
+
+/** `onRoute`: a route the service did not declare is a startup failure, naming it. */
+export const refuseUndeclaredRoutes = (app: FastifyInstance, declared: ServiceRoutes): void => {
+  const allowed = new Set(Object.values(declared.routes).map((route) => `${route.method} ${route.path}`))
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) {
+      const key = `${method === "HEAD" ? "GET" : method} ${route.url}`
+      if (!allowed.has(key)) {
+        throw new Error(`${declared.service} serves ${method} ${route.url}, which its route declarations do not list`)
+      }
+    }
+  })
+}
