@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto"
 import { Bus, type BusError } from "@parley/bus"
+import { gatewayRoutes } from "@parley/contracts"
 import {
   type InternalSecret,
   makeHttpServer,
@@ -13,6 +14,7 @@ import {
   makeServiceMetrics,
   type ParleyLogger,
   type ReadinessCheck,
+  refuseUndeclaredRoutes,
   type ServiceMetrics,
 } from "@parley/platform"
 import { Duration, Effect, Schedule, type Scope } from "effect"
@@ -179,6 +181,9 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     app.route({ method: [...ALL_METHODS], url: "/channels/*", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/channels", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/api", handler: pipeline })
+    // Past the forwarding routes above (the services' mounts, their routes declared by each
+    // service), the gateway serves only what `gatewayRoutes` declares.
+    refuseUndeclaredRoutes(app, gatewayRoutes)
     // The OpenAPI document and its page (CONTRACT.md §11), served by the gateway itself: not
     // authenticated, so counted per client IP as every unauthenticated request is (§3).
     registerDocsRoutes(app, {

@@ -10,6 +10,7 @@ export {
   type RouteHandler,
   type RouteHandlers,
   type RouteInput,
+  refuseUndeclaredRoutes,
   type ServeRoutesOptions,
   serveRoutes,
 } from "./routes.ts"

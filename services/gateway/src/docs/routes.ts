@@ -4,7 +4,7 @@
  * describe the API, they do not touch a tenant), but both count against the general rate limit
  * like every route outside `/health*`, `/metrics` and `/channels/*` (§3): `count` runs first.
  */
-import { openApiDocument } from "@parley/contracts"
+import { gatewayRoutes, openApiDocument } from "@parley/contracts"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import { docsPageCsp, renderDocsPage } from "./page.ts"
 
@@ -24,10 +24,11 @@ export const registerDocsRoutes = (app: FastifyInstance, options: DocsOptions): 
   const json = JSON.stringify(document)
   const page = renderDocsPage(document)
   const onRequest = options.count
-  app.get("/docs/openapi.json", { onRequest }, (_request, reply) =>
+  const { apiDocsPage, openApiDocument: documentRoute } = gatewayRoutes.routes
+  app.get(documentRoute.path, { onRequest }, (_request, reply) =>
     reply.type("application/json; charset=utf-8").header("cache-control", "public, max-age=300").send(json),
   )
-  app.get("/docs", { onRequest }, (_request, reply) =>
+  app.get(apiDocsPage.path, { onRequest }, (_request, reply) =>
     reply
       .type("text/html; charset=utf-8")
       .header("content-security-policy", docsPageCsp)

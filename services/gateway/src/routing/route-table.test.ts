@@ -5,6 +5,8 @@ import {
   JSON_BODY_LIMIT,
   MEDIA_BODY_LIMIT,
   openApiOperations,
+  type RouteDeclaration,
+  type ServiceName,
   type ServiceRoutes,
 } from "@parley/contracts"
 import { describe, expect, it } from "vitest"
@@ -93,6 +95,8 @@ describe("the route table", () => {
   })
 })
 
+type Service = ServiceRoutes<Record<string, RouteDeclaration>, ServiceName>
+
 describe("the route table, compiled from the route declarations", () => {
   const declared = allServiceRoutes.flatMap((service) =>
     Object.entries(service.routes).map(([name, route]) => ({ service: service.service, name, route })),
@@ -124,7 +128,7 @@ describe("the route table, compiled from the route declarations", () => {
   })
 
   it("refuses two services claiming one prefix, and a mount whose routes would authenticate differently", () => {
-    const [identity, registry] = allServiceRoutes as [ServiceRoutes, ServiceRoutes]
+    const [identity, registry] = allServiceRoutes as [Service, Service]
     expect(() => compileRouteTable([identity, { ...registry, mounts: [...registry.mounts, "/api/org"] }])).toThrow(
       /overlaps/,
     )

@@ -138,7 +138,9 @@ export interface RouteTable {
  * Compiles the declarations into the matcher. Throws when two services claim one prefix, or when
  * the routes under one mount would be authenticated on different surfaces.
  */
-export const compileRouteTable = (services: ReadonlyArray<ServiceRoutes>): RouteTable => {
+export const compileRouteTable = (
+  services: ReadonlyArray<ServiceRoutes<Record<string, RouteDeclaration>, ServiceName>>,
+): RouteTable => {
   const exact = new Map<string, Map<string, Route>>()
   const parameterised = new Map<string, Array<{ readonly pattern: Pattern; readonly route: Route }>>()
   const mounts: Array<{ readonly prefix: string; readonly route: Route }> = []

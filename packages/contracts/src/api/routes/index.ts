@@ -5,10 +5,11 @@
 import { assistantRoutes } from "./assistant.ts"
 import { identityRoutes } from "./identity.ts"
 import { messagingRoutes } from "./messaging.ts"
-import type { ServiceRoutes } from "./model.ts"
+import type { RouteDeclaration, ServiceName, ServiceRoutes } from "./model.ts"
 import { webhookRegistryRoutes } from "./webhook-registry.ts"
 
 export { assistantRoutes } from "./assistant.ts"
+export { gatewayRoutes } from "./gateway.ts"
 export { identityRoutes } from "./identity.ts"
 export {
   CAMPAIGN_BODY_LIMIT,
@@ -33,6 +34,7 @@ export {
   type Reply,
   type RequestBody,
   type RouteDeclaration,
+  type RouteOwner,
   type ServiceName,
   type ServiceRoutes,
   serviceRoutes,
@@ -41,8 +43,11 @@ export {
 } from "./model.ts"
 export { webhookRegistryRoutes } from "./webhook-registry.ts"
 
-/** Every service's routes, in the order the OpenAPI document lists them. */
-export const allServiceRoutes: ReadonlyArray<ServiceRoutes> = [
+/**
+ * The routes of every service behind the gateway, in the order the OpenAPI document lists them
+ * (`gatewayRoutes`, the gateway's own, are apart).
+ */
+export const allServiceRoutes: ReadonlyArray<ServiceRoutes<Record<string, RouteDeclaration>, ServiceName>> = [
   identityRoutes,
   webhookRegistryRoutes,
   assistantRoutes,

@@ -14,6 +14,13 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE"
 export type ServiceName = "identity" | "webhookRegistry" | "assistant" | "messaging"
 
 /**
+ * Who serves a route: one of the services behind the gateway, or the gateway itself (its API
+ * documentation and the front ends' files), whose routes are never forwarded and are not part of the
+ * OpenAPI document.
+ */
+export type RouteOwner = ServiceName | "gateway"
+
+/**
  * Who may call a route. It decides the surface the gateway authenticates it on, the guard the
  * service runs, and the route's security requirements and 401/403 answers in the document:
  * - `member`: any session of the organization, or a non-widget API key (`X-API-Key`).
@@ -122,8 +129,9 @@ export interface RouteDeclaration {
 /** One service's routes and the path prefixes it owns. */
 export interface ServiceRoutes<
   Routes extends Readonly<Record<string, RouteDeclaration>> = Record<string, RouteDeclaration>,
+  Owner extends RouteOwner = RouteOwner,
 > {
-  readonly service: ServiceName
+  readonly service: Owner
   /**
    * The path prefixes the service owns. The gateway forwards any path under one of them to the
    * service (an undeclared one is answered there: a JSON 404), authenticated as the routes declared
@@ -134,11 +142,14 @@ export interface ServiceRoutes<
 }
 
 /** A service's declarations, checked for consistency when the module loads (see `checkService`). */
-export const serviceRoutes = <const Routes extends Readonly<Record<string, RouteDeclaration>>>(
-  service: ServiceName,
+export const serviceRoutes = <
+  const Routes extends Readonly<Record<string, RouteDeclaration>>,
+  Owner extends RouteOwner,
+>(
+  service: Owner,
   mounts: ReadonlyArray<string>,
   routes: Routes,
-): ServiceRoutes<Routes> => {
+): ServiceRoutes<Routes, Owner> => {
   const declared = { service, mounts, routes }
   checkService(declared)
   return declared
