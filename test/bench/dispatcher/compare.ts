@@ -11,7 +11,10 @@
  *   attempt is signed with both keys (two `webhook-signature` entries).
  * BENCH_ROUNDS rounds (default 3), the order of the variants rotated each round so that a drift in
  * the host's load falls on each in turn. Prints min/median/max deliveries/s and dispatcher CPU per
- * delivery per variant, and each median's ratio to `before`'s.
+ * delivery per variant, and each median's ratio to `before`'s. Rates swing with a shared host's
+ * load; so, first, the signing of one attempt alone is timed in this process (CPU time, batches of
+ * each variant alternating): the signature headers before (X-Service-Signature from the opened
+ * secret, as the baseline signed) and after (one key, and two).
  */
 import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs"
@@ -20,8 +23,10 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { EventRecord, OrgId } from "@parley/contracts"
 import { freshDatabase } from "@parley/db/testing"
-import { newId } from "@parley/platform"
+import { deliverySignature, newId } from "@parley/platform"
 import { verify } from "@parley/webhooks"
+import { envelopeBody } from "../../../services/dispatcher/src/envelope.ts"
+import { signatureHeaders, signingKeyOf } from "../../../services/dispatcher/src/signing.ts"
 import { type DispatcherProcess, dispatcherMain, startDispatcherProcess } from "./child.ts"
 import {
   type BusMode,
@@ -134,6 +139,41 @@ const spread = (values: ReadonlyArray<number>, digits = 0) => {
   return `${round(s[0] as number)} / ${round(median(s))} / ${round(s.at(-1) as number)}`
 }
 
+/**
+ * CPU µs to sign one attempt, per variant: batches of 20 000 attempts of each variant in turn, seven
+ * rounds, timed with `process.cpuUsage` (this process's CPU, not the wall clock).
+ */
+const signingCost = () => {
+  const org = newId("org") as OrgId
+  const body = envelopeBody({ ...leadEvent(org), deliveryId: newId("dlv"), webhookId: newId("wh") } as never)
+  const opened = new Map([["sealed", secret]])
+  const one = { current: signingKeyOf(secret), previous: undefined, previousUntil: 0 }
+  const two = {
+    current: signingKeyOf(secret),
+    previous: signingKeyOf(previousSecret),
+    previousUntil: Date.now() + 86_400_000,
+  }
+  const variants: ReadonlyArray<[string, (id: string) => unknown]> = [
+    // The baseline's attempt: the opened secret from its cache, X-Service-Signature only.
+    ["before", () => ({ "x-service-signature": deliverySignature(body, opened.get("sealed") as string) })],
+    ["after", (id) => signatureHeaders(one, id, body, Date.now())],
+    ["after, rotated", (id) => signatureHeaders(two, id, body, Date.now())],
+  ]
+  const batch = 20_000
+  const ids = Array.from({ length: batch }, () => newId("dlv"))
+  const samples = new Map(variants.map(([name]) => [name, [] as Array<number>]))
+  for (let round = 0; round < 8; round++) {
+    for (const [name, sign] of variants) {
+      const start = process.cpuUsage()
+      for (let i = 0; i < batch; i++) sign(ids[i] as string)
+      const used = process.cpuUsage(start)
+      // The first round warms the JIT up and is not counted.
+      if (round > 0) samples.get(name)?.push((used.user + used.system) / batch)
+    }
+  }
+  return variants.map(([name]) => ({ variant: name, usPerAttempt: samples.get(name) ?? [] }))
+}
+
 export const compareDispatchers = async (modes: ReadonlyArray<BusMode>) => {
   const revision = process.env.BENCH_BASELINE
   if (revision === undefined || revision === "") {
@@ -146,6 +186,15 @@ export const compareDispatchers = async (modes: ReadonlyArray<BusMode>) => {
     { name: "after", main: dispatcherMain, rotated: false, signatures: 1 },
     { name: "after, rotated", main: dispatcherMain, rotated: true, signatures: 2 },
   ]
+  const signing = signingCost()
+  const signingBefore = median(signing[0]?.usPerAttempt ?? [])
+  console.table(
+    signing.map(({ variant, usPerAttempt }) => ({
+      variant,
+      "signing µs/attempt min / median / max": spread(usPerAttempt, 2),
+      "+ µs over before (median)": (median(usPerAttempt) - signingBefore).toFixed(2),
+    })),
+  )
   const rows = []
   try {
     for (const mode of modes) {
@@ -173,6 +222,11 @@ export const compareDispatchers = async (modes: ReadonlyArray<BusMode>) => {
             0,
           ),
           "CPU × before (median)": (median(runs.map((r) => r.cpu)) / median(before.map((r) => r.cpu))).toFixed(3),
+          // What the signing alone adds, as a share of what a delivery costs the dispatcher.
+          "signing + % of CPU/delivery": (
+            (100 * (median(signing.find((s) => s.variant === variant.name)?.usPerAttempt ?? []) - signingBefore)) /
+            median(before.map((r) => r.cpu))
+          ).toFixed(2),
         })
       }
     }
