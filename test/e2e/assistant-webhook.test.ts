@@ -1,11 +1,15 @@
 import { randomBytes } from "node:crypto"
-import { mkdtemp, rm } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { verify } from "@parley/webhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { embeddedEnvironment, type StandaloneProcess, startStandaloneProcess } from "./support/standalone-process.ts"
+import {
+  embeddedEnvironment,
+  type StandaloneProcess,
+  startStandaloneProcess,
+  temporaryRoot,
+} from "./support/standalone-process.ts"
 
 // A tenant's whole path through Parley: a widget visitor chats, the assistant records the lead,
 // `lead.created` goes over the bus to the dispatcher, and the tenant's receiver gets a signed
@@ -17,7 +21,7 @@ describe("widget chat to a signed lead webhook", () => {
   let fullKey: string
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), "parley-assistant-e2e-"))
+    root = await temporaryRoot("parley-assistant-e2e-")
     receiver = await startHttpServer(() => ({ status: 204 }))
     parley = await startStandaloneProcess({
       ...(await embeddedEnvironment(join(root, "data"))),

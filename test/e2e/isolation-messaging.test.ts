@@ -39,6 +39,14 @@ const nextWednesday = (): string => {
   return date.toISOString().slice(0, 10)
 }
 
+let bookingA: string
+const PROFILE_A = {
+  businessName: "Ada's Atelier",
+  languages: ["en", "de"],
+  faqs: [{ question: "Where is your atelier?", answer: "A's secret address, 1 Private Lane" }],
+  handoffMessage: "A's own hand-off",
+}
+
 beforeAll(async () => {
   system = await startSystem()
   ;[a, b] = await Promise.all([system.createTenant(), system.createTenant()])
@@ -59,6 +67,8 @@ beforeAll(async () => {
     service: "consultation",
   })
   ok(booking, 201, "A's widget booking")
+  bookingA = booking.body.id
+  ok(await keyA.client.put("/api/assistant/profile", PROFILE_A), 200, "A's assistant profile")
   ok(await keyA.client.put("/api/channels/cloud", CLOUD_A), 200, "A's cloud channel")
   const sent = await keyA.client.post("/api/messages", { to: PHONE_A, text: "Hello from A" })
   ok(sent, 202, "A's message")
@@ -209,7 +219,18 @@ const rows: ReadonlyArray<Row> = [
   {
     route: "PUT /api/channels/cloud",
     control: aHasOne("/api/channels", "phoneNumberId", () => CLOUD_A.phoneNumberId),
-    attack: async (x) => ok(await x.private.put("/api/channels/cloud", CLOUD_B), 200, "B's own cloud channel"),
+    attack: async (x) => {
+      // A's business account is A's: the provider routes its template updates by it (§10.1).
+      const taken = await x.private.put("/api/channels/cloud", {
+        ...CLOUD_B,
+        businessAccountId: CLOUD_A.businessAccountId,
+      })
+      expect({ status: taken.status, code: taken.body.code }, "B connects A's business account").toEqual({
+        status: 409,
+        code: "conflict",
+      })
+      ok(await x.private.put("/api/channels/cloud", CLOUD_B), 200, "B's own cloud channel")
+    },
     unchanged: aHasOne("/api/channels", "phoneNumberId", () => CLOUD_A.phoneNumberId),
   },
   {
@@ -323,6 +344,52 @@ const rows: ReadonlyArray<Row> = [
       ok(await x.private.put("/api/bookings/settings", settings), 200, "B's settings")
     },
     unchanged: slotTakenForA,
+  },
+  {
+    route: "DELETE /api/bookings/:id",
+    control: slotTakenForA,
+    attack: async (x) => {
+      const answer = await x.private.delete(`/api/bookings/${bookingA}`)
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 404,
+        body: { error: "Not found", code: "not_found" },
+      })
+    },
+    unchanged: async () => {
+      await slotTakenForA()
+      const list = await keyA.client.get(`/api/bookings?date=${day}`)
+      expect(list.body.data).toEqual([expect.objectContaining({ id: bookingA, status: "confirmed" })])
+    },
+  },
+  // §8 the assistant's profile
+  {
+    route: "GET /api/assistant/profile",
+    control: async () => expect((await keyA.client.get("/api/assistant/profile")).body).toMatchObject(PROFILE_A),
+    attack: async (x, second) => {
+      const own = await x.private.get("/api/assistant/profile")
+      ok(own, 200, "B's profile")
+      // Before B saves one, its profile is the default, named after B (CONTRACT.md §8).
+      if (!second) expect(own.body).toEqual({ businessName: b.name, languages: ["en"], faqs: [] })
+      expect(own.text).not.toContain("Ada's Atelier")
+      expect(own.text).not.toContain("1 Private Lane")
+    },
+  },
+  {
+    route: "PUT /api/assistant/profile",
+    control: async () => expect((await keyA.client.get("/api/assistant/profile")).body).toMatchObject(PROFILE_A),
+    attack: async (x) => {
+      const profile = {
+        businessName: "B's shop",
+        languages: ["fr"],
+        faqs: [{ question: "Where?", answer: "B's place" }],
+      }
+      ok(await x.private.put("/api/assistant/profile", profile), 200, "B's profile")
+      // A's visitors still get A's answers.
+      const answer = await widgetA.client.post("/api/public/chat", { message: "where is the atelier?" })
+      ok(answer, 200, "A's widget chat")
+      expect(answer.body.reply.text).toBe("A's secret address, 1 Private Lane")
+    },
+    unchanged: async () => expect((await keyA.client.get("/api/assistant/profile")).body).toEqual(PROFILE_A),
   },
   // POST /api/media and POST /api/campaigns create B's own, with nothing of A's to name or list.
 ]

@@ -1,18 +1,37 @@
-import { mkdtemp, rm, stat } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { readFile, rm, stat } from "node:fs/promises"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { embeddedEnvironment, type StandaloneProcess, startStandaloneProcess } from "./support/standalone-process.ts"
+import {
+  embeddedEnvironment,
+  type StandaloneProcess,
+  startStandaloneProcess,
+  temporaryRoot,
+} from "./support/standalone-process.ts"
 
-// `npm start` on a machine with no database, Redis or Kafka: embedded Postgres, single-node bus,
-// in-memory rate limiter, secrets generated under the data dir.
+/** The PID of the embedded PostgreSQL server running on a data dir, if one is. */
+const serverPid = async (dataDir: string): Promise<number | undefined> => {
+  const lock = await readFile(join(dataDir, "postgres", "postmaster.pid"), "utf8").catch(() => undefined)
+  return lock === undefined ? undefined : Number(lock.split("\n")[0])
+}
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+// `npm start` on a machine with no database, Redis or Kafka: an embedded PostgreSQL server, the
+// single-node bus, an in-memory rate limiter, secrets generated under the data dir.
 describe("npm start (embedded default)", () => {
   let root: string
   let dataDir: string
   let first: StandaloneProcess
 
   beforeAll(async () => {
-    root = await mkdtemp(join(tmpdir(), "parley-standalone-"))
+    root = await temporaryRoot("parley-standalone-")
     dataDir = join(root, "data")
     first = await startStandaloneProcess(await embeddedEnvironment(dataDir))
   }, 120_000)
@@ -73,6 +92,28 @@ describe("npm start (embedded default)", () => {
       expect(events.status).toBe(200)
     } finally {
       expect(await second.stop()).toBe(0)
+    }
+    // Stopped with Parley: the server shut down cleanly (its lock file is gone).
+    expect(await serverPid(dataDir)).toBeUndefined()
+  }, 120_000)
+
+  it("starts again on the same data after Parley was killed with SIGKILL", async () => {
+    const key = /API key:\s+(parley_\S+)/.exec(first.output())?.[1] as string
+    const killed = await startStandaloneProcess(await embeddedEnvironment(dataDir))
+    const server = await serverPid(dataDir)
+    expect(server).toBeDefined()
+    killed.child.kill("SIGKILL")
+    await killed.stop()
+    const next = await startStandaloneProcess(await embeddedEnvironment(dataDir))
+    try {
+      // The killed Parley's server is gone (its reaper or this start stopped it); a new one serves.
+      expect(isRunning(server as number)).toBe(false)
+      expect(await serverPid(dataDir)).not.toBe(server)
+      expect(next.output()).not.toContain("First start")
+      const events = await fetch(`${next.url}/api/org/webhook-events`, { headers: { "x-api-key": key } })
+      expect(events.status).toBe(200)
+    } finally {
+      expect(await next.stop()).toBe(0)
     }
   }, 120_000)
 })

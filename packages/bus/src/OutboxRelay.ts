@@ -14,12 +14,11 @@ export const OutboxRelay = {
   }): Layer.Layer<never, never, Database | Bus> =>
     Layer.effectDiscard(
       Effect.gen(function* () {
-        const { sql, embedded } = yield* Database
+        const { sql } = yield* Database
         const bus = yield* Bus
         yield* Effect.forkScoped(
           runOutboxRelay({
             sql,
-            embedded,
             schema: options.schema,
             ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
             ...(options.pollInterval === undefined ? {} : { pollInterval: options.pollInterval }),

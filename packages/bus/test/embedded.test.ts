@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest"
 import { Bus, OutboxWriter } from "../src/Bus.ts"
 import { SingleNodeBus } from "../src/single-node/SingleNodeBus.ts"
 
-const timings = { heartbeatMs: 100, sessionMs: 2_000, pollMs: 500 }
+const timings = { heartbeatMs: 100, sessionMs: 2_000 }
 const embeddedBus = (dataDir: string) =>
   SingleNodeBus.layer({ timings, partitions: 2 }).pipe(Layer.provideMerge(Database.layer({ dataDir })))
 
@@ -17,8 +17,8 @@ const until = (condition: () => boolean) =>
     while (!condition()) yield* Effect.sleep("10 millis")
   }).pipe(Effect.timeout("15 seconds"))
 
-describe("the single-node bus in an embedded process", () => {
-  it("chains handlers that append in their own transactions over one PGlite connection, and keeps offsets across restarts", async () => {
+describe("the single-node bus on the embedded PostgreSQL server", () => {
+  it("chains handlers that append in their own transactions, and keeps offsets across a restart of the server", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "parley-bus-embedded-"))
     const sunk = await Effect.runPromise(
       Effect.scoped(

@@ -1,17 +1,18 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import postgres from "postgres"
-import { startEmbeddedPostgres } from "./embedded.ts"
+import { startEmbeddedPostgres } from "./embedded/index.ts"
 
-/**
- * The service's Postgres: a pool on a real server, or an embedded PGlite when no URL is given
- * (`embedded: true` tells consumers that LISTEN/NOTIFY across connections does not work and that
- * there is exactly one connection).
- */
-export class Database extends Context.Service<Database, { readonly sql: postgres.Sql; readonly embedded: boolean }>()(
-  "@parley/db/Database",
-) {
-  /** `maxConnections` bounds the pool on a real server (default 10); embedded is always one. */
-  static layer(options: { url?: string | undefined; dataDir?: string | undefined; maxConnections?: number } = {}) {
+export interface DatabaseOptions {
+  /** The server; without one, an embedded PostgreSQL under `dataDir` (a temporary one without that). */
+  readonly url?: string | undefined
+  readonly dataDir?: string | undefined
+  /** The pool's size (default 10). */
+  readonly maxConnections?: number
+}
+
+/** The service's Postgres: a pool of connections to a server, embedded or not. */
+export class Database extends Context.Service<Database, { readonly sql: postgres.Sql }>()("@parley/db/Database") {
+  static layer(options: DatabaseOptions = {}) {
     return Layer.effect(Database, makeDatabase(options))
   }
 }
@@ -33,24 +34,36 @@ export const clientOptions = (max: number): postgres.Options<Record<string, post
   connection: { application_name: "parley" },
 })
 
-const makeDatabase = (options: { url?: string | undefined; dataDir?: string | undefined; maxConnections?: number }) =>
+/**
+ * `url` when one is given; else starts an embedded PostgreSQL server under `dataDir` and returns
+ * its URL, stopping the server when the scope closes (after what was built on it in that scope,
+ * so pools end before their server). Its messages go to the Effect logger.
+ */
+export const databaseUrl = (
+  options: Omit<DatabaseOptions, "maxConnections">,
+): Effect.Effect<string, never, Scope.Scope> =>
   Effect.gen(function* () {
-    if (options.url !== undefined && options.url !== "") {
-      const url = options.url
-      const sql = yield* Effect.acquireRelease(
-        Effect.sync(() => postgres(url, clientOptions(options.maxConnections ?? 10))),
-        (sql) => Effect.promise(() => sql.end({ timeout: 5 })),
-      )
-      return { sql, embedded: false }
-    }
+    if (options.url !== undefined && options.url !== "") return options.url
+    const context = yield* Effect.context<never>()
     const server = yield* Effect.acquireRelease(
-      Effect.promise(() => startEmbeddedPostgres(options.dataDir === undefined ? {} : { dataDir: options.dataDir })),
+      Effect.promise(() =>
+        startEmbeddedPostgres({
+          dataDir: options.dataDir,
+          log: (level, message) =>
+            Effect.runForkWith(context)(level === "warn" ? Effect.logWarning(message) : Effect.logInfo(message)),
+        }),
+      ),
       (server) => Effect.promise(() => server.close()),
     )
-    // One connection: PGlite runs one session, and a second connection would only queue behind it.
+    return server.url
+  })
+
+const makeDatabase = (options: DatabaseOptions) =>
+  Effect.gen(function* () {
+    const url = yield* databaseUrl(options)
     const sql = yield* Effect.acquireRelease(
-      Effect.sync(() => postgres(server.url, clientOptions(1))),
+      Effect.sync(() => postgres(url, clientOptions(options.maxConnections ?? 10))),
       (sql) => Effect.promise(() => sql.end({ timeout: 5 })),
     )
-    return { sql, embedded: true }
+    return { sql }
   })

@@ -15,7 +15,7 @@ const scopes: Array<Scope.Closeable> = []
 beforeAll(async () => {
   db = await freshDatabase()
   await db.sql`create table items (name text primary key, txid bigint not null)`
-  layer = Layer.succeed(Database, { sql: db.sql, embedded: db.embedded })
+  layer = Layer.succeed(Database, { sql: db.sql })
 })
 beforeEach(async () => {
   await db.sql`delete from items`
@@ -98,13 +98,13 @@ describe("makeGroupCommit", () => {
     expect(batches.map((b) => b.size)).toEqual([1, 8, 8, 4])
   })
 
-  it("runs at most maxConcurrent batches at once (one on the embedded database)", async () => {
+  it("runs at most maxConcurrent batches at once", async () => {
     const { submit, release, batches } = await itemsGroupCommit({ maxConcurrent: 2 })
     const fibers = [submit("hold"), submit("second"), submit("a"), submit("b"), submit("c")]
     release()
     await Promise.all(fibers.map(resultOf))
     // The second batch finishes first (the first is held), so only the sizes are certain.
-    expect(batches.map((b) => b.size).sort()).toEqual(db.embedded ? [1, 4] : [1, 1, 3])
+    expect(batches.map((b) => b.size).sort()).toEqual([1, 1, 3])
   })
 
   it("applies a failed batch's items one by one, so only the bad ones fail, each with its own error", async () => {
@@ -147,7 +147,7 @@ describe("makeGroupCommit", () => {
       makeGroupCommit((tx, items: ReadonlyArray<string>) => Effect.promise(() => tx`select 1`).pipe(Effect.as(items)), {
         maxConcurrent: 1,
         onBatch: (batch) => batches.push(batch.size),
-      }).pipe(Scope.provide(scope), Effect.provide(Layer.succeed(Database, { sql: unreachable, embedded: false }))),
+      }).pipe(Scope.provide(scope), Effect.provide(Layer.succeed(Database, { sql: unreachable }))),
     )
     const fibers = ["a", "b", "c", "d"].map((item) => Effect.runFork(group.submit(item)))
     const exits = await Promise.all(fibers.map(exitOf))

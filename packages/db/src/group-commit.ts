@@ -1,17 +1,13 @@
 import { isDependencyUnavailable } from "@parley/platform"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import type postgres from "postgres"
-import { Database } from "./Database.ts"
+import type { Database } from "./Database.ts"
 import { withTransaction } from "./transaction.ts"
 
 export interface GroupCommitOptions {
   /** Most items in one transaction (default 100). */
   readonly maxBatch?: number
-  /**
-   * Most batch transactions open at once (default 2: one commits while the next applies). Always 1
-   * on the embedded database, whose one connection would only queue a second batch — better that
-   * its items keep joining the batch being formed.
-   */
+  /** Most batch transactions open at once (default 2: one commits while the next applies). */
   readonly maxConcurrent?: number
   /** Told after every transaction the group commit ran: how many items, and whether it committed. */
   readonly onBatch?: (batch: { readonly size: number; readonly committed: boolean }) => void
@@ -35,8 +31,7 @@ interface Waiter<I, A, E> {
  * together as soon as one finishes (no timer, no linger).
  *
  * `apply(tx, items)` answers one result per item, in order, using only `tx` (like any
- * `withTransaction` body: on the embedded database's one connection, `sql` would wait for this very
- * transaction). When a batch fails in any way — typed error, defect, failed COMMIT — its items are
+ * `withTransaction` body). When a batch fails in any way — typed error, defect, failed COMMIT — its items are
  * retried one by one, each in its own transaction, so one bad item cannot sink the others; each
  * caller then gets its own item's outcome, the error it would have had alone. (Not when the
  * database is unreachable: every item gets that failure at once.) A batch whose COMMIT
@@ -51,10 +46,9 @@ export const makeGroupCommit = <I, A, E, R>(
   options: GroupCommitOptions = {},
 ): Effect.Effect<GroupCommit<I, A, E>, never, Database | R | Scope.Scope> =>
   Effect.gen(function* () {
-    const { embedded } = yield* Database
     const context = yield* Effect.context<Database | R>()
     const maxBatch = Math.max(1, options.maxBatch ?? 100)
-    const maxConcurrent = embedded ? 1 : Math.max(1, options.maxConcurrent ?? 2)
+    const maxConcurrent = Math.max(1, options.maxConcurrent ?? 2)
     const pending: Array<Waiter<I, A, E>> = []
     let running = 0
     let closed = false

@@ -1,9 +1,8 @@
-export { clientOptions, Database } from "./Database.ts"
-export { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded.ts"
+export { clientOptions, Database, type DatabaseOptions, databaseUrl } from "./Database.ts"
+export { type EmbeddedPostgres, type EmbeddedPostgresOptions, startEmbeddedPostgres } from "./embedded/index.ts"
 export { type GroupCommit, type GroupCommitOptions, makeGroupCommit } from "./group-commit.ts"
 export { loadMigrations, type Migration, migrate, quoteIdentifier } from "./migrate.ts"
 export {
-  notifyOutbox,
   type OutboxRelayOptions,
   type OutboxRow,
   outboxChannel,
@@ -11,4 +10,4 @@ export {
   runOutboxRelay,
 } from "./outbox.ts"
 export { withTransaction } from "./transaction.ts"
-export { inProcessChannel, Wakeup } from "./wakeup.ts"
+export { Wakeup } from "./wakeup.ts"

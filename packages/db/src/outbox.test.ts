@@ -1,7 +1,7 @@
 import { Effect, Fiber, Logger } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { migrate } from "./migrate.ts"
-import { notifyOutbox, type OutboxRow, outboxTableSql, runOutboxRelay } from "./outbox.ts"
+import { type OutboxRow, outboxTableSql, runOutboxRelay } from "./outbox.ts"
 import { type FreshDatabase, freshDatabase } from "./testing.ts"
 
 let db: FreshDatabase
@@ -19,7 +19,7 @@ const until = async (condition: () => boolean | Promise<boolean>, timeoutMs = 5_
 }
 
 const startRelay = (schema: string, publish: (rows: ReadonlyArray<OutboxRow>) => Effect.Effect<void, unknown>) =>
-  Effect.runFork(runOutboxRelay({ sql: db.sql, embedded: db.embedded, schema, publish, pollInterval: "10 seconds" }))
+  Effect.runFork(runOutboxRelay({ sql: db.sql, schema, publish }))
 
 const append = (schema: string, key: string, value: string) =>
   db.sql.unsafe(`insert into ${schema}.outbox (topic, key, value) values ('t', $1, $2)`, [key, value])
@@ -34,8 +34,7 @@ describe("runOutboxRelay", () => {
       Effect.sync(() => seen.push(...rows.map((r) => `${r.key}:${r.value}`))),
     )
     for (const value of ["1", "2", "3"]) await append("relay_a", "k", value)
-    notifyOutbox(db.sql, "relay_a")
-    // The poll interval is 10 s: getting here in 5 s means a wake-up (NOTIFY or in-process) worked.
+    // No poll: getting here means the commit's NOTIFY woke the relay.
     await until(() => seen.length === 3)
     expect(seen).toEqual(["k:1", "k:2", "k:3"])
     await until(async () => (await db.sql`select count(*)::int as n from relay_a.outbox`)[0]?.n === 0)
@@ -55,7 +54,6 @@ describe("runOutboxRelay", () => {
       })
       .catch(() => {})
     await append("relay_b", "k", "committed")
-    notifyOutbox(db.sql, "relay_b")
     await until(() => seen.length === 1)
     expect(seen).toEqual(["committed"])
     await Effect.runPromise(Fiber.interrupt(relay))
@@ -76,7 +74,6 @@ describe("runOutboxRelay", () => {
       }),
     )
     await append("relay_c", "k", "v")
-    notifyOutbox(db.sql, "relay_c")
     await until(() => seen.length === 1)
     expect(attempts).toBeGreaterThanOrEqual(2)
     await Effect.runPromise(Fiber.interrupt(relay))
@@ -92,7 +89,6 @@ describe("runOutboxRelay", () => {
     const relay = Effect.runFork(
       runOutboxRelay({
         sql: db.sql,
-        embedded: db.embedded,
         schema: "relay_late",
         publish: (rows) => Effect.sync(() => seen.push(...rows.map((r) => r.value))),
         pollInterval: "50 millis",
@@ -105,7 +101,6 @@ describe("runOutboxRelay", () => {
       migrate({ sql: db.sql, schema: "relay_late", migrations: [{ id: "0001", sql: outboxTableSql("relay_late") }] }),
     )
     await append("relay_late", "k", "after migrations")
-    notifyOutbox(db.sql, "relay_late")
     await until(() => seen.length === 1)
     expect(seen).toEqual(["after migrations"])
     // One line that says what it waits for, and no warning.

@@ -1,7 +1,7 @@
 import { Cause, Duration, Effect } from "effect"
 import type postgres from "postgres"
 import { quoteIdentifier } from "./migrate.ts"
-import { inProcessChannel, Wakeup } from "./wakeup.ts"
+import { Wakeup } from "./wakeup.ts"
 
 /** A row of `<schema>.outbox`, as handed to the relay's publish function. */
 export interface OutboxRow {
@@ -16,7 +16,7 @@ export const outboxChannel = (schema: string): string => `parley_outbox_${schema
 
 /**
  * The DDL of `<schema>.outbox`, for a service's migrations when it runs with the Kafka bus. The
- * statement trigger NOTIFYs the relay on commit (NOTIFY is transactional) on a real server.
+ * statement trigger NOTIFYs the relay on commit (NOTIFY is transactional).
  */
 export const outboxTableSql = (schema: string): string => {
   const s = quoteIdentifier(schema)
@@ -41,20 +41,12 @@ create trigger outbox_notify after insert on ${s}.outbox
 `
 }
 
-/**
- * Tells a relay in this process that rows were appended (call it from the writer, even inside the
- * transaction: on PGlite the relay's query queues behind that transaction; on a real server the
- * relay just finds nothing yet and the trigger's NOTIFY wakes it on commit).
- */
-export const notifyOutbox = (sql: postgres.Sql, schema: string): void =>
-  inProcessChannel.notify(sql, outboxChannel(schema))
-
 export interface OutboxRelayOptions {
   readonly sql: postgres.Sql
-  readonly embedded: boolean
   readonly schema: string
   readonly publish: (rows: ReadonlyArray<OutboxRow>) => Effect.Effect<void, unknown>
   readonly batchSize?: number
+  /** A fallback poll; none by default, since every commit NOTIFYs and a LISTEN reconnect wakes the relay. */
   readonly pollInterval?: Duration.Input
 }
 
@@ -74,17 +66,22 @@ export const runOutboxRelay = (options: OutboxRelayOptions): Effect.Effect<never
     const { sql, schema } = options
     const s = quoteIdentifier(schema)
     const batchSize = options.batchSize ?? 256
-    const pollMs = Duration.toMillis(Duration.fromInputUnsafe(options.pollInterval ?? "1 second"))
+    const pollMs =
+      options.pollInterval === undefined
+        ? Number.POSITIVE_INFINITY
+        : Duration.toMillis(Duration.fromInputUnsafe(options.pollInterval))
     const context = yield* Effect.context<never>()
     const wakeup = new Wakeup()
-    const stopInProcess = inProcessChannel.listen(sql, (channel) => {
-      if (channel === outboxChannel(schema)) wakeup.notify()
-    })
-    yield* Effect.addFinalizer(() => Effect.sync(stopInProcess))
-    if (!options.embedded) {
-      const listening = yield* Effect.promise(() => sql.listen(outboxChannel(schema), () => wakeup.notify()))
-      yield* Effect.addFinalizer(() => Effect.promise(() => listening.unlisten()).pipe(Effect.ignore))
-    }
+    // Woken by each commit's NOTIFY, and whenever LISTEN (re)connects: notifications sent while
+    // the listening connection was down are lost, so a reconnect counts as one.
+    const listening = yield* Effect.promise(() =>
+      sql.listen(
+        outboxChannel(schema),
+        () => wakeup.notify(),
+        () => wakeup.notify(),
+      ),
+    )
+    yield* Effect.addFinalizer(() => Effect.promise(() => listening.unlisten()).pipe(Effect.ignore))
 
     const relayBatch = Effect.promise(() =>
       sql.begin(async (tx) => {

@@ -20,13 +20,26 @@ describe("freshDatabase", () => {
     await server.end()
   })
 
-  it("falls back to an embedded PGlite, saying so, when no server is reachable", async () => {
+  it("falls back to an embedded PostgreSQL server, saying so once, when no server is reachable", async () => {
     vi.stubEnv("DATABASE_URL", "postgres://postgres@127.0.0.1:1/postgres")
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {})
-    const db = await freshDatabase()
-    expect(db.embedded).toBe(true)
-    expect(await db.sql`select 1::int8 as one`).toEqual([{ one: 1n }])
-    expect(warn).toHaveBeenCalledWith(expect.stringContaining("FALLING BACK TO EMBEDDED PGLITE"))
-    await db.close()
+    const [one, two] = [await freshDatabase(), await freshDatabase()]
+    expect([one.embedded, two.embedded]).toEqual([true, true])
+    expect(new URL(one.url).host).toBe(new URL(two.url).host)
+    expect(one.url).not.toBe(two.url)
+    expect(await one.sql`select 1::int8 as one`).toEqual([{ one: 1n }])
+    // A real server: LISTEN on one connection hears NOTIFY from another.
+    let hear: (payload: string) => void = () => {}
+    const heard = new Promise<string>((resolve) => {
+      hear = resolve
+    })
+    await one.sql.listen("fallback_check", hear)
+    const other = postgres(one.url, { max: 1, onnotice: () => {} })
+    await other`select pg_notify('fallback_check', 'across')`
+    await other.end()
+    expect(await heard).toBe("across")
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(warn).toHaveBeenCalledWith(expect.stringContaining("EMBEDDED PostgreSQL"))
+    await Promise.all([one.close(), two.close()])
   })
 })

@@ -1,52 +1,58 @@
 import { connect, createServer, type Socket } from "node:net"
 import postgres from "postgres"
 import { clientOptions } from "./Database.ts"
-import { startEmbeddedPostgres } from "./embedded.ts"
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "./embedded/index.ts"
 
 export interface FreshDatabase {
   readonly url: string
   readonly sql: postgres.Sql
-  /** True when no Postgres server was reachable and this is an in-process PGlite. */
+  /** True when no Postgres server was reachable and the database is on an embedded server. */
   readonly embedded: boolean
   close(): Promise<void>
 }
 
 const defaultServerUrl = "postgres://postgres@127.0.0.1:5432/postgres"
-let warnedEmbedded = false
 
 /**
- * A new, uniquely named database on `DATABASE_URL`'s server (else the local one), dropped by
- * `close()`. Without a reachable server it falls back to an in-memory PGlite — and says so, once,
- * because such a run proves less (no real concurrency, no LISTEN across connections).
+ * The embedded server of this process when no other is reachable: started once, on first need, in
+ * a temporary directory; its reaper stops it and removes the directory when the process exits.
+ */
+let embeddedServer: Promise<EmbeddedPostgres> | undefined
+const sharedEmbeddedServer = (): Promise<EmbeddedPostgres> => {
+  if (embeddedServer === undefined) {
+    console.warn("\n*** freshDatabase: no Postgres reachable; starting an EMBEDDED PostgreSQL server ***\n")
+    embeddedServer = startEmbeddedPostgres().catch((error: unknown) => {
+      embeddedServer = undefined
+      throw error
+    })
+  }
+  return embeddedServer
+}
+
+/**
+ * A new, uniquely named database on `DATABASE_URL`'s server (else the local one), dropped with
+ * `force` by `close()`. Without a reachable server, the database is made on an embedded PostgreSQL
+ * server (the same engine as `npm start`'s), started once per process — and said so, once.
  */
 export const freshDatabase = async (): Promise<FreshDatabase> => {
-  const serverUrl = process.env.DATABASE_URL ?? defaultServerUrl
-  const admin = postgres(serverUrl, { ...clientOptions(1), connect_timeout: 3 })
+  const configured = process.env.DATABASE_URL ?? defaultServerUrl
   const name = `parley_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  let serverUrl = configured
+  let embedded = false
   try {
     // A plain TCP probe first: refused in a millisecond, where the client would retry for seconds.
-    await probe(new URL(serverUrl))
+    await probe(new URL(configured))
+  } catch (error) {
+    if (!isUnreachable(error)) throw error
+    serverUrl = (await sharedEmbeddedServer()).url
+    embedded = true
+  }
+  const admin = postgres(serverUrl, { ...clientOptions(1), connect_timeout: 3 })
+  try {
     await admin.unsafe(`create database "${name}"`)
   } catch (error) {
     await admin.end({ timeout: 0 })
-    if (!isUnreachable(error)) throw error
-    if (!warnedEmbedded) {
-      warnedEmbedded = true
-      console.warn(
-        `\n*** freshDatabase: no Postgres at ${new URL(serverUrl).host}; FALLING BACK TO EMBEDDED PGLITE ***\n`,
-      )
-    }
-    const embedded = await startEmbeddedPostgres()
-    const sql = postgres(embedded.url, clientOptions(1))
-    return {
-      url: embedded.url,
-      sql,
-      embedded: true,
-      close: async () => {
-        await sql.end({ timeout: 5 })
-        await embedded.close()
-      },
-    }
+    throw error
   }
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
@@ -54,7 +60,7 @@ export const freshDatabase = async (): Promise<FreshDatabase> => {
   return {
     url: url.href,
     sql,
-    embedded: false,
+    embedded,
     close: async () => {
       await sql.end({ timeout: 5 })
       await admin.unsafe(`drop database if exists "${name}" with (force)`)

@@ -5,7 +5,7 @@
  * PARLEY_GATEWAY_METRICS_HOST:PARLEY_GATEWAY_METRICS_PORT.
  */
 import { type Bus, KafkaBus, SingleNodeBus } from "@parley/bus"
-import { Database } from "@parley/db"
+import { Database, databaseUrl } from "@parley/db"
 import { loadConfig, makeLogger, pinoLoggerLayer, runMain } from "@parley/platform"
 import { Effect, Layer } from "effect"
 import { makeGatewayApp } from "./app.ts"
@@ -19,7 +19,11 @@ const program = Effect.gen(function* () {
   // hence not `serviceInfrastructure` — on Kafka it runs without Postgres at all.
   const bus: Layer.Layer<Bus, unknown> =
     config.kafkaBrokers === undefined
-      ? SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url: config.databaseUrl, dataDir: config.dataDir })))
+      ? Layer.unwrap(
+          Effect.map(databaseUrl({ url: config.databaseUrl, dataDir: config.dataDir }), (url) =>
+            SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url }))),
+          ),
+        )
       : KafkaBus.layer({ brokers: [...config.kafkaBrokers], clientId: "gateway" })
   const server = Effect.gen(function* () {
     const gateway = yield* makeGatewayApp({

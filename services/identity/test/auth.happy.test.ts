@@ -51,6 +51,7 @@ describe("login, me and logout", () => {
       orgId: org.orgId,
       role: "admin",
       expiresAt: expect.any(String),
+      orgName: "Sessions Inc",
     })
     const lifetime = Date.parse(session.expiresAt) - Date.now()
     expect(lifetime).toBeGreaterThan(7 * 24 * 3600 * 1000 - 60_000)

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto"
 import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import type postgres from "postgres"
 
 export interface DemoAccount {
   readonly organizationId: string
@@ -19,15 +20,31 @@ interface BootstrapMarker {
   readonly organizationId: string
   readonly adminEmail: string
   readonly createdAt: string
+  /** `databaseIdentity` of the database the demo organization was created in. */
+  readonly database?: string
+}
+
+/**
+ * Names one database for good: its cluster's system identifier (new at every initdb) and its own
+ * OID (new whenever it is recreated). A marker written for another database — the PGlite one of
+ * earlier versions, or a cluster deleted since — does not count: that database holds no demo org.
+ */
+export const databaseIdentity = async (sql: postgres.Sql): Promise<string> => {
+  const [row] = await sql<Array<{ id: string }>>`
+    select (select system_identifier from pg_control_system())::text || '/' || oid::text as id
+    from pg_database where datname = current_database()`
+  return row?.id ?? ""
 }
 
 export const DEMO_ADMIN_EMAIL = "admin@demo.parley.local"
 
 const markerFile = (dataDir: string) => join(dataDir, "bootstrap.json")
 
-export const readBootstrapMarker = async (dataDir: string): Promise<BootstrapMarker | undefined> => {
+/** The marker of the demo organization created in `database`, if there is one. */
+export const readBootstrapMarker = async (dataDir: string, database: string): Promise<BootstrapMarker | undefined> => {
   try {
-    return JSON.parse(await readFile(markerFile(dataDir), "utf8")) as BootstrapMarker
+    const marker = JSON.parse(await readFile(markerFile(dataDir), "utf8")) as BootstrapMarker
+    return marker.database === database ? marker : undefined
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined
     throw error
@@ -57,6 +74,7 @@ export const createDemoAccount = async (
   baseUrl: string,
   operatorToken: string,
   dataDir: string,
+  database: string,
 ): Promise<DemoAccount> => {
   const adminPassword = randomBytes(12).toString("base64url")
   const created = await call(`${baseUrl}/api/operator/organizations`, {
@@ -81,6 +99,7 @@ export const createDemoAccount = async (
     organizationId: organization.id,
     adminEmail: DEMO_ADMIN_EMAIL,
     createdAt: new Date().toISOString(),
+    database,
   }
   await writeFile(markerFile(dataDir), `${JSON.stringify(marker, null, 2)}\n`, { mode: 0o600 })
   return { organizationId: organization.id, adminEmail: DEMO_ADMIN_EMAIL, adminPassword, apiKey: key }

@@ -1,17 +1,20 @@
 /**
  * The embedded default: every Parley service in one process — identity, the webhook registry, the
  * dispatcher, messaging, the assistant and, in front, the gateway on `PARLEY_PORT` — on one Postgres
- * (embedded PGlite unless `DATABASE_URL`) and one bus (single-node unless `KAFKA_BROKERS`).
+ * (an embedded PostgreSQL server unless `DATABASE_URL`) and one bus (single-node unless `KAFKA_BROKERS`).
  */
+
+import { existsSync } from "node:fs"
 import type { AddressInfo } from "node:net"
-import { resolve } from "node:path"
+import { join, resolve } from "node:path"
 import { makeGatewayApp } from "@parley/gateway"
 import { GatewayConfig } from "@parley/gateway/config"
 import { type EnvRecord, loadConfig, makeLogger, makeMetricsServer, pinoLoggerLayer } from "@parley/platform"
-import { Effect, Layer, type Scope } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
+import { databaseIdentity } from "./bootstrap.ts"
 import { StandaloneConfig } from "./config.ts"
 import { serviceEnvironment } from "./environment.ts"
-import { infrastructureLayer } from "./infrastructure.ts"
+import { Database, infrastructureLayer } from "./infrastructure.ts"
 import { combinedMetrics } from "./metrics.ts"
 import { type LoadedSecrets, loadOrCreateSecrets } from "./secrets.ts"
 import { startInternalServices } from "./services.ts"
@@ -19,6 +22,8 @@ import { startInternalServices } from "./services.ts"
 export interface RunningStandalone {
   /** The gateway's public base URL. */
   readonly url: string
+  /** `PARLEY_PUBLIC_URL`: where browsers reach Parley (the console's sessions accept only that origin). */
+  readonly publicUrl: string
   /** The internal metrics server's base URL (loopback). */
   readonly metricsUrl: string
   readonly dataDir: string
@@ -26,6 +31,8 @@ export interface RunningStandalone {
   /** The environment the services were configured from (generated secrets included). */
   readonly env: EnvRecord
   readonly embeddedDatabase: boolean
+  /** Which database this is (`databaseIdentity`): the demo organization's marker names it. */
+  readonly database: string
 }
 
 const address = (server: { address(): unknown }): string => {
@@ -49,6 +56,13 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
     const servicesEnv = serviceEnvironment(env, secrets.secrets, dataDir)
 
     const infrastructure = yield* Layer.build(infrastructureLayer(config, dataDir))
+    const database = yield* Effect.promise(() => databaseIdentity(Context.get(infrastructure, Database).sql))
+    if (config.databaseUrl === undefined && existsSync(join(dataDir, "pg"))) {
+      logger.warn(
+        `${join(dataDir, "pg")} holds the PGlite database of earlier Parley versions; it is no longer read ` +
+          `(the embedded PostgreSQL keeps its data in ${join(dataDir, "postgres")}): delete it once you no longer need it`,
+      )
+    }
     const internal = yield* startInternalServices(servicesEnv, loggerFor).pipe(Effect.provideContext(infrastructure))
 
     const gatewayConfig = yield* loadConfig(GatewayConfig, servicesEnv)
@@ -76,10 +90,12 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
 
     return {
       url: address(gateway.app.server),
+      publicUrl: gatewayConfig.publicUrl,
       metricsUrl: address(metricsServer.server),
       dataDir,
       secrets,
       env: servicesEnv,
       embeddedDatabase: config.databaseUrl === undefined,
+      database,
     } satisfies RunningStandalone
   })

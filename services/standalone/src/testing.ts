@@ -4,6 +4,9 @@
  * exactly as a newcomer does.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { chmod, mkdtemp } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort } from "@parley/platform/testing"
 
@@ -67,6 +70,17 @@ export const startStandaloneProcess = async (
       return exited
     },
   }
+}
+
+/**
+ * A temporary directory to keep a data dir in. Run as root, `npm start`'s PostgreSQL runs as the
+ * user "postgres" (PostgreSQL refuses root), which must be able to pass through it — as through
+ * every directory above a data dir; mkdtemp's 0700 would stop it.
+ */
+export const temporaryRoot = async (prefix: string): Promise<string> => {
+  const root = await mkdtemp(join(tmpdir(), prefix))
+  await chmod(root, 0o711)
+  return root
 }
 
 /** The environment of a newcomer's machine: nothing configured but where to keep data and listen. */

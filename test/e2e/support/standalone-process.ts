@@ -5,4 +5,5 @@ export {
   firstStartCredentials,
   type StandaloneProcess,
   startStandaloneProcess,
+  temporaryRoot,
 } from "@parley/standalone/testing"

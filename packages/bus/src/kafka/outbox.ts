@@ -1,4 +1,4 @@
-import { Database, notifyOutbox, quoteIdentifier } from "@parley/db"
+import { type Database, quoteIdentifier } from "@parley/db"
 import { Effect, Layer } from "effect"
 import { type Bus, OutboxWriter } from "../Bus.ts"
 import { OutboxRelay } from "../OutboxRelay.ts"
@@ -17,32 +17,27 @@ export const outboxLayer = (options: KafkaOutboxOptions): Layer.Layer<OutboxWrit
   Layer.merge(outboxWriterLayer(options), OutboxRelay.layer({ schema: options.schema }))
 
 /** The writer alone, for processes that leave relaying to another instance. */
-export const outboxWriterLayer = (options: KafkaOutboxOptions): Layer.Layer<OutboxWriter, never, Database> =>
-  Layer.effect(
-    OutboxWriter,
-    Effect.gen(function* () {
-      const { sql } = yield* Database
-      const table = `${quoteIdentifier(options.schema)}.outbox`
-      return OutboxWriter.of({
-        append: (tx, records) =>
-          records.length === 0
-            ? Effect.void
-            : Effect.promise(async () => {
-                const rows = records.map((r) => ({
-                  topic: r.topic,
-                  key: r.key,
-                  value: r.value,
-                  headers: r.headers ?? {},
-                }))
-                // Sent as text: a JS string bound to a jsonb parameter would be encoded as a JSON string.
-                await tx.unsafe(
-                  `insert into ${table} (topic, key, value, headers)
+export const outboxWriterLayer = (options: KafkaOutboxOptions): Layer.Layer<OutboxWriter> =>
+  Layer.sync(OutboxWriter, () => {
+    const table = `${quoteIdentifier(options.schema)}.outbox`
+    return OutboxWriter.of({
+      append: (tx, records) =>
+        records.length === 0
+          ? Effect.void
+          : Effect.promise(async () => {
+              const rows = records.map((r) => ({
+                topic: r.topic,
+                key: r.key,
+                value: r.value,
+                headers: r.headers ?? {},
+              }))
+              // Sent as text: a JS string bound to a jsonb parameter would be encoded as a JSON string.
+              await tx.unsafe(
+                `insert into ${table} (topic, key, value, headers)
                    select topic, key, value, headers
                    from jsonb_to_recordset($1::text::jsonb) as r(topic text, key text, value text, headers jsonb)`,
-                  [JSON.stringify(rows)],
-                )
-                notifyOutbox(sql, options.schema)
-              }),
-      })
-    }),
-  )
+                [JSON.stringify(rows)],
+              )
+            }),
+    })
+  })

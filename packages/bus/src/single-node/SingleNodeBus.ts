@@ -1,5 +1,5 @@
 import { TopicCatalog } from "@parley/contracts"
-import { Database, inProcessChannel, migrate } from "@parley/db"
+import { Database, migrate } from "@parley/db"
 import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import type postgres from "postgres"
 import { Bus, BusError, OutboxWriter } from "../Bus.ts"
@@ -22,8 +22,8 @@ export interface SingleNodeBusOptions {
   readonly retentionIntervalMs?: number
   /**
    * Tests only: once aborted, this bus behaves as if its process died — it commits nothing more
-   * and does not leave its groups (others take over when its leases expire). For embedded PGlite,
-   * where several "processes" in one test must share one connection that cannot be killed alone.
+   * and does not leave its groups (others take over when its leases expire). For tests where
+   * several "processes" share one connection pool that cannot be killed alone.
    */
   readonly crashSignal?: AbortSignal
 }
@@ -31,13 +31,11 @@ export interface SingleNodeBusOptions {
 /** A transaction runs tagged-template queries exactly like the pool; the types just do not say so. */
 const asQueries = (tx: postgres.TransactionSql): postgres.Sql => tx as unknown as postgres.Sql
 
-/** A wake-up names a partition (`topic#partition`); an older process's names only the topic. */
-const inProcessChannelOf = (payload: string) => `${busChannel}:${payload}`
 const defaultPartitions = 8
 const catalogPartitions = new Map<string, number>(TopicCatalog.map((t) => [t.name, t.partitions]))
 
 /**
- * The bus on Postgres (schema `parley_bus`), for one-node deployments and the embedded mode: the
+ * The bus on Postgres (schema `parley_bus`), for one-node deployments and `npm start`: the
  * log table is the outbox, so `OutboxWriter.append` writes to the log in the caller's transaction.
  */
 export const SingleNodeBus = {
@@ -47,7 +45,7 @@ export const SingleNodeBus = {
 
 const make = (options: SingleNodeBusOptions) =>
   Effect.gen(function* () {
-    const { sql, embedded } = yield* Database
+    const { sql } = yield* Database
     const timings = { ...defaultTimings, ...options.timings }
     const configured = options.partitions
     const topics = new TopicDirectory(
@@ -58,25 +56,25 @@ const make = (options: SingleNodeBusOptions) =>
     )
     yield* migrate({ sql, schema: busSchema, migrations: busMigrations })
 
-    // NOTIFY wakes consumers in other processes on a real server; in-process listeners are told
-    // directly (the only way on PGlite, where LISTEN does not see other connections). Each bus
-    // relays its own NOTIFYs to its own consumers only: relayed process-wide, every further bus
-    // instance on the database (tests run several) would wake every consumer once more per append.
-    const notified = new Set<(channel: string) => void>()
-    if (!embedded) {
-      const listening = yield* Effect.promise(() =>
-        sql.listen(busChannel, (payload) => {
-          const channel = inProcessChannelOf(payload)
-          for (const listener of notified) listener(channel)
-        }),
-      )
-      yield* Effect.addFinalizer(() =>
-        Effect.promise(() => listening.unlisten()).pipe(Effect.catchCause(() => Effect.void)),
-      )
-    }
-    const announce = (partitions: ReadonlyArray<string>) => {
-      for (const partition of partitions) inProcessChannel.notify(sql, inProcessChannelOf(partition))
-    }
+    // Consumers wake on NOTIFY, which the append sends at commit, one per partition appended to
+    // (`topic#partition`). Each bus relays its own LISTEN to its own consumers: tests run several
+    // buses in one process, and one shared relay would wake every consumer once per bus. When
+    // LISTEN (re)connects, notifications sent while it was down are lost, so everyone wakes then.
+    const listeners = new Set<(partition: string | undefined) => void>()
+    const listening = yield* Effect.promise(() =>
+      sql.listen(
+        busChannel,
+        (payload) => {
+          for (const listener of listeners) listener(payload)
+        },
+        () => {
+          for (const listener of listeners) listener(undefined)
+        },
+      ),
+    )
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(() => listening.unlisten()).pipe(Effect.catchCause(() => Effect.void)),
+    )
 
     const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000
     yield* Effect.forkScoped(
@@ -91,11 +89,7 @@ const make = (options: SingleNodeBusOptions) =>
         Effect.tryPromise({
           try: () => appendRecords(sql, topics, records),
           catch: (error) => new BusError({ operation: "publish", message: String(error) }),
-        }).pipe(
-          Effect.tap((partitions) => Effect.sync(() => announce(partitions))),
-          Effect.asVoid,
-          Effect.withSpan("bus.publish", { attributes: { records: records.length } }),
-        ),
+        }).pipe(Effect.asVoid, Effect.withSpan("bus.publish", { attributes: { records: records.length } })),
       subscribe: (subscribeOptions, handle) =>
         Effect.tryPromise({
           try: () => topics.ensure(sql, subscribeOptions.topics),
@@ -109,15 +103,8 @@ const make = (options: SingleNodeBusOptions) =>
               handle,
               crashed: () => options.crashSignal?.aborted === true,
               onTopicActivity: (listener) => {
-                const relay = (channel: string) => {
-                  if (channel.startsWith(`${busChannel}:`)) listener(channel.slice(busChannel.length + 1))
-                }
-                notified.add(relay)
-                const stopInProcess = inProcessChannel.listen(sql, relay)
-                return () => {
-                  notified.delete(relay)
-                  stopInProcess()
-                }
+                listeners.add(listener)
+                return () => listeners.delete(listener)
               },
             }),
           ),
@@ -126,12 +113,7 @@ const make = (options: SingleNodeBusOptions) =>
 
     const outbox = OutboxWriter.of({
       append: (tx: postgres.TransactionSql, records) =>
-        Effect.promise(() => appendRecords(asQueries(tx), topics, records)).pipe(
-          // Early on a real server (the consumer finds nothing yet; NOTIFY follows the commit); on
-          // PGlite the consumer's query queues behind this transaction and sees the rows.
-          Effect.tap((partitions) => Effect.sync(() => announce(partitions))),
-          Effect.asVoid,
-        ),
+        Effect.promise(() => appendRecords(asQueries(tx), topics, records)).pipe(Effect.asVoid),
     })
 
     return Context.make(Bus, bus).pipe(Context.add(OutboxWriter, outbox))

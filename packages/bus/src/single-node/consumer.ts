@@ -25,10 +25,10 @@ export const runConsumer = (input: {
   /** True once the process is deemed dead (tests): stop without committing or leaving. */
   readonly crashed: () => boolean
   /**
-   * Registers a callback for "records may have arrived on `topic#partition`" (or anywhere on
-   * `topic`); returns the unregister.
+   * Registers a callback for "records may have arrived on `topic#partition`" (anywhere on `topic`
+   * for a bare topic, anywhere at all for undefined); returns the unregister.
    */
-  readonly onTopicActivity: (listener: (payload: string) => void) => () => void
+  readonly onTopicActivity: (listener: (payload: string | undefined) => void) => () => void
 }): Effect.Effect<Subscription, never, Scope.Scope> =>
   Effect.gen(function* () {
     const { sql, timings, options } = input
@@ -40,6 +40,10 @@ export const runConsumer = (input: {
     let paused = false
 
     const stopListening = input.onTopicActivity((payload) => {
+      if (payload === undefined) {
+        for (const running of workers.values()) running.worker.wake()
+        return
+      }
       // "topic#partition" wakes that partition's worker; a bare topic (an older process) wakes all.
       const hash = payload.indexOf("#")
       const topic = hash === -1 ? payload : payload.slice(0, hash)

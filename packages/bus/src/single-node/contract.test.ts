@@ -1,4 +1,4 @@
-import { clientOptions, Database, startEmbeddedPostgres } from "@parley/db"
+import { clientOptions, Database } from "@parley/db"
 import { freshDatabase } from "@parley/db/testing"
 import { Effect, Layer } from "effect"
 import postgres from "postgres"
@@ -12,7 +12,8 @@ import type { BusTimings } from "./timings.ts"
 const timings: BusTimings = {
   heartbeatMs: 100,
   sessionMs: 1_000,
-  pollMs: 250,
+  // No fallback poll: every delivery in the suite is woken by NOTIFY.
+  pollMs: Number.POSITIVE_INFINITY,
   retryBaseMs: 20,
   retryMaxMs: 200,
   drainTimeoutMs: 500,
@@ -23,12 +24,11 @@ interface Connections {
   /** The backend's own connection, like an operator's psql: topics and committed offsets. */
   readonly admin: postgres.Sql
   readonly forInstance: () => { sql: postgres.Sql; crash: () => Promise<void>; close: () => Promise<void> }
-  readonly embedded: boolean
   readonly close: () => Promise<void>
 }
 
 const backendOn = (connections: Connections): BusContractBackend => {
-  const { admin, embedded } = connections
+  const { admin } = connections
   return {
     createTopic: async (name, partitions) => {
       await createTopic(admin, name, partitions)
@@ -44,7 +44,7 @@ const backendOn = (connections: Connections): BusContractBackend => {
       const { sql, crash, close } = connections.forInstance()
       return {
         layer: SingleNodeBus.layer({ timings, crashSignal: crashSignal.signal }).pipe(
-          Layer.provideMerge(Layer.succeed(Database, { sql, embedded })),
+          Layer.provideMerge(Layer.succeed(Database, { sql })),
         ),
         crash: async () => {
           crashSignal.abort()
@@ -70,32 +70,12 @@ busContractSuite("SingleNodeBus on Postgres", async () => {
   return withSchema(
     backendOn({
       admin: db.sql,
-      embedded: db.embedded,
       // Each instance has its own client, as a separate process would; a crash kills it.
       forInstance: () => {
         const sql = postgres(db.url, clientOptions(2))
         return { sql, crash: () => sql.end({ timeout: 0 }), close: () => sql.end({ timeout: 5 }) }
       },
       close: () => db.close(),
-    }),
-  )
-})
-
-busContractSuite("SingleNodeBus on embedded PGlite", async () => {
-  const server = await startEmbeddedPostgres()
-  // pglite-socket interleaves the protocol messages of concurrent connections on its one session
-  // ("portal does not exist"), so every instance shares the one connection an embedded process
-  // has; a crash is played by the bus's crashSignal instead of killing the connection.
-  const sql = postgres(server.url, clientOptions(1))
-  return withSchema(
-    backendOn({
-      admin: sql,
-      embedded: true,
-      forInstance: () => ({ sql, crash: async () => {}, close: async () => {} }),
-      close: async () => {
-        await sql.end({ timeout: 5 })
-        await server.close()
-      },
     }),
   )
 })

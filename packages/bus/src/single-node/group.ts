@@ -15,48 +15,25 @@ export interface Membership {
 }
 
 /**
- * One heartbeat of a group member, in one transaction: refresh the member, forget members whose
- * session expired, compute the assignment (partitions sorted, dealt round-robin to the sorted live
- * members — every member computes the same one), renew this member's leases and take the desired
- * partitions whose lease is free or expired. A partition still leased to another member is taken
- * once that member releases it (after draining) or its lease expires (it crashed).
+ * One heartbeat of a group member, one call of `parley_bus.heartbeat` (schema.ts): refresh the
+ * member, forget members whose session expired, compute the assignment (partitions sorted, dealt
+ * round-robin to the sorted live members — every member computes the same one), renew this
+ * member's leases and take the desired partitions whose lease is free or expired. A partition still
+ * leased to another member is taken once that member releases it (after draining) or its lease
+ * expires (it crashed).
  */
 export const heartbeat = async (
   sql: postgres.Sql,
   input: { groupId: string; memberId: string; topics: ReadonlyArray<string>; sessionMs: number },
-): Promise<Membership> =>
-  sql.begin(async (tx) => {
-    const { groupId, memberId, sessionMs } = input
-    await tx`
-      insert into parley_bus.members (group_id, member_id, expires_at)
-      values (${groupId}, ${memberId}, now() + ${sessionMs} * interval '1 millisecond')
-      on conflict (group_id, member_id) do update set expires_at = excluded.expires_at`
-    await tx`delete from parley_bus.members where group_id = ${groupId} and expires_at < now()`
-    const members = await tx<Array<{ member_id: string }>>`
-      select member_id from parley_bus.members where group_id = ${groupId} order by member_id`
-    const partitions = await tx<Array<PartitionRef>>`
-      select topic, partition from parley_bus.partitions
-      where topic = any(${[...input.topics]}::text[]) order by topic, partition`
-    const me = members.findIndex((m) => m.member_id === memberId)
-    const desired = partitions.filter((_, i) => i % members.length === me)
-    const renewed = await tx<Array<PartitionRef>>`
-      update parley_bus.leases set expires_at = now() + ${sessionMs} * interval '1 millisecond'
-      where group_id = ${groupId} and member_id = ${memberId} and expires_at >= now()
-      returning topic, partition`
-    const held = new Map(renewed.map((p) => [partitionId(p), p]))
-    for (const p of desired) {
-      if (held.has(partitionId(p))) continue
-      const taken = await tx<Array<PartitionRef>>`
-        insert into parley_bus.leases (group_id, topic, partition, member_id, expires_at)
-        values (${groupId}, ${p.topic}, ${p.partition}, ${memberId}, now() + ${sessionMs} * interval '1 millisecond')
-        on conflict (group_id, topic, partition) do update
-          set member_id = excluded.member_id, expires_at = excluded.expires_at
-          where parley_bus.leases.expires_at < now() or parley_bus.leases.member_id = excluded.member_id
-        returning topic, partition`
-      for (const t of taken) held.set(partitionId(t), t)
-    }
-    return { held: [...held.values()], desired }
+): Promise<Membership> => {
+  const rows = await sql<Array<{ lease_topic: string; lease_partition: number; held: boolean; desired: boolean }>>`
+    select * from parley_bus.heartbeat(${input.groupId}, ${input.memberId}, ${[...input.topics]}::text[], ${input.sessionMs})`
+  const partition = (row: (typeof rows)[number]): PartitionRef => ({
+    topic: row.lease_topic,
+    partition: row.lease_partition,
   })
+  return { held: rows.filter((r) => r.held).map(partition), desired: rows.filter((r) => r.desired).map(partition) }
+}
 
 /** The offset a group resumes a partition from: its committed one, else the earliest (0). */
 export const committedOffset = async (sql: postgres.Sql, groupId: string, p: PartitionRef): Promise<bigint> => {
@@ -76,16 +53,9 @@ export const commitOffset = async (
   input: { groupId: string; memberId: string; partition: PartitionRef; next: bigint },
 ): Promise<boolean> => {
   const { groupId, memberId, partition: p, next } = input
-  const rows = await sql`
-    insert into parley_bus.group_offsets (group_id, topic, partition, committed)
-    select ${groupId}, ${p.topic}, ${p.partition}, ${next.toString()}::bigint
-    where exists (
-      select 1 from parley_bus.leases
-      where group_id = ${groupId} and topic = ${p.topic} and partition = ${p.partition}
-        and member_id = ${memberId} and expires_at >= now())
-    on conflict (group_id, topic, partition) do update set committed = excluded.committed
-    returning 1`
-  return rows.length === 1
+  const [row] = await sql<Array<{ held: boolean }>>`
+    select parley_bus.commit_offset(${groupId}, ${memberId}, ${p.topic}, ${p.partition}, ${next.toString()}::bigint) as held`
+  return row?.held === true
 }
 
 export const releaseLease = (sql: postgres.Sql, groupId: string, memberId: string, p: PartitionRef) =>

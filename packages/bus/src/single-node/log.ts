@@ -67,9 +67,8 @@ export const createTopic = async (sql: postgres.Sql, topic: string, partitions: 
  * Appends records in one round trip: `parley_bus.append` (schema.ts) takes each partition's counter
  * in a fixed order and keeps it locked until the surrounding transaction commits (the caller's,
  * else the statement's own), which is what keeps offsets gap-free in commit order. NOTIFY is
- * delivered on commit, one per partition (`partitionId`, which it returns for the in-process
- * wake-ups). The batch travels as one JSON text: no client-side transaction, no array literals to
- * escape.
+ * delivered on commit, one per partition (`partitionId`, which it also returns). The batch travels
+ * as one JSON text: no client-side transaction, no array literals to escape.
  */
 export const appendRecords = async (
   sql: postgres.Sql,

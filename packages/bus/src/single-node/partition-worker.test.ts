@@ -23,6 +23,7 @@ describe("a single-node partition worker", () => {
     const committed = new Set<bigint>()
     let done = 0
     const subscriber = await startSingleNodeBus(db.url, { timings: { heartbeatMs: 100, commitIntervalMs: 250 } })
+    const started = performance.now()
     // One at a time, 25 ms each: a second of records finishing one by one.
     await subscriber.run(
       Bus.use((b) =>
@@ -38,18 +39,20 @@ describe("a single-node partition worker", () => {
       })
     }, 5)
     await eventually(() => done === 40, 10_000)
+    const elapsedMs = performance.now() - started
     await subscriber.close()
     clearInterval(watching)
     const [row] = await db.sql<Array<{ committed: bigint }>>`
       select committed from parley_bus.group_offsets where group_id = 'spaced'`
     expect(row?.committed).toBe(40n)
-    // About a second at one commit per 250 ms; one per record would be about forty.
-    expect(committed.size).toBeLessThanOrEqual(8)
+    // One commit per 250 ms at most: about four in the second this takes on a quiet machine (a
+    // loaded one stretches the second, not the spacing), never near one per record (forty).
+    expect(committed.size).toBeLessThanOrEqual(Math.min(Math.ceil(elapsedMs / 250) + 2, 20))
   })
 
   it("fetches when records may have arrived, not each time a handler finishes", async () => {
     let fetches = 0
-    const subscriber = await startSingleNodeBus(db.url, { timings: { heartbeatMs: 100, pollMs: 60_000 } }, (query) => {
+    const subscriber = await startSingleNodeBus(db.url, { timings: { heartbeatMs: 100 } }, (query) => {
       if (query.includes('order by "offset" limit')) fetches++
     })
     let done = 0
@@ -70,9 +73,9 @@ describe("a single-node partition worker", () => {
       await eventually(() => done === (i + 1) * 10)
     }
     await subscriber.close()
-    // A first fetch per partition of the topic (8), then at most two per append (the in-process
-    // wake-up and the NOTIFY): a fetch per finished record, or per partition on every append, would
-    // be over a hundred.
+    // A first fetch per partition of the topic (8), then one per append (its NOTIFY; room is left
+    // for a second): a fetch per finished record, or per partition on every append, would be over
+    // a hundred.
     expect(fetches).toBeGreaterThanOrEqual(10)
     expect(fetches).toBeLessThanOrEqual(8 + 2 * 10)
   })

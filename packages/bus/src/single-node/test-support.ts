@@ -16,7 +16,7 @@ export const startSingleNodeBus = async (
     ...(onQuery === undefined ? {} : { debug: (_connection: number, query: string) => onQuery(query) }),
   })
   const scope = Effect.runSync(Scope.make())
-  const layer = SingleNodeBus.layer(options).pipe(Layer.provideMerge(Layer.succeed(Database, { sql, embedded: false })))
+  const layer = SingleNodeBus.layer(options).pipe(Layer.provideMerge(Layer.succeed(Database, { sql })))
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   return {
     sql,

@@ -4,7 +4,11 @@ export interface BusTimings {
   readonly heartbeatMs: number
   /** A member (and its leases) is presumed dead this long after its last heartbeat. */
   readonly sessionMs: number
-  /** Fallback poll when no wake-up arrives (NOTIFY missed, another process on PGlite). */
+  /**
+   * A fallback poll for records no wake-up announced; none by default (infinite): every append
+   * NOTIFYs at commit, and a LISTEN connection that reconnects wakes every worker, so an idle bus
+   * sends no query at all between heartbeats.
+   */
   readonly pollMs: number
   /** Failed handler retries: base * 2^attempt, capped. */
   readonly retryBaseMs: number
@@ -16,9 +20,9 @@ export interface BusTimings {
 }
 
 export const defaultTimings: BusTimings = {
-  heartbeatMs: 1_000,
+  heartbeatMs: 3_000,
   sessionMs: 10_000,
-  pollMs: 1_000,
+  pollMs: Number.POSITIVE_INFINITY,
   retryBaseMs: 200,
   retryMaxMs: 30_000,
   drainTimeoutMs: 15_000,

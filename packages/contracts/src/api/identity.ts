@@ -167,6 +167,8 @@ export const KeyLookupResponse = Schema.Struct({
   allowedOrigins: Schema.Array(Schema.String),
   revokedAt: Schema.NullOr(IsoTimestamp),
   orgFeatures: Schema.Array(Schema.String),
+  /** The organization's name, which the gateway passes on in the principal (the assistant's default business name). */
+  orgName: Schema.optionalKey(Schema.String),
 })
 export type KeyLookupResponse = typeof KeyLookupResponse.Type
 
@@ -180,6 +182,7 @@ export const SessionLookupResponse = Schema.Struct({
   orgId: OrgId,
   role: MemberRole,
   expiresAt: IsoTimestamp,
+  orgName: Schema.optionalKey(Schema.String),
 })
 export type SessionLookupResponse = typeof SessionLookupResponse.Type
 

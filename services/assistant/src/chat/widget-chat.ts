@@ -1,13 +1,13 @@
 import type { OutboxWriter } from "@parley/bus"
-import { type ChatRequest, normalizePhone } from "@parley/contracts"
+import type { ChatRequest } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
-import { recordLead } from "../leads/record-lead.ts"
-import type { LanguageModel } from "../llm/language-model.ts"
+import { forgetMistakenLead, recordLead } from "../leads/record-lead.ts"
+import { LanguageModel } from "../llm/language-model.ts"
 import {
   findWidgetSession,
   recentHistory,
@@ -33,10 +33,11 @@ export interface ChatAnswer {
 export const chat = (
   orgId: string,
   request: ChatRequest,
+  organizationName = "",
 ): Effect.Effect<ChatAnswer, never, Database | OutboxWriter | LanguageModel> =>
   Effect.suspend(() => {
     const freshId = newId("ses")
-    return chatTurn(orgId, request, freshId).pipe(
+    return chatTurn(orgId, request, freshId, organizationName).pipe(
       Effect.retry({ times: STALE_TURN_RETRIES, while: (error) => error._tag === "StaleConversation" }),
       Effect.orDie,
       Effect.withSpan("assistant.widgetChat"),
@@ -47,20 +48,24 @@ const chatTurn = (
   orgId: string,
   request: ChatRequest,
   freshId: string,
+  organizationName: string,
 ): Effect.Effect<ChatAnswer, StaleConversation, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const found = request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId)
     const sessionId = found?.id ?? freshId
-    const history = found === undefined ? [] : yield* recentHistory(sql, sessionId)
+    // Only a model reads the history; the deterministic engine keeps what it needs in the state.
+    const model = yield* LanguageModel
+    const history = found === undefined || !model.enabled ? [] : yield* recentHistory(sql, sessionId)
     const visitorName = request.visitor?.name?.trim()
     const start = {
       ...(found?.state ?? emptyConversation),
-      ...(request.visitor?.phone === undefined ? {} : { phone: normalizePhone(request.visitor.phone) }),
       ...(visitorName === undefined || visitorName === "" ? {} : { name: visitorName }),
     }
     const turn = yield* runTurn({
+      ...(request.visitor?.phone === undefined ? {} : { visitorPhone: request.visitor.phone }),
       orgId,
+      organizationName,
       conversationId: sessionId,
       source: "chat",
       customerPhone: undefined,
@@ -82,6 +87,10 @@ const chatTurn = (
           replyText: turn.text,
           at,
         })
+        const before = found?.state.phone
+        if (before !== undefined && turn.state.phone !== undefined && turn.state.phone !== before) {
+          yield* forgetMistakenLead(tx, orgId, before, sessionId)
+        }
         const capture = leadOfConversation(turn.state, "chat")
         return capture === undefined ? null : yield* recordLead(tx, orgId, capture)
       }),

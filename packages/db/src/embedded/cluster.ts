@@ -1,0 +1,162 @@
+import { execFile as execFileCallback, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { chmod, chown, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
+import { dirname, join } from "node:path"
+import { promisify } from "node:util"
+import type { PostgresBinaries } from "./binaries.ts"
+
+const execFile = promisify(execFileCallback)
+
+/** The user the server runs as when Parley runs as root (PostgreSQL refuses to run as root). */
+export interface ServerUser {
+  readonly uid: number
+  readonly gid: number
+}
+
+export const SERVER_USER_NAME = "postgres"
+
+const lookupUser = async (name: string): Promise<ServerUser | undefined> => {
+  try {
+    const [uid, gid] = await Promise.all([execFile("id", ["-u", name]), execFile("id", ["-g", name])])
+    return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) }
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Undefined when Parley is not root: the server then runs as Parley's own user. As root it runs as
+ * the system user `postgres` (the one a Debian PostgreSQL package creates), created as a system
+ * account without a home or login shell when the machine has none — the one change Parley makes to
+ * a machine, and only when it is run as root.
+ */
+export const serverUser = async (): Promise<ServerUser | undefined> => {
+  if (process.getuid?.() !== 0) return undefined
+  const existing = await lookupUser(SERVER_USER_NAME)
+  if (existing !== undefined) return existing
+  const account = ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin"]
+  try {
+    await execFile("useradd", [...account, "--user-group", SERVER_USER_NAME])
+  } catch {
+    // The group may exist without the user.
+    await execFile("useradd", [...account, "--gid", SERVER_USER_NAME, SERVER_USER_NAME]).catch(() => undefined)
+  }
+  const created = await lookupUser(SERVER_USER_NAME)
+  if (created === undefined) {
+    throw new Error(
+      `PostgreSQL refuses to run as root and there is no user "${SERVER_USER_NAME}" to run it as (useradd failed): ` +
+        `create one, run Parley as a normal user, or set DATABASE_URL`,
+    )
+  }
+  return created
+}
+
+/**
+ * As root the server's user must reach the cluster through every directory above it. The data dir
+ * itself is made traversable (not listable) for it; an ancestor that is not (a data dir under
+ * /root, typically) is reported with what to do instead of initdb's bare "Permission denied".
+ */
+export const makeReachable = async (dataDir: string, user: ServerUser | undefined): Promise<void> => {
+  if (user === undefined) return
+  const mode = (await stat(dataDir)).mode & 0o777
+  if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o001)
+  for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
+    const info = await stat(dir)
+    const reachable =
+      (info.mode & 0o001) !== 0 ||
+      (info.uid === user.uid && (info.mode & 0o100) !== 0) ||
+      (info.gid === user.gid && (info.mode & 0o010) !== 0)
+    if (!reachable) {
+      throw new Error(
+        `the embedded PostgreSQL runs as user "${SERVER_USER_NAME}" (PostgreSQL refuses root), which cannot reach ` +
+          `${dir}: put PARLEY_DATA_DIR somewhere it can reach, run Parley as a normal user, or set DATABASE_URL`,
+      )
+    }
+    if (dirname(dir) === dir) return
+  }
+}
+
+/** The cluster's superuser password, generated at initdb and kept beside it (mode 0600). */
+export const passwordFile = (dataDir: string): string => join(dataDir, "postgres-password")
+
+export const readPassword = async (dataDir: string): Promise<string> => {
+  try {
+    return (await readFile(passwordFile(dataDir), "utf8")).trim()
+  } catch (error) {
+    throw new Error(
+      `${passwordFile(dataDir)} is missing, so the embedded PostgreSQL in ${join(dataDir, "postgres")} cannot be ` +
+        `reached: restore it, or move that directory away to start with an empty database`,
+      { cause: error },
+    )
+  }
+}
+
+export const isInitialised = async (cluster: string): Promise<boolean> =>
+  stat(join(cluster, "PG_VERSION")).then(
+    () => true,
+    () => false,
+  )
+
+/**
+ * Creates the cluster: initdb into a staging directory renamed into place when complete, so a
+ * crash during a first start leaves no half-made cluster behind (the next start just begins again).
+ * UTF-8 with the builtin C.UTF-8 locale, the same on every machine whatever locales it has;
+ * SCRAM authentication; data checksums (initdb's default since PostgreSQL 18).
+ */
+export const initialiseCluster = async (input: {
+  readonly binaries: PostgresBinaries
+  readonly dataDir: string
+  readonly cluster: string
+  readonly user: ServerUser | undefined
+}): Promise<void> => {
+  const { binaries, dataDir, cluster, user } = input
+  const staging = `${cluster}.initdb`
+  const pwfile = `${staging}.pw`
+  await rm(staging, { recursive: true, force: true })
+  const password = randomBytes(24).toString("base64url")
+  await writeFile(passwordFile(dataDir), `${password}\n`, { mode: 0o600 })
+  await writeFile(pwfile, `${password}\n`, { mode: 0o600 })
+  await mkdir(staging, { mode: 0o700 })
+  if (user !== undefined) {
+    await chown(pwfile, user.uid, user.gid)
+    await chown(staging, user.uid, user.gid)
+  }
+  try {
+    await run(
+      binaries.initdb,
+      [
+        `--pgdata=${staging}`,
+        `--username=postgres`,
+        `--pwfile=${pwfile}`,
+        "--auth=scram-sha-256",
+        "--encoding=UTF8",
+        "--locale=C",
+        "--locale-provider=builtin",
+        "--builtin-locale=C.UTF-8",
+        "--no-instructions",
+      ],
+      user,
+    )
+  } finally {
+    await rm(pwfile, { force: true })
+  }
+  await rename(staging, cluster)
+}
+
+/** Runs a server binary as `user` with the C locale; rejects with its output when it fails. */
+export const run = (file: string, args: ReadonlyArray<string>, user: ServerUser | undefined): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"], env: { LC_ALL: "C" }, ...user })
+    let output = ""
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8")
+    })
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8")
+    })
+    child.once("error", reject)
+    child.once("close", (code, signal) => {
+      if (code === 0) resolve()
+      else reject(new Error(`${file} failed (${signal ?? `exit ${code}`}):\n${output.trim()}`))
+    })
+  })

@@ -1,0 +1,2 @@
+export type { EmbeddedPostgres, EmbeddedPostgresOptions } from "./server.ts"
+export { startEmbeddedPostgres } from "./server.ts"
