@@ -3,7 +3,8 @@
  * @parley/platform's ids, hashing and secret box, @parley/contracts' API key format, the
  * dispatcher's envelope signing (checked with @parley/webhooks' `verify`), and the assistant's
  * deterministic engine through a two-turn conversation. The dispatcher's signing covers both
- * X-Service-Signature and the Standard Webhooks headers, with a previous key as after a rotation. Prints one JSON line of findings.
+ * X-Service-Signature and the Standard Webhooks headers, with a previous key as after a rotation.
+ * Prints one JSON line of findings.
  * Input: one JSON argument { sealedOnNode, secretKey, secretPlaintext, today }.
  */
 import { apiKeyChecksum, type DeliveryRecord, parseApiKey } from "@parley/contracts"
