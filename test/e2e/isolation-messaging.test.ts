@@ -219,7 +219,18 @@ const rows: ReadonlyArray<Row> = [
   {
     route: "PUT /api/channels/cloud",
     control: aHasOne("/api/channels", "phoneNumberId", () => CLOUD_A.phoneNumberId),
-    attack: async (x) => ok(await x.private.put("/api/channels/cloud", CLOUD_B), 200, "B's own cloud channel"),
+    attack: async (x) => {
+      // A's business account is A's: the provider routes its template updates by it (§10.1).
+      const taken = await x.private.put("/api/channels/cloud", {
+        ...CLOUD_B,
+        businessAccountId: CLOUD_A.businessAccountId,
+      })
+      expect({ status: taken.status, code: taken.body.code }, "B connects A's business account").toEqual({
+        status: 409,
+        code: "conflict",
+      })
+      ok(await x.private.put("/api/channels/cloud", CLOUD_B), 200, "B's own cloud channel")
+    },
     unchanged: aHasOne("/api/channels", "phoneNumberId", () => CLOUD_A.phoneNumberId),
   },
   {

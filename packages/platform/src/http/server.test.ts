@@ -18,6 +18,7 @@ const logger = makeLogger({
 })
 
 let ready = true
+let cacheUp = true
 const app = makeHttpServer({
   service: "test",
   logger,
@@ -26,6 +27,7 @@ const app = makeHttpServer({
   readiness: [
     { name: "flag", check: () => (ready ? undefined : Promise.reject(new Error("down"))) },
     { name: "slow", check: () => new Promise((resolve) => setTimeout(resolve, ready ? 0 : 10_000)), timeoutMs: 100 },
+    { name: "cache", optional: true, check: () => (cacheUp ? undefined : Promise.reject(new Error("down"))) },
   ],
 })
 app.post("/echo", async (request) => ({ body: request.body }))
@@ -213,7 +215,7 @@ describe("makeHttpServer", () => {
     ready = true
     const up = await app.inject({ method: "GET", url: "/health/ready" })
     expect(up.statusCode).toBe(200)
-    expect(up.json()).toEqual({ status: "ok", checks: { flag: "ok", slow: "ok" } })
+    expect(up.json()).toEqual({ status: "ok", checks: { flag: "ok", slow: "ok", cache: "ok" } })
     ready = false
     const started = Date.now()
     const down = await app.inject({ method: "GET", url: "/health/ready" })
@@ -222,6 +224,14 @@ describe("makeHttpServer", () => {
     expect(down.json()).toMatchObject({ code: "unavailable", checks: { flag: "failed", slow: "timeout" } })
     expect(down.headers["retry-after"]).toBeTruthy()
     ready = true
+  })
+
+  it("stays ready without an optional dependency, and says so in the body", async () => {
+    cacheUp = false
+    const degraded = await app.inject({ method: "GET", url: "/health/ready" })
+    expect(degraded.statusCode).toBe(200)
+    expect(degraded.json()).toEqual({ status: "ok", checks: { flag: "ok", slow: "ok", cache: "failed" } })
+    cacheUp = true
   })
 
   it("exposes request counts by route template and status on /metrics", async () => {
