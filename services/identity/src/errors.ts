@@ -28,6 +28,9 @@ export class EmailTaken extends Schema.TaggedError<EmailTaken>()("EmailTaken", {
 
 export class CannotRemoveSelf extends Schema.TaggedError<CannotRemoveSelf>()("CannotRemoveSelf", {}) {}
 
+/** A new password an attacker would guess early (`domain/password-strength.ts`); `path` names the field. */
+export class WeakPassword extends Schema.TaggedError<WeakPassword>()("WeakPassword", { path: Schema.String }) {}
+
 export class LastAdministrator extends Schema.TaggedError<LastAdministrator>()("LastAdministrator", {}) {}
 
 export type IdentityError =
@@ -41,3 +44,4 @@ export type IdentityError =
   | EmailTaken
   | CannotRemoveSelf
   | LastAdministrator
+  | WeakPassword

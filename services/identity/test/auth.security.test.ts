@@ -47,7 +47,11 @@ describe("session security", () => {
       { method: "GET", url: "/api/auth/me" },
       { method: "POST", url: "/api/auth/logout" },
       { method: "GET", url: "/api/org/members" },
-      { method: "POST", url: "/api/org/members", payload: { email: "a@b.co", password: "0123456789", role: "admin" } },
+      {
+        method: "POST",
+        url: "/api/org/members",
+        payload: { email: "a@b.co", password: "lantern-orchard-7", role: "admin" },
+      },
       { method: "DELETE", url: `/api/org/members/${org.adminId}` },
       { method: "GET", url: "/api/org/api-keys" },
       { method: "POST", url: "/api/org/api-keys", payload: { name: "x" } },
