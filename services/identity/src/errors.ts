@@ -7,6 +7,11 @@ import { Schema } from "effect"
 /** Unknown email, removed user or wrong password: one error so the answer never tells them apart. */
 export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {}) {}
 
+/** Too many failed logins for this account from browsers it has not signed in from: wait. */
+export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", {
+  retryAfterSeconds: Schema.Number,
+}) {}
+
 /** A route that acts for a dashboard user was called with another kind of principal (an API key). */
 export class SessionRequired extends Schema.TaggedError<SessionRequired>()("SessionRequired", {}) {}
 
@@ -35,6 +40,7 @@ export class LastAdministrator extends Schema.TaggedError<LastAdministrator>()("
 
 export type IdentityError =
   | InvalidCredentials
+  | LoginThrottled
   | SessionRequired
   | OperatorApiDisabled
   | InvalidOperatorToken

@@ -1,6 +1,14 @@
 /** The one place identity's domain errors become CONTRACT.md's status, code and text. */
 import { ErrorText } from "@parley/contracts"
-import { type ApiError, conflict, forbidden, invalidRequest, notFound, unauthorized } from "@parley/platform"
+import {
+  type ApiError,
+  conflict,
+  forbidden,
+  invalidRequest,
+  notFound,
+  rateLimited,
+  unauthorized,
+} from "@parley/platform"
 import { WeakPasswordText } from "../domain/password-strength.ts"
 import type { IdentityError } from "../errors.ts"
 
@@ -8,6 +16,8 @@ export const toApiError = (error: IdentityError): ApiError => {
   switch (error._tag) {
     case "InvalidCredentials":
       return unauthorized(ErrorText.invalidCredentials)
+    case "LoginThrottled":
+      return rateLimited(error.retryAfterSeconds)
     case "SessionRequired":
       return unauthorized(ErrorText.sessionRequired)
     case "InvalidOperatorToken":
