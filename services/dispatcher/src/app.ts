@@ -10,6 +10,7 @@ import { runDispatcherConsumers } from "./consumers.ts"
 import { GroupCommit } from "./group-commit.ts"
 import { ParkedDeliveries } from "./parked-deliveries.ts"
 import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./schedule.ts"
+import { Keyring } from "./signing.ts"
 import { WebhookDirectory } from "./webhook-directory.ts"
 import {
   FirstAttemptsPerWebhook,
@@ -52,16 +53,6 @@ export const makeDispatcher = (options: DispatcherOptions) =>
     const schema = options.schema ?? "dispatcher"
     yield* migrate({ sql, schema, migrations: yield* loadMigrations(new URL("../migrations/", import.meta.url)) })
     const box = SecretBox.fromBase64Key(options.secretKey)
-    const opened = new Map<string, string>()
-    const openSecret = (sealed: string): string => {
-      let secret = opened.get(sealed)
-      if (secret === undefined) {
-        secret = box.open(sealed)
-        if (opened.size > 10_000) opened.clear()
-        opened.set(sealed, secret)
-      }
-      return secret
-    }
     const egress = yield* Effect.acquireRelease(
       Effect.sync(() =>
         EgressClient.make({
@@ -72,7 +63,7 @@ export const makeDispatcher = (options: DispatcherOptions) =>
       ),
       (client) => Effect.promise(() => client.close()),
     )
-    const directory = new WebhookDirectory(sql, schema)
+    const directory = new WebhookDirectory(sql, new Keyring((sealed) => box.open(sealed)), schema)
     const attemptLog = new AttemptLog(sql, schema)
     yield* Effect.tryPromise(() => attemptLog.deleteExpired()).pipe(
       Effect.catch((error) => Effect.logWarning("attempt log cleanup failed", { error: String(error) })),
@@ -95,7 +86,7 @@ export const makeDispatcher = (options: DispatcherOptions) =>
         publish: async (records) => {
           await publisher.submitAll(records)
         },
-        attempts: { egress, userAgent: UserAgent, schedule, openSecret },
+        attempts: { egress, userAgent: UserAgent, schedule },
         log: (effect) => void logWith(effect),
       },
       (lanes) =>

@@ -177,8 +177,9 @@ export class AttemptRunner {
         await parts.publish(made.records ?? recordsOf(delivery, made.outcome))
       } else {
         const target = await parts.directory.target(delivery.webhookId)
-        if (target === undefined || !target.enabled) {
-          // Deleted or disabled since it was parked: nothing is sent and nothing stays queued for it.
+        if (target === undefined || (!target.enabled && delivery.test !== true)) {
+          // Deleted or disabled since it was parked: nothing is sent and nothing stays queued for it
+          // (a test delivery goes to its webhook enabled or not, CONTRACT.md §5).
           slot.release()
         } else {
           await this.#attempt(delivery, target, slot)

@@ -11,7 +11,7 @@ import {
 import { Effect } from "effect"
 import type { AttemptRunner } from "./attempt-runner.ts"
 import { deliveryIdFor } from "./delivery-id.ts"
-import type { WebhookDirectory } from "./webhook-directory.ts"
+import { DirectoryCacheMs, type DispatchTarget, type WebhookDirectory } from "./webhook-directory.ts"
 
 export interface DispatcherParts {
   readonly directory: WebhookDirectory
@@ -93,6 +93,28 @@ export const fanOutEvents = (parts: DispatcherParts) =>
     )
   })
 
+/** How long a queued delivery waits for the projection to learn of a webhook it has never seen. */
+export const UnknownWebhookWaitMs = 30_000
+
+/**
+ * The webhook of a queued delivery as it is now, `"deleted"`, or `"unknown"`. The registry queues a
+ * delivery only for a webhook it holds, but the change that made it known travels on another topic,
+ * read by another consumer: a test event sent right after the webhook's creation can arrive first.
+ * So an unknown webhook is looked up again (each lookup ends the cache's entry, `DirectoryCacheMs`)
+ * for up to `UnknownWebhookWaitMs`; still unknown then, the caller drops the delivery and says so.
+ */
+const targetOf = async (
+  parts: DispatcherParts,
+  delivery: DeliveryRecord,
+): Promise<DispatchTarget | "deleted" | "unknown"> => {
+  const deadline = Date.now() + UnknownWebhookWaitMs
+  for (;;) {
+    const found = await parts.directory.lookup(delivery.webhookId)
+    if (found !== "unknown" || Date.now() >= deadline) return found
+    await new Promise((resolve) => setTimeout(resolve, DirectoryCacheMs))
+  }
+}
+
 /**
  * Attempts deliveries from the delay topics and from the deliveries topic (an administrator's
  * redeliver or replay): a record waits until its `notBefore`, then makes its attempt within its
@@ -107,12 +129,22 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
         Effect.gen(function* () {
           const wait = Date.parse(delivery.notBefore) - Date.now()
           if (wait > 0) yield* Effect.sleep(wait)
-          yield* Effect.tryPromise(async () => {
-            const target = await parts.directory.target(delivery.webhookId)
-            // Deleted or disabled since: nothing is sent and nothing stays queued for it.
-            if (target === undefined || !target.enabled) return
-            await parts.runner.deliver(delivery, target)
+          const unknown = yield* Effect.tryPromise(async () => {
+            const target = await targetOf(parts, delivery)
+            if (target === "unknown") return true
+            // Deleted or disabled since: nothing is sent and nothing stays queued for it. A test
+            // delivery goes to its webhook enabled or not (CONTRACT.md §5), deleted aside.
+            if (target !== "deleted" && (target.enabled || delivery.test === true)) {
+              await parts.runner.deliver(delivery, target)
+            }
+            return false
           })
+          if (unknown) {
+            yield* Effect.logWarning("dropping a delivery of a webhook this dispatcher has never learnt of", {
+              deliveryId: delivery.deliveryId,
+              webhookId: delivery.webhookId,
+            })
+          }
         }),
       ),
     )

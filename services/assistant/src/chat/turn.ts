@@ -2,7 +2,6 @@ import type { OutboxWriter } from "@parley/bus"
 import { Database } from "@parley/db"
 import { Duration, Effect, Option } from "effect"
 import { organizationNow } from "../bookings/calendar.ts"
-import { loadBookingSettings } from "../bookings/settings-store.ts"
 import { bookingConfirmation, captureFacts } from "../engine/dialogue.ts"
 import type { LeadSource } from "../engine/lead-capture.ts"
 import { internationalDigits } from "../engine/phone.ts"
@@ -11,7 +10,7 @@ import type { ConversationState } from "../engine/state.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import type { ModelProgress } from "../llm/model-turn.ts"
 import { countTurn } from "../metrics.ts"
-import { engineProfile, loadProfile } from "../profile/profile-store.ts"
+import { engineProfile, loadTurnSetup } from "../profile/profile-store.ts"
 import { deterministicTurn, engineContextOf } from "./deterministic-turn.ts"
 import type { TurnContext, TurnResult } from "./turn-context.ts"
 
@@ -37,8 +36,9 @@ const FALLBACK_TEXT = "Thanks for your message! How can I help?"
 export const turnContextOf = (input: TurnInput) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const settings = yield* loadBookingSettings(sql, input.orgId)
-    const profile = engineProfile(yield* loadProfile(sql, input.orgId, input.organizationName ?? ""))
+    const setup = yield* loadTurnSetup(sql, input.orgId, input.organizationName ?? "")
+    const settings = setup.settings
+    const profile = engineProfile(setup.profile)
     const now = yield* organizationNow(settings)
     return {
       orgId: input.orgId,
