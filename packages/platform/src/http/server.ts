@@ -4,7 +4,7 @@
  * one error handler, health probes, metrics and one access-log line per request.
  */
 import type { ServiceRoutes } from "@parley/contracts"
-import { type FastifyInstance, fastify, LogController } from "fastify"
+import { type FastifyInstance, type FastifyReply, fastify, LogController } from "fastify"
 import { notFound } from "../errors.ts"
 import type { ParleyLogger } from "../logger.ts"
 import { censorUrl } from "../logger.ts"
@@ -65,6 +65,7 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
     // contract body and a request id.
     frameworkErrors: (error, request, reply) => {
       reply.header(REQUEST_ID_HEADER, request.id)
+      setHardeningHeaders(reply)
       sendApiError(reply, toApiError(error))
     },
   }) as unknown as FastifyInstance
@@ -77,6 +78,7 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
   // Callback-style hooks: an async hook costs a promise and a microtask on every request.
   app.addHook("onRequest", (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    setHardeningHeaders(reply)
     done()
   })
   app.addHook("onResponse", (request, reply, done) => {
@@ -107,6 +109,20 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
   app.decorate("declaredRoutes", options.routes)
   if (options.routes !== undefined) refuseUndeclaredRoutes(app, options.routes)
   return app
+}
+
+/**
+ * Every answer says `X-Content-Type-Options: nosniff`, so no browser runs a JSON error or an
+ * uploaded file as a script or a page, and `Cache-Control: no-store` unless its route sets its own
+ * caching (the docs, the console's and the widget's files): API answers carry secrets (a new key, a
+ * webhook secret, a bridge token, a session cookie) and tenants' personal data, which no browser or
+ * proxy cache may keep (OWASP REST Security Cheat Sheet). Set before the handler runs, so a route
+ * that caches replaces the default, and so an answer handed over raw (the gateway's in-process
+ * hand-off) carries them too.
+ */
+export const setHardeningHeaders = (reply: FastifyReply): void => {
+  reply.header("x-content-type-options", "nosniff")
+  reply.header("cache-control", "no-store")
 }
 
 /**
