@@ -2,12 +2,5 @@ export { clientOptions, Database, type DatabaseOptions, databaseUrl } from "./Da
 export { type EmbeddedPostgres, type EmbeddedPostgresOptions, startEmbeddedPostgres } from "./embedded/index.ts"
 export { type GroupCommit, type GroupCommitOptions, makeGroupCommit } from "./group-commit.ts"
 export { loadMigrations, type Migration, migrate, quoteIdentifier } from "./migrate.ts"
-export {
-  type OutboxRelayOptions,
-  type OutboxRow,
-  outboxChannel,
-  outboxTableSql,
-  runOutboxRelay,
-} from "./outbox.ts"
 export { withTransaction } from "./transaction.ts"
 export { Wakeup } from "./wakeup.ts"

@@ -6,7 +6,7 @@
  */
 import type { Bus, OutboxWriter } from "@parley/bus"
 import { assistantRoutes } from "@parley/contracts"
-import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
+import { Database, loadMigrations, migrate } from "@parley/db"
 import { type InternalSecret, makeHttpServer, type ParleyLogger, serveRoutes } from "@parley/platform"
 import { Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
 import type { FastifyInstance } from "fastify"
@@ -40,9 +40,7 @@ export interface AssistantApp {
 export const applyAssistantMigrations: Effect.Effect<void, never, Database> = Effect.gen(function* () {
   const { sql } = yield* Database
   const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
-  // The outbox the Kafka bus relays from; unused (and empty) on the single-node bus, whose log is the outbox.
-  const outbox = { id: "0100_outbox", sql: outboxTableSql(ASSISTANT_SCHEMA) }
-  yield* migrate({ sql, schema: ASSISTANT_SCHEMA, migrations: [...migrations, outbox] })
+  yield* migrate({ sql, schema: ASSISTANT_SCHEMA, migrations })
 })
 
 /** The Fastify app and consumer of the assistant; everything is released when the Scope closes. */

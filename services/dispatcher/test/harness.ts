@@ -3,7 +3,7 @@
  * from `kafkaTestBrokers()`), webhooks and events written through the OutboxWriter exactly as the
  * registry and the producing services write them, and every AttemptRecord collected from the bus.
  */
-import { Bus, KafkaBus, OutboxWriter, SingleNodeBus } from "@parley/bus"
+import { Bus, KafkaBus, OutboxWriter, outboxTableSql, SingleNodeBus } from "@parley/bus"
 import { kafkaTestBrokers } from "@parley/bus/testing"
 import {
   AttemptRecord,
@@ -21,7 +21,7 @@ import {
   WebhookChanged,
   type WebhookId,
 } from "@parley/contracts"
-import { Database, outboxTableSql, withTransaction } from "@parley/db"
+import { Database, withTransaction } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { newId, SecretBox } from "@parley/platform"
 import { eventually, type StubServer } from "@parley/platform/testing"

@@ -6,7 +6,7 @@
  */
 import type { Bus, OutboxWriter } from "@parley/bus"
 import { identityRoutes } from "@parley/contracts"
-import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
+import { Database, loadMigrations, migrate } from "@parley/db"
 import { makeHttpServer, type ParleyLogger, pinoLoggerLayer, serveRoutes } from "@parley/platform"
 import { Effect, Layer, ManagedRuntime, type Redacted, type Scope } from "effect"
 import type { FastifyInstance } from "fastify"
@@ -52,9 +52,7 @@ export interface IdentityApp {
 export const applyIdentityMigrations: Effect.Effect<void, never, Database> = Effect.gen(function* () {
   const { sql } = yield* Database
   const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
-  // The outbox the Kafka bus relays from; unused (and empty) on the single-node bus, whose log is the outbox.
-  const outbox = { id: "0100_outbox", sql: outboxTableSql(IDENTITY_SCHEMA) }
-  yield* migrate({ sql, schema: IDENTITY_SCHEMA, migrations: [...migrations, outbox] })
+  yield* migrate({ sql, schema: IDENTITY_SCHEMA, migrations })
 })
 
 /** The Fastify app and consumers of identity; everything is released when the Scope closes. */

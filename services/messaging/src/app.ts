@@ -1,6 +1,6 @@
 import type { Bus, OutboxWriter } from "@parley/bus"
 import { messagingRoutes } from "@parley/contracts"
-import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
+import { Database, loadMigrations, migrate } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
 import {
   makeHttpServer,
@@ -26,18 +26,11 @@ import { MessagingResources } from "./resources.ts"
 
 export const MESSAGING_SCHEMA = "messaging"
 
-/**
- * The service's schema: its own migrations plus the outbox table the Kafka bus's writer and relay
- * use (harmless and empty with the single-node bus, whose log is the outbox).
- */
+/** The service's schema, by its own migrations (with Kafka, the outbox layer adds `messaging.outbox`). */
 export const migrateMessaging = Effect.gen(function* () {
   const { sql } = yield* Database
   const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
-  yield* migrate({
-    sql,
-    schema: MESSAGING_SCHEMA,
-    migrations: [...migrations, { id: "9000_outbox", sql: outboxTableSql(MESSAGING_SCHEMA) }],
-  })
+  yield* migrate({ sql, schema: MESSAGING_SCHEMA, migrations })
 })
 
 export interface MessagingAppOptions {

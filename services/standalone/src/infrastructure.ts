@@ -4,30 +4,17 @@
  * with `KAFKA_BROKERS`, relaying one process-wide outbox).
  */
 import { Bus, KafkaBus, OutboxWriter, singleNodeBusFor } from "@parley/bus"
-import { Database, databaseUrl, migrate, outboxTableSql } from "@parley/db"
+import { Database, databaseUrl } from "@parley/db"
 import { Effect, Layer } from "effect"
 import type { StandaloneConfig } from "./config.ts"
 
 /** With Kafka, the schema whose outbox every service of this process appends to. */
 export const STANDALONE_OUTBOX_SCHEMA = "parley_standalone"
 
-const kafkaOutbox = (brokers: ReadonlyArray<string>) => {
-  const outboxTable = Layer.effectDiscard(
-    Effect.gen(function* () {
-      const { sql } = yield* Database
-      yield* migrate({
-        sql,
-        schema: STANDALONE_OUTBOX_SCHEMA,
-        migrations: [{ id: "0001_outbox", sql: outboxTableSql(STANDALONE_OUTBOX_SCHEMA) }],
-      })
-    }),
+const kafkaOutbox = (brokers: ReadonlyArray<string>) =>
+  KafkaBus.outboxLayer({ schema: STANDALONE_OUTBOX_SCHEMA }).pipe(
+    Layer.provideMerge(KafkaBus.layer({ brokers: [...brokers], clientId: "parley-standalone" })),
   )
-  const bus = KafkaBus.layer({ brokers: [...brokers], clientId: "parley-standalone" })
-  return KafkaBus.outboxLayer({ schema: STANDALONE_OUTBOX_SCHEMA }).pipe(
-    Layer.provideMerge(bus),
-    Layer.provide(outboxTable),
-  )
-}
 
 export const infrastructureLayer = (
   config: Pick<StandaloneConfig, "databaseUrl" | "kafkaBrokers">,

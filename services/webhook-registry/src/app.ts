@@ -1,6 +1,6 @@
 import type { Bus, OutboxWriter } from "@parley/bus"
 import { webhookRegistryRoutes } from "@parley/contracts"
-import { Database, loadMigrations, migrate, outboxTableSql } from "@parley/db"
+import { Database, loadMigrations, migrate } from "@parley/db"
 import type { Resolver } from "@parley/egress"
 import { makeHttpServer, type ParleyLogger, SecretBox, serveRoutes } from "@parley/platform"
 import { Effect, Layer, ManagedRuntime, type Redacted, Schedule } from "effect"
@@ -42,8 +42,7 @@ export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
     const { sql } = yield* Database
     const schema = options.schema ?? WEBHOOK_REGISTRY_SCHEMA
     const migrations = yield* loadMigrations(new URL("../migrations/", import.meta.url))
-    // The outbox table is used when the bus is Kafka; with the single-node bus it just stays empty.
-    yield* migrate({ sql, schema, migrations: [...migrations, { id: "9000_outbox", sql: outboxTableSql(schema) }] })
+    yield* migrate({ sql, schema, migrations })
     yield* runDeliveryLogConsumers(schema, options.groupPrefix ?? "webhook-registry.")
     yield* Effect.tryPromise(() => deleteExpired(sql, schema)).pipe(
       Effect.catch((error) => Effect.logWarning("attempt cleanup failed", { error: String(error) })),

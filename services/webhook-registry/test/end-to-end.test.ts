@@ -60,7 +60,7 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
         commitIntervalMs: 50,
         drainTimeoutMs: 1_000,
       })
-      // The registry's migrations create webhook_registry.outbox, which this writer and relay use.
+      // The outbox layer creates webhook_registry.outbox, which its writer and relay use.
       layer = KafkaBus.outboxLayer({ schema: "webhook_registry" }).pipe(
         Layer.provideMerge(bus),
         Layer.provideMerge(database),

@@ -1,8 +1,9 @@
+import { migrate } from "@parley/db"
+import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { Effect, Fiber, Logger } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { migrate } from "./migrate.ts"
-import { type OutboxRow, outboxTableSql, runOutboxRelay } from "./outbox.ts"
-import { type FreshDatabase, freshDatabase } from "./testing.ts"
+import { runOutboxRelay } from "./relay.ts"
+import { type OutboxRow, outboxTableSql } from "./table.ts"
 
 let db: FreshDatabase
 beforeAll(async () => {

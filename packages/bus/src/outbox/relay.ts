@@ -1,45 +1,8 @@
-import { Cause, Duration, Effect } from "effect"
+import { Database, quoteIdentifier, Wakeup } from "@parley/db"
+import { Cause, Duration, Effect, Layer } from "effect"
 import type postgres from "postgres"
-import { quoteIdentifier } from "./migrate.ts"
-import { Wakeup } from "./wakeup.ts"
-
-/** A row of `<schema>.outbox`, as handed to the relay's publish function. */
-export interface OutboxRow {
-  readonly id: bigint
-  readonly topic: string
-  readonly key: string
-  readonly value: string
-  readonly headers: Record<string, string>
-}
-
-export const outboxChannel = (schema: string): string => `parley_outbox_${schema}`
-
-/**
- * The DDL of `<schema>.outbox`, for a service's migrations when it runs with the Kafka bus. The
- * statement trigger NOTIFYs the relay on commit (NOTIFY is transactional).
- */
-export const outboxTableSql = (schema: string): string => {
-  const s = quoteIdentifier(schema)
-  const channel = outboxChannel(schema)
-  return `
-create table if not exists ${s}.outbox (
-  id bigserial primary key,
-  topic text not null,
-  key text not null,
-  value text not null,
-  headers jsonb not null default '{}'::jsonb,
-  created_at timestamptz not null default now()
-);
-create or replace function ${s}.outbox_notify() returns trigger language plpgsql as $$
-begin
-  perform pg_notify('${channel}', '');
-  return null;
-end $$;
-drop trigger if exists outbox_notify on ${s}.outbox;
-create trigger outbox_notify after insert on ${s}.outbox
-  for each statement execute function ${s}.outbox_notify();
-`
-}
+import { Bus } from "../Bus.ts"
+import { type OutboxRow, outboxChannel } from "./table.ts"
 
 export interface OutboxRelayOptions {
   readonly sql: postgres.Sql
@@ -130,3 +93,33 @@ export const runOutboxRelay = (options: OutboxRelayOptions): Effect.Effect<never
       })
     }
   }).pipe(Effect.scoped) as Effect.Effect<never>
+
+/**
+ * Publishes the rows services appended to `<schema>.outbox` (the Kafka mode's OutboxWriter) on the
+ * bus, at least once and in order per key; see `runOutboxRelay`.
+ */
+export const OutboxRelay = {
+  layer: (options: {
+    readonly schema: string
+    readonly batchSize?: number
+    readonly pollInterval?: Duration.Input
+  }): Layer.Layer<never, never, Database | Bus> =>
+    Layer.effectDiscard(
+      Effect.gen(function* () {
+        const { sql } = yield* Database
+        const bus = yield* Bus
+        yield* Effect.forkScoped(
+          runOutboxRelay({
+            sql,
+            schema: options.schema,
+            ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+            ...(options.pollInterval === undefined ? {} : { pollInterval: options.pollInterval }),
+            publish: (rows) =>
+              bus.publish(
+                rows.map((row) => ({ topic: row.topic, key: row.key, value: row.value, headers: row.headers })),
+              ),
+          }),
+        )
+      }),
+    ),
+} as const
