@@ -1,20 +1,51 @@
-import { Database, databaseUrl } from "@parley/db"
-import { Effect, Layer } from "effect"
-import type { Bus, BusError, OutboxWriter } from "./Bus.ts"
+/**
+ * Where Postgres and the bus come from — decided here and nowhere else, for a service running alone
+ * (`runService`) and for `npm start` alike: `DATABASE_URL` or an embedded PostgreSQL under the data
+ * dir; Kafka when `KAFKA_BROKERS` is set, else the single-node bus in that Postgres.
+ */
+import { Database, databaseUrl as resolveDatabaseUrl } from "@parley/db"
+import { databaseUrl, dataDir, kafkaBrokers } from "@parley/platform"
+import { Config, Effect, Layer, Option } from "effect"
+import type { Bus, OutboxWriter } from "./Bus.ts"
 import { BusLive } from "./BusLive.ts"
+import { KafkaBus, type KafkaBusOptions } from "./kafka/index.ts"
 import { SingleNodeBus } from "./single-node/SingleNodeBus.ts"
 
-export interface ServiceInfrastructureOptions {
-  /** The service's Postgres schema (its Kafka outbox lives there). */
-  readonly schema: string
-  /** Names the service's Kafka client. */
-  readonly clientId: string
-  readonly databaseUrl?: string | undefined
-  /** Where the embedded PostgreSQL keeps its data when there is no `databaseUrl`. */
-  readonly dataDir?: string | undefined
-  /** `KAFKA_BROKERS`, split; absent or empty selects the single-node bus in the same Postgres. */
-  readonly kafkaBrokers?: ReadonlyArray<string> | undefined
-}
+/** Postgres and the bus as the environment configures them, read once. */
+export const InfrastructureConfig = Config.all({
+  databaseUrl,
+  /** Where the embedded PostgreSQL keeps its data when there is no `DATABASE_URL`. */
+  dataDir,
+  kafkaBrokers,
+  /** `KAFKA_IDEMPOTENT=false` for test brokers that cannot serve idempotent producers; unset: detected. */
+  kafkaIdempotent: Config.option(Config.Boolean("KAFKA_IDEMPOTENT")),
+  /**
+   * Longest fetch long-poll on Kafka (ms). A broker answers as soon as a record arrives, so this only
+   * matters for brokers that wait it out regardless (the librdkafka mock); unset keeps the bus default.
+   */
+  kafkaFetchMaxWaitMs: Config.option(Config.Int("KAFKA_FETCH_MAX_WAIT_MS")),
+  /** Kafka consumer-group session timeout (ms); unset keeps the bus default (30 s). Tests shorten it. */
+  kafkaSessionTimeoutMs: Config.option(Config.Int("KAFKA_SESSION_TIMEOUT_MS")),
+})
+export type InfrastructureConfig = Config.Success<typeof InfrastructureConfig>
+
+/**
+ * What a service runs on. It says what it needs; this module decides how:
+ * - `outbox`: Postgres, the bus and an `OutboxWriter` (with Kafka: the outbox in `schema` and its relay);
+ * - `database`: Postgres and the bus, no outbox (the dispatcher publishes directly);
+ * - `bus`: the bus alone (the gateway: on Kafka it runs without Postgres).
+ */
+export type InfrastructureNeed =
+  | { readonly kind: "outbox"; readonly schema: string }
+  | { readonly kind: "database" }
+  | { readonly kind: "bus" }
+
+/** What each kind of infrastructure provides. */
+export type Provided<N extends InfrastructureNeed> = N extends { readonly kind: "outbox" }
+  ? Database | Bus | OutboxWriter
+  : N extends { readonly kind: "database" }
+    ? Database | Bus
+    : Bus
 
 /**
  * The single-node bus on a pool of connections of its own (5) beside the service's. A bulkhead:
@@ -22,25 +53,52 @@ export interface ServiceInfrastructureOptions {
  * requests whose queries queued behind theirs in one shared pool answered their 503 after 17–30 s
  * instead of at once (test/e2e/contract-unavailable.test.ts).
  */
-export const singleNodeBusFor = (url: string): Layer.Layer<Bus | OutboxWriter, never, Database> =>
+export const singleNodeBusFor = (url: string): Layer.Layer<Bus | OutboxWriter> =>
   SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url, maxConnections: 5 })))
 
+const kafkaOptions = (config: InfrastructureConfig, clientId: string): KafkaBusOptions | undefined =>
+  config.kafkaBrokers === undefined
+    ? undefined
+    : {
+        brokers: [...config.kafkaBrokers],
+        clientId,
+        ...(Option.isSome(config.kafkaIdempotent) ? { idempotent: config.kafkaIdempotent.value } : {}),
+        ...(Option.isSome(config.kafkaFetchMaxWaitMs) ? { maxWaitTimeMs: config.kafkaFetchMaxWaitMs.value } : {}),
+        ...(Option.isSome(config.kafkaSessionTimeoutMs)
+          ? { sessionTimeoutMs: config.kafkaSessionTimeoutMs.value }
+          : {}),
+      }
+
 /**
- * What a service runs on when it runs alone: its Postgres (`databaseUrl`, else an embedded server
- * under `dataDir`, stopped after everything built on it) and the bus, from its decoded config.
+ * The infrastructure `need` asks for, as `config` says: Postgres from `DATABASE_URL` (else an
+ * embedded server under the data dir, stopped after everything built on it), the bus on Kafka or
+ * single-node. `clientId` names the Kafka client; `maxConnections` sizes the service's pool.
  */
-export const serviceInfrastructure = (
-  options: ServiceInfrastructureOptions,
-): Layer.Layer<Database | Bus | OutboxWriter, BusError> =>
-  Layer.unwrap(
-    Effect.map(databaseUrl({ url: options.databaseUrl, dataDir: options.dataDir }), (url) => {
+export const infrastructureLayer = <const N extends InfrastructureNeed>(
+  need: N,
+  clientId: string,
+  config: InfrastructureConfig,
+  options: { readonly maxConnections?: number } = {},
+): Layer.Layer<Provided<N>, unknown> => {
+  const kafka = kafkaOptions(config, clientId)
+  // The gateway on Kafka: no Postgres at all.
+  if (need.kind === "bus" && kafka !== undefined) return KafkaBus.layer(kafka) as Layer.Layer<Provided<N>, unknown>
+  const layer = Layer.unwrap(
+    Effect.map(resolveDatabaseUrl({ url: config.databaseUrl, dataDir: config.dataDir }), (url) => {
       const bus =
-        options.kafkaBrokers === undefined || options.kafkaBrokers.length === 0
+        kafka === undefined
           ? singleNodeBusFor(url)
-          : BusLive({
-              schema: options.schema,
-              kafka: { brokers: [...options.kafkaBrokers], clientId: options.clientId },
-            })
-      return bus.pipe(Layer.provideMerge(Database.layer({ url })))
+          : need.kind === "outbox"
+            ? BusLive({ schema: need.schema, kafka })
+            : KafkaBus.layer(kafka)
+      if (need.kind === "bus") return bus
+      const database = Database.layer({
+        url,
+        ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+      })
+      return bus.pipe(Layer.provideMerge(database))
     }),
   )
+  // Each kind provides at least what `Provided` names (the single-node bus brings its writer along).
+  return layer as unknown as Layer.Layer<Provided<N>, unknown>
+}

@@ -109,7 +109,7 @@ export const evaluate = async (corpus: ReadonlyArray<Conversation>): Promise<Rea
     const context = await Effect.runPromise(
       Layer.buildWithScope(SingleNodeBus.layer().pipe(Layer.provideMerge(Database.layer({ url: db.url }))), scope),
     )
-    const { app } = await Effect.runPromiseWith(context)(
+    const { http: app } = await Effect.runPromiseWith(context)(
       makeAssistantApp({
         logger: makeLogger({ service: "assistant", level: "error" }),
         internalSecret: INTERNAL_SECRET,

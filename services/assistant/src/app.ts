@@ -4,13 +4,13 @@
  * the channel-inbound consumer running for as long as the Scope lives, and a Fastify app (not yet
  * listening) with the widget surface and the leads and bookings routes.
  */
-import type { Bus, OutboxWriter } from "@parley/bus"
+import { type Bus, defineService, type OutboxWriter, type ServiceApp } from "@parley/bus"
 import { assistantRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { type InternalSecret, makeHttpServer, type ParleyLogger, serveRoutes } from "@parley/platform"
 import { Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
-import type { FastifyInstance } from "fastify"
 import { consumeChannelInbound } from "./channel/inbound.ts"
+import { AssistantConfig } from "./config.ts"
 import { toApiError } from "./http/errors.ts"
 import { privateHandlers } from "./http/private-routes.ts"
 import type { AssistantRuntime } from "./http/runtime.ts"
@@ -33,9 +33,7 @@ export interface AssistantAppOptions {
   readonly background?: boolean
 }
 
-export interface AssistantApp {
-  readonly app: FastifyInstance
-}
+export type AssistantApp = ServiceApp
 
 export const applyAssistantMigrations: Effect.Effect<void, never, Database> = Effect.gen(function* () {
   const { sql } = yield* Database
@@ -78,5 +76,14 @@ export const makeAssistantApp = (
       Effect.promise(() => app.ready()),
       () => Effect.promise(() => app.close()),
     )
-    return { app }
+    return { http: app }
   })
+
+/** The assistant as a service: `main.ts` runs it, `standalone` composes it. */
+export const assistantService = defineService({
+  name: "assistant",
+  routes: assistantRoutes,
+  infrastructure: { kind: "outbox", schema: ASSISTANT_SCHEMA },
+  config: AssistantConfig,
+  make: (config, logger) => makeAssistantApp({ ...config, logger }),
+})

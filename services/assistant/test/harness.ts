@@ -32,7 +32,9 @@ export const startInfrastructure = async (): Promise<TestInfrastructure> => {
   }
 }
 
-export interface RunningApp extends AssistantApp {
+/** The assistant's Fastify app (`app`, as tests inject into it) and a way to stop it. */
+export interface RunningApp {
+  readonly app: AssistantApp["http"]
   stop(): Promise<void>
 }
 
@@ -41,14 +43,14 @@ export const startApp = async (
   options: Partial<AssistantAppOptions> = {},
 ): Promise<RunningApp> => {
   const scope = Scope.makeUnsafe()
-  const app = await infra.runtime.runPromise(
+  const { http } = await infra.runtime.runPromise(
     makeAssistantApp({
       logger: makeLogger({ service: "assistant", level: "silent" }),
       internalSecret: INTERNAL_SECRET,
       ...options,
     }).pipe(Scope.provide(scope)),
   )
-  return { ...app, stop: () => infra.runtime.runPromise(Scope.close(scope, Exit.void)) }
+  return { app: http, stop: () => infra.runtime.runPromise(Scope.close(scope, Exit.void)) }
 }
 
 export const newOrg = (): string => newId("org")
@@ -72,7 +74,7 @@ const principalFor = (orgId: string, caller: Caller): string =>
 
 /** A request as the gateway forwards it: the body plus the signed principal of `caller`. */
 export const call = (
-  app: AssistantApp,
+  app: Pick<RunningApp, "app">,
   orgId: string,
   caller: Caller,
   method: "GET" | "POST" | "PUT" | "DELETE",
@@ -89,11 +91,16 @@ export const call = (
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   })
 
-export const widget = (app: AssistantApp, orgId: string, method: "GET" | "POST", url: string, body?: unknown) =>
-  call(app, orgId, "widget", method, url, body)
+export const widget = (
+  app: Pick<RunningApp, "app">,
+  orgId: string,
+  method: "GET" | "POST",
+  url: string,
+  body?: unknown,
+) => call(app, orgId, "widget", method, url, body)
 
 export const admin = (
-  app: AssistantApp,
+  app: Pick<RunningApp, "app">,
   orgId: string,
   method: "GET" | "PUT" | "DELETE",
   url: string,

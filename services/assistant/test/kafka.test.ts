@@ -16,7 +16,7 @@ let db: FreshDatabase
 let stopBroker = async () => {}
 let runtime: ManagedRuntime.ManagedRuntime<Database | Bus | import("@parley/bus").OutboxWriter, unknown>
 let scope: Scope.Closeable
-let app: AssistantApp
+let app: { readonly app: AssistantApp["http"] }
 const received: Array<BusRecord> = []
 
 beforeAll(async () => {
@@ -50,10 +50,11 @@ beforeAll(async () => {
         { groupId: `${newId("g")}.observer`, topics: [Topics.eventsLead, Topics.channelOutbound] },
         (record) => Effect.sync(() => received.push(record)),
       )
-      return yield* makeAssistantApp({
+      const { http } = yield* makeAssistantApp({
         logger: makeLogger({ service: "assistant", level: "silent" }),
         internalSecret: INTERNAL_SECRET,
       })
+      return { app: http }
     }).pipe(Scope.provide(scope)),
   )
 }, 120_000)

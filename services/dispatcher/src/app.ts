@@ -1,11 +1,12 @@
-import { Bus, type OutgoingRecord } from "@parley/bus"
+import { Bus, defineService, type OutgoingRecord, type ServiceApp } from "@parley/bus"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
-import { GroupCommit, SecretBox } from "@parley/platform"
-import { Effect, Schedule } from "effect"
+import { GroupCommit, makeHttpServer, type ParleyLogger, SecretBox } from "@parley/platform"
+import { Effect, Redacted, Schedule, type Scope } from "effect"
 import packageJson from "../package.json" with { type: "json" }
 import { AttemptLog } from "./attempt-log.ts"
 import { AttemptRunner } from "./attempt-runner.ts"
+import { DispatcherConfig } from "./config.ts"
 import { runDispatcherConsumers } from "./consumers.ts"
 import { ParkedDeliveries } from "./parked-deliveries.ts"
 import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./schedule.ts"
@@ -127,3 +128,63 @@ export const makeDispatcher = (options: DispatcherOptions) =>
   })
 
 export type DispatcherRequirements = Bus | Database
+
+const parseSchedule = (text: string | undefined): AttemptDelays | undefined => {
+  if (text === undefined) return undefined
+  const [first, second, third] = text.split(",").map((part) => Number.parseInt(part, 10))
+  if ([first, second, third].some((n) => n === undefined || !Number.isFinite(n) || n < 0)) {
+    throw new Error("PARLEY_DISPATCH_SCHEDULE_MS must be three non-negative integers: 0,5000,10000")
+  }
+  return [first as number, second as number, third as number]
+}
+
+/**
+ * The dispatcher as a service: its HTTP server has health and metrics only, and answers them while
+ * its consumers start (`start`): joining a Kafka group can wait out a dead member's session, and
+ * readiness says "not ready" until they run.
+ */
+export const makeDispatcherApp = (
+  options: DispatcherOptions & { readonly logger: ParleyLogger },
+): Effect.Effect<ServiceApp<DispatcherRequirements>, never, Database | Scope.Scope> =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    let consuming = false
+    const http = makeHttpServer({
+      service: "dispatcher",
+      logger: options.logger,
+      readiness: [
+        { name: "postgres", check: () => sql`select 1` },
+        {
+          name: "consumers",
+          check: () => {
+            if (!consuming) throw new Error("consumers not started yet")
+          },
+        },
+      ],
+    })
+    yield* Effect.addFinalizer(() => Effect.promise(() => http.close()))
+    const start = makeDispatcher(options).pipe(
+      Effect.tap(() =>
+        Effect.sync(() => {
+          consuming = true
+        }),
+      ),
+      Effect.asVoid,
+    )
+    return { http, start }
+  })
+
+export const dispatcherService = defineService({
+  name: "dispatcher",
+  infrastructure: { kind: "database" },
+  config: DispatcherConfig,
+  make: (config, logger) => {
+    const schedule = parseSchedule(config.schedule)
+    return makeDispatcherApp({
+      logger,
+      secretKey: Redacted.value(config.secretKey),
+      allowPrivate: config.allowPrivate,
+      ...(schedule === undefined ? {} : { schedule }),
+    })
+  },
+})

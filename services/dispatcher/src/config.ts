@@ -10,16 +10,12 @@ export const DispatcherConfig = Config.all({
   allowPrivate: Config.Boolean("PARLEY_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
   /** Health and metrics only: the dispatcher serves no API. */
   port: port("PARLEY_DISPATCHER_PORT", 3103),
+  /** Its own variable, else PARLEY_HOST, else every interface (only probes and metrics listen there). */
+  host: Config.String("PARLEY_DISPATCHER_HOST").pipe(
+    Config.orElse(() => Config.String("PARLEY_HOST")),
+    Config.withDefault("0.0.0.0"),
+  ),
   logLevel,
-  /** KAFKA_IDEMPOTENT=false only for test brokers that cannot serve idempotent producers (the librdkafka mock). */
-  /**
-   * Longest fetch long-poll on Kafka (ms). A broker answers as soon as a record arrives, so this
-   * only matters for brokers that wait it out regardless (the librdkafka mock); unset keeps the bus default.
-   */
-  kafkaFetchMaxWaitMs: Config.option(Config.Int("KAFKA_FETCH_MAX_WAIT_MS")),
-  /** Kafka consumer-group session timeout (ms); unset keeps the bus default (30 s). Tests shorten it. */
-  kafkaSessionTimeoutMs: Config.option(Config.Int("KAFKA_SESSION_TIMEOUT_MS")),
-  kafkaIdempotent: Config.Boolean("KAFKA_IDEMPOTENT").pipe(Config.withDefault(true)),
   /**
    * Test hook: `0,500,1000` replaces the attempt schedule (ms before attempts 1, 2, 3) so that a
    * test of a real process need not wait 15 s. Unset in every deployment.

@@ -5,7 +5,7 @@
  * usage, all tied to the caller's Scope: closing it closes the servers, the pools and Redis.
  */
 import { randomUUID } from "node:crypto"
-import { Bus, type BusError } from "@parley/bus"
+import { Bus, type BusError, defineService, type ServiceApp } from "@parley/bus"
 import { gatewayRoutes } from "@parley/contracts"
 import {
   type InternalSecret,
@@ -17,12 +17,13 @@ import {
   refuseUndeclaredRoutes,
   type ServiceMetrics,
 } from "@parley/platform"
-import { Duration, Effect, Schedule, type Scope } from "effect"
+import { Config, Duration, Effect, Schedule, type Scope } from "effect"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import { makeAuthenticator } from "./auth/authenticate.ts"
 import { makeIdentityClient } from "./auth/identity-client.ts"
 import { makeKeyCache } from "./auth/key-cache.ts"
 import { followKeyChanges } from "./auth/key-changes.ts"
+import { GatewayConfig, GatewayServiceUrls } from "./config.ts"
 import { registerDocsRoutes } from "./docs/routes.ts"
 import { makeGatewayMetrics } from "./gateway-metrics.ts"
 import { makePipeline } from "./http/pipeline.ts"
@@ -66,11 +67,11 @@ export interface GatewayOptions {
   readonly widgetDir?: string
 }
 
-export interface GatewayApp {
+export interface GatewayApp extends ServiceApp {
   /** The public edge (PARLEY_PORT). */
-  readonly app: FastifyInstance
+  readonly http: FastifyInstance
   /** `/metrics` and health probes, on the internal port (PARLEY_GATEWAY_METRICS_PORT). */
-  readonly metricsApp: FastifyInstance
+  readonly metricsHttp: FastifyInstance
   readonly metrics: ServiceMetrics
   readonly instanceId: string
   /** Whether rate limits are being counted in memory right now (no Redis, or Redis unreachable). */
@@ -213,11 +214,37 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([app.close(), metricsApp.close()])))
 
     return {
-      app,
-      metricsApp,
+      http: app,
+      metricsHttp: metricsApp,
       metrics,
       instanceId,
       limiterInMemory: () => redisLimiter === undefined || redisLimiter.usingFallback,
       flushKeyUsage,
     }
   })
+
+/** The gateway's options as its config says (`services`: where each service is). */
+export const gatewayOptions = (
+  config: GatewayConfig,
+  services: ServiceTargets,
+  logger: ParleyLogger,
+): GatewayOptions => ({
+  services,
+  internalSecret: config.internalSecret,
+  publicUrl: config.publicUrl,
+  logger,
+  redisUrl: config.redisUrl,
+  rateLimits: { generalPerWindow: config.generalPerMin, heavyPerWindow: config.heavyPerMin },
+  trustProxy: config.trustProxy,
+  ...(config.instanceId === undefined ? {} : { instanceId: config.instanceId }),
+})
+
+/** The gateway alone (`main.ts`): the services at their URLs, the bus only (no Postgres on Kafka). */
+export const gatewayService = defineService({
+  name: "gateway",
+  infrastructure: { kind: "bus" },
+  config: Config.all([GatewayConfig, GatewayServiceUrls]).pipe(
+    Config.map(([config, services]) => ({ ...config, services })),
+  ),
+  make: (config, logger) => makeGatewayApp(gatewayOptions(config, config.services, logger)),
+})

@@ -70,7 +70,7 @@ export const startSystem = async (upstreamHandler?: StubHandler): Promise<TestSy
   const identityLogs: Array<string> = []
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(busLayer(db.url), scope))
-  const { app: identity } = await Effect.runPromise(
+  const { http: identity } = await Effect.runPromise(
     makeIdentityApp({
       logger: collectingLogger("identity", identityLogs),
       internalSecret: Redacted.make(INTERNAL_SECRET),
@@ -105,8 +105,8 @@ export const startSystem = async (upstreamHandler?: StubHandler): Promise<TestSy
         ...options,
       }).pipe(Effect.provideContext(busContext), Scope.provide(gatewayScope), Effect.provide(pinoLoggerLayer(logger))),
     )
-    const url = await listen(gateway.app)
-    const metricsUrl = await listen(gateway.metricsApp)
+    const url = await listen(gateway.http)
+    const metricsUrl = await listen(gateway.metricsHttp)
     const running: RunningGateway = {
       url,
       metricsUrl,

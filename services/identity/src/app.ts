@@ -4,12 +4,12 @@
  * migrations applied, the KeyUsed consumer running for as long as the Scope lives, and a Fastify app
  * (not yet listening) whose routes run on identity's services.
  */
-import type { Bus, OutboxWriter } from "@parley/bus"
+import { type Bus, defineService, type OutboxWriter, type ServiceApp } from "@parley/bus"
 import { identityRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { makeHttpServer, type ParleyLogger, pinoLoggerLayer, serveRoutes } from "@parley/platform"
 import { Effect, Layer, ManagedRuntime, type Redacted, type Scope } from "effect"
-import type { FastifyInstance } from "fastify"
+import { IdentityConfig } from "./config.ts"
 import { consumeKeyUsage, type KeyUsageBatching } from "./consumers/key-usage.ts"
 import { DEFAULT_SCRYPT_COST, type ScryptCost } from "./domain/password.ts"
 import { toApiError } from "./http/error-mapping.ts"
@@ -26,7 +26,6 @@ import { Members } from "./services/members.ts"
 import { Organizations } from "./services/organizations.ts"
 import { Passwords } from "./services/passwords.ts"
 
-export { IdentityConfig } from "./config.ts"
 export { KEY_USAGE_GROUP } from "./consumers/key-usage.ts"
 export { SESSION_COOKIE, SESSION_LIFETIME_MS } from "./domain/session-token.ts"
 export { MAX_ACTIVE_KEYS } from "./services/api-keys.ts"
@@ -45,9 +44,7 @@ export interface IdentityAppOptions {
   readonly keyUsageBatching?: KeyUsageBatching
 }
 
-export interface IdentityApp {
-  readonly app: FastifyInstance
-}
+export type IdentityApp = ServiceApp
 
 export const applyIdentityMigrations: Effect.Effect<void, never, Database> = Effect.gen(function* () {
   const { sql } = yield* Database
@@ -104,5 +101,16 @@ export const makeIdentityApp = (
       Effect.promise(() => app.ready()),
       () => Effect.promise(() => app.close()),
     )
-    return { app }
+    return { http: app }
   })
+
+/** Identity as a service: `main.ts` runs it, `standalone` composes it. */
+export const identityService = defineService({
+  name: "identity",
+  routes: identityRoutes,
+  infrastructure: { kind: "outbox", schema: IDENTITY_SCHEMA },
+  config: IdentityConfig,
+  make: (config, logger) => makeIdentityApp({ ...config, logger }),
+})
+
+export { IdentityConfig }

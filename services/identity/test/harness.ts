@@ -46,7 +46,7 @@ export const startIdentity = async (options: HarnessOptions = { operatorToken: O
   const scope = Effect.runSync(Scope.make())
   const layer = SingleNodeBus.layer({ timings: {} }).pipe(Layer.provideMerge(Database.layer({ url: db.url })))
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
-  const { app } = await Effect.runPromise(
+  const { http: app } = await Effect.runPromise(
     Effect.gen(function* () {
       return yield* makeIdentityApp({
         logger,

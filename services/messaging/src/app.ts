@@ -1,4 +1,4 @@
-import type { Bus, OutboxWriter } from "@parley/bus"
+import { type Bus, defineService, type OutboxWriter, type ServiceApp } from "@parley/bus"
 import { messagingRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
@@ -11,12 +11,11 @@ import {
   serveRoutes,
 } from "@parley/platform"
 import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import type { FastifyInstance } from "fastify"
 import { CampaignWakeup } from "./campaigns/wakeup.ts"
 import { type CampaignWorkerOptions, runCampaignWorker } from "./campaigns/worker.ts"
 import { makeGraphClient } from "./cloud/graph-client.ts"
 import { makeCloudIngress } from "./cloud/ingest.ts"
-import type { MessagingConfig } from "./config.ts"
+import { MessagingConfig } from "./config.ts"
 import { apiErrorOf } from "./errors.ts"
 import { apiHandlers } from "./http/api-routes.ts"
 import { ingressHandlers } from "./http/ingress-routes.ts"
@@ -46,9 +45,7 @@ export interface MessagingAppOptions {
   readonly resolver?: Resolver
 }
 
-export interface MessagingApp {
-  readonly http: FastifyInstance
-}
+export type MessagingApp = ServiceApp
 
 /**
  * Builds the messaging service from its infrastructure: migrations, the provider and bridge
@@ -129,3 +126,12 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
     )
     return { http } satisfies MessagingApp
   })
+
+/** Messaging as a service: `main.ts` runs it, `standalone` composes it. */
+export const messagingService = defineService({
+  name: "messaging",
+  routes: messagingRoutes,
+  infrastructure: { kind: "outbox", schema: MESSAGING_SCHEMA },
+  config: MessagingConfig,
+  make: (config, logger) => makeMessagingApp({ config, logger }),
+})

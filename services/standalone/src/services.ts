@@ -1,27 +1,33 @@
 /**
- * Every Parley service, built from its own `app.ts` with the config it decodes itself from the
- * standalone environment. The gateway reaches each through an in-process dispatcher: the service
- * still receives a whole HTTP request with the signed principal and runs every hook it runs behind
- * a network hop, but no socket or port is spent on it (the distributed e2e tests cover the hop).
+ * Every Parley service behind the gateway, each built from its definition (`<name>Service` in its
+ * `app.ts`) exactly as `runService` builds it alone: its config decoded from the standalone
+ * environment, its own logger, the same constructor. No adapter per service: what differs here is
+ * only that they share one Postgres and one bus, and that the gateway reaches each through an
+ * in-process dispatcher (the service still receives a whole HTTP request with the signed principal
+ * and runs every hook it runs behind a network hop, but no socket or port is spent on it).
  */
-import { makeAssistantApp } from "@parley/assistant"
-import { AssistantConfig } from "@parley/assistant/config"
-import type { Bus, OutboxWriter } from "@parley/bus"
+import { assistantService } from "@parley/assistant"
+import type { Bus, OutboxWriter, ServiceDefinition } from "@parley/bus"
+import type { ServiceName } from "@parley/contracts"
 import type { Database } from "@parley/db"
-import { makeDispatcher } from "@parley/dispatcher"
-import { DispatcherConfig } from "@parley/dispatcher/config"
+import { dispatcherService } from "@parley/dispatcher"
 import { InProcessDispatcher, type ServiceTargets } from "@parley/gateway"
-import { makeIdentityApp } from "@parley/identity"
-import { IdentityConfig } from "@parley/identity/config"
-import { makeMessagingApp } from "@parley/messaging"
-import { MessagingConfig } from "@parley/messaging/config"
-import { type EnvRecord, loadConfig, type makeLogger, type ServiceMetrics } from "@parley/platform"
-import { makeWebhookRegistryApp } from "@parley/webhook-registry"
-import { WebhookRegistryConfig } from "@parley/webhook-registry/config"
-import { Effect, Redacted, type Scope } from "effect"
+import { identityService } from "@parley/identity"
+import { messagingService } from "@parley/messaging"
+import type { EnvRecord, ServiceMetrics } from "@parley/platform"
+import { webhookRegistryService } from "@parley/webhook-registry"
+import { Effect, type Scope } from "effect"
 
-type Logger = ReturnType<typeof makeLogger>
 export type Infrastructure = Database | Bus | OutboxWriter
+
+/** The services of the process, in the order they are built. */
+export const services: ReadonlyArray<ServiceDefinition> = [
+  identityService,
+  webhookRegistryService,
+  dispatcherService,
+  messagingService,
+  assistantService,
+]
 
 export interface InternalServices {
   /** What the gateway forwards each service's routes to. */
@@ -32,46 +38,19 @@ export interface InternalServices {
 
 export const startInternalServices = (
   env: EnvRecord,
-  loggerFor: (service: string) => Logger,
 ): Effect.Effect<InternalServices, unknown, Infrastructure | Scope.Scope> =>
   Effect.gen(function* () {
-    const identityConfig = yield* loadConfig(IdentityConfig, env)
-    const { app: identity } = yield* makeIdentityApp({
-      logger: loggerFor("identity"),
-      internalSecret: identityConfig.internalSecret,
-      operatorToken: identityConfig.operatorToken,
-      publicUrl: identityConfig.publicUrl,
-    })
-
-    const registryConfig = yield* loadConfig(WebhookRegistryConfig, env)
-    const registry = yield* makeWebhookRegistryApp({
-      logger: loggerFor("webhook-registry"),
-      secretKey: Redacted.value(registryConfig.secretKey),
-      internalSecret: registryConfig.internalSecret,
-      allowPrivate: registryConfig.allowPrivate,
-    })
-
-    const dispatcherConfig = yield* loadConfig(DispatcherConfig, env)
-    yield* makeDispatcher({
-      secretKey: Redacted.value(dispatcherConfig.secretKey),
-      allowPrivate: dispatcherConfig.allowPrivate,
-    })
-
-    const messagingConfig = yield* loadConfig(MessagingConfig, env)
-    const { http: messaging } = yield* makeMessagingApp({ config: messagingConfig, logger: loggerFor("messaging") })
-
-    const assistantConfig = yield* loadConfig(AssistantConfig, env)
-    const { app: assistant } = yield* makeAssistantApp({
-      logger: loggerFor("assistant"),
-      internalSecret: assistantConfig.internalSecret,
-      llm: assistantConfig.llm,
-    })
-
-    const targets: ServiceTargets = {
-      identity: new InProcessDispatcher(identity),
-      webhookRegistry: new InProcessDispatcher(registry),
-      messaging: new InProcessDispatcher(messaging),
-      assistant: new InProcessDispatcher(assistant),
+    const targets: Partial<Record<ServiceName, InProcessDispatcher>> = {}
+    const metrics: Array<ServiceMetrics> = []
+    const starts: Array<Effect.Effect<void, unknown, Infrastructure | Scope.Scope>> = []
+    for (const service of services) {
+      const { make } = yield* service.configure(env)
+      const app = yield* make
+      if (service.routes !== undefined) targets[service.routes.service] = new InProcessDispatcher(app.http)
+      metrics.push(app.http.metrics)
+      if (app.start !== undefined) starts.push(app.start)
     }
-    return { targets, metrics: [identity.metrics, registry.metrics, messaging.metrics, assistant.metrics] }
+    // What starts once a service listens (the dispatcher's consumers) starts once all are built.
+    for (const start of starts) yield* start
+    return { targets: targets as ServiceTargets, metrics }
   })

@@ -7,14 +7,15 @@
 import { existsSync } from "node:fs"
 import type { AddressInfo } from "node:net"
 import { join, resolve } from "node:path"
-import { makeGatewayApp } from "@parley/gateway"
+import { InfrastructureConfig, infrastructureLayer } from "@parley/bus"
+import { Database } from "@parley/db"
+import { gatewayOptions, makeGatewayApp } from "@parley/gateway"
 import { GatewayConfig } from "@parley/gateway/config"
 import { type EnvRecord, loadConfig, makeLogger, makeMetricsServer, pinoLoggerLayer } from "@parley/platform"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { databaseIdentity } from "./bootstrap.ts"
 import { StandaloneConfig } from "./config.ts"
 import { serviceEnvironment } from "./environment.ts"
-import { Database, infrastructureLayer } from "./infrastructure.ts"
 import { combinedMetrics } from "./metrics.ts"
 import { type LoadedSecrets, loadOrCreateSecrets } from "./secrets.ts"
 import { startInternalServices } from "./services.ts"
@@ -34,6 +35,15 @@ export interface RunningStandalone {
   /** Which database this is (`databaseIdentity`): the demo organization's marker names it. */
   readonly database: string
 }
+
+/** With Kafka, the schema whose outbox every service of this process appends to. */
+export const STANDALONE_OUTBOX_SCHEMA = "parley_standalone"
+
+/**
+ * Every service of the process shares this pool (the bus has its own): enough connections for the
+ * request handlers and consumers of all of them to keep the server busy on a small machine.
+ */
+const DATABASE_POOL = 16
 
 const address = (server: { address(): unknown }): string => {
   const { address, port, family } = server.address() as AddressInfo
@@ -55,7 +65,17 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
     const logger = loggerFor("standalone")
     const servicesEnv = serviceEnvironment(env, secrets.secrets, dataDir)
 
-    const infrastructure = yield* Layer.build(infrastructureLayer(config, dataDir))
+    const infrastructureConfig = yield* loadConfig(InfrastructureConfig, servicesEnv)
+    const infrastructure = yield* Layer.build(
+      infrastructureLayer(
+        { kind: "outbox", schema: STANDALONE_OUTBOX_SCHEMA },
+        "parley-standalone",
+        infrastructureConfig,
+        {
+          maxConnections: DATABASE_POOL,
+        },
+      ),
+    )
     const database = yield* Effect.promise(() => databaseIdentity(Context.get(infrastructure, Database).sql))
     if (config.databaseUrl === undefined && existsSync(join(dataDir, "pg"))) {
       logger.warn(
@@ -63,19 +83,14 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
           `(the embedded PostgreSQL keeps its data in ${join(dataDir, "postgres")}): delete it once you no longer need it`,
       )
     }
-    const internal = yield* startInternalServices(servicesEnv, loggerFor).pipe(Effect.provideContext(infrastructure))
+    const internal = yield* startInternalServices(servicesEnv).pipe(Effect.provideContext(infrastructure))
 
+    // The gateway in front, its services in this process. One process, one gateway: a stable
+    // consumer group, so restarts leave no abandoned groups that would hold back the single-node
+    // bus's retention of key changes.
     const gatewayConfig = yield* loadConfig(GatewayConfig, servicesEnv)
     const gateway = yield* makeGatewayApp({
-      services: internal.targets,
-      internalSecret: gatewayConfig.internalSecret,
-      publicUrl: gatewayConfig.publicUrl,
-      logger: loggerFor("gateway"),
-      redisUrl: gatewayConfig.redisUrl,
-      rateLimits: { generalPerWindow: gatewayConfig.generalPerMin, heavyPerWindow: gatewayConfig.heavyPerMin },
-      trustProxy: gatewayConfig.trustProxy,
-      // One process, one gateway: a stable consumer group, so restarts leave no abandoned groups that
-      // would hold back the single-node bus's retention of key changes.
+      ...gatewayOptions(gatewayConfig, internal.targets, loggerFor("gateway")),
       instanceId: "standalone",
     }).pipe(Effect.provideContext(infrastructure))
 
@@ -86,10 +101,10 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
     })
     yield* Effect.addFinalizer(() => Effect.promise(() => metricsServer.close()))
     yield* Effect.promise(() => metricsServer.listen({ host: "127.0.0.1", port: config.metricsPort }))
-    yield* Effect.promise(() => gateway.app.listen({ host: config.host, port: config.port }))
+    yield* Effect.promise(() => gateway.http.listen({ host: config.host, port: config.port }))
 
     return {
-      url: address(gateway.app.server),
+      url: address(gateway.http.server),
       publicUrl: gatewayConfig.publicUrl,
       metricsUrl: address(metricsServer.server),
       dataDir,

@@ -1,10 +1,11 @@
-import type { Bus, OutboxWriter } from "@parley/bus"
+import { type Bus, type BusError, defineService, type OutboxWriter, type ServiceApp } from "@parley/bus"
 import { webhookRegistryRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import type { Resolver } from "@parley/egress"
 import { makeHttpServer, type ParleyLogger, SecretBox, serveRoutes } from "@parley/platform"
-import { Effect, Layer, ManagedRuntime, type Redacted, Schedule } from "effect"
+import { Effect, Layer, ManagedRuntime, Redacted, Schedule, type Scope } from "effect"
 import type { FastifyInstance } from "fastify"
+import { WebhookRegistryConfig } from "./config.ts"
 import { runDeliveryLogConsumers } from "./consumers.ts"
 import { deleteExpired } from "./delivery-log.ts"
 import { PreviousSecretSweepEvery } from "./rotation.ts"
@@ -16,7 +17,7 @@ import { makeWebhookStore } from "./webhook-store.ts"
 export interface WebhookRegistryOptions {
   readonly logger: ParleyLogger
   /** PARLEY_SECRET_KEY: seals webhook secrets at rest. */
-  readonly secretKey: string
+  readonly secretKey: string | Redacted.Redacted<string>
   /** PARLEY_INTERNAL_SECRET: verifies the principal the gateway signs. */
   readonly internalSecret: string | Redacted.Redacted<string>
   /** PARLEY_WEBHOOK_ALLOW_PRIVATE: accept loopback and private webhook URLs (development, tests). */
@@ -37,7 +38,9 @@ export const WEBHOOK_REGISTRY_SCHEMA = "webhook_registry"
  * the delivery log and the retention cleanup (both until the Scope closes) and answers the Fastify
  * app with the routes of CONTRACT.md §5, not yet listening.
  */
-export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
+export const makeWebhookRegistryApp = (
+  options: WebhookRegistryOptions,
+): Effect.Effect<ServiceApp, BusError, WebhookRegistryRequirements | Scope.Scope> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const schema = options.schema ?? WEBHOOK_REGISTRY_SCHEMA
@@ -70,7 +73,9 @@ export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
       sql,
       schema,
       store,
-      box: SecretBox.fromBase64Key(options.secretKey),
+      box: SecretBox.fromBase64Key(
+        typeof options.secretKey === "string" ? options.secretKey : Redacted.value(options.secretKey),
+      ),
       allowPrivate: options.allowPrivate,
       ...(options.resolver === undefined ? {} : { resolver: options.resolver }),
     }
@@ -82,7 +87,16 @@ export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
     })
     yield* Effect.addFinalizer(() => Effect.promise(() => app.close()))
     yield* Effect.promise(() => app.ready())
-    return app
+    return { http: app }
   })
 
 export type WebhookRegistryRequirements = Bus | Database | OutboxWriter
+
+/** The webhook registry as a service: `main.ts` runs it, `standalone` composes it. */
+export const webhookRegistryService = defineService({
+  name: "webhook-registry",
+  routes: webhookRegistryRoutes,
+  infrastructure: { kind: "outbox", schema: WEBHOOK_REGISTRY_SCHEMA },
+  config: WebhookRegistryConfig,
+  make: (config, logger) => makeWebhookRegistryApp({ ...config, logger }),
+})

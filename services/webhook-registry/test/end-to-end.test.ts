@@ -69,7 +69,7 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
       layer = SingleNodeBus.layer({ timings: { drainTimeoutMs: 500 } }).pipe(Layer.provideMerge(database))
     }
     const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
-    app = await Effect.runPromiseWith(context)(
+    const registry = await Effect.runPromiseWith(context)(
       makeWebhookRegistryApp({
         logger: makeLogger({ service: "webhook-registry", level: "silent" }),
         secretKey,
@@ -78,6 +78,7 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
         groupPrefix: `${prefix}webhook-registry.`,
       }).pipe(Scope.provide(scope)),
     )
+    app = registry.http
     await Effect.runPromiseWith(context)(
       makeDispatcher({
         secretKey,

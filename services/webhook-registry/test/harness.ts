@@ -44,7 +44,7 @@ export const makeRegistryHarness = async (
     Layer.provideMerge(Database.layer({ url: db.url })),
   )
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
-  const app = await Effect.runPromiseWith(context)(
+  const { http: app } = await Effect.runPromiseWith(context)(
     makeWebhookRegistryApp({
       logger: options.logger ?? makeLogger({ service: "webhook-registry", level: "silent" }),
       secretKey,

@@ -39,7 +39,7 @@ try {
   const context = await Effect.runPromise(
     Layer.buildWithScope(SingleNodeBus.layer().pipe(Layer.provideMerge(Database.layer({ url: db.url }))), scope),
   )
-  const { app } = await Effect.runPromiseWith(context)(
+  const { http: app } = await Effect.runPromiseWith(context)(
     makeAssistantApp({
       logger: makeLogger({ service: "assistant", level: "warn" }),
       internalSecret: INTERNAL_SECRET,

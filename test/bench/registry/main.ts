@@ -29,7 +29,7 @@ try {
   const context = await Effect.runPromise(
     Layer.buildWithScope(SingleNodeBus.layer().pipe(Layer.provideMerge(Database.layer({ url: db.url }))), scope),
   )
-  const app = await Effect.runPromiseWith(context)(
+  const { http: app } = await Effect.runPromiseWith(context)(
     makeWebhookRegistryApp({
       logger: makeLogger({ service: "webhook-registry", level: "warn" }),
       secretKey: Buffer.alloc(32, 3).toString("base64"),

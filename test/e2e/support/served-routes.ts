@@ -5,17 +5,12 @@
  */
 import { SingleNodeBus } from "@parley/bus"
 import { Database } from "@parley/db"
-import { loadConfig, makeLogger } from "@parley/platform"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect, Layer } from "effect"
 import type { FastifyInstance } from "fastify"
-import { makeAssistantApp } from "../../../services/assistant/src/app.ts"
-import { AssistantConfig } from "../../../services/assistant/src/config.ts"
-import { makeIdentityApp } from "../../../services/identity/src/app.ts"
-import { IdentityConfig } from "../../../services/identity/src/config.ts"
-import { makeMessagingApp } from "../../../services/messaging/src/app.ts"
-import { MessagingConfig } from "../../../services/messaging/src/config.ts"
-import { makeWebhookRegistryApp } from "../../../services/webhook-registry/src/app.ts"
-import { WebhookRegistryConfig } from "../../../services/webhook-registry/src/config.ts"
+import { assistantService } from "../../../services/assistant/src/app.ts"
+import { identityService } from "../../../services/identity/src/app.ts"
+import { messagingService } from "../../../services/messaging/src/app.ts"
+import { webhookRegistryService } from "../../../services/webhook-registry/src/app.ts"
 
 export interface ServedRoute {
   readonly service: string
@@ -56,39 +51,18 @@ const environment = (databaseUrl: string): Record<string, string> => ({
   PARLEY_LOG_LEVEL: "warn",
 })
 
-/** Builds identity, the webhook registry, the assistant and messaging on `databaseUrl` and lists their routes. */
+/**
+ * Builds identity, the webhook registry, the assistant and messaging on `databaseUrl` — from their
+ * service definitions, as `runService` and `standalone` build them — and lists their routes.
+ */
 export const servedRoutes = (databaseUrl: string): Promise<Array<ServedRoute>> => {
   const env = environment(databaseUrl)
-  const logger = makeLogger({ service: "route-listing", level: "warn" })
   const program = Effect.gen(function* () {
-    const identityConfig = yield* loadConfig(IdentityConfig, env)
-    const { app: identity } = yield* makeIdentityApp({
-      logger,
-      internalSecret: identityConfig.internalSecret,
-      operatorToken: identityConfig.operatorToken,
-      publicUrl: identityConfig.publicUrl,
-    })
-    const registryConfig = yield* loadConfig(WebhookRegistryConfig, env)
-    const registry = yield* makeWebhookRegistryApp({
-      logger,
-      secretKey: Redacted.value(registryConfig.secretKey),
-      internalSecret: registryConfig.internalSecret,
-      allowPrivate: registryConfig.allowPrivate,
-    })
-    const assistantConfig = yield* loadConfig(AssistantConfig, env)
-    const { app: assistant } = yield* makeAssistantApp({
-      logger,
-      internalSecret: assistantConfig.internalSecret,
-      background: false,
-    })
-    const messagingConfig = yield* loadConfig(MessagingConfig, env)
-    const { http: messaging } = yield* makeMessagingApp({ config: messagingConfig, logger, background: false })
-    const apps: ReadonlyArray<readonly [string, FastifyInstance]> = [
-      ["identity", identity],
-      ["webhook-registry", registry],
-      ["assistant", assistant],
-      ["messaging", messaging],
-    ]
+    const apps: Array<readonly [string, FastifyInstance]> = []
+    for (const service of [identityService, webhookRegistryService, assistantService, messagingService]) {
+      const { make } = yield* service.configure(env)
+      apps.push([service.name, (yield* make).http])
+    }
     return yield* Effect.promise(async () => {
       for (const [, app] of apps) await app.ready()
       return apps.flatMap(([service, app]) =>

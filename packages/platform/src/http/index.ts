@@ -16,6 +16,7 @@ export {
 } from "./routes.ts"
 export {
   DEFAULT_BODY_LIMIT,
+  type HttpServer,
   type HttpServerOptions,
   type MetricsServerOptions,
   makeHttpServer,

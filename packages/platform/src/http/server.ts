@@ -27,6 +27,9 @@ declare module "fastify" {
   }
 }
 
+/** What `makeHttpServer` answers, for packages that hold one without depending on Fastify. */
+export type HttpServer = FastifyInstance
+
 /** CONTRACT.md §1: 1 MiB for JSON bodies unless a route says otherwise. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
