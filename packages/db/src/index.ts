@@ -9,5 +9,5 @@ export {
   outboxTableSql,
   runOutboxRelay,
 } from "./outbox.ts"
-export { withTransaction } from "./transaction.ts"
+export { atCommit, withTransaction } from "./transaction.ts"
 export { Wakeup } from "./wakeup.ts"
