@@ -7,7 +7,7 @@ import type { ServiceRoutes } from "@parley/contracts"
 import { type FastifyInstance, fastify, LogController } from "fastify"
 import { notFound } from "../errors.ts"
 import type { ParleyLogger } from "../logger.ts"
-import { censorUrl } from "../logger.ts"
+import { censorUrl, writesAccessLog } from "../logger.ts"
 import { makeServiceMetrics, type ServiceMetrics } from "../metrics.ts"
 import { installBodyParsers } from "./body.ts"
 import { handleError, sendApiError, toApiError } from "./error-response.ts"
@@ -79,10 +79,13 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
     reply.header(REQUEST_ID_HEADER, request.id)
     done()
   })
+  // The access line; not written by a service whose requests the gateway in front, in the same
+  // process, already logs (`makeLogger`'s `accessLog`).
+  const accessLog = writesAccessLog(options.logger)
   app.addHook("onResponse", (request, reply, done) => {
     // Below the info level (production runs at warn) the line would be dropped: skip building it
     // (the URL censoring regex and the fields object cost a few µs on every request).
-    if ((request.log as unknown as ParleyLogger).isLevelEnabled("info")) {
+    if (accessLog && (request.log as unknown as ParleyLogger).isLevelEnabled("info")) {
       request.log.info(
         {
           method: request.method,
