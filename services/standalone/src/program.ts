@@ -1,6 +1,7 @@
 /**
- * `npm start`: every Parley service in one process. Reads the environment once, starts, and on the
- * first start creates the demo organization and prints how to use it.
+ * `npm start`'s composition root (loaded by `main.ts`): every Parley service in one process. Reads
+ * the environment once, starts, and on the first start creates the demo organization and prints how
+ * to use it.
  */
 import { runMain } from "@parley/platform"
 import { Effect } from "effect"
