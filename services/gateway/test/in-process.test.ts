@@ -1,14 +1,14 @@
 /**
  * `npm start`'s hop: a service in the gateway's own process. A bodiless call is handed to the
  * service's Fastify on the client's own request and connection; a call with a body is simulated
- * (`inject`). Either way the service must see exactly what it would over HTTP — the gateway's
- * signed principal and request id, never the client's credentials or forged internal headers —
- * and the client must get the gateway's headers with the service's answer.
+ * (`inject`). Either way the service must see what it would over HTTP — the gateway's principal
+ * (handed over on the request object when the request is, signed otherwise) and request id, never
+ * the client's credentials or forged internal headers — and the client must get the gateway's
+ * headers with the service's answer.
  */
 
 import type { IncomingHttpHeaders } from "node:http"
-import { type Principal, verifyPrincipal } from "@parley/platform"
-import { Result } from "effect"
+import { type Principal, requirePrincipal } from "@parley/platform"
 import Fastify, { type FastifyInstance } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { InProcessDispatcher } from "../src/proxy/in-process.ts"
@@ -28,10 +28,19 @@ let gw: RunningGateway
 let service: FastifyInstance
 let org: Organization
 let key: CreatedKey
-const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders; body: unknown; ip: string }> = []
+const seen: Array<{
+  method: string
+  url: string
+  headers: IncomingHttpHeaders
+  body: unknown
+  ip: string
+  principal: Principal | undefined
+}> = []
 
 beforeAll(async () => {
   service = Fastify()
+  // What every service's principal routes run: the principal handed over, else the signed header.
+  service.addHook("onRequest", requirePrincipal(INTERNAL_SECRET))
   service.all("/api/org/*", async (request, reply) => {
     seen.push({
       method: request.method,
@@ -39,6 +48,7 @@ beforeAll(async () => {
       headers: request.headers,
       body: request.body,
       ip: request.ip,
+      principal: request.principal,
     })
     reply.header("x-service-said", "hello")
     return reply.code(request.method === "POST" ? 201 : 200).send({ answered: request.method })
@@ -61,13 +71,6 @@ afterAll(async () => {
   await system?.close()
   await service?.close()
 })
-
-const principalOf = (headers: IncomingHttpHeaders): Principal | undefined => {
-  const value = headers["x-parley-principal"]
-  if (typeof value !== "string") return undefined
-  const verified = verifyPrincipal(INTERNAL_SECRET, value)
-  return Result.isSuccess(verified) ? verified.success : undefined
-}
 
 describe("a service in the gateway's process", () => {
   it("gets a bodiless call with the gateway's principal and request id, and none of the client's credentials", async () => {
@@ -97,7 +100,9 @@ describe("a service in the gateway's process", () => {
     expect(call?.headers["x-request-id"]).toBe("trace-in-process")
     expect(call?.headers["x-custom"]).toBe("kept")
     expect(call?.headers["x-forwarded-for"]).toBe("127.0.0.1")
-    expect(principalOf(call?.headers ?? {})).toMatchObject({
+    // Handed over with the request object: no header to sign, none to verify (the forged one dropped).
+    expect(call?.headers["x-parley-principal"]).toBeUndefined()
+    expect(call?.principal).toMatchObject({
       orgId: org.orgId,
       role: "admin",
       actor: { type: "api_key", keyId: key.id },
@@ -119,7 +124,9 @@ describe("a service in the gateway's process", () => {
     const [call] = seen
     expect(call?.body).toEqual({ url: "https://receiver.example/hook" })
     expect(call?.headers["x-api-key"]).toBeUndefined()
-    expect(principalOf(call?.headers ?? {})).toMatchObject({ orgId: org.orgId, actor: { type: "api_key" } })
+    // Simulated (`inject`), so signed like over HTTP, and verified by the service.
+    expect(call?.headers["x-parley-principal"]).not.toBe("forged")
+    expect(call?.principal).toMatchObject({ orgId: org.orgId, actor: { type: "api_key" } })
   })
 
   it("keeps serving kept-alive clients call after call, each answer whole", async () => {
