@@ -25,6 +25,11 @@ export interface CampaignWorkerOptions {
    * send in progress is never taken for a crashed one.
    */
   readonly staleSendingMs?: number
+  /**
+   * The longest the worker sleeps when it has nothing to send (default 30 s): new campaigns wake it
+   * (`CampaignWakeup`), so this only paces the sweep of abandoned recipients and another instance
+   * picking up a crashed one's campaign.
+   */
   readonly pollMs?: number
 }
 
@@ -73,7 +78,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
     const maxAttempts = options.maxAttempts ?? 6
     const retryBaseMs = options.retryBaseMs ?? 1000
     const staleMs = options.staleSendingMs ?? 600_000
-    const pollMs = options.pollMs ?? 1000
+    const pollMs = options.pollMs ?? 30_000
 
     const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient) =>
       Effect.gen(function* () {
