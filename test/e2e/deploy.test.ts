@@ -125,6 +125,18 @@ describe("Helm chart", () => {
   it("ships a chart test that checks the gateway is ready", () => {
     expect(templates["templates/tests/gateway-ready.yaml"]).toContain("helm.sh/hook: test")
   })
+
+  it("ships a chart test that loads the chat widget and its panel from the gateway", () => {
+    const test = templates["templates/tests/gateway-widget.yaml"] as string
+    expect(test).toContain("helm.sh/hook: test")
+    expect(test).toContain('"/widget.js"')
+  })
+
+  it("ships a chart test that loads the console's page and its script from the gateway", () => {
+    const test = templates["templates/tests/gateway-console.yaml"] as string
+    expect(test).toContain("helm.sh/hook: test")
+    expect(test).toContain('"/console/"')
+  })
 })
 
 describe("container image", () => {
@@ -133,6 +145,10 @@ describe("container image", () => {
     expect(dockerfile.match(/^FROM /gm)?.length).toBeGreaterThanOrEqual(2)
     expect(dockerfile).toMatch(/^USER node$/m)
     expect(dockerfile).toContain("npm ci")
+    // npm ci needs the manifest of every workspace the lockfile links (the widget's tests use test/browser).
+    const rootManifest = JSON.parse(await read("package.json")) as { workspaces: Array<string> }
+    const copied = /^COPY --parents (.+) \.\/$/m.exec(dockerfile)?.[1]?.split(" ") ?? []
+    for (const workspace of rootManifest.workspaces) expect(copied, workspace).toContain(`${workspace}/package.json`)
     expect(await read(".dockerignore")).toContain("node_modules")
   })
 

@@ -22,6 +22,7 @@ describe("the built entry points the container image runs", () => {
   let services: FreshDatabase
   let standaloneDb: FreshDatabase
   let dataDir: string
+  const started: Array<ServiceProcess> = []
 
   beforeAll(async () => {
     await ensureBuilt()
@@ -68,7 +69,6 @@ describe("the built entry points the container image runs", () => {
       PARLEY_ASSISTANT_URL: "http://127.0.0.1:9",
       PARLEY_MESSAGING_URL: "http://127.0.0.1:9",
     })
-    const started: Array<ServiceProcess> = []
     for (const name of ServiceNames) {
       const own = name === "standalone" ? { DATABASE_URL: standaloneDb.url } : {}
       started.push(await spawnService(name, { ...env, ...own }))
@@ -79,4 +79,17 @@ describe("the built entry points the container image runs", () => {
     )
     expect(failures, failures.join("\n\n")).toEqual([])
   }, 120_000)
+
+  it("serves the chat widget from the built gateway: the loader and the panel it names (CONTRACT.md §15)", async () => {
+    const gateway = started.find((service) => service.name === "gateway")
+    expect(gateway, "the gateway process started").toBeDefined()
+    const loader = await fetch(`${gateway?.url}/widget.js`)
+    expect(loader.status).toBe(200)
+    expect(loader.headers.get("content-type")).toMatch(/^text\/javascript/)
+    const panel = /widget\/panel-[\w-]+\.js/.exec(await loader.text())?.[0]
+    expect(panel, "the loader names its panel").toBeDefined()
+    const chunk = await fetch(`${gateway?.url}/${panel}`)
+    expect(chunk.status).toBe(200)
+    expect(chunk.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+  })
 })

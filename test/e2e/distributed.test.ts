@@ -261,6 +261,19 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     expect(await page.text()).toContain('id="createWebhook"')
   })
 
+  it("serves the built console from the gateway process, its script with it, / leading there", async () => {
+    const root = await api("/", { headers: {} })
+    expect(root.url).toBe(`${system.url}/console/`)
+    expect(root.status).toBe(200)
+    expect(root.headers.get("content-security-policy")).toContain("script-src 'self'")
+    const page = await root.text()
+    const script = /<script type="module" crossorigin src="(\/console\/assets\/[^"]+\.js)"/.exec(page)?.[1]
+    expect(script).toBeDefined()
+    const bundle = await api(script as string)
+    expect(bundle.status).toBe(200)
+    expect(bundle.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+  })
+
   it("records the attempts in the webhook's delivery log", async () => {
     const attempts = await eventually(
       async () => {

@@ -39,6 +39,14 @@ const nextWednesday = (): string => {
   return date.toISOString().slice(0, 10)
 }
 
+let bookingA: string
+const PROFILE_A = {
+  businessName: "Ada's Atelier",
+  languages: ["en", "de"],
+  faqs: [{ question: "Where is your atelier?", answer: "A's secret address, 1 Private Lane" }],
+  handoffMessage: "A's own hand-off",
+}
+
 beforeAll(async () => {
   system = await startSystem()
   ;[a, b] = await Promise.all([system.createTenant(), system.createTenant()])
@@ -59,6 +67,8 @@ beforeAll(async () => {
     service: "consultation",
   })
   ok(booking, 201, "A's widget booking")
+  bookingA = booking.body.id
+  ok(await keyA.client.put("/api/assistant/profile", PROFILE_A), 200, "A's assistant profile")
   ok(await keyA.client.put("/api/channels/cloud", CLOUD_A), 200, "A's cloud channel")
   const sent = await keyA.client.post("/api/messages", { to: PHONE_A, text: "Hello from A" })
   ok(sent, 202, "A's message")
@@ -323,6 +333,50 @@ const rows: ReadonlyArray<Row> = [
       ok(await x.private.put("/api/bookings/settings", settings), 200, "B's settings")
     },
     unchanged: slotTakenForA,
+  },
+  {
+    route: "DELETE /api/bookings/:id",
+    control: slotTakenForA,
+    attack: async (x) => {
+      const answer = await x.private.delete(`/api/bookings/${bookingA}`)
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 404,
+        body: { error: "Not found", code: "not_found" },
+      })
+    },
+    unchanged: async () => {
+      await slotTakenForA()
+      const list = await keyA.client.get(`/api/bookings?date=${day}`)
+      expect(list.body.data).toEqual([expect.objectContaining({ id: bookingA, status: "confirmed" })])
+    },
+  },
+  // §8 the assistant's profile
+  {
+    route: "GET /api/assistant/profile",
+    control: async () => expect((await keyA.client.get("/api/assistant/profile")).body).toMatchObject(PROFILE_A),
+    attack: async (x) => {
+      const own = await x.private.get("/api/assistant/profile")
+      ok(own, 200, "B's profile")
+      expect(own.text).not.toContain("Ada's Atelier")
+      expect(own.text).not.toContain("1 Private Lane")
+    },
+  },
+  {
+    route: "PUT /api/assistant/profile",
+    control: async () => expect((await keyA.client.get("/api/assistant/profile")).body).toMatchObject(PROFILE_A),
+    attack: async (x) => {
+      const profile = {
+        businessName: "B's shop",
+        languages: ["fr"],
+        faqs: [{ question: "Where?", answer: "B's place" }],
+      }
+      ok(await x.private.put("/api/assistant/profile", profile), 200, "B's profile")
+      // A's visitors still get A's answers.
+      const answer = await widgetA.client.post("/api/public/chat", { message: "where is the atelier?" })
+      ok(answer, 200, "A's widget chat")
+      expect(answer.body.reply.text).toBe("A's secret address, 1 Private Lane")
+    },
+    unchanged: async () => expect((await keyA.client.get("/api/assistant/profile")).body).toEqual(PROFILE_A),
   },
   // POST /api/media and POST /api/campaigns create B's own, with nothing of A's to name or list.
 ]

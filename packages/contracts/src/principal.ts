@@ -23,5 +23,7 @@ export const Principal = Schema.Struct({
   role: Role,
   actor: Actor,
   requestId: Schema.String,
+  /** The organization's name, when the gateway knows it (the assistant's default business name). */
+  orgName: Schema.optionalKey(Schema.String),
 }).annotate({ identifier: "Principal" })
 export type Principal = typeof Principal.Type

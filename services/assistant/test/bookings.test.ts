@@ -33,7 +33,12 @@ const book = (orgId: string, body: Record<string, unknown>) =>
     ...body,
   })
 
-type Slots = { date: string; timezone: string; slots: Array<{ time: string; available: boolean }> }
+type Slots = {
+  date: string
+  timezone: string
+  services: Array<string>
+  slots: Array<{ time: string; available: boolean }>
+}
 
 describe("slots", () => {
   it("offers the defaults to a new organization: UTC, Monday–Friday 09:00–17:00 in 30-minute slots", async () => {
@@ -43,6 +48,8 @@ describe("slots", () => {
     const body = response.json() as Slots
     expect(body.date).toBe(date)
     expect(body.timezone).toBe("UTC")
+    // The widget's booking form lists the services from here (the public surface has no other way).
+    expect(body.services).toEqual(["consultation"])
     expect(body.slots).toHaveLength(16)
     expect(body.slots[0]).toEqual({ time: "09:00", available: true })
     expect(body.slots.at(-1)).toEqual({ time: "16:30", available: true })
@@ -52,6 +59,7 @@ describe("slots", () => {
     const response = await admin(app, newOrg(), "GET", "/api/bookings/settings")
     expect(response.json()).toEqual({
       timezone: "UTC",
+      country: "US",
       services: ["consultation"],
       slotMinutes: 30,
       capacity: 1,
@@ -87,6 +95,7 @@ describe("slots", () => {
     const orgId = newOrg()
     const settings = {
       timezone: "Pacific/Auckland",
+      country: "NZ",
       services: ["haircut", "colour"],
       slotMinutes: 60,
       capacity: 2,
@@ -101,6 +110,7 @@ describe("slots", () => {
     expect(saved.statusCode, saved.body).toBe(200)
     expect(saved.json()).toMatchObject({
       timezone: "Pacific/Auckland",
+      country: "NZ",
       capacity: 2,
       hours: { mon: [], sat: settings.hours.sat },
     })
@@ -133,6 +143,9 @@ describe("booking settings validation", () => {
     [{ ...valid, hours: { mon: [["9:00", "17:00"]] } }, "hours.mon[0][0]"],
     [{ ...valid, hours: { mon: [["17:00", "09:00"]] } }, "hours.mon[0]"],
     [{ ...valid, hours: { tue: [["09:00", "24:00"]] } }, "hours.tue[0][1]"],
+    [{ ...valid, country: "us" }, "country"],
+    [{ ...valid, country: "USA" }, "country"],
+    [{ ...valid, country: "XX" }, "country"],
   ])("refuses %j naming %s", async (body, field) => {
     const response = await admin(app, newOrg(), "PUT", "/api/bookings/settings", body)
     expect(response.statusCode).toBe(400)

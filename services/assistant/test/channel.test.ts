@@ -13,6 +13,7 @@ import {
   startApp,
   startInfrastructure,
   type TestInfrastructure,
+  widget,
 } from "./harness.ts"
 
 let infra: TestInfrastructure
@@ -105,10 +106,16 @@ describe("channel conversations", () => {
     const date = futureWeekday(2)
     await publish(inbound(orgId, "4915100000003", `can I book an appointment on ${date}?`))
     const [offer] = await waitForReplies(orgId, 1)
-    expect(String(offer?.text)).toContain("09:00")
+    expect(String(offer?.text)).toContain("9:00 AM")
     await publish(inbound(orgId, "4915100000003", "11:30 please"))
     const replies = await waitForReplies(orgId, 2)
-    expect(String(replies[1]?.text)).toContain(`${date} at 11:30`)
+    const day = new Intl.DateTimeFormat("en-US", {
+      weekday: "long",
+      month: "long",
+      day: "numeric",
+      timeZone: "UTC",
+    }).format(new Date(`${date}T12:00:00Z`))
+    expect(String(replies[1]?.text)).toContain(`${day} at 11:30 AM`)
     const events = await leadEventsOf(infra, orgId)
     expect(events.at(-1)).toMatchObject({
       data: { phone: "4915100000003", type: "BOOKING", booking: { date, time: "11:30", service: "consultation" } },
@@ -120,5 +127,30 @@ describe("channel conversations", () => {
     await publish(inbound(orgId, "4915100000004", "call me back please", { name: "Kim Lee" }))
     await waitForReplies(orgId, 1)
     expect((await leadEventsOf(infra, orgId))[0]?.data).toMatchObject({ name: "Kim Lee", type: "CALLBACK_REQUESTED" })
+  })
+
+  it("cancels the customer's booking by their number, from another conversation, firing lead.updated", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(3)
+    const booked = await widget(app, orgId, "POST", "/api/public/bookings", {
+      name: "Lena",
+      phone: "+49 151 00000005",
+      date,
+      time: "10:00",
+      service: "consultation",
+    })
+    expect(booked.statusCode, booked.body).toBe(201)
+    await publish(inbound(orgId, "4915100000005", "please cancel my appointment"))
+    const [reply] = await waitForReplies(orgId, 1)
+    expect(String(reply?.text)).toContain("cancelled")
+    const events = await eventually(async () => {
+      const all = await leadEventsOf(infra, orgId)
+      expect(all).toHaveLength(2)
+      return all
+    })
+    expect(events.map((e) => [e.event, e.data.booking])).toEqual([
+      ["lead.created", { date, time: "10:00", service: "consultation" }],
+      ["lead.updated", null],
+    ])
   })
 })

@@ -126,7 +126,7 @@ describe("widget chat", () => {
         .sort(),
     ).toEqual(["hello", ...messages].sort())
     const events = await leadEventsOf(infra, orgId)
-    expect(events.at(-1)?.data).toMatchObject({ phone: "4155550190", name: "Dana", type: "DEMO_REQUESTED" })
+    expect(events.at(-1)?.data).toMatchObject({ phone: "14155550190", name: "Dana", type: "DEMO_REQUESTED" })
   })
 
   it("gives back the conversation oldest first", async () => {
@@ -170,13 +170,23 @@ describe("widget chat", () => {
   it("books inside the conversation: offer, pick, book, and the lead becomes a BOOKING", async () => {
     const orgId = newOrg()
     const date = futureWeekday(2)
+    const day = new Intl.DateTimeFormat("en-US", {
+      weekday: "long",
+      month: "long",
+      day: "numeric",
+      timeZone: "UTC",
+    }).format(new Date(`${date}T12:00:00Z`))
     const first = await say(orgId, `I'm Dana, can I book an appointment on ${date}?`)
-    expect(first.reply.text).toContain("09:00")
+    expect(first.reply.text).toContain(day)
+    expect(first.reply.text).toContain("9:00 AM")
+    // Dates and times as people read them: no ISO date, no zone id in prose (CONTRACT.md §8).
+    expect(first.reply.text).not.toContain(date)
+    expect(first.reply.text).not.toContain("UTC")
     const picked = await say(orgId, "10:30 please", first.sessionId)
     expect(picked.reply.text).toContain("phone number")
     expect(picked.lead).toBeNull()
     const booked = await say(orgId, "+1 415 555 0142", first.sessionId)
-    expect(booked.reply.text).toContain(`${date} at 10:30`)
+    expect(booked.reply.text).toContain(`${day} at 10:30 AM`)
     expect(booked.lead?.type).toBe("BOOKING")
     const events = await leadEventsOf(infra, orgId)
     expect(events).toHaveLength(1)

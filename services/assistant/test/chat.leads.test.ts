@@ -33,8 +33,10 @@ const say = async (message: string) => {
 describe("the default assistant records leads from what visitors write", () => {
   it.each([
     ["Please call me back: +1 (415) 555-0100", "14155550100", "", "CALLBACK_REQUESTED"],
-    ["I'm Dana, I'd like a demo, 0049 30 1234567", "0049301234567", "Dana", "DEMO_REQUESTED"],
-    ["this is Omar. 415.555.0100", "4155550100", "Omar", "GENERAL_INQUIRY"],
+    ["I'm Dana, I'd like a demo, 0049 30 1234567", "49301234567", "Dana", "DEMO_REQUESTED"],
+    ["this is Omar. 415.555.0100", "14155550100", "Omar", "GENERAL_INQUIRY"],
+    ["I'm in London, call me on +44 (0) 7700 900 456", "447700900456", "", "CALLBACK_REQUESTED"],
+    ["hi im sarah, please ring me on 415 555 0136", "14155550136", "Sarah", "CALLBACK_REQUESTED"],
     [
       "my name is priya and my number is +44 20 7946 0958, can you ring me?",
       "442079460958",
@@ -58,6 +60,9 @@ describe("the default assistant records leads from what visitors write", () => {
     "call me at 12345",
     "my id is 12345678901234567890",
     "I'm interested, what does it cost?",
+    "my order number is 4839201745 and it hasn't arrived",
+    "Membership no. 12345678 — I can't log in",
+    "my customer number is 5512345678, please update my address",
     "Hello!",
   ])("%j → no lead", async (message) => {
     const { orgId, body } = await say(message)

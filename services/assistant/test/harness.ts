@@ -75,7 +75,7 @@ export const call = (
   app: AssistantApp,
   orgId: string,
   caller: Caller,
-  method: "GET" | "POST" | "PUT",
+  method: "GET" | "POST" | "PUT" | "DELETE",
   url: string,
   body?: unknown,
 ): Promise<LightMyRequestResponse> =>
@@ -92,8 +92,13 @@ export const call = (
 export const widget = (app: AssistantApp, orgId: string, method: "GET" | "POST", url: string, body?: unknown) =>
   call(app, orgId, "widget", method, url, body)
 
-export const admin = (app: AssistantApp, orgId: string, method: "GET" | "PUT", url: string, body?: unknown) =>
-  call(app, orgId, "admin", method, url, body)
+export const admin = (
+  app: AssistantApp,
+  orgId: string,
+  method: "GET" | "PUT" | "DELETE",
+  url: string,
+  body?: unknown,
+) => call(app, orgId, "admin", method, url, body)
 
 export interface LeadEvent {
   readonly event: string

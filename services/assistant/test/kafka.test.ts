@@ -85,7 +85,7 @@ describe("on Kafka", () => {
     )
     expect(event).toMatchObject({
       event: "lead.created",
-      data: { phone: "4155550100", name: "Dana", type: "CALLBACK_REQUESTED", booking: null },
+      data: { phone: "14155550100", name: "Dana", type: "CALLBACK_REQUESTED", booking: null },
     })
   }, 30_000)
 

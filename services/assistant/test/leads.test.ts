@@ -49,8 +49,8 @@ describe("GET /api/leads", () => {
     const page = response.json() as LeadPage
     expect(page.nextCursor).toBeNull()
     expect(page.data.map((l) => [l.phone, l.name, l.type, l.source])).toEqual([
-      ["4155550002", "", "DEMO_REQUESTED", "chat"],
-      ["4155550001", "Dana", "CALLBACK_REQUESTED", "chat"],
+      ["14155550002", "", "DEMO_REQUESTED", "chat"],
+      ["14155550001", "Dana", "CALLBACK_REQUESTED", "chat"],
     ])
     expect(page.data[0]).toMatchObject({ id: expect.stringMatching(/^lead_/), booking: null })
     expect(page.data[0]?.createdAt).toMatch(/Z$/)
@@ -71,7 +71,7 @@ describe("GET /api/leads", () => {
     } while (cursor !== null)
     expect(seen).toHaveLength(7)
     expect(new Set(seen).size).toBe(7)
-    expect(seen[0]).toBe("4155551006")
+    expect(seen[0]).toBe("14155551006")
     const callbacks = (await admin(app, orgId, "GET", "/api/leads?type=CALLBACK_REQUESTED")).json() as LeadPage
     expect(callbacks.data).toHaveLength(4)
   })
@@ -128,7 +128,7 @@ describe("GET /api/leads/export", () => {
     expect(lines).toHaveLength(5)
     expect(response.body).toContain(`"'=HYPERLINK(""http://evil"")"`)
     expect(response.body).toContain(`"Scully, Dana"`)
-    expect(response.body).toContain(",4155550010,Dana,GENERAL_INQUIRY,,,,chat,")
+    expect(response.body).toContain(",14155550010,Dana,GENERAL_INQUIRY,,,,chat,")
   })
 
   it("is for administrators only and shows only the organization's leads", async () => {

@@ -2,6 +2,7 @@ import { type StubHandler, type StubServer, startHttpServer } from "@parley/plat
 import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  call,
   futureWeekday,
   leadEventsOf,
   newOrg,
@@ -16,14 +17,22 @@ let infra: TestInfrastructure
 let app: RunningApp
 let model: StubServer
 
-const TIMEOUT_MS = 400
+/** Per request to the model, and for the whole turn (PARLEY_LLM_TURN_TIMEOUT_MS). */
+const REQUEST_TIMEOUT_MS = 5_000
+const TURN_TIMEOUT_MS = 700
 
 beforeAll(async () => {
   infra = await startInfrastructure()
   model = await startHttpServer()
   app = await startApp(infra, {
     background: false,
-    llm: { baseUrl: `${model.url}/v1`, apiKey: Redacted.make("sk-test"), model: "test-model", timeoutMs: TIMEOUT_MS },
+    llm: {
+      baseUrl: `${model.url}/v1`,
+      apiKey: Redacted.make("sk-test"),
+      model: "test-model",
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      turnTimeoutMs: TURN_TIMEOUT_MS,
+    },
   })
 })
 afterAll(async () => {
@@ -74,6 +83,11 @@ const chat = async (orgId: string, message: string) => {
 }
 
 const requestsSince = (count: number) => model.requests.slice(count)
+
+const dayOf = (date: string) =>
+  new Intl.DateTimeFormat("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: "UTC" }).format(
+    new Date(`${date}T12:00:00Z`),
+  )
 
 describe("with a language model", () => {
   it("answers with the model and records the lead its record_lead call describes", async () => {
@@ -127,7 +141,7 @@ describe("with a language model", () => {
     const events = await leadEventsOf(infra, orgId)
     expect(events).toHaveLength(1)
     expect(events[0]?.data).toEqual({
-      phone: "4155550123",
+      phone: "14155550123",
       name: "Kim",
       type: "BOOKING",
       booking: { date, time: "10:00", service: "consultation" },
@@ -143,7 +157,7 @@ describe("with a language model", () => {
     expect(JSON.parse(tools[1]?.content ?? "{}")).toMatchObject({ booked: true })
   })
 
-  it("continues from the booking a tool made when the model fails afterwards, booking nothing twice", async () => {
+  it("confirms the booking a tool made when the model fails afterwards, booking nothing twice", async () => {
     const orgId = newOrg()
     const date = futureWeekday(5)
     model.setHandler((request) => {
@@ -164,21 +178,48 @@ describe("with a language model", () => {
       }
     })
     const answer = await chat(orgId, `I'm Lee, 4155550166, book me on ${date} at 16:00`)
-    expect(answer.reply.text).toContain(`${date} at 16:00`)
+    expect(answer.reply.text).toContain(`${dayOf(date)} at 4:00 PM`)
+    expect(answer.reply.text).toContain("booked")
     expect(answer.lead?.type).toBe("BOOKING")
     const bookings = await infra.db.sql`select id from assistant.bookings where org_id = ${orgId}`
     expect(bookings).toHaveLength(1)
     expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
   })
 
-  it("falls back to the deterministic engine when the model does not answer in time", async () => {
+  it("answers with the deterministic engine once the turn's deadline passes, the model still silent", async () => {
     const orgId = newOrg()
     model.setHandler(() => new Promise(() => {}))
     const started = Date.now()
     const answer = await chat(orgId, "please call me back on 4155550144")
-    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 3_000)
-    expect(answer.reply.text).toContain("call you back at 4155550144")
+    // Well before the 5 s per-request timeout: the whole turn's deadline cut it off.
+    expect(Date.now() - started).toBeLessThan(TURN_TIMEOUT_MS + 2_500)
+    expect(answer.reply.text).toContain("call you back at +14155550144")
     expect(answer.lead?.type).toBe("CALLBACK_REQUESTED")
+  })
+
+  it("holds a model that keeps calling tools to the turn's deadline", async () => {
+    const orgId = newOrg()
+    // Every answer is another list_slots call, each a little slow: the rounds add up past the deadline.
+    model.setHandler(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      return {
+        body: {
+          choices: [
+            {
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [toolCall("c", "list_slots", { date: futureWeekday(2) })],
+              },
+            },
+          ],
+        },
+      }
+    })
+    const started = Date.now()
+    const answer = await chat(orgId, "hello")
+    expect(Date.now() - started).toBeLessThan(TURN_TIMEOUT_MS + 2_500)
+    expect(answer.reply.text.length).toBeGreaterThan(0)
   })
 
   it.each([
@@ -193,7 +234,11 @@ describe("with a language model", () => {
     const answer = await chat(orgId, "I'm Dana, call me on 4155550155")
     expect(answer.reply.text).not.toBe("this text must not be used")
     expect(answer.reply.text).toContain("call you back")
-    expect((await leadEventsOf(infra, orgId))[0]?.data).toMatchObject({ name: "Dana", type: "CALLBACK_REQUESTED" })
+    expect((await leadEventsOf(infra, orgId))[0]?.data).toMatchObject({
+      phone: "14155550155",
+      name: "Dana",
+      type: "CALLBACK_REQUESTED",
+    })
   })
 
   it.each([
@@ -204,6 +249,106 @@ describe("with a language model", () => {
     model.setHandler(handler)
     const answer = await chat(newOrg(), "hello")
     expect(answer.reply.text.length).toBeGreaterThan(0)
+  })
+
+  it("records no lead for a phone number the visitor never gave, whatever the model says", async () => {
+    const orgId = newOrg()
+    model.setHandler(
+      scripted(
+        [toolCall("c1", "record_lead", { phone: "+1 415 555 0100", name: "Dana", type: "CALLBACK_REQUESTED" })],
+        "Thanks Dana, we'll call you at +1 415 555 0100.",
+      ),
+    )
+    const before = model.requests.length
+    const answer = await chat(orgId, "Hi, I'm Dana, can someone call me back?")
+    expect(answer.lead).toBeNull()
+    expect(await leadEventsOf(infra, orgId)).toEqual([])
+    const tool = ((requestsSince(before)[1]?.json() as Completion | undefined)?.messages ?? []).find(
+      (m) => m.role === "tool",
+    )
+    expect(JSON.parse(tool?.content ?? "{}")).toMatchObject({ recorded: false })
+  })
+
+  it("books at most once in a turn, however many times the model calls book_slot", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(3)
+    model.setHandler(
+      scripted(
+        ["10:00", "11:00", "12:00"].map((time, i) =>
+          toolCall(`c${i}`, "book_slot", { date, time, name: "Kim", phone: "4155550123" }),
+        ),
+        `Booked you at 10:00, 11:00 and 12:00 on ${date}!`,
+      ),
+    )
+    const answer = await chat(orgId, `I'm Kim, 4155550123, book me on ${date} at 10, 11 and 12`)
+    const bookings = await infra.db.sql`select time from assistant.bookings where org_id = ${orgId}`
+    expect(bookings.map((row) => row.time)).toEqual(["10:00"])
+    expect(answer.lead?.type).toBe("BOOKING")
+    expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
+  })
+
+  it("loses no lead when the model forgets its tool: deterministic capture runs on every turn", async () => {
+    const orgId = newOrg()
+    model.setHandler(() => ({
+      body: { choices: [{ message: { role: "assistant", content: "Sure, someone will be in touch soon!" } }] },
+    }))
+    const answer = await chat(orgId, "I'm Dana, please call me back on +1 415 555 0188")
+    expect(answer.reply.text).toBe("Sure, someone will be in touch soon!")
+    expect(answer.lead?.type).toBe("CALLBACK_REQUESTED")
+    expect((await leadEventsOf(infra, orgId))[0]?.data).toEqual({
+      phone: "14155550188",
+      name: "Dana",
+      type: "CALLBACK_REQUESTED",
+      booking: null,
+    })
+  })
+
+  it("adds the confirmation when the model booked but did not say when", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    model.setHandler(
+      scripted([toolCall("c1", "book_slot", { date, time: "15:00", name: "Ana", phone: "415 555 0101" })], "All set!"),
+    )
+    const answer = await chat(orgId, `I'm Ana, 415 555 0101, book me on ${date} at 3pm`)
+    expect(answer.reply.text).toContain("All set!")
+    expect(answer.reply.text).toContain(`${dayOf(date)} at 3:00 PM`)
+  })
+
+  it("gives the model the profile, the booking settings and today's date in the organization's zone", async () => {
+    const orgId = newOrg()
+    await call(app, orgId, "admin", "PUT", "/api/bookings/settings", {
+      timezone: "Pacific/Kiritimati",
+      country: "DE",
+      services: ["haircut", "colour"],
+      slotMinutes: 30,
+      capacity: 1,
+      hours: { sat: [["10:00", "14:00"]] },
+    })
+    await call(app, orgId, "admin", "PUT", "/api/assistant/profile", {
+      businessName: "Salon Kiri",
+      languages: ["de", "en"],
+      faqs: [{ question: "Parking?", answer: "Behind the salon." }],
+      handoffMessage: "Ask Kiri.",
+    })
+    model.setHandler(() => ({ body: { choices: [{ message: { role: "assistant", content: "Hallo!" } }] } }))
+    const before = model.requests.length
+    await chat(orgId, "Hallo")
+    const system = (requestsSince(before)[0]?.json() as Completion | undefined)?.messages[0]
+    expect(system?.role).toBe("system")
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Pacific/Kiritimati" }).format(new Date())
+    for (const fact of [
+      "Salon Kiri",
+      "Behind the salon.",
+      "Ask Kiri.",
+      "haircut, colour",
+      "Pacific/Kiritimati",
+      today,
+      "DE",
+      "de, en",
+    ]) {
+      expect(system?.content).toContain(fact)
+    }
+    expect(system?.content).toContain("Saturday 10:00–14:00")
   })
 
   it("counts model answers and fallbacks on /metrics", async () => {

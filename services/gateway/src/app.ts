@@ -18,7 +18,7 @@ import {
   type ServiceMetrics,
 } from "@parley/platform"
 import { Duration, Effect, Schedule, type Scope } from "effect"
-import type { FastifyInstance } from "fastify"
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
 import { makeAuthenticator } from "./auth/authenticate.ts"
 import { makeIdentityClient } from "./auth/identity-client.ts"
 import { makeKeyCache } from "./auth/key-cache.ts"
@@ -33,6 +33,8 @@ import { makeMemoryRateLimiter } from "./ratelimit/memory-limiter.ts"
 import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "./ratelimit/policy.ts"
 import { makeRedisRateLimiter, type RedisRateLimiter } from "./ratelimit/redis-limiter.ts"
 import { makeKeyUsageRecorder } from "./usage/key-usage.ts"
+import { loadConsoleFiles, registerConsoleRoutes } from "./web/console.ts"
+import { registerWidgetRoutes } from "./web/widget.ts"
 
 export { InProcessDispatcher } from "./proxy/in-process.ts"
 export type { ServiceTargets } from "./proxy/upstreams.ts"
@@ -58,6 +60,10 @@ export interface GatewayOptions {
   /** Names this instance's consumer group; unique per process by default. */
   readonly instanceId?: string
   readonly metrics?: ServiceMetrics
+  /** The console's build (default: `@parley/console`'s `dist/`); without one, `/console/` is 404. */
+  readonly consoleDir?: string
+  /** The chat widget's build output (default: `@parley/widget`'s `dist/`). */
+  readonly widgetDir?: string
 }
 
 export interface GatewayApp {
@@ -185,10 +191,13 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     refuseUndeclaredRoutes(app, gatewayRoutes)
     // The OpenAPI document and its page (CONTRACT.md §11), served by the gateway itself: not
     // authenticated, so counted per client IP as every unauthenticated request is (§3).
-    registerDocsRoutes(app, {
-      publicUrl: options.publicUrl,
-      count: (request, reply) => count(reply, `ip:${request.ip}`, false),
-    })
+    const countByIp = (request: FastifyRequest, reply: FastifyReply) => count(reply, `ip:${request.ip}`, false)
+    registerDocsRoutes(app, { publicUrl: options.publicUrl, count: countByIp })
+    // The console (CONTRACT.md §14): its files, counted per client IP like the docs.
+    const consoleFiles = yield* Effect.promise(() => loadConsoleFiles(options.consoleDir, logger))
+    if (consoleFiles !== undefined) registerConsoleRoutes(app, { files: consoleFiles, count: countByIp })
+    // The chat widget (§15): the loader and the panel's hashed files, likewise counted per client IP.
+    yield* Effect.promise(() => registerWidgetRoutes(app, { dir: options.widgetDir, logger, count: countByIp }))
 
     const metricsApp = makeMetricsServer({ service: "gateway", logger, metrics, readiness })
     yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([app.close(), metricsApp.close()])))

@@ -2,6 +2,9 @@
  * Rate limits (CONTRACT.md §3) counted in the shared Redis by every gateway instance: exact at the
  * boundary, the tighter limit answering, each caller counted under its own subject.
  */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import {
   type CreatedKey,
@@ -255,6 +258,22 @@ describe("rate limits in Redis", () => {
     expect((await fetch(`${gw?.url}/docs`)).status).toBe(429)
     // A key's organization has a budget of its own.
     expect((await fetch(`${gw?.url}/api/templates`, { headers: { "x-api-key": key.key } })).status).toBe(200)
+  })
+
+  it("counts the widget's files per client IP, like every unauthenticated request", async () => {
+    const widgetDir = await mkdtemp(join(tmpdir(), "parley-widget-build-"))
+    await mkdir(join(widgetDir, "widget"))
+    await writeFile(join(widgetDir, "widget.js"), "(function(){})()\n")
+    await writeFile(join(widgetDir, "widget", "panel-AbC123.js"), "export const mount = () => 1\n")
+    const [gw] = await instances(1, { rateLimits: { generalPerWindow: 2 }, widgetDir })
+    const loader = await fetch(`${gw?.url}/widget.js`)
+    expect(loader.status).toBe(200)
+    expect(loader.headers.get("ratelimit-remaining")).toBe("1")
+    expect((await fetch(`${gw?.url}/widget/panel-AbC123.js`)).status).toBe(200)
+    const refused = await fetch(`${gw?.url}/widget.js`)
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    await rm(widgetDir, { recursive: true, force: true })
   })
 
   it("does not count health probes or provider callbacks", async () => {

@@ -16,6 +16,8 @@ const program = Effect.gen(function* () {
   const marker = yield* Effect.promise(() => readBootstrapMarker(running.dataDir, running.database))
   print()
   print(`Parley is running at ${running.url}`)
+  // At the public URL, not the listening address: sessions accept only that origin (CSRF, §2.4).
+  print(`  console:  ${running.publicUrl}/console/`)
   print(`  health:   ${running.url}/health/ready`)
   print(`  metrics:  ${running.metricsUrl}/metrics (loopback only)`)
   print(`  data:     ${running.dataDir}${running.embeddedDatabase ? " (embedded Postgres)" : ""}`)
@@ -26,7 +28,7 @@ const program = Effect.gen(function* () {
     print()
     print("First start: a demo organization was created. These are shown once; keep them somewhere safe.")
     print(`  operator token:  ${operatorToken}`)
-    print(`  admin login:     ${demo.adminEmail} / ${demo.adminPassword}`)
+    print(`  admin login:     ${demo.adminEmail} / ${demo.adminPassword}  (sign in at ${running.publicUrl}/console/)`)
     print(`  API key:         ${demo.apiKey}`)
     print()
     print(`  try: curl -H 'X-API-Key: ${demo.apiKey}' ${running.url}/api/org/webhook-events`)

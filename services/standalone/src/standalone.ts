@@ -22,6 +22,8 @@ import { startInternalServices } from "./services.ts"
 export interface RunningStandalone {
   /** The gateway's public base URL. */
   readonly url: string
+  /** `PARLEY_PUBLIC_URL`: where browsers reach Parley (the console's sessions accept only that origin). */
+  readonly publicUrl: string
   /** The internal metrics server's base URL (loopback). */
   readonly metricsUrl: string
   readonly dataDir: string
@@ -91,6 +93,7 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
 
     return {
       url: address(gateway.app.server),
+      publicUrl: gatewayConfig.publicUrl,
       metricsUrl: address(metricsServer.server),
       dataDir,
       secrets,

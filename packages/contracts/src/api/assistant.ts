@@ -59,6 +59,8 @@ export const SlotsQuery = Schema.Struct({
 export const SlotsResponse = Schema.Struct({
   date: Schema.String,
   timezone: Schema.String,
+  /** The services the organization offers, in its order: what the widget's booking form lists. */
+  services: Schema.Array(Schema.String),
   slots: Schema.Array(Schema.Struct({ time: Schema.String, available: Schema.Boolean })),
 })
 
@@ -84,9 +86,13 @@ export const BookingRecord = Schema.Struct({
 })
 export type BookingRecord = typeof BookingRecord.Type
 
-/** An item of `GET /api/bookings`: the booking plus what the dashboard shows with it. */
+/**
+ * An item of `GET /api/bookings`, and the answer of `DELETE /api/bookings/:id`: the booking, its
+ * status (a cancelled booking stays listed), and what the dashboard shows with it.
+ */
 export const ListedBooking = Schema.Struct({
   ...BookingRecord.fields,
+  status: Schema.Literals(["confirmed", "cancelled"]),
   notes: Schema.NullOr(Schema.String),
   createdAt: Schema.String,
 })
@@ -139,8 +145,25 @@ export const IanaTimeZone = Schema.String.check(
   ),
 )
 
+/** An ISO 3166-1 alpha-2 region that Intl knows ("US", "DE"); how national phone numbers are read. */
+export const CountryCode = Schema.String.check(
+  Schema.makeFilter(
+    (code: string) => {
+      if (!/^[A-Z]{2}$/.test(code)) return false
+      try {
+        return new Intl.DisplayNames(["en"], { type: "region", fallback: "none" }).of(code) !== undefined
+      } catch {
+        return false
+      }
+    },
+    { expected: "an ISO 3166-1 alpha-2 country code (US, DE)" },
+  ),
+)
+
 export const PutBookingSettingsRequest = Schema.Struct({
   timezone: IanaTimeZone,
+  /** Omitted: `US`. */
+  country: Schema.optionalKey(CountryCode),
   services: Schema.Array(Text(1, 100).check(Schema.isPattern(/\S/u, { expected: "a service name" }))).check(
     Schema.isMinLength(1),
     Schema.isMaxLength(50),
@@ -153,11 +176,43 @@ export type PutBookingSettingsRequest = typeof PutBookingSettingsRequest.Type
 
 export const BookingSettingsRecord = Schema.Struct({
   timezone: Schema.String,
+  country: Schema.String,
   services: Schema.Array(Schema.String),
   slotMinutes: Schema.Number,
   capacity: Schema.Number,
   hours: Schema.Record(Schema.String, Schema.Array(Schema.Tuple([Schema.String, Schema.String]))),
 })
+
+export const BookingParams = Schema.Struct({ id: Text(1, 100) })
+
+/** The languages the assistant speaks (CONTRACT.md §8). */
+export const AssistantLanguage = Schema.Literals(["en", "es", "de", "fr", "pt"])
+export type AssistantLanguage = typeof AssistantLanguage.Type
+
+export const AssistantFaq = Schema.Struct({ question: Text(1, 1000), answer: Text(1, 1000) })
+
+const OptionalText = (max: number) => Schema.optionalKey(Schema.String.check(Schema.isMaxLength(max)))
+
+/** `PUT /api/assistant/profile` (CONTRACT.md §8); the first language is the default. */
+export const PutAssistantProfileRequest = Schema.Struct({
+  businessName: Text(1, 100).check(Schema.isPattern(/\S/u, { expected: "a business name" })),
+  languages: Schema.Array(AssistantLanguage).check(Schema.isMinLength(1), Schema.isMaxLength(10)),
+  greeting: OptionalText(1000),
+  about: OptionalText(2000),
+  faqs: Schema.Array(AssistantFaq).check(Schema.isMaxLength(200)),
+  handoffMessage: OptionalText(1000),
+})
+export type PutAssistantProfileRequest = typeof PutAssistantProfileRequest.Type
+
+export const AssistantProfileRecord = Schema.Struct({
+  businessName: Schema.String,
+  languages: Schema.Array(AssistantLanguage),
+  greeting: Schema.optionalKey(Schema.String),
+  about: Schema.optionalKey(Schema.String),
+  faqs: Schema.Array(Schema.Struct({ question: Schema.String, answer: Schema.String })),
+  handoffMessage: Schema.optionalKey(Schema.String),
+})
+export type AssistantProfileRecord = typeof AssistantProfileRecord.Type
 
 export const ListLeadsQuery = Schema.Struct({ ...pageQuery, type: Schema.optionalKey(LeadType) })
 

@@ -1,13 +1,15 @@
-import type { OutboxWriter } from "@parley/bus"
+import { eventRecord, OutboxWriter } from "@parley/bus"
 import type { Booking, BookingRecord, ListedBooking } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { addDays, wallClockIn } from "../engine/calendar-date.ts"
-import { BookingRefused, type InvalidCursor } from "../errors.ts"
+import type { DayView, HeldBooking } from "../engine/dialogue.ts"
+import type { LeadSource } from "../engine/lead-capture.ts"
+import { BookingRefused, type InvalidCursor, ResourceNotFound } from "../errors.ts"
 import { pageOf, positionAfter } from "../leads/cursor.ts"
-import { type LeadSource, type RecordedLead, recordLead } from "../leads/record-lead.ts"
+import { type RecordedLead, recordLead } from "../leads/record-lead.ts"
 import type { BookingSettings } from "./settings.ts"
 import { loadBookingSettings } from "./settings-store.ts"
 import { type DaySlotsInput, daySlots, offeredTimes, type Slot, slotVerdict } from "./slots.ts"
@@ -46,6 +48,8 @@ const checkService = (settings: BookingSettings, service: string) =>
 export interface DaySlots {
   readonly date: string
   readonly timezone: string
+  /** What the organization offers: the widget's booking form lists them (it has no other way to learn them). */
+  readonly services: ReadonlyArray<string>
   readonly slots: ReadonlyArray<Slot>
 }
 
@@ -63,7 +67,7 @@ export const slotsOf = (
     if (date < input.today) {
       return yield* Effect.fail(new BookingRefused({ reason: "pastDate", detail: "date is in the past" }))
     }
-    return { date, timezone: settings.timezone, slots: daySlots(input) }
+    return { date, timezone: settings.timezone, services: settings.services, slots: daySlots(input) }
   })
 
 /** The free start times of a day (empty for a past or closed day), under the settings in force. */
@@ -81,6 +85,14 @@ export const freeTimesOf = (
       .filter((slot) => slot.available)
       .map((slot) => slot.time)
   })
+
+/** The engine's view of a day: the start times offered and those still free now. */
+export const dayView = (
+  orgId: string,
+  settings: BookingSettings,
+  date: string,
+): Effect.Effect<DayView, never, Database> =>
+  Effect.map(freeTimesOf(orgId, settings, date), (free) => ({ date, offered: offeredTimes(settings, date), free }))
 
 /** The first day from `from` (within two weeks) with a free slot. */
 export const nextOpenDay = (
@@ -128,31 +140,149 @@ export const makeBooking = (
   orgId: string,
   request: BookingRequest,
 ): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
+  withTransaction((tx) => bookWithin(tx, orgId, request)).pipe(Effect.withSpan("assistant.makeBooking"))
+
+const bookWithin = (tx: postgres.TransactionSql, orgId: string, request: BookingRequest) =>
+  Effect.gen(function* () {
+    const settings = yield* loadBookingSettings(tx, orgId)
+    yield* checkService(settings, request.service)
+    yield* lockSlot(tx, orgId, request.date, request.time)
+    const input = yield* dayInput(tx, orgId, settings, request.date)
+    // A slot on a past day has started like one earlier today: 409, as CONTRACT.md §8 answers a
+    // slot that is not offered (listing a past day's slots stays a 400).
+    if (request.date < input.today) {
+      return yield* Effect.fail(
+        new BookingRefused({ reason: "started", detail: `No slot on ${request.date}: the date is in the past` }),
+      )
+    }
+    const booked = (yield* heldBy(tx, orgId, request)) ?? (yield* takePlace(tx, orgId, request, input))
+    const slot: Booking = { date: request.date, time: request.time, service: request.service }
+    const lead = yield* recordLead(tx, orgId, {
+      phone: request.phone,
+      name: request.name,
+      type: "BOOKING",
+      booking: slot,
+      source: request.source,
+    })
+    return { booking: { ...booked, phone: request.phone, ...slot, status: "confirmed" as const }, lead }
+  })
+
+/**
+ * Moves a booking: the new slot is booked (its lead event carries the new booking) and the old one
+ * cancelled in one transaction, so a refused new slot leaves the old booking as it was.
+ */
+export const moveBooking = (
+  orgId: string,
+  fromId: string,
+  request: BookingRequest,
+): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
   withTransaction((tx) =>
     Effect.gen(function* () {
-      const settings = yield* loadBookingSettings(tx, orgId)
-      yield* checkService(settings, request.service)
-      yield* lockSlot(tx, orgId, request.date, request.time)
-      const input = yield* dayInput(tx, orgId, settings, request.date)
-      // A slot on a past day has started like one earlier today: 409, as CONTRACT.md §8 answers a
-      // slot that is not offered (listing a past day's slots stays a 400).
-      if (request.date < input.today) {
-        return yield* Effect.fail(
-          new BookingRefused({ reason: "started", detail: `No slot on ${request.date}: the date is in the past` }),
-        )
-      }
-      const booked = (yield* heldBy(tx, orgId, request)) ?? (yield* takePlace(tx, orgId, request, input))
-      const slot: Booking = { date: request.date, time: request.time, service: request.service }
-      const lead = yield* recordLead(tx, orgId, {
-        phone: request.phone,
-        name: request.name,
-        type: "BOOKING",
-        booking: slot,
-        source: request.source,
-      })
-      return { booking: { ...booked, phone: request.phone, ...slot, status: "confirmed" as const }, lead }
+      yield* Effect.promise(
+        () => tx`update assistant.bookings set status = 'cancelled'
+                 where id = ${fromId} and org_id = ${orgId} and status = 'confirmed'`,
+      )
+      return yield* bookWithin(tx, orgId, request)
     }),
-  ).pipe(Effect.withSpan("assistant.makeBooking"))
+  ).pipe(Effect.withSpan("assistant.moveBooking"))
+
+interface BookingRow {
+  id: string
+  name: string
+  phone: string
+  date: string
+  time: string
+  service: string
+  notes: string | null
+  status: "confirmed" | "cancelled"
+  created_at: Date
+}
+
+const listed = (row: BookingRow): ListedBooking => ({
+  id: row.id,
+  name: row.name,
+  phone: row.phone,
+  date: row.date,
+  time: row.time,
+  service: row.service,
+  notes: row.notes,
+  status: row.status,
+  createdAt: row.created_at.toISOString(),
+})
+
+/**
+ * Cancels a booking (the visitor in the chat, or staff through `DELETE /api/bookings/:id`): it stays
+ * listed with `status: "cancelled"`, frees its place in the slot, and when it is the booking its
+ * lead holds, the lead loses it and `lead.updated` fires with `booking: null` (CONTRACT.md §8). The
+ * lead's type falls back from BOOKING to what else it asked for (a callback, a demo), else
+ * GENERAL_INQUIRY. Cancelling a cancelled booking answers it again and changes nothing.
+ */
+export const cancelBooking = (
+  orgId: string,
+  id: string,
+): Effect.Effect<ListedBooking, ResourceNotFound, Database | OutboxWriter> =>
+  withTransaction((tx) =>
+    Effect.gen(function* () {
+      const [row] = yield* Effect.promise(
+        () => tx<Array<BookingRow>>`
+          select id, name, phone, date, time, service, notes, status, created_at from assistant.bookings
+          where id = ${id} and org_id = ${orgId}
+          for update`,
+      )
+      if (row === undefined) return yield* Effect.fail(new ResourceNotFound())
+      if (row.status === "cancelled") return listed(row)
+      yield* Effect.promise(() => tx`update assistant.bookings set status = 'cancelled' where id = ${id}`)
+      yield* releaseLead(tx, orgId, row)
+      return listed({ ...row, status: "cancelled" })
+    }),
+  ).pipe(Effect.withSpan("assistant.cancelBooking"))
+
+const releaseLead = (tx: postgres.TransactionSql, orgId: string, row: BookingRow) =>
+  Effect.gen(function* () {
+    const [lead] = yield* Effect.promise(
+      () => tx<Array<{ id: string; name: string; type: string; last_type: string; booking: Booking | null }>>`
+        select id, name, type, last_type, booking from assistant.leads
+        where org_id = ${orgId} and phone = ${row.phone}
+        for update`,
+    )
+    const held = lead?.booking
+    if (
+      lead === undefined ||
+      held == null ||
+      held.date !== row.date ||
+      held.time !== row.time ||
+      held.service !== row.service
+    ) {
+      return
+    }
+    const type = lead.last_type === "BOOKING" ? "GENERAL_INQUIRY" : lead.last_type
+    const at = new Date(yield* Clock.currentTimeMillis)
+    yield* Effect.promise(
+      () => tx`update assistant.leads set booking = null, type = ${type}, last_type = ${type}, updated_at = ${at}
+               where id = ${lead.id}`,
+    )
+    const outbox = yield* OutboxWriter
+    yield* outbox.append(tx, [
+      eventRecord("lead.updated", orgId, { phone: row.phone, name: lead.name, type, booking: null }, at),
+    ])
+  })
+
+/** On a phone channel: the customer's next confirmed booking from today, to cancel or move. */
+export const upcomingBookingOf = (
+  orgId: string,
+  phone: string,
+  today: string,
+): Effect.Effect<HeldBooking | null, never, Database> =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const [row] = yield* Effect.promise(
+      () => sql<Array<{ id: string; date: string; time: string; service: string }>>`
+        select id, date, time, service from assistant.bookings
+        where org_id = ${orgId} and phone = ${phone} and status = 'confirmed' and date >= ${today}
+        order by date, time limit 1`,
+    )
+    return row ?? null
+  })
 
 /**
  * The booking this phone already holds for this slot and service: booking it again (a double-submitted
@@ -193,7 +323,7 @@ const takePlace = (tx: postgres.TransactionSql, orgId: string, request: BookingR
   })
 
 /**
- * `GET /api/bookings`: an organization's confirmed bookings, newest first, `limit` at a time from
+ * `GET /api/bookings`: an organization's bookings (cancelled ones with that status), newest first, `limit` at a time from
  * after `cursor` (CONTRACT.md §1's paging for a list that can grow without bound), optionally of
  * one date.
  */
@@ -205,40 +335,15 @@ export const listBookings = (
     const { sql } = yield* Database
     const after = yield* positionAfter(query.cursor, "bkg")
     const rows = yield* Effect.promise(
-      () => sql<
-        Array<{
-          id: string
-          name: string
-          phone: string
-          date: string
-          time: string
-          service: string
-          notes: string | null
-          created_at: Date
-          cursor_at: string
-        }>
-      >`
-        select id, name, phone, date, time, service, notes, created_at, created_at::text as cursor_at
+      () => sql<Array<BookingRow & { cursor_at: string }>>`
+        select id, name, phone, date, time, service, notes, status, created_at, created_at::text as cursor_at
         from assistant.bookings
-        where org_id = ${orgId} and status = 'confirmed'
+        where org_id = ${orgId}
           ${query.date === undefined ? sql`` : sql`and date = ${query.date}`}
           ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::timestamptz, ${after.id})`}
         order by created_at desc, id desc
         limit ${query.limit + 1}`,
     )
     const { page, nextCursor } = pageOf(rows, query.limit)
-    return {
-      data: page.map((row) => ({
-        id: row.id,
-        name: row.name,
-        phone: row.phone,
-        date: row.date,
-        time: row.time,
-        service: row.service,
-        notes: row.notes,
-        status: "confirmed" as const,
-        createdAt: row.created_at.toISOString(),
-      })),
-      nextCursor,
-    }
+    return { data: page.map(listed), nextCursor }
   })

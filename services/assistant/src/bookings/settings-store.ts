@@ -6,6 +6,7 @@ import { type BookingSettings, DEFAULT_BOOKING_SETTINGS, withAllDays } from "./s
 
 interface SettingsRow {
   timezone: string
+  country: string
   services: ReadonlyArray<string>
   slot_minutes: number
   capacity: number
@@ -19,7 +20,7 @@ export const loadBookingSettings = (
 ): Effect.Effect<BookingSettings> =>
   Effect.promise(
     () => sql<Array<SettingsRow>>`
-      select timezone, services, slot_minutes, capacity, hours
+      select timezone, country, services, slot_minutes, capacity, hours
       from assistant.booking_settings where org_id = ${orgId}`,
   ).pipe(
     Effect.map(([row]) =>
@@ -27,6 +28,7 @@ export const loadBookingSettings = (
         ? DEFAULT_BOOKING_SETTINGS
         : {
             timezone: row.timezone,
+            country: row.country,
             services: row.services,
             slotMinutes: row.slot_minutes,
             capacity: row.capacity,
@@ -44,6 +46,7 @@ export const saveBookingSettings = (
     const { sql } = yield* Database
     const settings = withAllDays({
       timezone: request.timezone,
+      country: request.country ?? "US",
       services: [...new Set(request.services.map((s) => s.trim()).filter((s) => s !== ""))],
       slotMinutes: request.slotMinutes,
       capacity: request.capacity,
@@ -51,11 +54,12 @@ export const saveBookingSettings = (
     })
     yield* Effect.promise(
       () => sql`
-        insert into assistant.booking_settings (org_id, timezone, services, slot_minutes, capacity, hours, updated_at)
-        values (${orgId}, ${settings.timezone}, ${sql.json(settings.services as never)}, ${settings.slotMinutes},
-                ${settings.capacity}, ${sql.json(settings.hours as never)}, now())
+        insert into assistant.booking_settings
+          (org_id, timezone, country, services, slot_minutes, capacity, hours, updated_at)
+        values (${orgId}, ${settings.timezone}, ${settings.country}, ${sql.json(settings.services as never)},
+                ${settings.slotMinutes}, ${settings.capacity}, ${sql.json(settings.hours as never)}, now())
         on conflict (org_id) do update set
-          timezone = excluded.timezone, services = excluded.services, slot_minutes = excluded.slot_minutes,
+          timezone = excluded.timezone, country = excluded.country, services = excluded.services, slot_minutes = excluded.slot_minutes,
           capacity = excluded.capacity, hours = excluded.hours, updated_at = now()`,
     )
     return settings

@@ -3,6 +3,8 @@ import type { WeekdayKey } from "@parley/contracts"
 /** An organization's booking settings (CONTRACT.md §9). */
 export interface BookingSettings {
   readonly timezone: string
+  /** ISO 3166-1 alpha-2: how national phone numbers are read (CONTRACT.md §8); `US` by default. */
+  readonly country: string
   readonly services: ReadonlyArray<string>
   readonly slotMinutes: number
   readonly capacity: number
@@ -12,9 +14,10 @@ export interface BookingSettings {
 
 const WORKDAY: ReadonlyArray<readonly [string, string]> = [["09:00", "17:00"]]
 
-/** What a new organization starts with: UTC, one service, 30-minute slots, one place, Mon–Fri 9–17. */
+/** What a new organization starts with: UTC, the US, one service, 30-minute slots, one place, Mon–Fri 9–17. */
 export const DEFAULT_BOOKING_SETTINGS: BookingSettings = {
   timezone: "UTC",
+  country: "US",
   services: ["consultation"],
   slotMinutes: 30,
   capacity: 1,

@@ -1,88 +1,114 @@
 import type { OutboxWriter } from "@parley/bus"
 import type { Database } from "@parley/db"
 import { Effect } from "effect"
-import { freeTimesOf, makeBooking, nextOpenDay } from "../bookings/calendar.ts"
 import {
-  type CalendarAnswer,
-  type CalendarRequest,
-  composeReply,
-  type DialogueSettings,
-  planTurn,
-} from "../engine/dialogue.ts"
+  cancelBooking,
+  dayView,
+  makeBooking,
+  moveBooking,
+  nextOpenDay,
+  upcomingBookingOf,
+} from "../bookings/calendar.ts"
+import { type BookingOutcome, type Known, type Need, nothingKnown, step } from "../engine/dialogue.ts"
+import type { EngineContext } from "../engine/profile.ts"
 import { readMessage } from "../engine/read-message.ts"
 import type { ConversationState } from "../engine/state.ts"
-import type { TurnContext, TurnResult } from "./turn.ts"
+import type { BookingRefused } from "../errors.ts"
+import type { TurnContext, TurnResult } from "./turn-context.ts"
 
-/** Asks the calendar what the dialogue planned: free times of a day, or a booking. */
-const answerRequest = (
-  request: CalendarRequest,
-  state: ConversationState,
-  context: TurnContext,
-): Effect.Effect<CalendarAnswer, never, Database | OutboxWriter> =>
-  Effect.gen(function* () {
-    switch (request.kind) {
-      case "none":
-        return { kind: "none" } as const
-      case "offer": {
-        if (request.date !== undefined) {
-          const times = yield* freeTimesOf(context.orgId, context.settings, request.date)
-          return { kind: "offered", date: request.date, service: request.service, times } as const
-        }
-        const open = yield* nextOpenDay(context.orgId, context.settings, context.today)
-        return open === undefined
-          ? ({ kind: "noOpenDay", service: request.service } as const)
-          : ({ kind: "offered", date: open.date, service: request.service, times: open.times } as const)
+/** A turn never needs more than a handful of calendar answers; past this the engine is looping. */
+const MAX_STEPS = 8
+
+const outcomeOf = (
+  made: { _tag: "Success"; success: { booking: { id: string } } } | { _tag: "Failure"; failure: BookingRefused },
+): BookingOutcome =>
+  made._tag === "Success"
+    ? { kind: "booked", id: made.success.booking.id }
+    : {
+        kind: "refused",
+        reason:
+          made.failure.reason === "full"
+            ? "full"
+            : made.failure.reason === "pastDate" || made.failure.reason === "started"
+              ? "past"
+              : "notOffered",
       }
-      case "book": {
-        let time = request.time
-        if (time === "earliest") {
-          const [first] = yield* freeTimesOf(context.orgId, context.settings, request.date)
-          if (first === undefined) {
-            return { kind: "offered", date: request.date, service: request.service, times: [] } as const
-          }
-          time = first
-        }
-        const phone = context.customerPhone ?? state.phone
-        if (phone === undefined) {
-          return { kind: "needPhone", date: request.date, time, service: request.service } as const
-        }
-        const made = yield* makeBooking(context.orgId, {
-          name: state.name ?? "",
-          phone,
-          date: request.date,
-          time,
-          service: request.service,
+
+/** Answers what the engine asked of the calendar. */
+const fulfil = (
+  need: Need,
+  known: Known,
+  context: TurnContext,
+  state: ConversationState,
+): Effect.Effect<Known, never, Database | OutboxWriter> =>
+  Effect.gen(function* () {
+    const { orgId, settings } = context
+    switch (need.kind) {
+      case "day": {
+        const days = new Map(known.days)
+        days.set(need.date, yield* dayView(orgId, settings, need.date))
+        return { ...known, days }
+      }
+      case "nextOpenDay": {
+        const open = yield* nextOpenDay(orgId, settings, need.from)
+        return { ...known, nextOpen: { from: need.from, date: open?.date ?? null } }
+      }
+      case "book":
+      case "move": {
+        const slot = need.kind === "book" ? need.slot : need.to
+        const request = {
+          name: need.name,
+          phone: need.phone,
+          ...slot,
           sessionId: context.conversationId,
           source: context.source,
-        }).pipe(Effect.result)
-        if (made._tag === "Success") {
-          return { kind: "booked", date: request.date, time, service: request.service } as const
         }
-        const reason = made.failure.reason
-        return {
-          kind: "refused",
-          reason: reason === "full" ? "full" : reason === "pastDate" || reason === "started" ? "past" : "notOffered",
-          date: request.date,
-          time,
-          service: request.service,
-          times: yield* freeTimesOf(context.orgId, context.settings, request.date),
-        } as const
+        const made = yield* (
+          need.kind === "book" ? makeBooking(orgId, request) : moveBooking(orgId, need.from.id, request)
+        ).pipe(Effect.result)
+        const booking = outcomeOf(made)
+        if (booking.kind === "booked") return { ...known, booking }
+        // Refused after all (taken meanwhile): the day is read again for the free times to offer.
+        const days = new Map(known.days)
+        days.set(slot.date, yield* dayView(orgId, settings, slot.date))
+        return { ...known, booking, days }
+      }
+      case "cancel": {
+        yield* cancelBooking(orgId, need.booking.id).pipe(Effect.ignore)
+        return { ...known, cancelled: true }
+      }
+      case "held": {
+        const phone = context.customerPhone ?? state.phone
+        return { ...known, held: phone === undefined ? null : yield* upcomingBookingOf(orgId, phone, context.today) }
       }
     }
   })
 
-/** One turn of the deterministic engine: read the message, plan, ask the calendar, compose. */
+export const engineContextOf = (context: TurnContext): EngineContext => ({
+  profile: context.profile,
+  settings: context.settings,
+  today: context.today,
+  nowTime: context.nowTime,
+  customerPhone: context.customerPhone,
+})
+
+/**
+ * One turn of the deterministic engine: the message is read once, then the pure `step` is asked
+ * again with each calendar answer it needs, until it replies.
+ */
 export const deterministicTurn = (
   state: ConversationState,
   message: string,
   context: TurnContext,
 ): Effect.Effect<TurnResult, never, Database | OutboxWriter> =>
   Effect.gen(function* () {
-    const settings: DialogueSettings = { services: context.settings.services, timezone: context.settings.timezone }
-    const facts = readMessage(message, context.today, settings.services)
-    const plan = planTurn(state, facts, settings, context.customerPhone === undefined ? "widget" : "phone")
-    const answer = yield* answerRequest(plan.request, plan.state, context)
-    const capturedNow = context.customerPhone === undefined && facts.phone !== undefined && facts.phone !== state.phone
-    const composed = composeReply(plan, facts, answer, settings, capturedNow)
-    return { text: composed.text, state: composed.state }
-  })
+    const engine = engineContextOf(context)
+    const facts = readMessage(message, state, engine)
+    let known: Known = nothingKnown
+    for (let round = 0; round < MAX_STEPS; round++) {
+      const next = step(state, facts, engine, known)
+      if (next.kind === "reply") return { text: next.text, state: next.state }
+      known = yield* fulfil(next.need, known, context, state)
+    }
+    return yield* Effect.die(new Error("the engine asked the calendar more than it ever should"))
+  }).pipe(Effect.withSpan("assistant.deterministicTurn"))

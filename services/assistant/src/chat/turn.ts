@@ -1,35 +1,25 @@
 import type { OutboxWriter } from "@parley/bus"
 import { Database } from "@parley/db"
-import { Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import { organizationNow } from "../bookings/calendar.ts"
-import type { BookingSettings } from "../bookings/settings.ts"
 import { loadBookingSettings } from "../bookings/settings-store.ts"
+import { bookingConfirmation, captureFacts } from "../engine/dialogue.ts"
+import type { LeadSource } from "../engine/lead-capture.ts"
+import { readMessage } from "../engine/read-message.ts"
 import type { ConversationState } from "../engine/state.ts"
-import type { LeadSource } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
+import type { ModelProgress } from "../llm/model-turn.ts"
 import { countTurn } from "../metrics.ts"
-import { deterministicTurn } from "./deterministic-turn.ts"
+import { engineProfile, loadProfile } from "../profile/profile-store.ts"
+import { deterministicTurn, engineContextOf } from "./deterministic-turn.ts"
+import type { TurnContext, TurnResult } from "./turn-context.ts"
 
-/** What a turn runs with: whose conversation, the calendar's settings and the wall clock. */
-export interface TurnContext {
-  readonly orgId: string
-  readonly conversationId: string
-  readonly source: LeadSource
-  /** On a phone channel: the customer's own number (bookings and leads use it). */
-  readonly customerPhone: string | undefined
-  readonly settings: BookingSettings
-  readonly today: string
-  readonly nowTime: string
-  readonly history: ReadonlyArray<{ readonly role: "visitor" | "assistant"; readonly text: string }>
-}
-
-export interface TurnResult {
-  readonly text: string
-  readonly state: ConversationState
-}
+export type { TurnContext, TurnResult } from "./turn-context.ts"
 
 export interface TurnInput {
   readonly orgId: string
+  /** The organization's name, when the caller knows it (the default profile's business name). */
+  readonly organizationName?: string | undefined
   readonly conversationId: string
   readonly source: LeadSource
   readonly customerPhone: string | undefined
@@ -40,40 +30,92 @@ export interface TurnInput {
 
 const FALLBACK_TEXT = "Thanks for your message! How can I help?"
 
-/**
- * Answers one message. With a language model configured the model answers (tools for leads and
- * bookings); a timeout or any error of the model falls back to the deterministic engine for this
- * turn. The reply is never empty.
- */
-export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Database | OutboxWriter | LanguageModel> =>
+/** Everything a turn runs with: the settings, the profile and the organization's wall clock. */
+export const turnContextOf = (input: TurnInput) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const settings = yield* loadBookingSettings(sql, input.orgId)
+    const profile = engineProfile(yield* loadProfile(sql, input.orgId, input.organizationName ?? ""))
     const now = yield* organizationNow(settings)
-    const context: TurnContext = {
+    return {
       orgId: input.orgId,
       conversationId: input.conversationId,
       source: input.source,
       customerPhone: input.customerPhone,
       settings,
+      profile,
       ...now,
       history: input.history,
-    }
+    } satisfies TurnContext
+  })
+
+/**
+ * Answers one message. Without a language model the deterministic engine answers. With one, the
+ * model answers under CONTRACT.md §8's guardrails:
+ * - the whole turn has a deadline (PARLEY_LLM_TURN_TIMEOUT_MS); past it, or on any failure of the
+ *   model, the deterministic engine answers from the state the model's tools left;
+ * - deterministic capture runs on every turn after the model, so a model that forgets its tool
+ *   loses no lead (the number, name and request the visitor wrote are folded into the state);
+ * - a booking the model made is always confirmed: appended when its reply does not give the time,
+ *   and the whole reply when the model failed after booking (the dialogue is not run again, so
+ *   nothing is booked twice).
+ * The reply is never empty.
+ */
+export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Database | OutboxWriter | LanguageModel> =>
+  Effect.gen(function* () {
+    const context = yield* turnContextOf(input)
     const model = yield* LanguageModel
     const surface = input.customerPhone === undefined ? "widget" : "channel"
-    const result = model.enabled
-      ? yield* model.answer(input.state, input.message, context).pipe(
-          Effect.tap(() => countTurn(surface, "model")),
-          Effect.catch((failure) =>
-            Effect.logWarning("language model failed; the deterministic engine answers this turn").pipe(
-              Effect.annotateLogs({ orgId: input.orgId, reason: failure.reason }),
-              Effect.andThen(deterministicTurn(failure.state ?? input.state, input.message, context)),
-              Effect.tap(() => countTurn(surface, "fallback")),
-            ),
-          ),
-        )
-      : yield* deterministicTurn(input.state, input.message, context).pipe(
-          Effect.tap(() => countTurn(surface, "deterministic")),
-        )
-    return result.text.trim() === "" ? { ...result, text: FALLBACK_TEXT } : result
+    if (!model.enabled) {
+      const result = yield* deterministicTurn(input.state, input.message, context)
+      yield* countTurn(surface, "deterministic")
+      return nonEmpty(result)
+    }
+    const engine = engineContextOf(context)
+    const facts = readMessage(input.message, input.state, engine)
+    const progress: ModelProgress = { state: input.state, booked: undefined }
+    const answered = yield* model.answer(input.state, input.message, context, progress).pipe(
+      Effect.map(Option.some),
+      Effect.catch((failure) =>
+        Effect.logWarning("language model failed; the deterministic engine answers this turn").pipe(
+          Effect.annotateLogs({ orgId: input.orgId, reason: failure.reason }),
+          Effect.as(Option.none()),
+        ),
+      ),
+      Effect.timeoutOption(Duration.millis(model.turnTimeoutMs)),
+      Effect.map(Option.flatten),
+    )
+    const booked = progress.booked
+    if (Option.isSome(answered)) {
+      yield* countTurn(surface, "model")
+      const state = captureFacts(answered.value.state, facts, engine)
+      const confirmed =
+        booked === undefined || mentionsTime(answered.value.text, booked.time)
+          ? answered.value.text
+          : `${answered.value.text}\n\n${bookingConfirmation(state, facts, engine, booked)}`
+      return nonEmpty({ text: confirmed, state })
+    }
+    yield* countTurn(surface, "fallback")
+    if (booked !== undefined) {
+      const state = captureFacts(progress.state, facts, engine)
+      return { text: bookingConfirmation(state, facts, engine, booked), state }
+    }
+    return nonEmpty(yield* deterministicTurn(progress.state, input.message, context))
   }).pipe(Effect.withSpan("assistant.turn"))
+
+const nonEmpty = (result: TurnResult): TurnResult =>
+  result.text.trim() === "" ? { ...result, text: FALLBACK_TEXT } : result
+
+/** Whether a reply gives a booked time ("16:00", "4:00 PM", "4 PM", "16h"). */
+const mentionsTime = (text: string, time: string): boolean => {
+  const [hour = 0, minute = 0] = time.split(":").map(Number)
+  const twelve = hour % 12 === 0 ? 12 : hour % 12
+  const minutes = String(minute).padStart(2, "0")
+  const shapes = [
+    time,
+    `${hour}:${minutes}`,
+    `${twelve}:${minutes}`,
+    ...(minute === 0 ? [`${twelve} ?[ap]\\.?m`, `${hour} ?h`, `${hour} ?uhr`] : [`${hour}h${minutes}`]),
+  ]
+  return new RegExp(`(?<!\\d)(?:${shapes.join("|")})(?!\\d)`, "i").test(text)
+}

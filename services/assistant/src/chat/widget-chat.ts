@@ -6,7 +6,7 @@ import { Clock, Effect } from "effect"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
-import { recordLead } from "../leads/record-lead.ts"
+import { forgetMistakenLead, recordLead } from "../leads/record-lead.ts"
 import type { LanguageModel } from "../llm/language-model.ts"
 import {
   findWidgetSession,
@@ -33,10 +33,11 @@ export interface ChatAnswer {
 export const chat = (
   orgId: string,
   request: ChatRequest,
+  organizationName = "",
 ): Effect.Effect<ChatAnswer, never, Database | OutboxWriter | LanguageModel> =>
   Effect.suspend(() => {
     const freshId = newId("ses")
-    return chatTurn(orgId, request, freshId).pipe(
+    return chatTurn(orgId, request, freshId, organizationName).pipe(
       Effect.retry({ times: STALE_TURN_RETRIES, while: (error) => error._tag === "StaleConversation" }),
       Effect.orDie,
       Effect.withSpan("assistant.widgetChat"),
@@ -47,6 +48,7 @@ const chatTurn = (
   orgId: string,
   request: ChatRequest,
   freshId: string,
+  organizationName: string,
 ): Effect.Effect<ChatAnswer, StaleConversation, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
@@ -61,6 +63,7 @@ const chatTurn = (
     }
     const turn = yield* runTurn({
       orgId,
+      organizationName,
       conversationId: sessionId,
       source: "chat",
       customerPhone: undefined,
@@ -82,6 +85,9 @@ const chatTurn = (
           replyText: turn.text,
           at,
         })
+        if (start.phone !== undefined && turn.state.phone !== undefined && turn.state.phone !== start.phone) {
+          yield* forgetMistakenLead(tx, orgId, start.phone, sessionId)
+        }
         const capture = leadOfConversation(turn.state, "chat")
         return capture === undefined ? null : yield* recordLead(tx, orgId, capture)
       }),

@@ -1,146 +1,169 @@
 import { describe, expect, it } from "vitest"
-import { type CalendarAnswer, composeReply, planTurn } from "./dialogue.ts"
+import { DEFAULT_BOOKING_SETTINGS } from "../bookings/settings.ts"
+import { type DayView, type Known, nothingKnown, type Step, step } from "./dialogue.ts"
+import type { EngineContext } from "./profile.ts"
 import { readMessage } from "./read-message.ts"
 import { type ConversationState, emptyConversation } from "./state.ts"
 
-const TODAY = "2026-11-23"
-const SETTINGS = { services: ["consultation", "haircut"], timezone: "Europe/Berlin" }
+// Wednesday 25 November 2026, 10:00; open Monday to Friday 09:00–17:00 (the defaults).
+const CONTEXT: EngineContext = {
+  profile: { businessName: "Acme", languages: ["en", "es"], faqs: [{ question: "Parking?", answer: "On Mill Lane." }] },
+  settings: { ...DEFAULT_BOOKING_SETTINGS, services: ["consultation", "demo call"] },
+  today: "2026-11-25",
+  nowTime: "10:00",
+}
 
-const plan = (state: ConversationState, text: string, channel: "widget" | "phone" = "widget") =>
-  planTurn(state, readMessage(text, TODAY, SETTINGS.services), SETTINGS, channel)
+const OPEN: ReadonlyArray<string> = ["09:00", "09:30", "10:00", "10:30", "11:00", "11:30", "14:00", "16:30"]
+
+/** A calendar where every weekday offers OPEN, all free but `taken`. */
+const calendar = (taken: ReadonlyArray<string> = []) => ({
+  day: (date: string): DayView => {
+    const weekday = new Date(`${date}T12:00:00Z`).getUTCDay()
+    const offered = weekday === 0 || weekday === 6 ? [] : OPEN
+    return { date, offered, free: offered.filter((time) => !taken.includes(time)) }
+  },
+})
+
+/** Runs a turn to its reply, answering the engine's needs from a calendar; returns the needs too. */
+const turn = (state: ConversationState, text: string, context = CONTEXT, taken: ReadonlyArray<string> = []) => {
+  const facts = readMessage(text, state, context)
+  const needs: Array<Step & { kind: "need" }> = []
+  let known: Known = nothingKnown
+  const cal = calendar(taken)
+  for (let i = 0; i < 8; i++) {
+    const next = step(state, facts, context, known)
+    if (next.kind === "reply") return { ...next, needs: needs.map((n) => n.need) }
+    needs.push(next)
+    const need = next.need
+    if (need.kind === "day") known = { ...known, days: new Map([...known.days, [need.date, cal.day(need.date)]]) }
+    else if (need.kind === "nextOpenDay") known = { ...known, nextOpen: { from: need.from, date: "2026-11-26" } }
+    else if (need.kind === "book" || need.kind === "move")
+      known = { ...known, booking: { kind: "booked", id: "bkg_1" } }
+    else if (need.kind === "cancel") known = { ...known, cancelled: true }
+    else known = { ...known, held: null }
+  }
+  throw new Error("the engine did not answer")
+}
+
+/** Plays a conversation, each message from the state the previous one left. */
+const converse = (...messages: Array<string>) => {
+  let state = emptyConversation
+  const replies: Array<ReturnType<typeof turn>> = []
+  for (const message of messages) {
+    const answer = turn(state, message)
+    replies.push(answer)
+    state = answer.state
+  }
+  return { replies, state, last: replies.at(-1) as ReturnType<typeof turn> }
+}
 
 describe("the booking dialogue", () => {
-  it("offers free times of the next open day when asked to book without a date", () => {
-    expect(plan(emptyConversation, "I'd like to book an appointment").request).toEqual({
-      kind: "offer",
-      date: undefined,
-      service: "consultation",
-    })
-  })
-
-  it("offers the named day and service", () => {
-    expect(plan(emptyConversation, "can I book a haircut tomorrow?").request).toEqual({
-      kind: "offer",
-      date: "2026-11-24",
-      service: "haircut",
-    })
-  })
-
-  it("books the time the visitor picks on the day offered", () => {
-    const state: ConversationState = {
-      ...emptyConversation,
-      phone: "4155550100",
-      offered: { date: "2026-11-24", service: "haircut" },
-    }
-    expect(plan(state, "10:30 please").request).toEqual({
+  it("asks for one missing detail at a time: the time, then the name, then the number, then books", () => {
+    const { replies, state } = converse("I'd like to book on Friday", "10:30", "Dana Lee", "415 555 0142")
+    expect(replies.map((r) => r.state.awaiting)).toEqual(["time", "name", "phone", undefined])
+    expect(replies[0]?.text).toContain("Friday, November 27")
+    expect(replies[3]?.needs).toContainEqual({
       kind: "book",
-      date: "2026-11-24",
-      time: "10:30",
-      service: "haircut",
+      slot: { date: "2026-11-27", time: "10:30", service: "consultation" },
+      phone: "14155550142",
+      name: "Dana Lee",
     })
+    expect(state).toMatchObject({ booking: { date: "2026-11-27", time: "10:30" }, bookingId: "bkg_1" })
   })
 
-  it("books straight away when date and time come with the request", () => {
-    expect(plan(emptyConversation, "book me in on 2026-11-25 at 2pm, my number is 415 555 0100").request).toEqual({
-      kind: "book",
-      date: "2026-11-25",
-      time: "14:00",
-      service: "consultation",
-    })
+  it("says a closed day before asking for a phone number, and books nothing", () => {
+    const answer = turn(emptyConversation, "Can I book for Sunday at 11?")
+    expect(answer.text).toContain("closed on Sunday")
+    expect(answer.text).not.toContain("phone")
+    expect(answer.needs.some((need) => need.kind === "book")).toBe(false)
   })
 
-  it("takes the earliest slot when the visitor asks for the first one", () => {
-    const state: ConversationState = { ...emptyConversation, offered: { date: "2026-11-24", service: "consultation" } }
-    expect(plan(state, "the first one").request).toMatchObject({ kind: "book", time: "earliest" })
+  it("says a past time and the times still free today", () => {
+    const answer = turn(emptyConversation, "book me today at 9am")
+    expect(answer.text).toContain("already passed")
+    expect(answer.text).toContain("10:30 AM")
   })
 
-  it("books the pending slot once the phone number arrives", () => {
-    const state: ConversationState = {
-      ...emptyConversation,
-      pending: { date: "2026-11-24", time: "10:00", service: "consultation" },
-    }
-    const next = plan(state, "it's 415 555 0100")
-    expect(next.state.phone).toBe("4155550100")
-    expect(next.request).toEqual({ kind: "book", date: "2026-11-24", time: "10:00", service: "consultation" })
+  it("says a taken slot and offers the free ones", () => {
+    const answer = turn(emptyConversation, "book me tomorrow at 10am", CONTEXT, ["10:00"])
+    expect(answer.text).toContain("already taken")
+    expect(answer.state.offered).toEqual({ date: "2026-11-26", service: "consultation" })
   })
 
-  it("does nothing with the calendar for a message that is not about booking", () => {
-    expect(plan(emptyConversation, "what are your prices?").request).toEqual({ kind: "none" })
+  it("asks when a weekday and a date disagree, and books the one the visitor then names", () => {
+    const { replies, state } = converse("Can I book Thursday the 4th at 10?", "Thursday", "I'm Zoe, 415 555 0150")
+    expect(replies[0]?.text).toContain("Thursday, December 3")
+    expect(replies[0]?.text).toContain("Friday, December 4")
+    expect(replies[0]?.needs.some((need) => need.kind === "book")).toBe(false)
+    expect(state.booking).toEqual({ date: "2026-12-03", time: "10:00", service: "consultation" })
   })
 
-  it("never takes a phone number from the text on a phone channel", () => {
-    expect(plan(emptyConversation, "my other number is 415 555 0100", "phone").state.phone).toBeUndefined()
+  it("never treats a demo request as a booking, whatever words it uses", () => {
+    const answer = turn(emptyConversation, "I'd like to book a demo of your booking software")
+    expect(answer.needs).toEqual([])
+    expect(answer.state.demo).toBe(true)
+    expect(answer.text).toContain("phone number")
   })
 
-  it("remembers names and requests across turns", () => {
-    const first = plan(emptyConversation, "Hi, I'm Dana and I'd like a demo").state
-    const second = plan(first, "also please call me back").state
-    expect(second).toMatchObject({ name: "Dana", demo: true, callback: true })
+  it("cancels the conversation's booking when asked", () => {
+    const booked = converse("I'm Kate, 415 555 0172, book me Friday at 10am").state
+    const answer = turn(booked, "actually, please cancel that appointment")
+    expect(answer.needs).toEqual([
+      { kind: "cancel", booking: { id: "bkg_1", date: "2026-11-27", time: "10:00", service: "consultation" } },
+    ])
+    expect(answer.state.booking).toBeUndefined()
+    expect(answer.text).toContain("cancelled")
+  })
+
+  it("moves the conversation's booking to the time named", () => {
+    const booked = converse("I'm Ben, 415 555 0173, book me Monday at 9:30").state
+    const answer = turn(booked, "can we move it to Tuesday at 2pm instead?")
+    expect(answer.needs.at(-1)).toMatchObject({ kind: "move", to: { date: "2026-12-01", time: "14:00" } })
+    expect(answer.state.booking).toEqual({ date: "2026-12-01", time: "14:00", service: "consultation" })
+  })
+
+  it("on a phone channel, looks up the customer's booking by their number to cancel it", () => {
+    const channel = { ...CONTEXT, customerPhone: "14155550100" }
+    const answer = turn(emptyConversation, "please cancel my appointment", channel)
+    expect(answer.needs).toEqual([{ kind: "held" }])
+    expect(answer.text).toContain("can't find a booking")
   })
 })
 
-describe("replies", () => {
-  const compose = (state: ConversationState, text: string, answer: CalendarAnswer, capturedNow = false) => {
-    const facts = readMessage(text, TODAY, SETTINGS.services)
-    return composeReply(planTurn(state, facts, SETTINGS, "widget"), facts, answer, SETTINGS, capturedNow)
-  }
-
-  it("lists the free times and remembers the offer", () => {
-    const composed = compose(emptyConversation, "book please", {
-      kind: "offered",
-      date: "2026-11-24",
-      service: "consultation",
-      times: ["09:00", "09:30"],
-    })
-    expect(composed.text).toContain("09:00, 09:30")
-    expect(composed.state.offered).toEqual({ date: "2026-11-24", service: "consultation" })
+describe("requests, numbers and questions", () => {
+  it("withdraws a callback when the visitor says not to call", () => {
+    const { state, last } = converse("call me back on 415 555 0177", "actually don't call me, I'll email")
+    expect(state).toMatchObject({ callback: false, noCall: true })
+    expect(last.text).toContain("won't call")
   })
 
-  it("confirms a booking and records it in the conversation", () => {
-    const composed = compose(
-      { ...emptyConversation, offered: { date: "2026-11-24", service: "consultation" } },
-      "10:00",
-      {
-        kind: "booked",
-        date: "2026-11-24",
-        time: "10:00",
-        service: "consultation",
-      },
-    )
-    expect(composed.text).toContain("booked")
-    expect(composed.state.booking).toEqual({ date: "2026-11-24", time: "10:00", service: "consultation" })
-    expect(composed.state.offered).toBeUndefined()
+  it("takes a corrected number", () => {
+    const { state, last } = converse("call me on 415 555 0175", "sorry, wrong number, it's 415 555 0176")
+    expect(state.phone).toBe("14155550176")
+    expect(last.text).toContain("+14155550176")
   })
 
-  it("offers the other free times when the slot is taken", () => {
-    const composed = compose(emptyConversation, "book 10:00 tomorrow", {
-      kind: "refused",
-      reason: "full",
-      date: "2026-11-24",
-      time: "10:00",
-      service: "consultation",
-      times: ["10:30"],
-    })
-    expect(composed.text).toContain("already taken")
-    expect(composed.text).toContain("10:30")
+  it("answers from the FAQ, the hours and the services, and says when it does not know", () => {
+    expect(turn(emptyConversation, "where can I park?").text).toBe("On Mill Lane.")
+    expect(turn(emptyConversation, "what are your opening hours?").text).toContain("Monday to Friday 9:00 AM–5:00 PM")
+    expect(turn(emptyConversation, "what services do you offer?").text).toContain("consultation and demo call")
+    const unknown = turn(emptyConversation, "do you sell printers?")
+    expect(unknown.text).toContain("don't know")
+    expect(unknown.state.awaiting).toBe("callbackOffer")
+    expect(turn(unknown.state, "yes please").text).toContain("phone number")
   })
 
-  it.each([
-    "hello",
-    "what are your prices?",
-    "asdf",
-    "I'm interested",
-    "call me back",
-    "I want a demo",
-    "my name is Dana",
-    "2026-11-24",
-    "?",
-  ])("answers %j with a non-empty reply", (text) => {
-    expect(compose(emptyConversation, text, { kind: "none" }).text.trim()).not.toBe("")
+  it("answers in the visitor's language among the profile's, with dates written for it", () => {
+    const answer = turn(emptyConversation, "Hola, quiero una cita el viernes")
+    expect(answer.text).toContain("viernes, 27 de noviembre")
+    expect(answer.state.language).toBe("es")
+    expect(turn(emptyConversation, "Bonjour, je voudrais un rendez-vous").state.language).toBe("en")
   })
 
-  it("acknowledges a newly captured number with the request in mind", () => {
-    const composed = compose(emptyConversation, "please call me back on 415 555 0100", { kind: "none" }, true)
-    expect(composed.text).toContain("call you back at 4155550100")
-  })
+  it.each(["hello", "what?", "asdf", "I'm interested", "ok", "2026-11-24", "?"])(
+    "answers %j with something",
+    (text) => {
+      expect(turn(emptyConversation, text).text.trim()).not.toBe("")
+    },
+  )
 })

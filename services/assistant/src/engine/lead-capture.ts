@@ -1,6 +1,25 @@
-import type { LeadInput, LeadSource } from "../leads/record-lead.ts"
+import type { Booking, LeadType } from "@parley/contracts"
 import { leadTypeOf } from "./lead-type.ts"
 import type { ConversationState } from "./state.ts"
+
+/** Where a lead was first recorded: the widget chat, the widget booking form, or a phone channel. */
+export type LeadSource = "chat" | "booking" | "cloud" | "bridge"
+
+/** What a conversation (or a booking) says about one phone number, for `recordLead`. */
+export interface LeadInput {
+  readonly phone: string
+  /** `""` when unknown. */
+  readonly name: string
+  readonly type: LeadType
+  readonly booking: Booking | null
+  readonly source: LeadSource
+  /**
+   * The conversation took something back — a callback it no longer wants, a booking it cancelled —
+   * so the lead's listed type is this turn's, not the stronger of the stored and this one, and no
+   * booking means none (CONTRACT.md §8: "the lead's request withdrawn").
+   */
+  readonly withdrawn?: boolean
+}
 
 /**
  * The lead a conversation amounts to after a turn, if any (CONTRACT.md §7–8):
@@ -27,5 +46,6 @@ export const leadOfConversation = (
     type: leadTypeOf({ booked: state.booking !== undefined, demo: state.demo, callback: state.callback }),
     booking: state.booking ?? null,
     source,
+    ...(state.noCall === true ? { withdrawn: true } : {}),
   }
 }

@@ -1,68 +1,266 @@
+import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from "libphonenumber-js"
+import { fold, wordsPattern } from "./text.ts"
+
 /**
- * Finds a phone number in a visitor's message: 7–15 digits written with an optional leading `+`,
- * spaces, dashes, dots or parentheses (CONTRACT.md §8), normalised to digits only.
+ * Finds the visitor's phone number in a message (CONTRACT.md §8), as international digits only:
+ * `+44 (0) 7700 900456` → `447700900456`, and with the organization's country a national number
+ * gets its country code (`(415) 555-0100` in the US → `14155550100`, `0171 2345678` in Germany →
+ * `491712345678`).
  *
- * Numbers that are something else are taken out before looking: calendar dates (2026-11-24,
- * 24.11.2026, 11/24/2026), clock times (10:30), money ($1,250.00, 300 EUR) and references that a
- * word names as one (order #12345678, invoice 2026-0042, ticket no. 99812345). What remains is cut
- * into runs of digit groups joined by single separators; a run with 7–15 digits is a phone.
+ * libphonenumber-js finds the candidates and knows every country's number plan (international
+ * prefixes like `0049`, the `(0)` of a written international number, trunk prefixes). It accepts
+ * what is *possible* for the plan rather than only what is assigned today, so fictional or new
+ * ranges (the UK's 07700 900xxx) still count.
+ *
+ * A number is never a phone when the words just before it name it as something else — an order,
+ * invoice, ticket, membership, customer, account, tracking or booking reference — in any of the
+ * five languages, unless a phone word comes after that word ("invoice 2026 is wrong, call me at
+ * 415…"). Digits glued to letters (`12345678Z`, `BR123456789BR`) are codes.
+ *
+ * A number the plan does not know is still a phone number by CONTRACT.md §8's definition (7–15
+ * digits, not a reference): a foreign number written with `00` instead of `+` is read as
+ * international (`0049 30 1234567` in the US → `49301234567`), anything else (`555-1234`) is kept
+ * as written, digits only.
  */
 
-const MIN_DIGITS = 7
-const MAX_DIGITS = 15
+const REFERENCE_WORDS = wordsPattern([
+  // en
+  "order",
+  "orders",
+  "invoice",
+  "inv",
+  "ticket",
+  "tracking",
+  "membership",
+  "member",
+  "account",
+  "acct",
+  "customer number",
+  "customer no",
+  "customer id",
+  "client number",
+  "reference",
+  "ref",
+  "booking reference",
+  "confirmation",
+  "receipt",
+  "case",
+  "claim",
+  "policy",
+  "serial",
+  "sku",
+  "id",
+  "iban",
+  "ssn",
+  "parcel",
+  "shipment",
+  // es
+  "pedido",
+  "factura",
+  "socio",
+  "cliente",
+  "localizador",
+  "referencia",
+  "expediente",
+  "seguimiento",
+  "cuenta",
+  "dni",
+  "nie",
+  "nif",
+  "poliza",
+  "albaran",
+  "envio",
+  "incidencia",
+  // de
+  "bestellnummer",
+  "bestellung",
+  "rechnung",
+  "rechnungsnummer",
+  "kundennummer",
+  "kunden-nr",
+  "kundennr",
+  "mitgliedsnummer",
+  "mitglieds-nr",
+  "mitglied",
+  "sendungsnummer",
+  "sendung",
+  "vertragsnummer",
+  "vertrag",
+  "auftragsnummer",
+  "auftrag",
+  "aktenzeichen",
+  "referenz",
+  "buchungsnummer",
+  "konto",
+  "kontonummer",
+  "vorgangsnummer",
+  "ticketnummer",
+  "paket",
+  // fr
+  "commande",
+  "facture",
+  "client",
+  "adherent",
+  "suivi",
+  "dossier",
+  "contrat",
+  "compte",
+  "colis",
+  "abonne",
+  // pt
+  "nota fiscal",
+  "boleto",
+  "protocolo",
+  "cpf",
+  "cnpj",
+  "rastreio",
+  "rastreamento",
+  "matricula",
+  "conta",
+  "contrato",
+  "chamado",
+  "fatura",
+  "codigo",
+  "ordem",
+])
 
-/** The first plausible calendar date shape, so that phone-like runs of dates are never leads. */
-const isCalendarDate = (year: number, month: number, day: number): boolean =>
-  month >= 1 && month <= 12 && day >= 1 && day <= 31 && year >= 0
+const PHONE_WORDS = wordsPattern([
+  // en
+  "call",
+  "calls",
+  "ring",
+  "phone",
+  "mobile",
+  "cell",
+  "tel",
+  "telephone",
+  "whatsapp",
+  "reach",
+  "text",
+  "contact",
+  "my number",
+  "phone number",
+  "callback",
+  // es
+  "llamar",
+  "llamame",
+  "llamadme",
+  "llameme",
+  "llamen",
+  "llamada",
+  "telefono",
+  "movil",
+  "fijo",
+  "contacto",
+  "mi numero",
+  // de
+  "anrufen",
+  "ruf",
+  "rufen",
+  "anruf",
+  "ruckruf",
+  "telefon",
+  "telefonnummer",
+  "handy",
+  "handynummer",
+  "mobil",
+  "mobilnummer",
+  "erreichbar",
+  "meine nummer",
+  "festnetz",
+  // fr
+  "appeler",
+  "appelez",
+  "rappeler",
+  "rappelez",
+  "appel",
+  "rappel",
+  "tel",
+  "portable",
+  "joindre",
+  "mon numero",
+  // pt
+  "ligar",
+  "liga",
+  "ligue",
+  "ligacao",
+  "telefone",
+  "celular",
+  "zap",
+  "contato",
+  "meu numero",
+  "whats",
+])
 
-const BLANK = " | "
+const REFERENCE_WORDS_ALL = new RegExp(REFERENCE_WORDS.source, "gu")
 
-const REMOVALS: ReadonlyArray<readonly [RegExp, (match: string, ...groups: Array<string>) => string]> = [
-  // References named by a word: the number after it is an identifier, not a phone.
-  [
-    /\b(?:order|invoice|inv|ref|reference|tracking|ticket|confirmation|account|acct|po|sku|receipt)\b\s*(?:no\.?|number|num|nr|#|:)?\s*[:#]?\s*[A-Za-z]{0,4}[\d][\d\s./-]*/gi,
-    () => BLANK,
-  ],
-  [/#\s*\d[\d\s-]*/g, () => BLANK],
-  // ISO dates and day-month-year / month-day-year dates with -, . or /.
-  [
-    /(?<!\d)(\d{4})[-./](\d{1,2})[-./](\d{1,2})(?!\d)/g,
-    (match, y = "", m = "", d = "") => (isCalendarDate(Number(y), Number(m), Number(d)) ? BLANK : match),
-  ],
-  [
-    /(?<!\d)(\d{1,2})[-./](\d{1,2})[-./](\d{2}|\d{4})(?!\d)/g,
-    (match, a = "", b = "") =>
-      isCalendarDate(2000, Number(b), Number(a)) || isCalendarDate(2000, Number(a), Number(b)) ? BLANK : match,
-  ],
-  // Clock times.
-  [/(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)/g, () => BLANK],
-  // Money: a currency sign before, or a currency word after.
-  [/[$€£¥₹]\s?\d[\d,.\s]*/g, () => BLANK],
-  // Starting only at the beginning of a number keeps this linear on a long run of digits.
-  [/(?<![\d,.])\d[\d,.]*\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks|k)\b/gi, () => BLANK],
-]
+/** The words between the previous number (or the start) and this one, up to a clause's length. */
+const leadIn = (text: string, start: number, previousEnd: number): string =>
+  fold(text.slice(Math.max(previousEnd, start - 48), start))
 
-/** Digit groups joined by one separator each, optionally led by `+` and with parentheses. */
-const CANDIDATE = /\+?\(?\d+\)?(?:[ .-]?\(?\d+\)?)*/g
-
-export const digitsOf = (text: string): string => text.replace(/\D+/g, "")
-
-export const isPhoneDigits = (digits: string): boolean =>
-  digits.length >= MIN_DIGITS && digits.length <= MAX_DIGITS && /^\d+$/.test(digits)
-
-/** The first phone number in `text`, digits only, or `undefined`. */
-export const extractPhone = (text: string): string | undefined => {
-  let cleaned = text
-  for (const [pattern, replace] of REMOVALS) cleaned = cleaned.replace(pattern, replace as never)
-  for (const match of cleaned.matchAll(CANDIDATE)) {
-    const raw = match[0]
-    const start = match.index ?? 0
-    // Glued to letters ("ABC1234567", "1234567x") it is a code, not a phone number.
-    const before = cleaned[start - 1] ?? " "
-    const after = cleaned[start + raw.length] ?? " "
-    if (/[A-Za-z_]/.test(before) || /[A-Za-z_%]/.test(after)) continue
-    const digits = digitsOf(raw)
-    if (isPhoneDigits(digits)) return digits
-  }
-  return undefined
+/** Named as a reference by the words before it, with no phone word after that name. */
+const namedAsReference = (before: string): boolean => {
+  let last = -1
+  for (const match of before.matchAll(REFERENCE_WORDS_ALL)) last = match.index ?? last
+  if (last === -1) return false
+  return !PHONE_WORDS.test(before.slice(last))
 }
+
+const gluedToLetters = (text: string, start: number, end: number): boolean =>
+  /[\p{L}_]/u.test(text[start - 1] ?? " ") || /[\p{L}_%]/u.test(text[end] ?? " ")
+
+export interface FoundPhone {
+  /** International digits (with the country code), or the digits as written for a number the plan does not know. */
+  readonly digits: string
+  readonly start: number
+  readonly end: number
+}
+
+/** Digit groups with short separators, led by an optional `+` or `(`: the shape of a written phone number. */
+const WRITTEN_NUMBER = /\+?\(?\d+\)?(?:[ .\-/]{1,3}\(?\d+\)?)*/g
+const CLOCK_OR_DATE = /^\d{1,2}[:.h]\d{2}$|^\d{1,4}[./-]\d{1,2}(?:[./-]\d{1,4})?\.?$/
+/** Longer runs of digits are tables, codes or noise, not something a person writes as a phone number. */
+const MAX_WRITTEN = 64
+
+/** Every phone number in `text`, in order; see the module's comment for what counts. */
+export const findPhones = (text: string, country: string): ReadonlyArray<FoundPhone> => {
+  const found: Array<FoundPhone> = []
+  let previousEnd = 0
+  const consider = (digits: string, start: number, end: number): void => {
+    const before = leadIn(text, start, previousEnd)
+    previousEnd = end
+    if (gluedToLetters(text, start, end) || namedAsReference(before)) return
+    found.push({ digits, start, end })
+  }
+  // libphonenumber reads each written number on its own: a long message costs no more than its numbers.
+  for (const written of text.matchAll(WRITTEN_NUMBER)) {
+    const offset = written.index ?? 0
+    const segment = written[0]
+    if (segment.length > MAX_WRITTEN || segment.replace(/\D/g, "").length < 7) continue
+    const known = findPhoneNumbersInText(segment, {
+      defaultCountry: country as CountryCode,
+      leniency: "POSSIBLE",
+    } as never) as ReadonlyArray<{ number: { number: string }; startsAt: number; endsAt: number }>
+    let covered = false
+    for (const match of known) {
+      const raw = segment.slice(match.startsAt, match.endsAt)
+      if (CLOCK_OR_DATE.test(raw.trim()) || raw.replace(/\D/g, "").length < 7) continue
+      covered = true
+      consider(match.number.number.replace(/\D/g, ""), offset + match.startsAt, offset + match.endsAt)
+    }
+    if (covered) continue
+    // What the number plan does not know: `00` as the international prefix, else the digits as written.
+    const digits = segment.replace(/\D/g, "")
+    if (digits.length > 15 || CLOCK_OR_DATE.test(segment.trim())) continue
+    const international = digits.startsWith("00") ? parsePhoneNumberFromString(`+${digits.slice(2)}`) : undefined
+    consider(
+      international?.isPossible() === true ? international.number.slice(1) : digits,
+      offset,
+      offset + segment.length,
+    )
+  }
+  return found
+}
+
+/** The first phone number in `text`, or `undefined`. */
+export const findPhone = (text: string, country: string): FoundPhone | undefined => findPhones(text, country)[0]

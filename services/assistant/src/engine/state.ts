@@ -1,10 +1,12 @@
-import type { Booking } from "@parley/contracts"
 import { Schema } from "effect"
 
 /**
  * What the assistant remembers of one conversation between turns (stored as JSON with the session):
- * who the visitor is, what they asked for, and where the booking dialogue stands.
+ * who the visitor is, what they asked for, where the booking dialogue stands, and the language.
+ * Fields added later are optional, so a conversation stored by an older engine still decodes.
  */
+const Slot = Schema.Struct({ date: Schema.String, time: Schema.String, service: Schema.String })
+
 export const ConversationState = Schema.Struct({
   phone: Schema.optionalKey(Schema.String),
   name: Schema.optionalKey(Schema.String),
@@ -12,14 +14,31 @@ export const ConversationState = Schema.Struct({
   demo: Schema.Boolean,
   /** Asked to book at some point (a request worth recording on a channel even before booking). */
   bookingAsked: Schema.Boolean,
-  /** The booking made in this conversation. */
-  booking: Schema.optionalKey(Schema.Struct({ date: Schema.String, time: Schema.String, service: Schema.String })),
+  /** The booking made in this conversation, and its id. */
+  booking: Schema.optionalKey(Slot),
+  bookingId: Schema.optionalKey(Schema.String),
   /** Free times were offered for this date and service; the visitor is choosing. */
   offered: Schema.optionalKey(Schema.Struct({ date: Schema.String, service: Schema.String })),
-  /** A slot the visitor picked before giving a phone number to book it under (widget only). */
-  pending: Schema.optionalKey(Schema.Struct({ date: Schema.String, time: Schema.String, service: Schema.String })),
+  /** A free slot the visitor picked, waiting for a name or a phone number to book it under. */
+  pending: Schema.optionalKey(Slot),
+  /** A weekday and a date disagreed: the two dates, and the time and service asked for. */
+  conflict: Schema.optionalKey(
+    Schema.Struct({
+      byWeekday: Schema.String,
+      byDay: Schema.String,
+      time: Schema.optionalKey(Schema.String),
+      service: Schema.String,
+    }),
+  ),
+  /** What the last reply asked for, so a bare answer ("Dana", "415 555 0100") is read as that. */
+  awaiting: Schema.optionalKey(Schema.Literals(["name", "phone", "time", "callbackOffer"])),
+  /** The visitor asked not to be called (a callback request withdrawn). */
+  noCall: Schema.optionalKey(Schema.Boolean),
+  /** The language of the conversation so far (one of the profile's). */
+  language: Schema.optionalKey(Schema.String),
 })
 export type ConversationState = typeof ConversationState.Type
+export type BookedSlot = typeof Slot.Type
 
 export const emptyConversation: ConversationState = { callback: false, demo: false, bookingAsked: false }
 
@@ -28,11 +47,10 @@ export const resetConversation = (state: ConversationState): ConversationState =
   ...emptyConversation,
   ...(state.phone === undefined ? {} : { phone: state.phone }),
   ...(state.name === undefined ? {} : { name: state.name }),
+  ...(state.language === undefined ? {} : { language: state.language }),
 })
 
 export const decodeConversationState = (value: unknown): ConversationState => {
   const decoded = Schema.decodeUnknownOption(ConversationState)(value)
   return decoded._tag === "Some" ? decoded.value : emptyConversation
 }
-
-export type BookedSlot = Booking

@@ -1,81 +1,375 @@
+import * as chrono from "chrono-node"
 import { addDays, dateOf, timeOf, weekdayOf } from "./calendar-date.ts"
+import type { Language, PerLanguage } from "./text.ts"
 
 /**
- * The date and time a visitor names, relative to `today` (the organization's wall date):
- * dates as `2026-11-24`, "today", "tomorrow", "day after tomorrow", a weekday ("Friday", "next
- * Friday": the next one after today), "24 November", "Nov 24th" (this year, or next year when that
- * day has passed); times as `14:30`, `2:30pm`, `10 am`, "noon", or "the first/earliest" one offered.
+ * The date and time a visitor names, read in their language relative to `today` (the
+ * organization's wall date) with chrono-node, plus what chrono leaves out in these five languages
+ * and what a booking needs that a date parser does not give:
+ * - a weekday and a day of the month that disagree ("Thursday the 4th" when the 4th is a Friday)
+ *   are both kept, so the dialogue asks instead of picking one;
+ * - a day of the month alone ("the 5th", "el 3", "am 3.", "le 3", "dia 3") is this month's, or
+ *   next month's once it has passed;
+ * - "the day after tomorrow", "in two days", "half past two", "halb drei", "y media", "et demie",
+ *   "e meia", "14h30", "noon" in each language;
+ * - an hour from 1 to 7 with no am/pm is an afternoon hour (nobody books 2 in the morning).
+ * Times are `HH:MM` on the wall clock, dates `YYYY-MM-DD`.
  */
-
 export interface NamedWhen {
   readonly date?: string
   readonly time?: string
-  /** "the first one", "earliest": the earliest free slot of the date in play. */
+  /** The weekday named (0 = Sunday), when one was. */
+  readonly weekday?: number
+  /** The date comes from a weekday alone ("Friday": the next one), no day of the month was named. */
+  readonly weekdayOnly?: boolean
+  /** A weekday and a day of the month that are not the same day: the dates each would give. */
+  readonly conflict?: { readonly byWeekday: string; readonly byDay: string }
+  /** "the first one", "earliest": the earliest free slot of the day in play. */
   readonly earliest: boolean
 }
 
-const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+const WEEKDAYS: PerLanguage<ReadonlyArray<string>> = {
+  en: [
+    "sun(?:day)?",
+    "mon(?:day)?",
+    "tue(?:s|sday)?",
+    "wed(?:nesday)?",
+    "thu(?:r|rs|rsday)?",
+    "fri(?:day)?",
+    "sat(?:urday)?",
+  ],
+  es: ["domingo", "lunes", "martes", "mi[eé]rcoles", "jueves", "viernes", "s[aá]bado"],
+  de: ["sonntag", "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag|sonnabend"],
+  fr: ["dimanche", "lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi"],
+  pt: [
+    "domingo",
+    "segunda(?:-feira)?",
+    "ter[cç]a(?:-feira)?",
+    "quarta(?:-feira)?",
+    "quinta(?:-feira)?",
+    "sexta(?:-feira)?",
+    "s[aá]bado",
+  ],
+}
 
-const MONTH_NAME =
-  "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-const DAY_MONTH = new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_NAME}\\b`, "i")
-const MONTH_DAY = new RegExp(`\\b${MONTH_NAME}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b`, "i")
+const NUMBER_WORDS: PerLanguage<ReadonlyArray<string>> = {
+  en: ["one|a", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"],
+  es: ["una|uno|un", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"],
+  de: [
+    "eins|ein|einem|einen",
+    "zwei",
+    "drei",
+    "vier",
+    "f[uü]nf",
+    "sechs",
+    "sieben",
+    "acht",
+    "neun",
+    "zehn",
+    "elf",
+    "zw[oö]lf",
+  ],
+  fr: ["une|un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze"],
+  pt: ["uma|um", "duas|dois", "tr[eê]s", "quatro", "cinco", "seis", "sete", "oito", "nove", "dez", "onze", "doze"],
+}
 
-const monthIndex = (name: string): number => MONTHS.indexOf(name.slice(0, 3).toLowerCase()) + 1
+const compiled = new Map<string, RegExp>()
+const re = (source: string): RegExp => {
+  let pattern = compiled.get(source)
+  if (pattern === undefined) {
+    pattern = new RegExp(source, "u")
+    compiled.set(source, pattern)
+  }
+  return pattern
+}
 
-const inComingYear = (today: string, month: number, day: number): string | undefined => {
+const B = "(?<![\\p{L}\\p{N}])"
+const E = "(?![\\p{L}\\p{N}])"
+
+const numberPattern = (language: Language): string => `(\\d{1,2}|${NUMBER_WORDS[language].join("|")})`
+
+const numberValue = (language: Language, word: string): number => {
+  if (/^\d+$/.test(word)) return Number(word)
+  const index = NUMBER_WORDS[language].findIndex((pattern) => re(`^(?:${pattern})$`).test(word))
+  return index === -1 ? Number.NaN : index + 1
+}
+
+const weekdayPattern = (language: Language): RegExp =>
+  re(`${B}(${WEEKDAYS[language].map((w) => `(?:${w})`).join("|")})\\.?${E}`)
+
+const weekdayIndex = (language: Language, word: string): number =>
+  WEEKDAYS[language].findIndex((pattern) => re(`^(?:${pattern})$`).test(word))
+
+/** "the day after tomorrow": two days from today. */
+const DAY_AFTER_TOMORROW: PerLanguage<string> = {
+  en: "(?:the\\s+)?day\\s+after\\s+tomorrow",
+  es: "pasado\\s+ma[nñ]ana",
+  de: "[uü]bermorgen",
+  fr: "apr[eè]s[\\s-]demain",
+  pt: "depois\\s+de\\s+amanh[aã]",
+}
+
+/** "in two days". */
+const IN_DAYS: PerLanguage<(n: string) => string> = {
+  en: (n) => `in\\s+${n}\\s+days?`,
+  es: (n) => `(?:dentro\\s+de|en)\\s+${n}\\s+d[ií]as?`,
+  de: (n) => `in\\s+${n}\\s+tag(?:en)?`,
+  fr: (n) => `dans\\s+${n}\\s+jours?`,
+  pt: (n) => `(?:daqui\\s+a|em|dentro\\s+de)\\s+${n}\\s+dias?`,
+}
+
+/** A day of the month named without its month: the capture is the day. */
+const DAY_OF_MONTH: PerLanguage<string> = {
+  en: "(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)(?!\\s*(?:of\\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))",
+  es: "(?:el\\s+(?:d[ií]a\\s+)?|d[ií]a\\s+)(\\d{1,2})(?!\\s*(?:de\\s+\\p{L}|[:.h/]\\d|\\s*h\\b|\\s*(?:am|pm)))",
+  de: "(?:am|den|der)\\s+(\\d{1,2})\\.(?!\\s*\\d|\\s*(?:jan|feb|m[aä]r|apr|mai|jun|jul|aug|sep|okt|nov|dez))",
+  fr: "(?:le\\s+)(\\d{1,2})(?:er)?(?!\\s*(?:h|:|heures?|janv|f[eé]v|mars|avr|mai|juin|juil|ao[uû]t|sept|oct|nov|d[eé]c)|\\d|/)",
+  pt: "(?:(?:no\\s+)?dia\\s+)(\\d{1,2})(?!\\s*(?:de\\s+\\p{L}|[:h/]|\\d))",
+}
+
+/** A weekday directly followed by a day number: "jueves 3", "Donnerstag, den 3.", "jeudi 3", "quinta dia 3". */
+const WEEKDAY_THEN_DAY: PerLanguage<string> = {
+  en: ",?\\s+(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:]|\\s*(?:am|pm|a\\.m|p\\.m|o'clock))",
+  es: ",?\\s+(?:el\\s+)?(?:d[ií]a\\s+)?(\\d{1,2})(?![\\d:h]|\\s*(?:de\\s+\\p{L}))",
+  de: ",?\\s+(?:den\\s+|der\\s+)?(\\d{1,2})\\.(?!\\d)",
+  fr: ",?\\s+(?:le\\s+)?(\\d{1,2})(?:er)?(?![\\d:h]|\\s*h)",
+  pt: ",?\\s+(?:,\\s*)?(?:dia\\s+)?(\\d{1,2})(?![\\d:h]|\\s*h|\\s*de\\s+\\p{L})",
+}
+
+const NOON: PerLanguage<string> = {
+  en: "noon|midday|12\\s*noon",
+  es: "(?:al\\s+|a\\s+)?mediod[ií]a",
+  de: "mittags?|zur\\s+mittagszeit",
+  fr: "(?:[àa]\\s+)?midi",
+  pt: "(?:ao\\s+)?meio[\\s-]dia",
+}
+
+/** Clock phrases in words: `h` is the hour word; each yields minutes after the hour or before it. */
+const CLOCK_PHRASES: PerLanguage<
+  ReadonlyArray<readonly [(h: string) => string, (hour: number) => readonly [number, number]]>
+> = {
+  en: [
+    [(h) => `half\\s+past\\s+${h}`, (hour) => [hour, 30]],
+    [(h) => `(?:a\\s+)?quarter\\s+past\\s+${h}`, (hour) => [hour, 15]],
+    [(h) => `(?:a\\s+)?quarter\\s+to\\s+${h}`, (hour) => [hour - 1, 45]],
+    [(h) => `${h}\\s+thirty`, (hour) => [hour, 30]],
+  ],
+  es: [
+    [(h) => `(?:las\\s+|la\\s+)?${h}\\s+y\\s+media`, (hour) => [hour, 30]],
+    [(h) => `(?:las\\s+|la\\s+)?${h}\\s+y\\s+cuarto`, (hour) => [hour, 15]],
+    [(h) => `(?:las\\s+|la\\s+)?${h}\\s+menos\\s+cuarto`, (hour) => [hour - 1, 45]],
+  ],
+  de: [
+    [(h) => `halb\\s+${h}`, (hour) => [hour - 1, 30]],
+    [(h) => `viertel\\s+nach\\s+${h}`, (hour) => [hour, 15]],
+    [(h) => `viertel\\s+vor\\s+${h}`, (hour) => [hour - 1, 45]],
+  ],
+  fr: [
+    [(h) => `${h}\\s*(?:h|heures?)\\s+et\\s+demie`, (hour) => [hour, 30]],
+    [(h) => `${h}\\s*(?:h|heures?)\\s+et\\s+quart`, (hour) => [hour, 15]],
+    [(h) => `${h}\\s*(?:h|heures?)\\s+moins\\s+(?:le\\s+)?quart`, (hour) => [hour - 1, 45]],
+  ],
+  pt: [
+    [(h) => `${h}\\s+e\\s+meia`, (hour) => [hour, 30]],
+    [(h) => `${h}\\s+e\\s+quinze`, (hour) => [hour, 15]],
+  ],
+}
+
+/** "14h30", "15h", "10 Uhr", "10:30 Uhr". */
+const H_CLOCK = /(?<![\p{L}\p{N}:])(\d{1,2})\s?(?:h|uhr)(?:\s?(\d{2}))?(?![\p{L}\p{N}])/u
+const AFTERNOON: PerLanguage<RegExp> = {
+  en: /(?<![\p{L}])(?:pm|p\.m\.|in the afternoon|in the evening)(?![\p{L}])/u,
+  es: /(?<![\p{L}])(?:de la tarde|de la noche|por la tarde)(?![\p{L}])/u,
+  de: /(?<![\p{L}])(?:nachmittags?|abends)(?![\p{L}])/u,
+  fr: /(?<![\p{L}])(?:de l'apr[eè]s-midi|du soir|l'apr[eè]s-midi)(?![\p{L}])/u,
+  pt: /(?<![\p{L}])(?:da tarde|da noite|[àa] tarde)(?![\p{L}])/u,
+}
+const MORNING: PerLanguage<RegExp> = {
+  en: /(?<![\p{L}])(?:am|a\.m\.|in the morning)(?![\p{L}])/u,
+  es: /(?<![\p{L}])(?:de la ma[nñ]ana|por la ma[nñ]ana)(?![\p{L}])/u,
+  de: /(?<![\p{L}])(?:morgens|vormittags?|fr[uü]h)(?![\p{L}])/u,
+  fr: /(?<![\p{L}])(?:du matin|le matin)(?![\p{L}])/u,
+  pt: /(?<![\p{L}])(?:da manh[aã]|de manh[aã])(?![\p{L}])/u,
+}
+
+/** A date in digits without words: day first except in English (the organization's US-style m/d). */
+const NUMERIC_DATE =
+  /(?<![\p{L}\p{N}.:/])(\d{1,2})[./](\d{1,2})(?:[./](\d{4}|\d{2}))?\.?(?![\p{N}:]|\s*(?:h|uhr)(?![\p{L}]))/u
+
+const EARLIEST: PerLanguage<string> = {
+  en: "earliest|soonest|first\\s+(?:one|slot|time|available|free)|the\\s+first",
+  es: "(?:la|el)\\s+primer[oa]|lo\\s+antes\\s+posible|primera\\s+hora",
+  de: "(?:den|der|die)\\s+erste[nr]?|fr[uü]hestm[oö]glich|so\\s+fr[uü]h\\s+wie\\s+m[oö]glich",
+  fr: "(?:le|la)\\s+premi[eè]re?|au\\s+plus\\s+t[oô]t|d[eè]s\\s+que\\s+possible",
+  pt: "(?:o|a)\\s+primeir[oa]|o\\s+quanto\\s+antes|mais\\s+cedo",
+}
+
+const CHRONO: PerLanguage<chrono.Chrono> = {
+  en: chrono.en.casual,
+  es: chrono.es.casual,
+  de: chrono.de.casual,
+  fr: chrono.fr.casual,
+  pt: chrono.pt.casual,
+}
+
+/** Replaces a matched span with spaces (same length), so chrono does not read it again. */
+const blank = (text: string, index: number, length: number): string =>
+  text.slice(0, index) + " ".repeat(length) + text.slice(index + length)
+
+/** A day of the month from today: this month's, or next month's once it has passed. */
+const dayOfMonthFrom = (today: string, day: number): string | undefined => {
   const year = Number(today.slice(0, 4))
-  const thisYear = dateOf(year, month, day)
-  if (thisYear !== undefined && thisYear >= today) return thisYear
-  return dateOf(year + 1, month, day)
+  const month = Number(today.slice(5, 7))
+  const thisMonth = dateOf(year, month, day)
+  if (thisMonth !== undefined && thisMonth >= today) return thisMonth
+  return month === 12 ? dateOf(year + 1, 1, day) : dateOf(year, month + 1, day)
 }
 
-export const findDate = (text: string, today: string): string | undefined => {
-  const iso = /\b(\d{4})-(\d{2})-(\d{2})\b/.exec(text)
-  if (iso !== null) return dateOf(Number(iso[1]), Number(iso[2]), Number(iso[3]))
-  const lower = text.toLowerCase()
-  if (/\bday after tomorrow\b/.test(lower)) return addDays(today, 2)
-  if (/\btomorrow\b/.test(lower)) return addDays(today, 1)
-  if (/\btoday\b/.test(lower)) return today
-  const dayMonth = DAY_MONTH.exec(text)
-  if (dayMonth?.[1] !== undefined && dayMonth[2] !== undefined) {
-    return inComingYear(today, monthIndex(dayMonth[2]), Number(dayMonth[1]))
-  }
-  const monthDay = MONTH_DAY.exec(text)
-  if (monthDay?.[1] !== undefined && monthDay[2] !== undefined) {
-    return inComingYear(today, monthIndex(monthDay[1]), Number(monthDay[2]))
-  }
-  const weekday = new RegExp(`\\b(${WEEKDAYS.join("|")})\\b`).exec(lower)
-  if (weekday?.[1] !== undefined) {
-    const target = WEEKDAYS.indexOf(weekday[1])
-    const ahead = (target - weekdayOf(today) + 7) % 7 || 7
-    return addDays(today, ahead)
-  }
-  return undefined
+/** The date with `weekday` closest to `date` ("Thursday the 4th" when the 4th is a Friday → the 3rd). */
+const nearestWeekday = (date: string, weekday: number): string => {
+  const ahead = (weekday - weekdayOf(date) + 7) % 7
+  return addDays(date, ahead <= 3 ? ahead : ahead - 7)
 }
 
-export const findTime = (text: string): string | undefined => {
-  const lower = text.toLowerCase()
-  const meridiem = /\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?/.exec(lower)
-  if (meridiem !== null) {
-    const hour = Number(meridiem[1])
-    if (hour < 1 || hour > 12) return undefined
-    const base = hour % 12
-    return timeOf(meridiem[3] === "p" ? base + 12 : base, Number(meridiem[2] ?? "0"))
-  }
-  const clock = /(?<![\d:])(\d{1,2}):(\d{2})(?![\d:])/.exec(lower)
-  if (clock !== null) return timeOf(Number(clock[1]), Number(clock[2]))
-  if (/\bnoon\b|\bmidday\b/.test(lower)) return "12:00"
-  return undefined
+const nextWeekday = (today: string, weekday: number): string =>
+  addDays(today, (weekday - weekdayOf(today) + 7) % 7 || 7)
+
+/** An hour named without am/pm: 1–7 are afternoon hours. */
+const businessHour = (hour: number, text: string, language: Language): number => {
+  if (AFTERNOON[language].test(text)) return hour < 12 ? hour + 12 : hour
+  if (MORNING[language].test(text)) return hour === 12 ? 0 : hour
+  return hour >= 1 && hour <= 7 ? hour + 12 : hour
 }
 
-export const findWhen = (text: string, today: string): NamedWhen => {
-  const date = findDate(text, today)
-  const time = findTime(text)
+export const readWhen = (
+  text: string,
+  language: Language,
+  today: string,
+  /** Spans to ignore (phone numbers already found). */
+  ignore: ReadonlyArray<{ readonly start: number; readonly end: number }> = [],
+): NamedWhen => {
+  let rest = text.toLowerCase()
+  if (rest.length !== text.length)
+    rest = text.replace(/\p{Lu}/gu, (c) => (c.toLowerCase().length === 1 ? c.toLowerCase() : c))
+  for (const span of ignore) rest = blank(rest, span.start, span.end - span.start)
+  const lowered = rest
+  let date: string | undefined
+  let time: string | undefined
+  let weekday: number | undefined
+  let dayNamed: string | undefined
+  let weekdayOnly = false
+
+  const weekdayMatch = weekdayPattern(language).exec(rest)
+  if (weekdayMatch?.[1] !== undefined) {
+    weekday = weekdayIndex(language, weekdayMatch[1])
+    const after = re(`^${WEEKDAY_THEN_DAY[language]}`).exec(rest.slice(weekdayMatch.index + weekdayMatch[0].length))
+    if (after?.[1] !== undefined) {
+      dayNamed = dayOfMonthFrom(today, Number(after[1]))
+      rest = blank(rest, weekdayMatch.index, weekdayMatch[0].length + after[0].length)
+    }
+  }
+  const afterTomorrow = re(`${B}${DAY_AFTER_TOMORROW[language]}${E}`).exec(rest)
+  if (afterTomorrow !== null) {
+    date = addDays(today, 2)
+    rest = blank(rest, afterTomorrow.index, afterTomorrow[0].length)
+  }
+  const inDays = re(`${B}${IN_DAYS[language](numberPattern(language))}${E}`).exec(rest)
+  if (inDays?.[1] !== undefined) {
+    const days = numberValue(language, inDays[1])
+    if (days >= 0 && days <= 60) date = addDays(today, days)
+    rest = blank(rest, inDays.index, inDays[0].length)
+  }
+  if (dayNamed === undefined && date === undefined) {
+    const numeric = NUMERIC_DATE.exec(rest)
+    if (numeric?.[1] !== undefined && numeric[2] !== undefined) {
+      const [first, second] = [Number(numeric[1]), Number(numeric[2])]
+      const [month, day] = language === "en" ? [first, second] : [second, first]
+      const year =
+        numeric[3] === undefined ? undefined : Number(numeric[3].length === 2 ? `20${numeric[3]}` : numeric[3])
+      const found =
+        year === undefined
+          ? (() => {
+              const thisYear = dateOf(Number(today.slice(0, 4)), month, day)
+              return thisYear !== undefined && thisYear >= today
+                ? thisYear
+                : dateOf(Number(today.slice(0, 4)) + 1, month, day)
+            })()
+          : dateOf(year, month, day)
+      if (found !== undefined) {
+        dayNamed = found
+        rest = blank(rest, numeric.index, numeric[0].length)
+      }
+    }
+  }
+  if (dayNamed === undefined) {
+    const day = re(`${B}${DAY_OF_MONTH[language]}`).exec(rest)
+    if (day?.[1] !== undefined) {
+      dayNamed = dayOfMonthFrom(today, Number(day[1]))
+      rest = blank(rest, day.index, day[0].length)
+    }
+  }
+  for (const [phrase, clock] of CLOCK_PHRASES[language]) {
+    const found = re(`${B}${phrase(numberPattern(language))}${E}`).exec(rest)
+    if (found?.[1] !== undefined) {
+      const [hour, minute] = clock(numberValue(language, found[1]))
+      time = timeOf(businessHour(hour, lowered, language), minute)
+      rest = blank(rest, found.index, found[0].length)
+      break
+    }
+  }
+  if (time === undefined) {
+    const noon = re(`${B}(?:${NOON[language]})${E}`).exec(rest)
+    if (noon !== null) {
+      time = "12:00"
+      rest = blank(rest, noon.index, noon[0].length)
+    }
+  }
+  if (time === undefined) {
+    const clock = H_CLOCK.exec(rest)
+    if (clock?.[1] !== undefined) {
+      time = timeOf(businessHour(Number(clock[1]), lowered, language), Number(clock[2] ?? "0"))
+      rest = blank(rest, clock.index, clock[0].length)
+    }
+  }
+
+  const reference = { instant: new Date(`${today}T12:00:00.000Z`), timezone: 0 }
+  for (const result of CHRONO[language].parse(rest, reference, { forwardDate: true })) {
+    const start = result.start
+    if (date === undefined && dayNamed === undefined && (start.isCertain("day") || start.isCertain("weekday"))) {
+      const found = dateOf(start.get("year") ?? 0, start.get("month") ?? 0, start.get("day") ?? 0)
+      if (found !== undefined) {
+        if (start.isCertain("day")) dayNamed = found
+        else {
+          date = found
+          weekdayOnly = true
+        }
+      }
+      if (start.isCertain("weekday") && weekday === undefined) weekday = start.get("weekday") ?? undefined
+    }
+    if (time === undefined && start.isCertain("hour")) {
+      const hour = start.get("hour") ?? 0
+      const meridiem = start.isCertain("meridiem")
+      time = timeOf(meridiem ? hour : businessHour(hour, lowered, language), start.get("minute") ?? 0)
+    }
+  }
+
+  let conflict: NamedWhen["conflict"]
+  if (dayNamed !== undefined) {
+    weekdayOnly = false
+    if (weekday !== undefined && weekdayOf(dayNamed) !== weekday) {
+      conflict = { byWeekday: nearestWeekday(dayNamed, weekday), byDay: dayNamed }
+    }
+    date = dayNamed
+  } else if (date === undefined && weekday !== undefined) {
+    date = nextWeekday(today, weekday)
+    weekdayOnly = true
+  }
   return {
     ...(date === undefined ? {} : { date }),
     ...(time === undefined ? {} : { time }),
-    earliest: /\b(?:earliest|soonest|(?:the\s+)?first\s+(?:one|slot|time|available|free))\b/i.test(text),
+    ...(weekday === undefined ? {} : { weekday }),
+    ...(conflict === undefined ? {} : { conflict }),
+    ...(weekdayOnly ? { weekdayOnly } : {}),
+    earliest: re(`${B}(?:${EARLIEST[language]})${E}`).test(lowered),
   }
 }

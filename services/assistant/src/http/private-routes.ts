@@ -1,14 +1,18 @@
 import { Readable } from "node:stream"
 import { Database } from "@parley/db"
 import { Effect } from "effect"
-import { listBookings } from "../bookings/calendar.ts"
+import { cancelBooking, listBookings } from "../bookings/calendar.ts"
 import { withAllDays } from "../bookings/settings.ts"
 import { loadBookingSettings, saveBookingSettings } from "../bookings/settings-store.ts"
 import { leadCsv } from "../leads/export.ts"
 import { listLeads } from "../leads/lead-list.ts"
+import { loadProfile, saveProfile } from "../profile/profile-store.ts"
 import type { AssistantHandlers } from "./runtime.ts"
 
-/** CONTRACT.md §9's leads and bookings rows: an administrator or a non-widget key. */
+/**
+ * CONTRACT.md §9's leads and bookings rows (an administrator or a non-widget key), and §8's booking
+ * cancellation and assistant profile (read by any member, written by an administrator).
+ */
 export const privateHandlers = {
   listLeads: ({ principal, query }) =>
     listLeads(principal.orgId, { limit: query.limit ?? 50, cursor: query.cursor, type: query.type }),
@@ -25,6 +29,19 @@ export const privateHandlers = {
 
   listBookings: ({ principal, query }) =>
     listBookings(principal.orgId, { date: query.date, limit: query.limit ?? 50, cursor: query.cursor }),
+
+  cancelBooking: ({ principal, params }) => cancelBooking(principal.orgId, params.id),
+
+  getAssistantProfile: ({ principal }) =>
+    Effect.gen(function* () {
+      const { sql } = yield* Database
+      return yield* loadProfile(sql, principal.orgId, principal.orgName ?? "")
+    }),
+
+  putAssistantProfile: ({ principal, body }) =>
+    Effect.gen(function* () {
+      return yield* saveProfile(principal.orgId, yield* body)
+    }),
 
   getBookingSettings: ({ principal }) =>
     Effect.gen(function* () {

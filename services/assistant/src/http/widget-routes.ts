@@ -8,7 +8,7 @@ import type { AssistantHandlers } from "./runtime.ts"
 export const widgetHandlers = {
   widgetChat: ({ principal, body }) =>
     Effect.gen(function* () {
-      return yield* chat(principal.orgId, yield* body)
+      return yield* chat(principal.orgId, yield* body, principal.orgName ?? "")
     }),
 
   widgetChatReset: ({ principal, body }) =>

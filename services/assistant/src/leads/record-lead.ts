@@ -3,20 +3,11 @@ import type { Booking } from "@parley/contracts"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
+import type { LeadInput } from "../engine/lead-capture.ts"
 import { strongerLeadType } from "../engine/lead-type.ts"
 import { countLead } from "../metrics.ts"
 
-/** Where a lead was first recorded: the widget chat, the widget booking form, or a phone channel. */
-export type LeadSource = "chat" | "booking" | "cloud" | "bridge"
-
-export interface LeadInput {
-  readonly phone: string
-  /** `""` when unknown. */
-  readonly name: string
-  readonly type: string
-  readonly booking: Booking | null
-  readonly source: LeadSource
-}
+export type { LeadInput, LeadSource } from "../engine/lead-capture.ts"
 
 export interface RecordedLead {
   readonly id: string
@@ -81,9 +72,18 @@ export const recordLead = (
     )
     if (existing === undefined) return yield* Effect.die(new Error("lead vanished between insert and select"))
     const name = input.name === "" ? existing.name : input.name
-    const type = strongerLeadType(existing.type, input.type)
+    // A withdrawn request ("don't call me") lowers the listed type to this turn's; a booking held still wins.
+    const type =
+      input.withdrawn === true
+        ? strongerLeadType(input.type, existing.booking === null ? input.type : "BOOKING")
+        : strongerLeadType(existing.type, input.type)
     const booking = input.booking ?? existing.booking
-    if (name === existing.name && input.type === existing.last_type && sameBooking(booking, existing.booking)) {
+    if (
+      name === existing.name &&
+      input.type === existing.last_type &&
+      type === existing.type &&
+      sameBooking(booking, existing.booking)
+    ) {
       yield* countLead("unchanged")
       return { id: existing.id, type: existing.type, outcome: "unchanged" as const }
     }
@@ -99,3 +99,24 @@ export const recordLead = (
     yield* countLead("updated")
     return { id: existing.id, type, outcome: "updated" as const }
   }).pipe(Effect.withSpan("assistant.recordLead"))
+
+/**
+ * The visitor corrected their number ("sorry, wrong number, it's …"): the lead recorded for the
+ * mistaken one goes, when this conversation made it (it was created after the conversation began,
+ * from the chat) and it holds no booking — a stranger's number must not stay on the call list. No
+ * event announces it (the catalogue has none for a lead withdrawn); the corrected number's lead
+ * fires `lead.created` or `lead.updated` as usual.
+ */
+export const forgetMistakenLead = (
+  tx: postgres.TransactionSql,
+  orgId: string,
+  phone: string,
+  conversationId: string,
+): Effect.Effect<void> =>
+  Effect.promise(
+    () => tx`
+      delete from assistant.leads l
+      using assistant.conversations c
+      where l.org_id = ${orgId} and l.phone = ${phone} and l.source = 'chat' and l.booking is null
+        and c.id = ${conversationId} and c.org_id = ${orgId} and l.created_at >= c.created_at`,
+  ).pipe(Effect.asVoid)

@@ -1,18 +1,39 @@
 import type { OutboxWriter } from "@parley/bus"
-import { CalendarDate, ClockTime, HumanPhoneNumber, normalizePhone } from "@parley/contracts"
+import { CalendarDate, ClockTime, HumanPhoneNumber } from "@parley/contracts"
 import type { Database } from "@parley/db"
 import { Effect, Schema } from "effect"
 import { makeBooking, slotsOf } from "../bookings/calendar.ts"
-import type { TurnContext } from "../chat/turn.ts"
+import type { TurnContext } from "../chat/turn-context.ts"
+import { findPhone } from "../engine/phone.ts"
 import type { ConversationState } from "../engine/state.ts"
 import type { ToolCall, ToolSpec } from "./chat-completions.ts"
 import { LlmFailure } from "./llm-failure.ts"
+import type { ModelProgress } from "./model-progress.ts"
 
 /**
  * The model's tools: `record_lead`, `list_slots`, `book_slot`. Arguments are decoded by Schemas; a
  * call with malformed arguments (or an unknown tool) fails the turn, and the deterministic engine
  * answers instead. Results go back to the model as JSON.
+ *
+ * Guardrails (CONTRACT.md §8), whatever the model says: a phone number is used only when the visitor
+ * wrote it in this conversation (or it is the channel's sender); a turn makes at most one booking.
+ * A refused call tells the model why, so it can ask the visitor instead.
  */
+
+/** What the tools of one turn are held to. */
+export interface ToolGuard {
+  /** The numbers the visitor wrote in this conversation, and the channel's sender: international digits. */
+  readonly phones: ReadonlySet<string>
+  readonly progress: ModelProgress
+}
+
+const NOT_GIVEN = "the visitor has not given that phone number in this conversation: ask them for their number"
+
+/** The model's phone argument as international digits, when the visitor gave that number; else `undefined`. */
+const givenPhone = (raw: string, context: TurnContext, guard: ToolGuard): string | undefined => {
+  const digits = findPhone(raw, context.settings.country)?.digits ?? raw.replace(/\D/g, "")
+  return guard.phones.has(digits) ? digits : undefined
+}
 
 const Name = Schema.String.check(Schema.isMaxLength(100))
 const Service = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(100))
@@ -93,16 +114,22 @@ export const runTool = (
   call: ToolCall,
   state: ConversationState,
   context: TurnContext,
+  guard: ToolGuard,
 ): Effect.Effect<ToolOutcome, LlmFailure, Database | OutboxWriter> =>
   Effect.gen(function* () {
     switch (call.function.name) {
       case "record_lead": {
         const args = yield* decodeArgs(RecordLeadArgs, call)
+        const phone =
+          args.phone === undefined || context.customerPhone !== undefined
+            ? undefined
+            : givenPhone(args.phone, context, guard)
+        if (args.phone !== undefined && context.customerPhone === undefined && phone === undefined) {
+          return { state, result: { recorded: false, error: NOT_GIVEN } }
+        }
         const next: ConversationState = {
           ...state,
-          ...(args.phone !== undefined && context.customerPhone === undefined
-            ? { phone: normalizePhone(args.phone) }
-            : {}),
+          ...(phone === undefined ? {} : { phone }),
           ...(args.name !== undefined && args.name.trim() !== "" ? { name: args.name.trim() } : {}),
           callback: state.callback || args.type === "CALLBACK_REQUESTED",
           demo: state.demo || args.type === "DEMO_REQUESTED",
@@ -123,7 +150,14 @@ export const runTool = (
       }
       case "book_slot": {
         const args = yield* decodeArgs(BookSlotArgs, call)
-        const phone = context.customerPhone ?? (args.phone === undefined ? state.phone : normalizePhone(args.phone))
+        if (guard.progress.booked !== undefined) {
+          return { state, result: { booked: false, error: "one booking per turn: this turn already booked one" } }
+        }
+        const given = args.phone === undefined ? undefined : givenPhone(args.phone, context, guard)
+        if (context.customerPhone === undefined && args.phone !== undefined && given === undefined) {
+          return { state, result: { booked: false, error: NOT_GIVEN } }
+        }
+        const phone = context.customerPhone ?? given ?? state.phone
         if (phone === undefined)
           return { state, result: { booked: false, error: "ask the visitor for a phone number" } }
         const name = args.name?.trim() || state.name || ""
@@ -138,13 +172,16 @@ export const runTool = (
           source: context.source,
         }).pipe(Effect.result)
         if (made._tag === "Failure") return { state, result: { booked: false, error: made.failure.detail } }
+        const slot = { date: args.date, time: args.time, service }
+        guard.progress.booked = slot
         return {
           state: {
             ...state,
             ...(context.customerPhone === undefined ? { phone } : {}),
             ...(name === "" ? {} : { name }),
             bookingAsked: true,
-            booking: { date: args.date, time: args.time, service },
+            booking: slot,
+            bookingId: made.success.booking.id,
           },
           result: { booked: true, booking: made.success.booking },
         }

@@ -1,0 +1,85 @@
+/**
+ * A live preview of the organization's own assistant: the widget's conversation route
+ * (`POST /api/public/chat`, §8) with the chosen widget key, exactly as a visitor's browser calls
+ * it. It is real: a phone number written here records a lead.
+ */
+import { useRef, useState } from "preact/hooks"
+import { api, unwrap } from "../../api/client.ts"
+import { TextField } from "../../ui/fields.tsx"
+import { useAction } from "../../ui/hooks.ts"
+import { ErrorNotice } from "../../ui/notice.tsx"
+
+interface Line {
+  readonly role: "visitor" | "assistant"
+  readonly text: string
+}
+
+export const PreviewChat = ({ widgetKey }: { widgetKey: string | undefined }) => {
+  const [lines, setLines] = useState<Array<Line>>([])
+  const [message, setMessage] = useState("")
+  const [sessionId, setSessionId] = useState<string | undefined>(undefined)
+  const action = useAction()
+  const list = useRef<HTMLDivElement>(null)
+  if (widgetKey === undefined) {
+    return <p class="muted">Choose a widget key and paste it above to talk with your assistant here.</p>
+  }
+  const headers = { "x-api-key": widgetKey }
+  const send = async (event: Event) => {
+    event.preventDefault()
+    const text = message.trim()
+    if (text === "") return
+    const answer = await action.run(() =>
+      unwrap(
+        api.POST("/api/public/chat", {
+          headers,
+          body: { message: text, ...(sessionId === undefined ? {} : { sessionId }) },
+        }),
+      ),
+    )
+    if (answer === undefined) return
+    setMessage("")
+    setSessionId(answer.sessionId)
+    setLines((l) => [...l, { role: "visitor", text }, { role: "assistant", text: answer.reply.text }])
+    setTimeout(() => list.current?.scrollTo({ top: list.current.scrollHeight }), 0)
+  }
+  const reset = async () => {
+    if (sessionId !== undefined) {
+      const done = await action.run(() => unwrap(api.POST("/api/public/chat/reset", { headers, body: { sessionId } })))
+      if (done === undefined) return
+    }
+    setLines([])
+    setSessionId(undefined)
+  }
+  return (
+    <div>
+      <p class="hint">This is your live assistant: a phone number written here records a real lead.</p>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the transcript scrolls, so it must take the focus */}
+      <div class="chat" ref={list} tabIndex={0} role="log" aria-label="Preview conversation" aria-live="polite">
+        {lines.length === 0 ? (
+          <p class="muted">Say hello, ask about your opening hours, or try to book.</p>
+        ) : (
+          <ol>
+            {lines.map((line, index) => (
+              <li key={index} class={`bubble bubble-${line.role}`}>
+                <span class="visually-hidden">{line.role === "visitor" ? "You: " : "Assistant: "}</span>
+                {line.text}
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+      <ErrorNotice error={action.error} />
+      <form class="row" onSubmit={send} noValidate>
+        <TextField label="Your message" value={message} onValue={setMessage} autoComplete="off" />
+        <div class="field actions">
+          <button type="submit" class="primary" disabled={action.pending}>
+            Send
+          </button>
+          <button type="button" class="secondary" onClick={reset} disabled={action.pending}>
+            Start over
+          </button>
+        </div>
+      </form>
+    </div>
+  )
+}

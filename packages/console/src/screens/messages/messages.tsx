@@ -1,0 +1,178 @@
+/**
+ * Messages (CONTRACT.md §14, §9): the conversation with one customer number (or every message),
+ * newest first and paged, and a text message sent to that number.
+ */
+
+import { useRef, useState } from "preact/hooks"
+import { useLocation } from "preact-iso"
+import { api, unwrap } from "../../api/client.ts"
+import { may } from "../../session.ts"
+import {
+  definedOnly,
+  type FieldErrors,
+  focusFirstInvalid,
+  issueErrors,
+  SelectField,
+  TextField,
+} from "../../ui/fields.tsx"
+import { formatPhone, formatTimePrecise } from "../../ui/format.ts"
+import { useAction, useLoad } from "../../ui/hooks.ts"
+import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
+import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
+import { Pager, usePaging } from "../../ui/pager.tsx"
+
+/** 7–15 digits, written as people write them (§9's phone rule). */
+const phoneProblem = (phone: string): string | undefined =>
+  /^\+?[0-9 ().-]{7,30}$/.test(phone.trim()) && /^[0-9]{7,15}$/.test(phone.replace(/[^0-9]/g, ""))
+    ? undefined
+    : "Enter a phone number of 7–15 digits, like +1 415 555 0100."
+
+const SendText = ({ phone, onSent }: { phone: string; onSent: () => void }) => {
+  const [to, setTo] = useState(phone)
+  const [text, setText] = useState("")
+  const [channel, setChannel] = useState<"" | "cloud" | "bridge">("")
+  const [errors, setErrors] = useState<FieldErrors>({})
+  const [sent, setSent] = useState<string | undefined>(undefined)
+  const action = useAction()
+  const form = useRef<HTMLFormElement>(null)
+  const shown = { ...issueErrors(action.error?.issues ?? []), ...definedOnly(errors) }
+  const submit = async (event: Event) => {
+    event.preventDefault()
+    setSent(undefined)
+    const found: FieldErrors = {
+      to: phoneProblem(to),
+      text: text.trim() === "" ? "Write the message." : text.length > 4096 ? "At most 4096 characters." : undefined,
+    }
+    setErrors(found)
+    if (Object.values(found).some(Boolean)) return focusFirstInvalid(form.current)
+    const answer = await action.run(() =>
+      unwrap(api.POST("/api/messages", { body: { to: to.trim(), text, ...(channel === "" ? {} : { channel }) } })),
+    )
+    if (answer === undefined) return
+    setText("")
+    setSent(`Sent (provider id ${answer.messageId}).`)
+    onSent()
+  }
+  return (
+    <form ref={form} onSubmit={submit} noValidate>
+      <ErrorNotice error={action.error} title="Not sent." />
+      {sent === undefined ? null : <StatusNotice>{sent}</StatusNotice>}
+      <div class="row">
+        <TextField label="To" type="tel" value={to} onValue={setTo} error={shown.to} required />
+        <SelectField
+          label="Channel"
+          value={channel}
+          onValue={(value) => setChannel(value as typeof channel)}
+          options={[
+            { value: "", label: "Default (cloud when connected)" },
+            { value: "cloud", label: "Cloud" },
+            { value: "bridge", label: "Bridge" },
+          ]}
+        />
+      </div>
+      <TextField label="Message" multiline rows={3} value={text} onValue={setText} error={shown.text} required />
+      <button type="submit" class="primary" disabled={action.pending}>
+        {action.pending ? "Sending…" : "Send message"}
+      </button>
+    </form>
+  )
+}
+
+const MessagesScreen = () => {
+  const { query } = useLocation()
+  const [phoneInput, setPhoneInput] = useState(query.phone ?? "")
+  const [phone, setPhone] = useState(query.phone ?? "")
+  const [error, setError] = useState<string | undefined>(undefined)
+  const paging = usePaging()
+  const messages = useLoad(
+    () =>
+      unwrap(
+        api.GET("/api/messages", {
+          params: {
+            query: {
+              limit: "50",
+              ...(phone === "" ? {} : { phone }),
+              ...(paging.cursor === undefined ? {} : { cursor: paging.cursor }),
+            },
+          },
+        }),
+      ),
+    [phone, paging.cursor],
+  )
+  const list = messages.data?.data ?? []
+  const filter = (event: Event) => {
+    event.preventDefault()
+    const problem = phoneInput.trim() === "" ? undefined : phoneProblem(phoneInput)
+    setError(problem)
+    if (problem !== undefined) return
+    setPhone(phoneInput.trim())
+    paging.reset()
+  }
+  return (
+    <Page title="Messages" intro="What your customers wrote on the phone channels, and what was sent to them.">
+      <Section title={phone === "" ? "All messages" : `Conversation with ${phone}`}>
+        <form class="row" onSubmit={filter} noValidate>
+          <TextField
+            label="Customer number"
+            type="tel"
+            value={phoneInput}
+            onValue={setPhoneInput}
+            error={error}
+            hint="Empty: every customer."
+          />
+          <div class="field">
+            <button type="submit" class="secondary">
+              Show messages
+            </button>
+          </div>
+        </form>
+        <ErrorNotice error={messages.error} />
+        {messages.data === undefined && messages.loading ? (
+          <Loading what="messages" />
+        ) : list.length === 0 ? (
+          <EmptyState title={phone === "" ? "No messages yet." : "No messages with that number."}>
+            Messages appear once a channel is connected on the <a href="/console/channels">Channels</a> screen.
+          </EmptyState>
+        ) : (
+          <TableScroll label="Messages">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Direction</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Text</th>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((message) => (
+                  <tr key={message.id}>
+                    <td class="nowrap">{formatTimePrecise(message.createdAt)}</td>
+                    <td>{message.direction === "inbound" ? "received" : "sent"}</td>
+                    <td class="nowrap">{formatPhone(message.phone)}</td>
+                    <td>{message.text === "" ? <span class="muted">({message.type})</span> : message.text}</td>
+                    <td>{message.channel}</td>
+                    <td>
+                      {message.status}
+                      {message.error === null ? null : <span class="field-error"> {message.error}</span>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        )}
+        <Pager paging={paging} nextCursor={messages.data?.nextCursor} label="Messages" />
+      </Section>
+      {may("POST /api/messages") ? (
+        <Section title="Send a text message">
+          <SendText key={phone} phone={phone} onSent={messages.reload} />
+        </Section>
+      ) : null}
+    </Page>
+  )
+}
+
+export const Messages = guarded(() => may("GET /api/messages"), "Messages", MessagesScreen)

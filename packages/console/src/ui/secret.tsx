@@ -1,0 +1,73 @@
+/**
+ * A secret the API returns once (a key, a webhook secret, a bridge token): shown in full with a
+ * copy button and the warning that it cannot be shown again. Copying uses the Clipboard API; where
+ * a browser refuses it (an http origin other than localhost), the text is selected instead so that
+ * Ctrl+C copies it.
+ */
+import type { ComponentChildren } from "preact"
+import { useId, useRef, useState } from "preact/hooks"
+
+export const CopyField = ({
+  label,
+  value,
+  children,
+}: {
+  label: string
+  value: string
+  children?: ComponentChildren
+}) => {
+  const id = useId()
+  const field = useRef<HTMLInputElement>(null)
+  const [copied, setCopied] = useState<"yes" | "select" | undefined>(undefined)
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value)
+      setCopied("yes")
+    } catch {
+      field.current?.select()
+      setCopied("select")
+    }
+  }
+  return (
+    <div class="secret">
+      <label for={id}>{label}</label>
+      <div class="secret-row">
+        <input id={id} ref={field} class="mono" readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" class="secondary" onClick={copy}>
+          Copy <span class="visually-hidden">{label}</span>
+        </button>
+      </div>
+      <p class="hint" role="status">
+        {copied === "yes"
+          ? "Copied to the clipboard."
+          : copied === "select"
+            ? "Selected: press Ctrl+C (⌘C) to copy."
+            : ""}
+      </p>
+      {children}
+    </div>
+  )
+}
+
+/** The box around secrets shown once, with the warning first. */
+export const ShownOnce = ({
+  title,
+  children,
+  onDone,
+}: {
+  title: string
+  children: ComponentChildren
+  onDone: () => void
+}) => (
+  <section class="panel shown-once" aria-label={title}>
+    <h2>{title}</h2>
+    <p class="warning">
+      <strong>This is the only time it is shown.</strong> Copy it now and keep it somewhere safe: Parley stores only
+      what it needs to check it and cannot show it again.
+    </p>
+    {children}
+    <button type="button" class="primary" onClick={onDone}>
+      I have copied it
+    </button>
+  </section>
+)

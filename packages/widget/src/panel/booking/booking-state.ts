@@ -1,0 +1,217 @@
+/**
+ * The booking form of CONTRACT.md §15: service, date, the free slots of that date, name, phone.
+ *
+ * Whether the key may book is learned from Parley, not guessed: the panel reads today's slots once
+ * when it opens; a 403 (`missing_scope`, no `bookings:read`) hides booking. The services offered come
+ * with the slots (`services`), as do the organization's time zone and so its today, the first date
+ * the form offers. A 409 on booking means the slot was just taken: the form says so and reads the
+ * slots again, keeping the name and phone.
+ */
+
+import type { BookingRecord } from "@parley/contracts"
+import { batch, computed, signal } from "@preact/signals"
+import type { PanelHost } from "../../shared/bridge.ts"
+import { storedValue } from "../../shared/visitor-memory.ts"
+import { type DaySlots, failureOf, type PublicApi } from "../api/public-api.ts"
+import type { Problem } from "../problem.ts"
+
+/** `YYYY-MM-DD` of `instant` in `timeZone` (the visitor's own when undefined). */
+export const calendarDate = (instant: Date, timeZone?: string): string => {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    ...(timeZone === undefined ? {} : { timeZone }),
+  }).formatToParts(instant)
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ""
+  return `${part("year")}-${part("month")}-${part("day")}`
+}
+
+export const nextDay = (date: string): string => {
+  const day = new Date(`${date}T00:00:00Z`)
+  day.setUTCDate(day.getUTCDate() + 1)
+  return day.toISOString().slice(0, 10)
+}
+
+export type BookingAvailability = "unknown" | "available" | "unavailable"
+
+/** A message shown in the form, for the visitor to act on. */
+export type FormMessage = "slotTaken" | "pastDate" | "pickTime" | "bookingUnavailable" | { readonly text: string }
+
+export type BookingState = ReturnType<typeof makeBookingState>
+
+export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | "options">) => {
+  const sessionMemory = storedValue("localStorage", host.options.key, "session")
+
+  const availability = signal<BookingAvailability>("unknown")
+  const services = signal<ReadonlyArray<string>>([])
+  const timezone = signal("")
+  /** The organization's today: the earliest date the form offers. */
+  const today = signal("")
+  const service = signal("")
+  const date = signal("")
+  const slots = signal<DaySlots["slots"] | undefined>(undefined)
+  const loadingSlots = signal(false)
+  const time = signal("")
+  const name = signal("")
+  const phone = signal("")
+  const submitting = signal(false)
+  const message = signal<FormMessage | undefined>(undefined)
+  const problem = signal<Problem | undefined>(undefined)
+  const confirmed = signal<BookingRecord | undefined>(undefined)
+
+  const freeTimes = computed(() => (slots.value ?? []).filter((slot) => slot.available).map((slot) => slot.time))
+
+  const learn = (day: DaySlots) => {
+    batch(() => {
+      timezone.value = day.timezone
+      today.value = calendarDate(new Date(), day.timezone)
+      if (Array.isArray(day.services)) services.value = day.services
+      if (service.value === "" || !services.value.includes(service.value)) service.value = services.value[0] ?? ""
+    })
+  }
+
+  /** Whether this key may read slots, and what the organization offers; once per panel. */
+  const discover = async (): Promise<void> => {
+    if (availability.value !== "unknown") return
+    // The visitor's today; a day before the organization's is refused as past (400): then its tomorrow.
+    let day = calendarDate(new Date())
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const answer = await api.slots(day, undefined)
+        learn(answer)
+        batch(() => {
+          availability.value = services.value.length > 0 ? "available" : "unavailable"
+          date.value = today.value
+          if (answer.date === today.value) slots.value = answer.slots
+        })
+        if (answer.date !== today.value) await loadSlots()
+        return
+      } catch (error) {
+        const failure = failureOf(error)
+        if (failure.kind === "refused" && failure.status === 400 && attempt === 0) {
+          day = nextDay(day)
+          continue
+        }
+        // 403: no bookings:read. Unreachable or limited: booking stays hidden until the next open.
+        if (failure.kind === "refused") availability.value = "unavailable"
+        return
+      }
+    }
+  }
+
+  const loadSlots = async (): Promise<void> => {
+    if (date.value === "" || service.value === "") return
+    const [wantedDate, wantedService] = [date.value, service.value]
+    batch(() => {
+      loadingSlots.value = true
+      problem.value = undefined
+      if (message.value === "pastDate") message.value = undefined
+    })
+    try {
+      const answer = await api.slots(wantedDate, wantedService)
+      // A later choice of date or service has its own request under way: this answer is stale.
+      if (date.value !== wantedDate || service.value !== wantedService) return
+      learn(answer)
+      batch(() => {
+        slots.value = answer.slots
+        if (!freeTimes.value.includes(time.value)) time.value = ""
+      })
+    } catch (error) {
+      const failure = failureOf(error)
+      batch(() => {
+        slots.value = undefined
+        if (failure.kind === "refused" && failure.status === 400) message.value = "pastDate"
+        else if (failure.kind === "refused") message.value = { text: failure.message }
+        else problem.value = { failure, retry: () => void loadSlots() }
+      })
+    } finally {
+      loadingSlots.value = false
+    }
+  }
+
+  const choose = (change: { service?: string; date?: string }) => {
+    batch(() => {
+      if (change.service !== undefined) service.value = change.service
+      if (change.date !== undefined) date.value = change.date
+      time.value = ""
+    })
+    void loadSlots()
+  }
+
+  const submit = async (): Promise<void> => {
+    if (submitting.value) return
+    if (time.value === "") {
+      message.value = "pickTime"
+      return
+    }
+    batch(() => {
+      submitting.value = true
+      message.value = undefined
+      problem.value = undefined
+    })
+    try {
+      const sessionId = sessionMemory.read()
+      const booking = await api.book({
+        name: name.value.trim(),
+        phone: phone.value.trim(),
+        date: date.value,
+        time: time.value,
+        service: service.value,
+        ...(sessionId === undefined ? {} : { sessionId }),
+      })
+      confirmed.value = booking
+      host.emit("booking", booking)
+    } catch (error) {
+      const failure = failureOf(error)
+      if (failure.kind === "refused" && failure.status === 409) {
+        batch(() => {
+          message.value = "slotTaken"
+          time.value = ""
+        })
+        await loadSlots()
+      } else if (failure.kind === "refused" && failure.code === "missing_scope") {
+        message.value = "bookingUnavailable"
+      } else if (failure.kind === "refused") {
+        message.value = { text: failure.message }
+      } else {
+        problem.value = { failure, retry: () => void submit() }
+      }
+    } finally {
+      submitting.value = false
+    }
+  }
+
+  /** After a confirmation: the same form again, for another time (name and phone kept). */
+  const again = () => {
+    batch(() => {
+      confirmed.value = undefined
+      time.value = ""
+    })
+    void loadSlots()
+  }
+
+  return {
+    availability,
+    services,
+    timezone,
+    today,
+    service,
+    date,
+    slots,
+    freeTimes,
+    loadingSlots,
+    time,
+    name,
+    phone,
+    submitting,
+    message,
+    problem,
+    confirmed,
+    discover,
+    loadSlots,
+    choose,
+    submit,
+    again,
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The conversation: its messages, whether the assistant is replying, the problem to show (with what
+ * retrying means), and what the visitor typed. Messages go to Parley one at a time, in order; one
+ * that fails stays on screen marked "not sent" (and in `localStorage`, so a reload keeps it), the
+ * messages after it wait, and Retry sends them all again. Nothing the visitor typed is dropped.
+ */
+import { batch, signal } from "@preact/signals"
+import type { PanelHost } from "../../shared/bridge.ts"
+import { storedValue } from "../../shared/visitor-memory.ts"
+import { failureOf, type PublicApi } from "../api/public-api.ts"
+import type { Problem } from "../problem.ts"
+
+export interface ChatItem {
+  readonly id: string
+  readonly role: "visitor" | "assistant"
+  readonly text: string
+  /** A visitor message: sent (Parley has it), pending (on its way or waiting its turn), failed. */
+  readonly state: "sent" | "pending" | "failed"
+}
+
+let counter = 0
+const localId = () => `local-${Date.now().toString(36)}-${(counter++).toString(36)}`
+
+interface Unsent {
+  readonly id: string
+  readonly text: string
+}
+
+const parseUnsent = (raw: string | undefined): Array<Unsent> => {
+  try {
+    const parsed: unknown = JSON.parse(raw ?? "[]")
+    return Array.isArray(parsed)
+      ? parsed.filter((u): u is Unsent => typeof u?.id === "string" && typeof u?.text === "string")
+      : []
+  } catch {
+    return []
+  }
+}
+
+export type ChatState = ReturnType<typeof makeChatState>
+
+export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "options">) => {
+  const key = host.options.key
+  const sessionMemory = storedValue("localStorage", key, "session")
+  const unsentMemory = storedValue("localStorage", key, "unsent")
+  const draftMemory = storedValue("localStorage", key, "draft")
+
+  const items = signal<ReadonlyArray<ChatItem>>(
+    parseUnsent(unsentMemory.read()).map((u) => ({ id: u.id, role: "visitor", text: u.text, state: "failed" })),
+  )
+  const replying = signal(false)
+  const loadingHistory = signal(false)
+  const problem = signal<Problem | undefined>(undefined)
+  /** The text of the last reply, for the panel's live region. */
+  const announcement = signal("")
+  const draft = signal(draftMemory.read() ?? "")
+
+  let sending = false
+  let lastLead = ""
+
+  const rememberUnsent = () => {
+    const unsent = items.value.filter((item) => item.role === "visitor" && item.state !== "sent")
+    unsentMemory.write(unsent.length === 0 ? undefined : JSON.stringify(unsent.map(({ id, text }) => ({ id, text }))))
+  }
+
+  const update = (id: string, change: Partial<ChatItem>) => {
+    items.value = items.value.map((item) => (item.id === id ? { ...item, ...change } : item))
+  }
+
+  const setDraft = (text: string) => {
+    draft.value = text
+    draftMemory.write(text === "" ? undefined : text)
+  }
+
+  /** Sends the pending messages, oldest first, until none is left or one fails. */
+  const drain = async (): Promise<void> => {
+    if (sending) return
+    sending = true
+    try {
+      for (;;) {
+        const next = items.value.find((item) => item.state === "pending")
+        if (next === undefined) return
+        replying.value = true
+        try {
+          const sessionId = sessionMemory.read()
+          const response = await api.chat({ ...(sessionId === undefined ? {} : { sessionId }), message: next.text })
+          sessionMemory.write(response.sessionId)
+          batch(() => {
+            update(next.id, { state: "sent" })
+            items.value = [
+              ...items.value,
+              { id: localId(), role: "assistant", text: response.reply.text, state: "sent" },
+            ]
+            announcement.value = response.reply.text
+          })
+          rememberUnsent()
+          host.emit("message", { role: "visitor", text: next.text })
+          host.emit("message", { role: "assistant", text: response.reply.text })
+          const lead = response.lead
+          if (lead !== null && `${lead.id}:${lead.type}` !== lastLead) {
+            lastLead = `${lead.id}:${lead.type}`
+            host.emit("lead", { id: lead.id, type: lead.type })
+          }
+        } catch (error) {
+          batch(() => {
+            items.value = items.value.map((item) => (item.state === "pending" ? { ...item, state: "failed" } : item))
+            problem.value = { failure: failureOf(error), retry: retryUnsent }
+          })
+          return
+        } finally {
+          replying.value = false
+        }
+      }
+    } finally {
+      sending = false
+    }
+  }
+
+  const retryUnsent = () => {
+    batch(() => {
+      problem.value = undefined
+      items.value = items.value.map((item) => (item.state === "failed" ? { ...item, state: "pending" } : item))
+    })
+    void drain()
+  }
+
+  /** Sends what the visitor wrote (the draft is emptied only once the message is safely listed). */
+  const send = (text: string) => {
+    const message = text.trim().slice(0, 2000)
+    if (message === "") return
+    const waiting = items.value.some((item) => item.state === "failed")
+    items.value = [
+      ...items.value,
+      { id: localId(), role: "visitor", text: message, state: waiting ? "failed" : "pending" },
+    ]
+    rememberUnsent()
+    setDraft("")
+    if (!waiting) void drain()
+  }
+
+  /** Reads the conversation back from Parley (§8, `chat:read`), keeping the messages not yet sent. */
+  const loadHistory = async (): Promise<void> => {
+    const sessionId = sessionMemory.read()
+    if (sessionId === undefined) return
+    loadingHistory.value = true
+    try {
+      const transcript = await api.transcript(sessionId)
+      const unsent = items.value.filter((item) => item.state !== "sent")
+      items.value = [
+        ...transcript.messages.map((m): ChatItem => ({ id: localId(), role: m.role, text: m.text, state: "sent" })),
+        ...unsent,
+      ]
+    } catch (error) {
+      const failure = failureOf(error)
+      if (failure.kind === "refused" && failure.status === 404) {
+        // Parley no longer knows this session: the next message starts a new one.
+        sessionMemory.write(undefined)
+      } else if (failure.kind === "refused" && failure.code === "missing_scope") {
+        // A key without chat:read: the conversation goes on, only its history cannot be shown.
+      } else {
+        problem.value = { failure, retry: retryHistory }
+      }
+    } finally {
+      loadingHistory.value = false
+    }
+  }
+
+  const retryHistory = () => {
+    problem.value = undefined
+    void loadHistory()
+  }
+
+  /** `Parley.reset()`: Parley clears the conversation (§8); here, everything is forgotten. */
+  const reset = async (): Promise<void> => {
+    const sessionId = sessionMemory.read()
+    batch(() => {
+      items.value = []
+      problem.value = undefined
+      announcement.value = ""
+    })
+    unsentMemory.write(undefined)
+    setDraft("")
+    lastLead = ""
+    if (sessionId === undefined) return
+    try {
+      await api.resetChat(sessionId)
+    } catch {
+      // Unreachable, or the session is gone: a new session on the next message starts over all the same.
+      sessionMemory.write(undefined)
+    }
+  }
+
+  /** Back online: what failed for want of a network goes again. */
+  const online = () => {
+    if (problem.value?.failure.kind === "offline") problem.value.retry()
+  }
+
+  return { items, replying, loadingHistory, problem, announcement, draft, setDraft, send, loadHistory, reset, online }
+}

@@ -1,0 +1,26 @@
+import type { BookingSettings } from "../bookings/settings.ts"
+import type { LeadSource } from "../engine/lead-capture.ts"
+import type { AssistantProfile } from "../engine/profile.ts"
+import type { ConversationState } from "../engine/state.ts"
+
+/**
+ * What one turn runs with and gives back, shared by the deterministic engine's runner and the
+ * model's tool loop (kept apart from `turn.ts`, which calls both, so neither imports its caller).
+ */
+export interface TurnContext {
+  readonly orgId: string
+  readonly conversationId: string
+  readonly source: LeadSource
+  /** On a phone channel: the customer's own number (bookings and leads use it). */
+  readonly customerPhone: string | undefined
+  readonly settings: BookingSettings
+  readonly profile: AssistantProfile
+  readonly today: string
+  readonly nowTime: string
+  readonly history: ReadonlyArray<{ readonly role: "visitor" | "assistant"; readonly text: string }>
+}
+
+export interface TurnResult {
+  readonly text: string
+  readonly state: ConversationState
+}

@@ -1,0 +1,74 @@
+import type { WeekdayKey } from "@parley/contracts"
+import { weekdayOf } from "./calendar-date.ts"
+import type { Catalog, Formats } from "./messages/index.ts"
+import type { EngineContext } from "./profile.ts"
+import type { MessageFacts } from "./read-message.ts"
+
+/**
+ * Answers to questions, from what the business configured: its opening hours and services (the
+ * booking settings), its name and description, and the best-matching FAQ; otherwise an honest "I
+ * don't know" with a callback offered (the profile's `handoffMessage` when set). Pure.
+ */
+
+const KEYS: ReadonlyArray<WeekdayKey> = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+/** A week of dates (2026-11-22 is a Sunday) to name weekdays through Intl. */
+const WEEKDAY_DATES = ["2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28"]
+
+const rangesOf = (context: EngineContext, key: WeekdayKey): ReadonlyArray<readonly [string, string]> =>
+  context.settings.hours[key] ?? []
+
+/** "9:00 AM–6:00 PM" or "9:00–12:00 and 14:00–18:00" for the opening ranges of a weekday. */
+export const rangesText = (context: EngineContext, formats: Formats, date: string): string =>
+  formats.list(rangesOf(context, KEYS[weekdayOf(date)] ?? "sun").map(([open, close]) => formats.range(open, close)))
+
+/** The week's opening hours, consecutive days with the same hours grouped: "Monday to Friday 9–18, …". */
+export const weekText = (context: EngineContext, formats: Formats, catalog: Catalog): string => {
+  const order = [1, 2, 3, 4, 5, 6, 0]
+  const groups: Array<{ days: Array<number>; hours: string }> = []
+  for (const day of order) {
+    const hours = rangesText(context, formats, WEEKDAY_DATES[day] ?? "")
+    const last = groups.at(-1)
+    if (last !== undefined && last.hours === hours && last.days.at(-1) === (day === 0 ? 6 : day - 1))
+      last.days.push(day)
+    else groups.push({ days: [day], hours })
+  }
+  const name = (day: number) => formats.weekday(WEEKDAY_DATES[day] ?? "")
+  const open = groups
+    .filter((group) => group.hours !== "")
+    .map((group) => {
+      const first = group.days[0] ?? 1
+      const last = group.days.at(-1) ?? first
+      const days = group.days.length === 1 ? name(first) : catalog.weekRange(name(first), name(last))
+      return `${days} ${group.hours}`
+    })
+  const closed = groups.filter((group) => group.hours === "").flatMap((group) => group.days.map(name))
+  return [...open, ...(closed.length === 0 ? [] : [catalog.closedDays(formats.list(closed))])].join("; ")
+}
+
+/** The answer to a question in `facts`, or `undefined` when the message asks nothing we can tell. */
+export const answerQuestion = (
+  facts: MessageFacts,
+  context: EngineContext,
+  catalog: Catalog,
+  formats: Formats,
+): string | undefined => {
+  const { intents } = facts
+  if (intents.hours) {
+    const date = facts.when.date
+    if (date !== undefined) {
+      const ranges = rangesText(context, formats, date)
+      const day = formats.weekday(date)
+      return ranges === "" ? catalog.closedOn(day) : catalog.hoursOn(day, ranges)
+    }
+    return catalog.hours(weekText(context, formats, catalog))
+  }
+  if (intents.services) return catalog.services(formats.list(context.settings.services))
+  if (intents.businessName) return catalog.about(context.profile.businessName, context.profile.about)
+  const faq = facts.faq()
+  if (faq !== undefined) return faq.answer
+  return undefined
+}
+
+/** What to say when a question has no answer here. */
+export const dontKnow = (context: EngineContext, catalog: Catalog): string =>
+  context.profile.handoffMessage?.trim() || catalog.dontKnow()

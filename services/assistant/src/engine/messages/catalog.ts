@@ -1,0 +1,48 @@
+/**
+ * Every sentence the deterministic engine writes, one implementation per language (en, es, de, fr,
+ * pt). Arguments arrive already formatted for the language (see `format.ts`); `name` is the
+ * visitor's name or `undefined`.
+ */
+export interface Catalog {
+  greeting(business: string): string
+  menu(business: string): string
+  niceToMeet(name: string): string
+  closing(name: string | undefined): string
+
+  askPhoneForCallback(name: string | undefined): string
+  askPhoneForDemo(name: string | undefined): string
+  callbackNoted(name: string | undefined, phone: string): string
+  demoNoted(name: string | undefined, phone: string): string
+  numberNoted(name: string | undefined, phone: string): string
+  phoneCorrected(phone: string): string
+  callWithdrawn(name: string | undefined): string
+
+  /** Free times of a day; `day` is a formatted date. */
+  offerTimes(service: string, day: string, times: string): string
+  dayFull(service: string, day: string): string
+  closedDay(day: string, nextOpen: string | undefined): string
+  pastTime(day: string, time: string, later: string | undefined): string
+  slotNotOffered(day: string, time: string, times: string): string
+  outsideHours(day: string, time: string, ranges: string, times: string): string
+  slotTaken(day: string, time: string, times: string): string
+  noOpenDay(service: string): string
+  whichTime(day: string): string
+  weekdayMismatch(named: string, byWeekday: string, byDay: string): string
+
+  askName(service: string, day: string, time: string): string
+  askPhoneForBooking(name: string | undefined): string
+  booked(name: string | undefined, service: string, day: string, time: string): string
+  cancelled(service: string, day: string, time: string): string
+  nothingToCancel(): string
+  moved(service: string, day: string, time: string): string
+
+  hours(week: string): string
+  hoursOn(day: string, ranges: string): string
+  closedOn(day: string): string
+  services(list: string): string
+  about(business: string, about: string | undefined): string
+  dontKnow(): string
+  /** "Monday to Friday 9:00–18:00; Saturday 10:00–14:00; closed on Sunday" pieces. */
+  weekRange(first: string, last: string): string
+  closedDays(days: string): string
+}

@@ -1,0 +1,59 @@
+import type { Catalog } from "./catalog.ts"
+
+const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
+
+export const de: Catalog = {
+  greeting: (business) =>
+    `Hallo und willkommen bei ${business}! Ich beantworte Ihre Fragen, vereinbare einen Rückruf oder buche einen Termin. Wie kann ich helfen?`,
+  menu: (business) =>
+    `Ich kann Fragen zu ${business} beantworten, einen Rückruf vereinbaren oder einen Termin buchen. Was möchten Sie tun?`,
+  niceToMeet: (name) => `Schön, Sie kennenzulernen, ${name}! Wie kann ich helfen?`,
+  closing: (name) => `Gern geschehen${to(name)}! Wenn noch etwas ist, schreiben Sie einfach hier.`,
+
+  askPhoneForCallback: (name) => `Gern${to(name)}. Unter welcher Telefonnummer erreichen wir Sie?`,
+  askPhoneForDemo: (name) =>
+    `Gern zeigen wir Ihnen eine Demo${to(name)}. Unter welcher Telefonnummer erreichen wir Sie?`,
+  callbackNoted: (name, phone) => `Danke${to(name)}! Wir rufen Sie so bald wie möglich unter ${phone} zurück.`,
+  demoNoted: (name, phone) => `Danke${to(name)}! Wir melden uns unter ${phone}, um die Demo zu vereinbaren.`,
+  numberNoted: (name, phone) =>
+    `Danke${to(name)}, ich habe Ihre Nummer notiert (${phone}). Jemand aus dem Team meldet sich bei Ihnen.`,
+  phoneCorrected: (phone) => `Alles klar, ich habe Ihre Nummer auf ${phone} geändert.`,
+  callWithdrawn: (name) => `Kein Problem${to(name)}, wir rufen Sie nicht an. Kann ich sonst noch helfen?`,
+
+  offerTimes: (service, day, times) => `Freie Zeiten für ${service} am ${day}: ${times}. Welche Uhrzeit passt Ihnen?`,
+  dayFull: (service, day) => `Leider ist der ${day} für ${service} ausgebucht. Passt Ihnen ein anderer Tag?`,
+  closedDay: (day, nextOpen) =>
+    `Leider haben wir am ${day} geschlossen.${nextOpen === undefined ? " Passt Ihnen ein anderer Tag?" : ` Der nächste geöffnete Tag ist ${nextOpen}. Passt Ihnen das?`}`,
+  pastTime: (day, time, later) =>
+    `Leider ist ${time} am ${day} schon vorbei.${later === undefined ? " Passt Ihnen ein anderer Tag?" : ` An dem Tag noch frei: ${later}.`}`,
+  slotNotOffered: (day, time, times) =>
+    `Um ${time} gibt es am ${day} keinen Termin. ${times === "" ? "Passt Ihnen ein anderer Tag?" : `Freie Zeiten an dem Tag: ${times}. Welche möchten Sie?`}`,
+  outsideHours: (day, time, ranges, times) =>
+    `${time} liegt am ${day} außerhalb unserer Öffnungszeiten (${ranges}). ${times === "" ? "Passt Ihnen ein anderer Tag?" : `Freie Zeiten an dem Tag: ${times}. Welche möchten Sie?`}`,
+  slotTaken: (day, time, times) =>
+    `Leider ist ${time} am ${day} schon vergeben. ${times === "" ? "An dem Tag ist nichts mehr frei; passt ein anderer Tag?" : `Noch frei: ${times}. Welche möchten Sie?`}`,
+  noOpenDay: (service) =>
+    `Leider gibt es in den nächsten zwei Wochen keine freien Zeiten für ${service}. Sollen wir Sie zurückrufen? Hinterlassen Sie einfach Ihre Nummer.`,
+  whichTime: (day) => `Um wie viel Uhr am ${day}?`,
+  weekdayMismatch: (named, byWeekday, byDay) =>
+    `Nur zur Sicherheit: Meinen Sie ${byWeekday} oder ${byDay}? (Das Datum ist kein ${named}.)`,
+
+  askName: (service, day, time) => `${service} am ${day} um ${time} ist frei. Auf welchen Namen darf ich buchen?`,
+  askPhoneForBooking: (name) => `Danke${to(name)}! Unter welcher Telefonnummer darf ich den Termin eintragen?`,
+  booked: (name, service, day, time) => `Gebucht${to(name)}: ${service} am ${day} um ${time}. Bis dann!`,
+  cancelled: (service, day, time) =>
+    `Erledigt: Ihr Termin (${service}) am ${day} um ${time} ist storniert. Möchten Sie einen anderen Termin?`,
+  nothingToCancel: () =>
+    "Ich finde in diesem Gespräch keine Buchung, die ich stornieren könnte. Sollen wir Sie dazu zurückrufen?",
+  moved: (service, day, time) => `Erledigt, Ihr Termin (${service}) ist jetzt am ${day} um ${time}. Bis dann!`,
+
+  hours: (week) => `Unsere Öffnungszeiten: ${week}.`,
+  hoursOn: (day, ranges) => `Am ${day} haben wir von ${ranges} geöffnet.`,
+  closedOn: (day) => `Am ${day} haben wir geschlossen.`,
+  services: (list) => `Wir bieten ${list} an. Möchten Sie einen Termin buchen?`,
+  about: (business, about) =>
+    about === undefined ? `Hier ist ${business}. Wie kann ich helfen?` : `Hier ist ${business}. ${about}`,
+  dontKnow: () => "Das kann ich leider nicht beantworten. Sollen wir Sie zurückrufen?",
+  weekRange: (first, last) => `${first} bis ${last}`,
+  closedDays: (days) => `${days} geschlossen`,
+}

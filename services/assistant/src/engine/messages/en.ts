@@ -1,0 +1,58 @@
+import type { Catalog } from "./catalog.ts"
+
+const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
+
+export const en: Catalog = {
+  greeting: (business) =>
+    `Hi, welcome to ${business}! I can answer your questions, arrange a callback or book an appointment. How can I help?`,
+  menu: (business) =>
+    `I can answer questions about ${business}, arrange a callback or book an appointment. What would you like to do?`,
+  niceToMeet: (name) => `Nice to meet you, ${name}! How can I help you today?`,
+  closing: (name) => `You're welcome${to(name)}! If there's anything else, just write here.`,
+
+  askPhoneForCallback: (name) => `Sure${to(name)}. What's the best phone number to call you on?`,
+  askPhoneForDemo: (name) => `I'd be happy to set up a demo${to(name)}. What's the best phone number to reach you on?`,
+  callbackNoted: (name, phone) => `Thanks${to(name)}! We'll call you back at ${phone} as soon as we can.`,
+  demoNoted: (name, phone) => `Thanks${to(name)}! We'll contact you at ${phone} to set up your demo.`,
+  numberNoted: (name, phone) =>
+    `Thanks${to(name)}, I've noted your number (${phone}). Someone from the team will get back to you.`,
+  phoneCorrected: (phone) => `Got it, I've changed your number to ${phone}.`,
+  callWithdrawn: (name) => `No problem${to(name)}, we won't call you. Is there anything else I can help with?`,
+
+  offerTimes: (service, day, times) => `Free times for ${service} on ${day}: ${times}. Which time would you like?`,
+  dayFull: (service, day) => `Sorry, ${day} is fully booked for ${service}. Would another day suit you?`,
+  closedDay: (day, nextOpen) =>
+    `Sorry, we're closed on ${day}.${nextOpen === undefined ? " Would another day suit you?" : ` The next day we're open is ${nextOpen}. Would that suit you?`}`,
+  pastTime: (day, time, later) =>
+    `Sorry, ${time} on ${day} has already passed.${later === undefined ? " Would another day suit you?" : ` Still free that day: ${later}.`}`,
+  slotNotOffered: (day, time, times) =>
+    `We don't have a slot at ${time} on ${day}. ${times === "" ? "Would another day suit you?" : `Free times that day: ${times}. Which would you like?`}`,
+  outsideHours: (day, time, ranges, times) =>
+    `${time} is outside our opening hours on ${day} (${ranges}). ${times === "" ? "Would another day suit you?" : `Free times that day: ${times}. Which would you like?`}`,
+  slotTaken: (day, time, times) =>
+    `Sorry, ${time} on ${day} is already taken. ${times === "" ? "There's nothing else free that day; would another day suit you?" : `Still free that day: ${times}. Which would you like?`}`,
+  noOpenDay: (service) =>
+    `Sorry, there are no free times for ${service} in the next two weeks. Shall someone from the team call you? Just leave your number.`,
+  whichTime: (day) => `What time would you like on ${day}?`,
+  weekdayMismatch: (named, byWeekday, byDay) =>
+    `Just to check: did you mean ${byWeekday} or ${byDay}? (The date you gave isn't a ${named}.)`,
+
+  askName: (service, day, time) => `${service} on ${day} at ${time} is free. May I have your name for the booking?`,
+  askPhoneForBooking: (name) => `Thanks${to(name)}! What phone number should I put the booking under?`,
+  booked: (name, service, day, time) => `You're booked${to(name)}: ${service} on ${day} at ${time}. See you then!`,
+  cancelled: (service, day, time) =>
+    `Done: your ${service} on ${day} at ${time} is cancelled. Would you like to book another time?`,
+  nothingToCancel: () =>
+    "I can't find a booking made in this conversation to cancel. Shall someone from the team call you about it?",
+  moved: (service, day, time) => `Done, I've moved your ${service} to ${day} at ${time}. See you then!`,
+
+  hours: (week) => `Our opening hours: ${week}.`,
+  hoursOn: (day, ranges) => `On ${day} we're open ${ranges}.`,
+  closedOn: (day) => `We're closed on ${day}.`,
+  services: (list) => `We offer ${list}. Would you like to book one?`,
+  about: (business, about) =>
+    about === undefined ? `This is ${business}. How can I help?` : `This is ${business}. ${about}`,
+  dontKnow: () => "I'm sorry, I don't know the answer to that. Shall someone from the team call you back?",
+  weekRange: (first, last) => `${first} to ${last}`,
+  closedDays: (days) => `closed on ${days}`,
+}

@@ -1,0 +1,59 @@
+import type { Catalog } from "./catalog.ts"
+
+const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
+
+export const es: Catalog = {
+  greeting: (business) =>
+    `¡Hola, bienvenido a ${business}! Puedo responder tus preguntas, pedir que te llamemos o reservarte una cita. ¿En qué te ayudo?`,
+  menu: (business) =>
+    `Puedo responder preguntas sobre ${business}, pedir que te llamemos o reservarte una cita. ¿Qué necesitas?`,
+  niceToMeet: (name) => `¡Encantado, ${name}! ¿En qué te puedo ayudar?`,
+  closing: (name) => `¡De nada${to(name)}! Si necesitas algo más, escríbeme aquí.`,
+
+  askPhoneForCallback: (name) => `Claro${to(name)}. ¿A qué número de teléfono te llamamos?`,
+  askPhoneForDemo: (name) =>
+    `Con mucho gusto te preparamos una demo${to(name)}. ¿En qué número de teléfono te localizamos?`,
+  callbackNoted: (name, phone) => `¡Gracias${to(name)}! Te llamaremos al ${phone} lo antes posible.`,
+  demoNoted: (name, phone) => `¡Gracias${to(name)}! Te contactaremos en el ${phone} para organizar la demo.`,
+  numberNoted: (name, phone) =>
+    `Gracias${to(name)}, he apuntado tu número (${phone}). Alguien del equipo se pondrá en contacto contigo.`,
+  phoneCorrected: (phone) => `Entendido, he cambiado tu número al ${phone}.`,
+  callWithdrawn: (name) => `Sin problema${to(name)}, no te llamaremos. ¿Te ayudo con algo más?`,
+
+  offerTimes: (service, day, times) => `Horas libres para ${service} el ${day}: ${times}. ¿Cuál prefieres?`,
+  dayFull: (service, day) => `Lo siento, el ${day} está completo para ${service}. ¿Te va bien otro día?`,
+  closedDay: (day, nextOpen) =>
+    `Lo siento, el ${day} está cerrado.${nextOpen === undefined ? " ¿Te va bien otro día?" : ` El próximo día que abrimos es el ${nextOpen}. ¿Te viene bien?`}`,
+  pastTime: (day, time, later) =>
+    `Lo siento, las ${time} del ${day} ya han pasado.${later === undefined ? " ¿Te va bien otro día?" : ` Aún quedan libres ese día: ${later}.`}`,
+  slotNotOffered: (day, time, times) =>
+    `No tenemos hora a las ${time} el ${day}. ${times === "" ? "¿Te va bien otro día?" : `Horas libres ese día: ${times}. ¿Cuál prefieres?`}`,
+  outsideHours: (day, time, ranges, times) =>
+    `Las ${time} quedan fuera de nuestro horario del ${day} (${ranges}). ${times === "" ? "¿Te va bien otro día?" : `Horas libres ese día: ${times}. ¿Cuál prefieres?`}`,
+  slotTaken: (day, time, times) =>
+    `Lo siento, las ${time} del ${day} ya están ocupadas. ${times === "" ? "No queda nada libre ese día; ¿te va bien otro?" : `Aún quedan libres: ${times}. ¿Cuál prefieres?`}`,
+  noOpenDay: (service) =>
+    `Lo siento, no hay horas libres para ${service} en las próximas dos semanas. ¿Quieres que alguien del equipo te llame? Déjanos tu número.`,
+  whichTime: (day) => `¿A qué hora te viene bien el ${day}?`,
+  weekdayMismatch: (named, byWeekday, byDay) =>
+    `Para asegurarme: ¿te refieres al ${byWeekday} o al ${byDay}? (La fecha que indicas no cae en ${named}.)`,
+
+  askName: (service, day, time) => `${service} el ${day} a las ${time} está libre. ¿A nombre de quién hago la reserva?`,
+  askPhoneForBooking: (name) => `¡Gracias${to(name)}! ¿Qué número de teléfono pongo en la reserva?`,
+  booked: (name, service, day, time) => `¡Reservado${to(name)}! ${service} el ${day} a las ${time}. ¡Hasta entonces!`,
+  cancelled: (service, day, time) =>
+    `Hecho: he cancelado tu ${service} del ${day} a las ${time}. ¿Quieres reservar otra hora?`,
+  nothingToCancel: () =>
+    "No encuentro ninguna reserva hecha en esta conversación que cancelar. ¿Quieres que alguien del equipo te llame?",
+  moved: (service, day, time) => `Hecho, he cambiado tu ${service} al ${day} a las ${time}. ¡Hasta entonces!`,
+
+  hours: (week) => `Nuestro horario: ${week}.`,
+  hoursOn: (day, ranges) => `El ${day} abrimos de ${ranges}.`,
+  closedOn: (day) => `El ${day} está cerrado.`,
+  services: (list) => `Ofrecemos ${list}. ¿Quieres reservar?`,
+  about: (business, about) =>
+    about === undefined ? `Somos ${business}. ¿En qué te ayudo?` : `Somos ${business}. ${about}`,
+  dontKnow: () => "Lo siento, no sé la respuesta. ¿Quieres que alguien del equipo te llame?",
+  weekRange: (first, last) => `de ${first} a ${last}`,
+  closedDays: (days) => `cerrado el ${days}`,
+}

@@ -1,0 +1,72 @@
+import type { Language } from "../text.ts"
+
+/**
+ * Dates, times and lists as the visitor's language and the organization's country write them,
+ * through `Intl` (never an ISO string or a zone id in a reply): "Thursday, December 3" and
+ * "10:30 AM" in the US, "jueves, 3 de diciembre" and "10:30" in Spain, "Donnerstag, 3. Dezember".
+ * Dates are wall dates of the organization, so they are formatted as UTC noon of that day.
+ */
+export interface Formats {
+  readonly language: Language
+  date(date: string): string
+  weekday(date: string): string
+  time(time: string): string
+  times(times: ReadonlyArray<string>, max?: number): string
+  list(items: ReadonlyArray<string>): string
+  /** "10:00 AM–6:00 PM" */
+  range(open: string, close: string): string
+  /** The international digits as a visitor reads them: "+1 415 555 0100" style grouping is left to them: "+14155550100". */
+  phone(digits: string): string
+}
+
+const cache = new Map<string, Formats>()
+
+const localeOf = (language: Language, country: string): string => {
+  try {
+    const [locale] = Intl.getCanonicalLocales(`${language}-${country}`)
+    return locale !== undefined && Intl.DateTimeFormat.supportedLocalesOf([locale]).length > 0 ? locale : language
+  } catch {
+    return language
+  }
+}
+
+const MORE: Readonly<Record<Language, (n: number) => string>> = {
+  en: (n) => `${n} more`,
+  es: (n) => `${n} más`,
+  de: (n) => `${n} weitere`,
+  fr: (n) => `${n} autres`,
+  pt: (n) => `mais ${n}`,
+}
+
+export const formatsFor = (language: Language, country: string): Formats => {
+  const key = `${language}-${country}`
+  const cached = cache.get(key)
+  if (cached !== undefined) return cached
+  const locale = localeOf(language, country)
+  const dateFormat = new Intl.DateTimeFormat(locale, {
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    timeZone: "UTC",
+  })
+  const weekdayFormat = new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" })
+  const timeFormat = new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" })
+  const listFormat = new Intl.ListFormat(locale, { style: "long", type: "conjunction" })
+  const noon = (date: string) => new Date(`${date}T12:00:00.000Z`)
+  const time = (value: string) => timeFormat.format(new Date(`1970-01-01T${value}:00.000Z`))
+  const formats: Formats = {
+    language,
+    date: (date) => dateFormat.format(noon(date)),
+    weekday: (date) => weekdayFormat.format(noon(date)),
+    time,
+    times: (values, max = 8) =>
+      values.length <= max
+        ? listFormat.format(values.map(time))
+        : listFormat.format([...values.slice(0, max).map(time), MORE[language](values.length - max)]),
+    list: (items) => listFormat.format(items),
+    range: (open, close) => `${time(open)}–${time(close)}`,
+    phone: (digits) => `+${digits}`,
+  }
+  cache.set(key, formats)
+  return formats
+}

@@ -1,0 +1,61 @@
+import type { Catalog } from "./catalog.ts"
+
+const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
+
+export const fr: Catalog = {
+  greeting: (business) =>
+    `Bonjour et bienvenue chez ${business} ! Je peux répondre à vos questions, organiser un rappel ou réserver un rendez-vous. Que puis-je faire pour vous ?`,
+  menu: (business) =>
+    `Je peux répondre à vos questions sur ${business}, organiser un rappel ou réserver un rendez-vous. Que souhaitez-vous ?`,
+  niceToMeet: (name) => `Enchanté, ${name} ! Que puis-je faire pour vous ?`,
+  closing: (name) => `Avec plaisir${to(name)} ! Si vous avez besoin d'autre chose, écrivez-moi ici.`,
+
+  askPhoneForCallback: (name) => `Bien sûr${to(name)}. À quel numéro de téléphone pouvons-nous vous rappeler ?`,
+  askPhoneForDemo: (name) =>
+    `Avec plaisir, nous allons organiser une démo${to(name)}. À quel numéro de téléphone pouvons-nous vous joindre ?`,
+  callbackNoted: (name, phone) => `Merci${to(name)} ! Nous vous rappellerons au ${phone} dès que possible.`,
+  demoNoted: (name, phone) => `Merci${to(name)} ! Nous vous contacterons au ${phone} pour organiser la démo.`,
+  numberNoted: (name, phone) =>
+    `Merci${to(name)}, j'ai noté votre numéro (${phone}). Un membre de l'équipe reviendra vers vous.`,
+  phoneCorrected: (phone) => `C'est noté, j'ai remplacé votre numéro par le ${phone}.`,
+  callWithdrawn: (name) =>
+    `Pas de souci${to(name)}, nous ne vous appellerons pas. Puis-je vous aider pour autre chose ?`,
+
+  offerTimes: (service, day, times) => `Créneaux libres pour ${service} le ${day} : ${times}. Lequel vous convient ?`,
+  dayFull: (service, day) => `Désolé, le ${day} est complet pour ${service}. Un autre jour vous conviendrait-il ?`,
+  closedDay: (day, nextOpen) =>
+    `Désolé, nous sommes fermés le ${day}.${nextOpen === undefined ? " Un autre jour vous conviendrait-il ?" : ` Le prochain jour d'ouverture est le ${nextOpen}. Cela vous convient-il ?`}`,
+  pastTime: (day, time, later) =>
+    `Désolé, ${time} le ${day}, c'est déjà passé.${later === undefined ? " Un autre jour vous conviendrait-il ?" : ` Encore libres ce jour-là : ${later}.`}`,
+  slotNotOffered: (day, time, times) =>
+    `Nous n'avons pas de créneau à ${time} le ${day}. ${times === "" ? "Un autre jour vous conviendrait-il ?" : `Créneaux libres ce jour-là : ${times}. Lequel préférez-vous ?`}`,
+  outsideHours: (day, time, ranges, times) =>
+    `${time}, c'est en dehors de nos horaires du ${day} (${ranges}). ${times === "" ? "Un autre jour vous conviendrait-il ?" : `Créneaux libres ce jour-là : ${times}. Lequel préférez-vous ?`}`,
+  slotTaken: (day, time, times) =>
+    `Désolé, ${time} le ${day} est déjà pris. ${times === "" ? "Il n'y a plus rien ce jour-là ; un autre jour vous conviendrait-il ?" : `Encore libres : ${times}. Lequel préférez-vous ?`}`,
+  noOpenDay: (service) =>
+    `Désolé, il n'y a pas de créneau libre pour ${service} dans les deux prochaines semaines. Voulez-vous qu'un membre de l'équipe vous rappelle ? Laissez-nous votre numéro.`,
+  whichTime: (day) => `À quelle heure le ${day} ?`,
+  weekdayMismatch: (named, byWeekday, byDay) =>
+    `Pour être sûr : vous voulez dire le ${byWeekday} ou le ${byDay} ? (La date indiquée n'est pas un ${named}.)`,
+
+  askName: (service, day, time) =>
+    `${service} le ${day} à ${time} est libre. À quel nom dois-je faire la réservation ?`,
+  askPhoneForBooking: (name) => `Merci${to(name)} ! Quel numéro de téléphone dois-je indiquer pour la réservation ?`,
+  booked: (name, service, day, time) => `C'est réservé${to(name)} : ${service} le ${day} à ${time}. À bientôt !`,
+  cancelled: (service, day, time) =>
+    `C'est fait : votre ${service} du ${day} à ${time} est annulé. Voulez-vous réserver un autre créneau ?`,
+  nothingToCancel: () =>
+    "Je ne trouve aucune réservation faite dans cette conversation à annuler. Voulez-vous qu'un membre de l'équipe vous rappelle ?",
+  moved: (service, day, time) => `C'est fait, votre ${service} est déplacé au ${day} à ${time}. À bientôt !`,
+
+  hours: (week) => `Nos horaires : ${week}.`,
+  hoursOn: (day, ranges) => `Le ${day}, nous sommes ouverts de ${ranges}.`,
+  closedOn: (day) => `Nous sommes fermés le ${day}.`,
+  services: (list) => `Nous proposons ${list}. Souhaitez-vous réserver ?`,
+  about: (business, about) =>
+    about === undefined ? `Ici ${business}. Que puis-je faire pour vous ?` : `Ici ${business}. ${about}`,
+  dontKnow: () => "Désolé, je ne connais pas la réponse. Voulez-vous qu'un membre de l'équipe vous rappelle ?",
+  weekRange: (first, last) => `du ${first} au ${last}`,
+  closedDays: (days) => `fermé le ${days}`,
+}

@@ -1,0 +1,61 @@
+import type { Catalog } from "./catalog.ts"
+
+const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
+/** "na segunda-feira", "no sábado". */
+const on = (day: string): string => (/^(?:sábado|domingo)/u.test(day) ? `no ${day}` : `na ${day}`)
+
+export const pt: Catalog = {
+  greeting: (business) =>
+    `Olá, bem-vindo à ${business}! Posso responder suas perguntas, pedir que liguemos para você ou agendar um horário. Como posso ajudar?`,
+  menu: (business) =>
+    `Posso responder perguntas sobre a ${business}, pedir que liguemos para você ou agendar um horário. O que você precisa?`,
+  niceToMeet: (name) => `Prazer, ${name}! Como posso ajudar?`,
+  closing: (name) => `Por nada${to(name)}! Se precisar de mais alguma coisa, é só escrever aqui.`,
+
+  askPhoneForCallback: (name) => `Claro${to(name)}. Em qual número de telefone podemos ligar para você?`,
+  askPhoneForDemo: (name) =>
+    `Vamos marcar uma demonstração com prazer${to(name)}. Em qual número de telefone falamos com você?`,
+  callbackNoted: (name, phone) => `Obrigado${to(name)}! Vamos ligar para você no ${phone} o quanto antes.`,
+  demoNoted: (name, phone) => `Obrigado${to(name)}! Vamos entrar em contato no ${phone} para marcar a demonstração.`,
+  numberNoted: (name, phone) =>
+    `Obrigado${to(name)}, anotei seu número (${phone}). Alguém da equipe vai entrar em contato.`,
+  phoneCorrected: (phone) => `Entendido, troquei seu número para ${phone}.`,
+  callWithdrawn: (name) => `Sem problema${to(name)}, não vamos ligar. Posso ajudar com mais alguma coisa?`,
+
+  offerTimes: (service, day, times) => `Horários livres para ${service} ${on(day)}: ${times}. Qual você prefere?`,
+  dayFull: (service, day) => `Desculpe, ${day} está lotado para ${service}. Outro dia serve para você?`,
+  closedDay: (day, nextOpen) =>
+    `Desculpe, estamos fechados ${on(day)}.${nextOpen === undefined ? " Outro dia serve para você?" : ` O próximo dia aberto é ${nextOpen}. Pode ser?`}`,
+  pastTime: (day, time, later) =>
+    `Desculpe, ${time} de ${day} já passou.${later === undefined ? " Outro dia serve para você?" : ` Ainda livres nesse dia: ${later}.`}`,
+  slotNotOffered: (day, time, times) =>
+    `Não temos horário às ${time} de ${day}. ${times === "" ? "Outro dia serve para você?" : `Horários livres nesse dia: ${times}. Qual você prefere?`}`,
+  outsideHours: (day, time, ranges, times) =>
+    `${time} fica fora do nosso horário ${on(day)} (${ranges}). ${times === "" ? "Outro dia serve para você?" : `Horários livres nesse dia: ${times}. Qual você prefere?`}`,
+  slotTaken: (day, time, times) =>
+    `Desculpe, ${time} de ${day} já está ocupado. ${times === "" ? "Não há mais nada livre nesse dia; outro dia serve?" : `Ainda livres: ${times}. Qual você prefere?`}`,
+  noOpenDay: (service) =>
+    `Desculpe, não há horários livres para ${service} nas próximas duas semanas. Quer que alguém da equipe ligue para você? É só deixar seu número.`,
+  whichTime: (day) => `Que horas ${on(day)}?`,
+  weekdayMismatch: (named, byWeekday, byDay) =>
+    `Só para confirmar: você quer dizer ${byWeekday} ou ${byDay}? (A data informada não cai numa ${named}.)`,
+
+  askName: (service, day, time) => `${service} ${on(day)} às ${time} está livre. Em nome de quem faço o agendamento?`,
+  askPhoneForBooking: (name) => `Obrigado${to(name)}! Qual número de telefone coloco no agendamento?`,
+  booked: (name, service, day, time) => `Agendado${to(name)}: ${service} ${on(day)} às ${time}. Até lá!`,
+  cancelled: (service, day, time) =>
+    `Pronto: seu horário de ${service} ${on(day)} às ${time} foi cancelado. Quer agendar outro horário?`,
+  nothingToCancel: () =>
+    "Não encontro nenhum agendamento feito nesta conversa para cancelar. Quer que alguém da equipe ligue para você?",
+  moved: (service, day, time) => `Pronto, remarquei sua ${service} para ${day} às ${time}. Até lá!`,
+
+  hours: (week) => `Nosso horário de funcionamento: ${week}.`,
+  hoursOn: (day, ranges) => `Na ${day} abrimos das ${ranges}.`,
+  closedOn: (day) => `Estamos fechados ${on(day)}.`,
+  services: (list) => `Oferecemos ${list}. Quer agendar?`,
+  about: (business, about) =>
+    about === undefined ? `Aqui é a ${business}. Como posso ajudar?` : `Aqui é a ${business}. ${about}`,
+  dontKnow: () => "Desculpe, não sei responder isso. Quer que alguém da equipe ligue para você?",
+  weekRange: (first, last) => `de ${first} a ${last}`,
+  closedDays: (days) => `fechado no ${days}`,
+}

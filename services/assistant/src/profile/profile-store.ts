@@ -1,0 +1,85 @@
+import type { AssistantProfileRecord, PutAssistantProfileRequest } from "@parley/contracts"
+import { Database } from "@parley/db"
+import { Effect } from "effect"
+import type postgres from "postgres"
+import type { AssistantProfile } from "../engine/profile.ts"
+import { isLanguage, type Language } from "../engine/text.ts"
+
+/**
+ * The assistant's profile (CONTRACT.md §8): the business's name, the languages it answers in (the
+ * first the default), its greeting, description, FAQ and hand-off message. Until an administrator
+ * saves one, an organization has `{ businessName: <organization name>, languages: ["en"], faqs: [] }`.
+ */
+
+interface ProfileRow {
+  business_name: string
+  languages: ReadonlyArray<string>
+  greeting: string | null
+  about: string | null
+  faqs: ReadonlyArray<{ question: string; answer: string }>
+  handoff_message: string | null
+}
+
+export const defaultProfile = (organizationName: string): AssistantProfileRecord => ({
+  businessName: organizationName,
+  languages: ["en"],
+  faqs: [],
+})
+
+const toRecord = (row: ProfileRow): AssistantProfileRecord => ({
+  businessName: row.business_name,
+  languages: row.languages.filter(isLanguage),
+  ...(row.greeting === null ? {} : { greeting: row.greeting }),
+  ...(row.about === null ? {} : { about: row.about }),
+  faqs: row.faqs,
+  ...(row.handoff_message === null ? {} : { handoffMessage: row.handoff_message }),
+})
+
+/** The saved profile, or the default one named `organizationName`. */
+export const loadProfile = (
+  sql: postgres.Sql | postgres.TransactionSql,
+  orgId: string,
+  organizationName: string,
+): Effect.Effect<AssistantProfileRecord> =>
+  Effect.promise(
+    () => sql<Array<ProfileRow>>`
+      select business_name, languages, greeting, about, faqs, handoff_message
+      from assistant.profiles where org_id = ${orgId}`,
+  ).pipe(Effect.map(([row]) => (row === undefined ? defaultProfile(organizationName) : toRecord(row))))
+
+const blankToNull = (text: string | undefined): string | null =>
+  text === undefined || text.trim() === "" ? null : text
+
+export const saveProfile = (
+  orgId: string,
+  request: PutAssistantProfileRequest,
+): Effect.Effect<AssistantProfileRecord, never, Database> =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const languages = [...new Set(request.languages)]
+    const faqs = request.faqs.map((faq) => ({ question: faq.question.trim(), answer: faq.answer.trim() }))
+    const [row] = yield* Effect.promise(
+      () => sql<Array<ProfileRow>>`
+        insert into assistant.profiles (org_id, business_name, languages, greeting, about, faqs, handoff_message, updated_at)
+        values (${orgId}, ${request.businessName.trim()}, ${sql.json(languages as never)}, ${blankToNull(request.greeting)},
+                ${blankToNull(request.about)}, ${sql.json(faqs as never)}, ${blankToNull(request.handoffMessage)}, now())
+        on conflict (org_id) do update set
+          business_name = excluded.business_name, languages = excluded.languages, greeting = excluded.greeting,
+          about = excluded.about, faqs = excluded.faqs, handoff_message = excluded.handoff_message, updated_at = now()
+        returning business_name, languages, greeting, about, faqs, handoff_message`,
+    )
+    return toRecord(row as ProfileRow)
+  })
+
+/** The profile as the engine reads it. */
+export const engineProfile = (record: AssistantProfileRecord): AssistantProfile => {
+  const languages = record.languages.filter(isLanguage) as ReadonlyArray<Language>
+  return {
+    businessName: record.businessName,
+    languages: languages.length === 0 ? ["en"] : languages,
+    greeting: record.greeting,
+    about: record.about,
+    faqs: record.faqs,
+    handoffMessage: record.handoffMessage,
+  }
+}

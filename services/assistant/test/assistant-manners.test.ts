@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  admin,
+  call,
+  futureWeekday,
+  leadEventsOf,
+  newOrg,
+  type RunningApp,
+  startApp,
+  startInfrastructure,
+  type TestInfrastructure,
+  widget,
+} from "./harness.ts"
+
+let infra: TestInfrastructure
+let app: RunningApp
+
+beforeAll(async () => {
+  infra = await startInfrastructure()
+  app = await startApp(infra, { background: false })
+})
+afterAll(async () => {
+  await app?.stop()
+  await infra?.close()
+})
+
+type Answer = { sessionId: string; reply: { text: string }; lead: { id: string; type: string } | null }
+
+const say = async (orgId: string, message: string, sessionId?: string): Promise<Answer> => {
+  const response = await widget(app, orgId, "POST", "/api/public/chat", {
+    message,
+    ...(sessionId === undefined ? {} : { sessionId }),
+  })
+  expect(response.statusCode, response.body).toBe(200)
+  return response.json() as Answer
+}
+
+type Listed = { id: string; date: string; time: string; status: string; phone: string }
+const bookingsOf = async (orgId: string) =>
+  ((await admin(app, orgId, "GET", "/api/bookings")).json() as { data: Array<Listed> }).data
+
+const slotFree = async (orgId: string, date: string, time: string) => {
+  const slots = (await widget(app, orgId, "GET", `/api/public/bookings/slots?date=${date}`)).json() as {
+    slots: Array<{ time: string; available: boolean }>
+  }
+  return slots.slots.find((slot) => slot.time === time)?.available
+}
+
+const PROFILE = {
+  businessName: "Brightside Digital",
+  languages: ["en", "es"],
+  greeting: "Welcome to Brightside!",
+  about: "We make scheduling software.",
+  faqs: [{ question: "Do you have parking?", answer: "Free parking on Mill Lane." }],
+  handoffMessage: "Good question for the team. Shall they call you?",
+}
+
+describe("the assistant's profile (CONTRACT.md §8)", () => {
+  it("starts with the defaults, and reads back what an administrator saved", async () => {
+    const orgId = newOrg()
+    const initial = await call(app, orgId, "member", "GET", "/api/assistant/profile")
+    expect(initial.statusCode).toBe(200)
+    expect(initial.json()).toEqual({ businessName: "", languages: ["en"], faqs: [] })
+    const saved = await admin(app, orgId, "PUT", "/api/assistant/profile", PROFILE)
+    expect(saved.statusCode, saved.body).toBe(200)
+    expect(saved.json()).toEqual(PROFILE)
+    expect((await call(app, orgId, "member", "GET", "/api/assistant/profile")).json()).toEqual(PROFILE)
+  })
+
+  it("answers from it: the FAQ, the hand-off message, the greeting, in the visitor's language", async () => {
+    const orgId = newOrg()
+    await admin(app, orgId, "PUT", "/api/assistant/profile", PROFILE)
+    expect((await say(orgId, "is there anywhere to park?")).reply.text).toBe("Free parking on Mill Lane.")
+    expect((await say(orgId, "do you sell printers?")).reply.text).toBe(PROFILE.handoffMessage)
+    expect((await say(orgId, "hello")).reply.text).toBe("Welcome to Brightside!")
+    expect((await say(orgId, "Hola, ¿qué servicios ofrecéis?")).reply.text).toContain("Ofrecemos consultation")
+  })
+
+  it.each([
+    [{ ...PROFILE, businessName: "" }, "businessName"],
+    [{ ...PROFILE, languages: [] }, "languages"],
+    [{ ...PROFILE, languages: ["en", "it"] }, "languages[1]"],
+    [{ ...PROFILE, about: "x".repeat(2001) }, "about"],
+    [{ ...PROFILE, faqs: Array.from({ length: 201 }, () => ({ question: "q", answer: "a" })) }, "faqs"],
+    [{ ...PROFILE, faqs: [{ question: "q", answer: "a".repeat(1001) }] }, "faqs[0].answer"],
+  ])("refuses %# with 400 naming %s", async (body, field) => {
+    const response = await admin(app, newOrg(), "PUT", "/api/assistant/profile", body)
+    expect(response.statusCode).toBe(400)
+    expect((response.json() as { issues: Array<{ path: string }> }).issues.map((i) => i.path)).toContain(field)
+  })
+
+  it("is written by administrators only, and never across organizations", async () => {
+    const [a, b] = [newOrg(), newOrg()]
+    const member = await call(app, a, "member", "PUT", "/api/assistant/profile", PROFILE)
+    expect(member.statusCode).toBe(403)
+    expect(member.json()).toMatchObject({ code: "admin_required" })
+    await admin(app, a, "PUT", "/api/assistant/profile", PROFILE)
+    expect((await admin(app, b, "GET", "/api/assistant/profile")).json()).toMatchObject({ businessName: "", faqs: [] })
+  })
+})
+
+describe("cancelling and moving bookings", () => {
+  it("cancels the conversation's booking: lead.updated with booking null, the slot free again, still listed", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(2)
+    const { sessionId } = await say(orgId, `I'm Kate, 415 555 0172, book me on ${date} at 10am`)
+    expect(await slotFree(orgId, date, "10:00")).toBe(false)
+    const cancelled = await say(orgId, "actually, please cancel that appointment", sessionId)
+    expect(cancelled.reply.text).toContain("cancelled")
+    expect(await slotFree(orgId, date, "10:00")).toBe(true)
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.map((e) => [e.event, e.data.type, e.data.booking])).toEqual([
+      ["lead.created", "BOOKING", { date, time: "10:00", service: "consultation" }],
+      ["lead.updated", "GENERAL_INQUIRY", null],
+    ])
+    expect((await bookingsOf(orgId)).map((b) => b.status)).toEqual(["cancelled"])
+    const leads = (await admin(app, orgId, "GET", "/api/leads")).json() as {
+      data: Array<{ type: string; booking: unknown }>
+    }
+    expect(leads.data).toMatchObject([{ type: "GENERAL_INQUIRY", booking: null }])
+  })
+
+  it("moves the conversation's booking: one lead.updated with the new booking, the old slot freed", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(1)
+    const { sessionId } = await say(orgId, `I'm Ben, 415 555 0173, book me on ${date} at 9:30`)
+    const moved = await say(orgId, "can we move it to 2pm instead?", sessionId)
+    expect(moved.reply.text).toContain("2:00 PM")
+    expect(await slotFree(orgId, date, "09:30")).toBe(true)
+    expect(await slotFree(orgId, date, "14:00")).toBe(false)
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.map((e) => [e.event, e.data.booking])).toEqual([
+      ["lead.created", { date, time: "09:30", service: "consultation" }],
+      ["lead.updated", { date, time: "14:00", service: "consultation" }],
+    ])
+    expect((await bookingsOf(orgId)).map((b) => [b.time, b.status]).sort()).toEqual([
+      ["09:30", "cancelled"],
+      ["14:00", "confirmed"],
+    ])
+  })
+
+  it("DELETE /api/bookings/:id cancels for staff, idempotently, admins only, within the organization", async () => {
+    const [orgId, other] = [newOrg(), newOrg()]
+    const date = futureWeekday(3)
+    await say(orgId, `I'm Ana, 415 555 0180, book me on ${date} at 11am`)
+    const [booking] = await bookingsOf(orgId)
+    if (booking === undefined) throw new Error("no booking made")
+    expect((await call(app, orgId, "member", "DELETE", `/api/bookings/${booking.id}`)).statusCode).toBe(403)
+    expect((await admin(app, other, "DELETE", `/api/bookings/${booking.id}`)).statusCode).toBe(404)
+    expect((await admin(app, orgId, "DELETE", "/api/bookings/bkg_unknown")).statusCode).toBe(404)
+    const first = await admin(app, orgId, "DELETE", `/api/bookings/${booking.id}`)
+    expect(first.statusCode).toBe(200)
+    expect(first.json()).toMatchObject({ id: booking.id, date, time: "11:00", status: "cancelled" })
+    const again = await admin(app, orgId, "DELETE", `/api/bookings/${booking.id}`)
+    expect(again.json()).toEqual(first.json())
+    expect(await slotFree(orgId, date, "11:00")).toBe(true)
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.map((e) => [e.event, e.data.booking])).toEqual([
+      ["lead.created", { date, time: "11:00", service: "consultation" }],
+      ["lead.updated", null],
+    ])
+  })
+})
+
+describe("corrections and withdrawals", () => {
+  it("takes a corrected number: one lead, for the right number", async () => {
+    const orgId = newOrg()
+    const { sessionId } = await say(orgId, "call me on 415 555 0175")
+    await say(orgId, "sorry, wrong number, it's 415 555 0176", sessionId)
+    const leads = (await admin(app, orgId, "GET", "/api/leads")).json() as {
+      data: Array<{ phone: string; type: string }>
+    }
+    expect(leads.data).toMatchObject([{ phone: "14155550176", type: "CALLBACK_REQUESTED" }])
+  })
+
+  it('withdraws the callback on "don\'t call me": the same lead, updated, not a second one', async () => {
+    const orgId = newOrg()
+    const { sessionId } = await say(orgId, "I'm Rosa, call me back on 415 555 0177")
+    const answer = await say(orgId, "actually don't call me, I'll email you instead", sessionId)
+    expect(answer.reply.text).toContain("won't call")
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.map((e) => [e.event, e.data.type])).toEqual([
+      ["lead.created", "CALLBACK_REQUESTED"],
+      ["lead.updated", "GENERAL_INQUIRY"],
+    ])
+    const leads = (await admin(app, orgId, "GET", "/api/leads")).json() as { data: Array<{ type: string }> }
+    expect(leads.data).toMatchObject([{ type: "GENERAL_INQUIRY" }])
+  })
+
+  it('books no slot for a demo request that says "booking"', async () => {
+    const orgId = newOrg()
+    const answer = await say(orgId, "I'd like a demo of your booking software, I'm Priya, 415 555 0170")
+    expect(answer.lead?.type).toBe("DEMO_REQUESTED")
+    expect(answer.reply.text).not.toMatch(/\d{1,2}:\d{2}/)
+    expect(await bookingsOf(orgId)).toEqual([])
+  })
+})
