@@ -1,6 +1,6 @@
 import { Topics } from "@parley/contracts"
-import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { withTransaction } from "@parley/db"
+import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Bus, OutboxWriter } from "../Bus.ts"
