@@ -26,6 +26,8 @@ import {
 let system: TestSystem
 let gw: RunningGateway
 let service: FastifyInstance
+let channels: FastifyInstance
+const callbacks: Array<{ body: string; signature: unknown; handedOver: boolean }> = []
 let org: Organization
 let key: CreatedKey
 const seen: Array<{
@@ -54,6 +56,19 @@ beforeAll(async () => {
     return reply.code(request.method === "POST" ? 201 : 200).send({ answered: request.method })
   })
   await service.ready()
+  // A provider's callback: the service reads the raw bytes itself (the signature covers them).
+  channels = Fastify()
+  channels.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body))
+  channels.post("/channels/cloud/webhook", async (request) => {
+    callbacks.push({
+      body: (request.body as Buffer).toString("utf8"),
+      signature: request.headers["x-hub-signature-256"],
+      // The client's own request (handed over), not inject's simulated one.
+      handedOver: request.raw.constructor.name === "IncomingMessage",
+    })
+    return { received: true }
+  })
+  await channels.ready()
   system = await startSystem()
   const bootstrap = await system.startGateway()
   org = await createOrganization(bootstrap.url)
@@ -63,13 +78,14 @@ beforeAll(async () => {
       identity: system.identityUrl,
       webhookRegistry: new InProcessDispatcher(service),
       assistant: system.upstream.url,
-      messaging: system.upstream.url,
+      messaging: new InProcessDispatcher(channels),
     },
   })
 })
 afterAll(async () => {
   await system?.close()
   await service?.close()
+  await channels?.close()
 })
 
 describe("a service in the gateway's process", () => {
@@ -127,6 +143,22 @@ describe("a service in the gateway's process", () => {
     // Simulated (`inject`), so signed like over HTTP, and verified by the service.
     expect(call?.headers["x-parley-principal"]).not.toBe("forged")
     expect(call?.principal).toMatchObject({ orgId: org.orgId, actor: { type: "api_key" } })
+  })
+
+  it("hands a provider's callback over with its body unread, so the service reads the exact bytes", async () => {
+    callbacks.length = 0
+    const payload = JSON.stringify({
+      object: "whatsapp_business_account",
+      entry: [{ id: "1", note: "x".repeat(100_000) }],
+    })
+    const response = await fetch(`${gw.url}/channels/cloud/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": "sha256=abc" },
+      body: payload,
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ received: true })
+    expect(callbacks).toEqual([{ body: payload, signature: "sha256=abc", handedOver: true }])
   })
 
   it("keeps serving kept-alive clients call after call, each answer whole", async () => {

@@ -41,10 +41,11 @@ const BUFFERED_ANSWER_LIMIT = 64 * 1024
 type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS"
 
 /**
- * A bodiless call to a service in this process (`npm start`) is handed over whole: the service's
- * Fastify routes the client's request, with the headers it would get over HTTP, and answers on the
- * client's connection — no simulated request, no copy of the answer. Simulating the hop with
- * `inject` cost about as much CPU as the rest of the gateway's work on such a call (test/bench/gateway).
+ * A bodiless call to a service in this process (`npm start`) — or a provider's callback, its body
+ * still unread — is handed over whole: the service's Fastify routes the client's request, with the
+ * headers it would get over HTTP, and answers on the client's connection — no simulated request, no
+ * copy of the answer. Simulating the hop with `inject` cost about as much CPU as the rest of the
+ * gateway's work on such a call (test/bench/gateway).
  * The principal goes with the request object itself (`handPrincipalInProcess`), neither signed here
  * nor verified there: within one process there is nothing to authenticate, and signing, verifying
  * and decoding it was a sixth of the gateway's CPU per request at log level warn.
@@ -86,8 +87,14 @@ export const makeForwarder = (
   forward: async (request, reply, forward) => {
     const { route } = forward
     const upstream = upstreams.pool(route.service)
+    // Handed over whole: a bodiless call, and a provider's callback whose bytes the gateway has not
+    // touched (its body is the client's own stream, which the service then reads itself, with its
+    // own limit, and whose signature it checks over those bytes). Anything else is simulated.
     const handingOff =
-      upstream instanceof InProcessDispatcher && !upstream.closed && forward.body === undefined && request.body == null
+      upstream instanceof InProcessDispatcher &&
+      !upstream.closed &&
+      forward.body === undefined &&
+      (request.body == null || (route.body === "raw" && request.body === request.raw))
     const headers = requestHeadersFor(request.headers, {
       surface: route.surface,
       requestId: request.id,
