@@ -1,6 +1,7 @@
 // Fixes to postgres.js 3.4.9, none released upstream yet. 1–3 are for a connection that drops (a
 // failover, a network cut, a proxy restart), each found by Parley's own outage tests; 4 is for a
-// transaction whose BEGIN fills the connection's pipeline:
+// transaction whose BEGIN fills the connection's pipeline; 5 is for a connection that drops while
+// it fetches the array types, its first query:
 //
 // 1. A write scheduled with setImmediate can run once `closed()` has set `socket = null`, and throws
 //    `TypeError: Cannot read properties of null (reading 'write')` outside any promise: an uncaught
@@ -21,8 +22,14 @@
 //    it, and the connection went back to the pool inside it, so unrelated queries ran in that
 //    transaction (porsager/postgres#1189, #1210; the fix of #1218). The hook now runs whenever the
 //    query was written; what the chain answers is unchanged.
+// 5. The array-types query a new connection sends first is started with `return fetchArrayTypes()`
+//    from a synchronous handler, so when the connection drops while it runs (ECONNRESET on its
+//    write, say) its rejection is unhandled — which ends a Node process. The connection's own close
+//    path already fails and retries what was queued on it; the rejection is caught and dropped, and
+//    the next connection fetches the types again.
 //
-// packages/db/src/postgres-outage.test.ts cuts real connections under load and fails without 1–3;
+// packages/db/src/postgres-outage.test.ts cuts real connections under load and fails without 1–3
+// (and, when a cut lands on a connection's first query, with an unhandled rejection without 5);
 // packages/db/src/postgres-begin.test.ts queues a BEGIN at the pipeline's end and fails without 4.
 // Runs after `npm ci` / `npm install`; idempotent; fails loudly if postgres.js changed shape, so an
 // upgrade is reviewed rather than silently unpatched.
@@ -32,6 +39,10 @@ import { fileURLToPath } from "node:url"
 const MARK = "// parley: see scripts/patch-postgres.mjs"
 
 const fixes = [
+  {
+    original: "        return fetchArrayTypes()\n",
+    patched: `        return fetchArrayTypes().catch(() => {}) ${MARK}\n`,
+  },
   {
     original: "  function nextWrite(fn) {\n    const x = socket.write(chunk, fn)",
     patched: `  function nextWrite(fn) {\n    if (socket === null) return (chunk = nextWriteTimer = null, false) ${MARK}\n    const x = socket.write(chunk, fn)`,

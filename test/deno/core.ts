@@ -2,7 +2,9 @@
  * Run by test/e2e/deno.test.ts under Deno (not Node), importing the TypeScript sources unchanged:
  * @parley/platform's ids, hashing and secret box, @parley/contracts' API key format, the
  * dispatcher's envelope signing (checked with @parley/webhooks' `verify`), and the assistant's
- * deterministic engine through a two-turn conversation. Prints one JSON line of findings.
+ * deterministic engine through a two-turn conversation. The dispatcher's signing covers both
+ * X-Service-Signature and the Standard Webhooks headers, with a previous key as after a rotation.
+ * Prints one JSON line of findings.
  * Input: one JSON argument { sealedOnNode, secretKey, secretPlaintext, today }.
  */
 import { apiKeyChecksum, type DeliveryRecord, parseApiKey } from "@parley/contracts"
@@ -15,6 +17,7 @@ import { leadOfConversation } from "../../services/assistant/src/engine/lead-cap
 import { readMessage } from "../../services/assistant/src/engine/read-message.ts"
 import { type ConversationState, emptyConversation } from "../../services/assistant/src/engine/state.ts"
 import { envelopeBody } from "../../services/dispatcher/src/envelope.ts"
+import { signatureHeaders, signingKeyOf } from "../../services/dispatcher/src/signing.ts"
 
 declare const Deno: { args: ReadonlyArray<string>; version: { deno: string } }
 
@@ -48,6 +51,18 @@ const webhookSecret = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80="
 const body = envelopeBody(delivery)
 const signature = deliverySignature(body, webhookSecret)
 const envelope = await verify(body, { "x-service-signature": signature }, webhookSecret)
+const previousSecret = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+const signedAt = Date.now()
+const attemptHeaders = signatureHeaders(
+  { current: signingKeyOf(webhookSecret), previous: signingKeyOf(previousSecret), previousUntil: signedAt + 60_000 },
+  delivery.deliveryId,
+  body,
+  signedAt,
+)
+const standardVerified = [
+  (await verify(body, attemptHeaders, webhookSecret)).event,
+  (await verify(body, attemptHeaders, `whsec_${previousSecret}`)).event,
+]
 
 // The assistant's deterministic engine: a callback request, then a booking.
 const settings = { services: ["consultation"], timezone: "UTC" }
@@ -80,6 +95,8 @@ console.log(
     body,
     signature,
     verifiedEvent: envelope.event,
+    attemptHeaders,
+    standardVerified,
     firstReply: first.text,
     firstLead: leadOfConversation(first.state, "chat") ?? null,
     secondRequest: second.request,

@@ -90,6 +90,17 @@ describe("Parley's core on Deno", () => {
     const secret = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80="
     expect(findings.signature).toBe(`sha256=${createHmac("sha256", secret).update(body).digest("hex")}`)
     expect(findings.verifiedEvent).toBe("lead.created")
+    // The Standard Webhooks headers, signed on Deno with the current and a previous key, verified on
+    // Deno by either key; here their signatures are checked against Node's HMAC.
+    const headers = findings.attemptHeaders as Record<string, string>
+    expect(headers["x-service-signature"]).toBe(findings.signature)
+    expect(headers["webhook-id"]).toBe("dlv_4tQ2yK8pX1mN7bV3cZ9wL0")
+    const standard = (key: Buffer) =>
+      `v1,${createHmac("sha256", key).update(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`).digest("base64")}`
+    expect(headers["webhook-signature"]).toBe(
+      `${standard(Buffer.from(secret, "base64"))} ${standard(Buffer.from("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=", "base64"))}`,
+    )
+    expect(findings.standardVerified).toEqual(["lead.created", "lead.created"])
   })
 
   it("runs the assistant's deterministic engine: a callback lead, then a booking", () => {

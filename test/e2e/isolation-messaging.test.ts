@@ -219,7 +219,18 @@ const rows: ReadonlyArray<Row> = [
   {
     route: "PUT /api/channels/cloud",
     control: aHasOne("/api/channels", "phoneNumberId", () => CLOUD_A.phoneNumberId),
-    attack: async (x) => ok(await x.private.put("/api/channels/cloud", CLOUD_B), 200, "B's own cloud channel"),
+    attack: async (x) => {
+      // A's business account is A's: the provider routes its template updates by it (§10.1).
+      const taken = await x.private.put("/api/channels/cloud", {
+        ...CLOUD_B,
+        businessAccountId: CLOUD_A.businessAccountId,
+      })
+      expect({ status: taken.status, code: taken.body.code }, "B connects A's business account").toEqual({
+        status: 409,
+        code: "conflict",
+      })
+      ok(await x.private.put("/api/channels/cloud", CLOUD_B), 200, "B's own cloud channel")
+    },
     unchanged: aHasOne("/api/channels", "phoneNumberId", () => CLOUD_A.phoneNumberId),
   },
   {
@@ -354,9 +365,11 @@ const rows: ReadonlyArray<Row> = [
   {
     route: "GET /api/assistant/profile",
     control: async () => expect((await keyA.client.get("/api/assistant/profile")).body).toMatchObject(PROFILE_A),
-    attack: async (x) => {
+    attack: async (x, second) => {
       const own = await x.private.get("/api/assistant/profile")
       ok(own, 200, "B's profile")
+      // Before B saves one, its profile is the default, named after B (CONTRACT.md §8).
+      if (!second) expect(own.body).toEqual({ businessName: b.name, languages: ["en"], faqs: [] })
       expect(own.text).not.toContain("Ada's Atelier")
       expect(own.text).not.toContain("1 Private Lane")
     },

@@ -221,6 +221,19 @@ const rows: ReadonlyArray<Row> = [
         "B replays A's deliveries",
       ),
   },
+  {
+    route: "POST /api/org/webhooks/:id/test",
+    control: async () => {
+      const test = await a.admin.client.post(`/api/org/webhooks/${webhookA.id}/test`, { event: "lead.created" })
+      expect(test.status, test.text).toBe(202)
+    },
+    attack: async (x) =>
+      expectNotFound(
+        await x.post(`/api/org/webhooks/${webhookA.id}/test`, { event: "lead.created" }),
+        "B sends a test event to A's webhook",
+      ),
+    unchanged: webhookAsStored,
+  },
   // GET /api/org/webhook-events is the catalogue, the same for every organization: nothing of A's.
 ]
 

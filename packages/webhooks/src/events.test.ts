@@ -2,7 +2,7 @@ import { Effect, Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { EventCatalogue } from "./catalogue.ts"
 import { WebhookEnvelope } from "./envelope.ts"
-import { EventNames } from "./events.ts"
+import { EventDataSchemas, EventNames } from "./events.ts"
 import { issuesOf } from "./issues.ts"
 import { sampleEnvelope, sampleEventData } from "./testing.ts"
 
@@ -100,4 +100,12 @@ describe("events", () => {
     ])
     for (const entry of EventCatalogue) expect(entry.description.length).toBeGreaterThan(10)
   })
+
+  it.each(EventCatalogue.map((entry) => [entry.name, entry] as const))(
+    "the catalogue's sample of %s decodes with that event's own data schema, unchanged",
+    (name, entry) => {
+      const json = JSON.parse(JSON.stringify(entry.sample))
+      expect(Schema.decodeUnknownSync(EventDataSchemas[name])(json)).toEqual(entry.sample)
+    },
+  )
 })

@@ -4,6 +4,21 @@ export const DeliveryHeaders = {
   signature: "X-Service-Signature",
   delivery: "X-Service-Delivery",
   attempt: "X-Service-Attempt",
+  /** `true` on a test delivery (`POST /api/org/webhooks/:id/test`), its retries, redeliveries and replays. */
+  test: "X-Service-Test",
+} as const
+
+/**
+ * The Standard Webhooks headers Parley sets beside its own (https://www.standardwebhooks.com/), so
+ * that any Standard Webhooks or Svix library verifies a delivery.
+ */
+export const StandardHeaders = {
+  /** The delivery id, the same on every attempt (as `X-Service-Delivery`). */
+  id: "webhook-id",
+  /** Unix seconds at which this attempt was signed. */
+  timestamp: "webhook-timestamp",
+  /** `v1,<base64>`, and during the 24 hours after a rotation ` v1,<base64>` by the previous key. */
+  signature: "webhook-signature",
 } as const
 
 /**

@@ -1,6 +1,8 @@
 /**
  * @parley/webhooks — verify, decode and deduplicate Parley webhook deliveries.
- * Web Crypto and Effect only: runs unchanged on Node, Deno, Bun and edge runtimes.
+ * Web Crypto and Effect only: runs unchanged on Node, Deno, Bun and edge runtimes. Verifies Parley's
+ * own signature and the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`) that every delivery also carries.
  */
 export { EventCatalogue, type EventCatalogueEntry, type EventChannels } from "./catalogue.ts"
 export {
@@ -53,8 +55,21 @@ export {
   TemplateStatusData,
   TemplateStatusValue,
 } from "./events.ts"
-export { DeliveryHeaders, type HeadersLike, headerValue } from "./headers.ts"
+export { DeliveryHeaders, type HeadersLike, headerValue, StandardHeaders } from "./headers.ts"
 export { formatPath, type Issue, issuesOf, issuesOfError } from "./issues.ts"
 export { CalendarDate, ClockTime, Count, IsoTimestamp, PhoneDigits } from "./primitives.ts"
 export { constantTimeEqual, sign, signatureMatches } from "./signature.ts"
-export { runToPromise, type VerifyOptions, verify, verifyEffect } from "./verify.ts"
+export {
+  SecretPrefix,
+  type StandardSigned,
+  secretBytes,
+  standardSignature,
+  standardSignatureMatches,
+} from "./standard.ts"
+export {
+  DefaultSignatureToleranceSeconds,
+  runToPromise,
+  type VerifyOptions,
+  verify,
+  verifyEffect,
+} from "./verify.ts"

@@ -9,9 +9,10 @@ import {
   type VerificationError,
 } from "./errors.ts"
 import { isEventName } from "./events.ts"
-import { DeliveryHeaders, type HeadersLike, headerValue } from "./headers.ts"
+import { DeliveryHeaders, type HeadersLike, headerValue, StandardHeaders } from "./headers.ts"
 import { issuesOf } from "./issues.ts"
 import { bodyBytes, signatureMatches } from "./signature.ts"
+import { parseStandardTimestamp, SecretPrefix, standardSignatureMatches } from "./standard.ts"
 
 export interface VerifyOptions {
   /**
@@ -21,7 +22,16 @@ export interface VerifyOptions {
    * original time and will be refused by a tight tolerance.
    */
   readonly toleranceSeconds?: number | undefined
+  /**
+   * With the Standard Webhooks headers: refuse a `webhook-timestamp` (when the attempt was signed)
+   * more than this many seconds from now, either way, so that a captured request cannot be
+   * replayed later. Default 300 (five minutes), as every Standard Webhooks library.
+   */
+  readonly signatureToleranceSeconds?: number | undefined
 }
+
+/** Five minutes, the Standard Webhooks default. */
+export const DefaultSignatureToleranceSeconds = 300
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
 const decodeEnvelope = Schema.decodeUnknownEffect(WebhookEnvelope)
@@ -46,6 +56,63 @@ const checkTolerance = (timestamp: string, toleranceSeconds: number) =>
   })
 
 /**
+ * The Standard Webhooks check, as the `standardwebhooks` package makes it: all three headers, a
+ * `v1` signature of `<id>.<timestamp>.<body>` by the secret's bytes, and a signing time within the
+ * tolerance of now (whole seconds, either way).
+ */
+const verifyStandard = (
+  bytes: Uint8Array,
+  headers: HeadersLike,
+  secret: string,
+  toleranceSeconds: number,
+): Effect.Effect<void, MissingHeader | InvalidSignature | TimestampOutsideTolerance> =>
+  Effect.gen(function* () {
+    const present = (name: string) => {
+      const value = headerValue(headers, name)
+      return value === undefined || value === "" ? undefined : value
+    }
+    const id = present(StandardHeaders.id)
+    const timestampHeader = present(StandardHeaders.timestamp)
+    const signature = present(StandardHeaders.signature)
+    if (id === undefined) return yield* new MissingHeader({ header: StandardHeaders.id })
+    if (timestampHeader === undefined) return yield* new MissingHeader({ header: StandardHeaders.timestamp })
+    if (signature === undefined) return yield* new MissingHeader({ header: StandardHeaders.signature })
+    const timestamp = parseStandardTimestamp(timestampHeader)
+    if (Number.isNaN(timestamp)) return yield* new InvalidSignature()
+    const authentic = yield* Effect.promise(() => standardSignatureMatches(bytes, { id, timestamp }, signature, secret))
+    if (!authentic) return yield* new InvalidSignature()
+    const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+    if (now - timestamp > toleranceSeconds || timestamp - now > toleranceSeconds) {
+      return yield* new TimestampOutsideTolerance({
+        timestamp: new Date(timestamp * 1000).toISOString(),
+        toleranceSeconds,
+        skewSeconds: Math.abs(now - timestamp),
+      })
+    }
+  })
+
+/** `X-Service-Signature`, keyed with the secret string as registered (the whsec_ form's base64 stands for it). */
+const verifyServiceSignature = (
+  bytes: Uint8Array,
+  headers: HeadersLike,
+  secret: string,
+): Effect.Effect<void, MissingHeader | InvalidSignature> =>
+  Effect.gen(function* () {
+    const signature = headerValue(headers, DeliveryHeaders.signature)
+    if (signature === undefined || signature.trim() === "") {
+      return yield* new MissingHeader({ header: DeliveryHeaders.signature })
+    }
+    const key = secret.startsWith(SecretPrefix) ? secret.slice(SecretPrefix.length) : secret
+    const authentic = yield* Effect.promise(() => signatureMatches(bytes, signature, key))
+    if (!authentic) return yield* new InvalidSignature()
+  })
+
+const hasStandardHeaders = (headers: HeadersLike): boolean =>
+  headerValue(headers, StandardHeaders.id) !== undefined ||
+  headerValue(headers, StandardHeaders.timestamp) !== undefined ||
+  headerValue(headers, StandardHeaders.signature) !== undefined
+
+/**
  * Authenticates a delivery and decodes its envelope. The signature is checked first, over the raw
  * bytes exactly as received: pass the body before any JSON parsing or re-serialisation (a
  * re-serialised body differs in key order or whitespace and will not verify).
@@ -57,13 +124,17 @@ export const verifyEffect = (
   options: VerifyOptions = {},
 ): Effect.Effect<WebhookEnvelope, VerificationError> =>
   Effect.gen(function* () {
-    const signature = headerValue(headers, DeliveryHeaders.signature)
-    if (signature === undefined || signature.trim() === "") {
-      return yield* new MissingHeader({ header: DeliveryHeaders.signature })
-    }
     const bytes = bodyBytes(rawBody)
-    const authentic = yield* Effect.promise(() => signatureMatches(bytes, signature, secret))
-    if (!authentic) return yield* new InvalidSignature()
+    if (hasStandardHeaders(headers)) {
+      yield* verifyStandard(
+        bytes,
+        headers,
+        secret,
+        options.signatureToleranceSeconds ?? DefaultSignatureToleranceSeconds,
+      )
+    } else {
+      yield* verifyServiceSignature(bytes, headers, secret)
+    }
 
     const json = yield* parseJson(bytes)
     const event = typeof json === "object" && json !== null ? (json as { event?: unknown }).event : undefined

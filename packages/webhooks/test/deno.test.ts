@@ -23,13 +23,20 @@ const denoDir = mkdtempSync(join(tmpdir(), "parley-deno-"))
 afterAll(() => rmSync(denoDir, { recursive: true, force: true }))
 
 describe("on Deno", () => {
-  it("a signed delivery of each of the eight events, signed on Node, verifies and decodes; tampering or a bad signature is refused", async () => {
+  it("a signed delivery of each of the eight events, signed on Node, verifies and decodes, by either signature; tampering, a bad signature or a stale signing time is refused", async () => {
     expect(existsSync(denoBinary)).toBe(true)
     const secret = "q83vEjRWeJq83vEjRWeJq83vEjRWeJq83vEjRWeJq80="
+    const now = Math.floor(Date.now() / 1000)
     const deliveries = EventNames.map((event, i) => {
       const body = JSON.stringify(sampleEnvelope(event))
       const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`
-      return { event, body, signature, deliveryId: `dlv_deno${i}` }
+      const deliveryId = `dlv_deno${i}`
+      // Standard Webhooks: keyed with the secret's decoded bytes, over id.timestamp.body.
+      const standardAt = (timestamp: number) => ({
+        timestamp,
+        signature: `v1,${createHmac("sha256", Buffer.from(secret, "base64")).update(`${deliveryId}.${timestamp}.${body}`).digest("base64")}`,
+      })
+      return { event, body, signature, deliveryId, standard: standardAt(now), stale: standardAt(now - 600) }
     })
     expect(deliveries).toHaveLength(8)
     const input = JSON.stringify({ secret, deliveries })
@@ -51,7 +58,7 @@ describe("on Deno", () => {
 
     expect(findings.runtime).toMatch(/^deno 2\./)
     expect(findings.deliveries).toEqual(
-      deliveries.map(({ event, signature }) => ({
+      deliveries.map(({ event, signature, standard }) => ({
         event,
         timestamp: sampleEnvelope(event).timestamp,
         data: sampleEventData[event],
@@ -62,6 +69,11 @@ describe("on Deno", () => {
         receiverGood: 200,
         receiverRetry: { received: event, duplicate: true },
         receiverBad: 401,
+        standardSignature: standard.signature,
+        standardWhsec: "verified",
+        standardRegistered: "verified",
+        standardTampered: "InvalidSignature",
+        standardStale: "TimestampOutsideTolerance",
       })),
     )
   })

@@ -5,17 +5,27 @@ import { SecretBox } from "@parley/platform"
 import { Effect, Schedule } from "effect"
 import packageJson from "../package.json" with { type: "json" }
 import { AttemptLog } from "./attempt-log.ts"
+import { AttemptRunner } from "./attempt-runner.ts"
 import { runDispatcherConsumers } from "./consumers.ts"
 import { GroupCommit } from "./group-commit.ts"
+import { ParkedDeliveries } from "./parked-deliveries.ts"
 import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./schedule.ts"
+import { Keyring } from "./signing.ts"
 import { WebhookDirectory } from "./webhook-directory.ts"
-import { WebhookLimiter } from "./webhook-limiter.ts"
+import {
+  FirstAttemptsPerWebhook,
+  MaxShareWaitMs,
+  RetriesPerWebhook,
+  SlowAttemptMs,
+  WebhookShares,
+} from "./webhook-shares.ts"
 
 /** `User-Agent` of every delivery. */
 export const UserAgent = `Parley-Webhooks/${packageJson.version}`
 
-/** DESIGN.md §3: a slow or dead endpoint holds at most this many attempts in flight. */
-export const MaxInFlightPerWebhook = 8
+/** How often parked deliveries are looked for while some are known, and at idle. */
+const ParkedSweepBusyMs = 2_000
+const ParkedSweepIdleMs = 15_000
 
 export interface DispatcherOptions {
   /** PARLEY_SECRET_KEY, to open the sealed webhook secrets. */
@@ -30,6 +40,7 @@ export interface DispatcherOptions {
   readonly timeoutMs?: number
   readonly resolver?: Resolver
   readonly deliveryWindow?: number
+  readonly delayWindow?: number
 }
 
 /**
@@ -42,16 +53,6 @@ export const makeDispatcher = (options: DispatcherOptions) =>
     const schema = options.schema ?? "dispatcher"
     yield* migrate({ sql, schema, migrations: yield* loadMigrations(new URL("../migrations/", import.meta.url)) })
     const box = SecretBox.fromBase64Key(options.secretKey)
-    const opened = new Map<string, string>()
-    const openSecret = (sealed: string): string => {
-      let secret = opened.get(sealed)
-      if (secret === undefined) {
-        secret = box.open(sealed)
-        if (opened.size > 10_000) opened.clear()
-        opened.set(sealed, secret)
-      }
-      return secret
-    }
     const egress = yield* Effect.acquireRelease(
       Effect.sync(() =>
         EgressClient.make({
@@ -62,7 +63,7 @@ export const makeDispatcher = (options: DispatcherOptions) =>
       ),
       (client) => Effect.promise(() => client.close()),
     )
-    const directory = new WebhookDirectory(sql, schema)
+    const directory = new WebhookDirectory(sql, new Keyring((sealed) => box.open(sealed)), schema)
     const attemptLog = new AttemptLog(sql, schema)
     yield* Effect.tryPromise(() => attemptLog.deleteExpired()).pipe(
       Effect.catch((error) => Effect.logWarning("attempt log cleanup failed", { error: String(error) })),
@@ -75,18 +76,53 @@ export const makeDispatcher = (options: DispatcherOptions) =>
       await Effect.runPromise(bus.publish(records))
       return records.map(() => undefined)
     })
-    yield* runDispatcherConsumers({
-      publish: async (records) => {
-        await publisher.submitAll(records)
+    const parked = new ParkedDeliveries(sql, schema, options.timeoutMs ?? AttemptTimeoutMs)
+    const logWith = Effect.runForkWith(yield* Effect.context<never>())
+    const runner = new AttemptRunner(
+      {
+        directory,
+        attemptLog,
+        parked,
+        publish: async (records) => {
+          await publisher.submitAll(records)
+        },
+        attempts: { egress, userAgent: UserAgent, schedule },
+        log: (effect) => void logWith(effect),
       },
+      (lanes) =>
+        new WebhookShares({
+          first: FirstAttemptsPerWebhook,
+          retry: RetriesPerWebhook,
+          slowAttemptMs: SlowAttemptMs,
+          maxWaitMs: MaxShareWaitMs,
+          ...lanes,
+        }),
+    )
+    // Released after the consumers below have stopped: claims of parked deliveries still running
+    // (attempts to a hung endpoint) are given back, so a restart need not wait out their lease.
+    yield* Effect.addFinalizer(() => Effect.promise(() => runner.releaseClaims().catch(() => undefined)))
+    // Parked deliveries this process does not know of: parked by another instance, or left by one that
+    // stopped. Often while any are known, rarely at idle.
+    yield* Effect.gen(function* () {
+      for (;;) {
+        const found = yield* Effect.tryPromise(() => parked.waiting()).pipe(
+          Effect.catch((error) =>
+            Effect.as(Effect.logWarning("reading parked deliveries failed", { error: String(error) }), {
+              work: [],
+              any: true,
+            }),
+          ),
+        )
+        runner.adopt(found.work)
+        yield* Effect.sleep(found.any || runner.hasParkedWork ? ParkedSweepBusyMs : ParkedSweepIdleMs)
+      }
+    }).pipe(Effect.forkScoped)
+    yield* runDispatcherConsumers({
       directory,
-      attemptLog,
-      running: new Set(),
-      limiter: new WebhookLimiter({ maxInFlight: MaxInFlightPerWebhook, maxWaiting: 32 }),
-      attempts: { egress, userAgent: UserAgent, schedule, openSecret },
-      parkMs: schedule[1],
+      runner,
       groupPrefix: options.groupPrefix ?? "dispatcher.",
       deliveryWindow: options.deliveryWindow ?? 512,
+      delayWindow: options.delayWindow ?? 2_048,
     })
     return { directory }
   })

@@ -9,16 +9,15 @@ import {
   Topics,
 } from "@parley/contracts"
 import type { EgressClient } from "@parley/egress"
-import { deliverySignature } from "@parley/platform"
 import { envelopeBody } from "./envelope.ts"
 import { type AttemptDelays, retryTopicFor } from "./schedule.ts"
+import { signatureHeaders } from "./signing.ts"
 import type { DispatchTarget } from "./webhook-directory.ts"
 
 export interface AttemptContext {
   readonly egress: EgressClient
   readonly userAgent: string
   readonly schedule: AttemptDelays
-  readonly openSecret: (sealed: string) => string
   readonly now?: () => number
 }
 
@@ -50,19 +49,16 @@ export const attemptDelivery = async (
   const now = context.now ?? Date.now
   const body = envelopeBody(delivery)
   const attemptedAt = now()
-  const result = await context.egress.send({
-    url: target.url,
-    method: "POST",
-    body,
-    headers: {
-      "content-type": "application/json",
-      "user-agent": context.userAgent,
-      "x-service-event": delivery.event,
-      "x-service-signature": deliverySignature(body, context.openSecret(target.sealedSecret)),
-      "x-service-delivery": delivery.deliveryId,
-      "x-service-attempt": String(delivery.attempt),
-    },
-  })
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": context.userAgent,
+    "x-service-event": delivery.event,
+    "x-service-delivery": delivery.deliveryId,
+    "x-service-attempt": String(delivery.attempt),
+    ...signatureHeaders(target.keys, delivery.deliveryId, body, attemptedAt),
+  }
+  if (delivery.test === true) headers["x-service-test"] = "true"
+  const result = await context.egress.send({ url: target.url, method: "POST", body, headers })
   const retries = !result.ok && delivery.attempt < 3
   return {
     ok: result.ok,
@@ -98,6 +94,7 @@ export const recordsOf = (delivery: DeliveryRecord, outcome: AttemptOutcome): Re
             timestamp: delivery.timestamp,
             data: delivery.data as Record<string, unknown>,
             reason: delivery.reason,
+            ...(delivery.test === true ? { test: true as const } : {}),
           },
         }
       : {}),

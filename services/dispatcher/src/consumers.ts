@@ -1,35 +1,30 @@
-import { Bus, type BusRecord, type OutgoingRecord } from "@parley/bus"
+import { Bus, type BusRecord } from "@parley/bus"
 import {
   DeliveryRecord,
   decodeBusValue,
   EventRecord,
   EventTopics,
-  encodeBusValue,
   isoTimestamp,
   Topics,
   WebhookChanged,
 } from "@parley/contracts"
 import { Effect } from "effect"
-import { type AttemptContext, attemptDelivery, recordsOf } from "./attempt.ts"
-import type { AttemptLog } from "./attempt-log.ts"
+import type { AttemptRunner } from "./attempt-runner.ts"
 import { deliveryIdFor } from "./delivery-id.ts"
-import type { DispatchTarget, WebhookDirectory } from "./webhook-directory.ts"
-import type { WebhookLimiter } from "./webhook-limiter.ts"
+import { DirectoryCacheMs, type DispatchTarget, type WebhookDirectory } from "./webhook-directory.ts"
 
 export interface DispatcherParts {
   readonly directory: WebhookDirectory
-  readonly attemptLog: AttemptLog
-  /** Publishes through a group commit shared by every handler of this process. */
-  readonly publish: (records: ReadonlyArray<OutgoingRecord>) => Promise<void>
-  /** `deliveryId/attempt` of the attempts running in this process. */
-  readonly running: Set<string>
-  readonly limiter: WebhookLimiter
-  readonly attempts: AttemptContext
-  /** How long a delivery for a saturated webhook is parked on the delay topic before it is tried. */
-  readonly parkMs: number
+  /** Makes each attempt within its webhook's share, or parks it (DESIGN.md §3.3). */
+  readonly runner: AttemptRunner
   readonly groupPrefix: string
-  /** Records in flight per partition of the event and delivery topics: large, so slow endpoints block no one. */
+  /** Records in flight per partition of the event and deliveries topics. */
   readonly deliveryWindow: number
+  /**
+   * Records in flight per partition of the delay topics, most of them waiting for their `notBefore`:
+   * a partition keeps its retries on time up to this many per gap (2,048 per 10 s ≈ 200/s).
+   */
+  readonly delayWindow: number
 }
 
 /** A record that does not decode is logged and skipped: retrying it could never succeed. */
@@ -80,8 +75,7 @@ export const fanOutEvents = (parts: DispatcherParts) =>
           const notBefore = isoTimestamp(Date.now())
           await Promise.all(
             targets.map((target) =>
-              deliver(
-                parts,
+              parts.runner.deliver(
                 {
                   ...event,
                   deliveryId: deliveryIdFor(event.eventId, target.webhookId),
@@ -99,42 +93,25 @@ export const fanOutEvents = (parts: DispatcherParts) =>
     )
   })
 
-// The attempt path below is plain async code inside one Effect.tryPromise per record: it runs for
-// every delivery, and as a chain of Effects each step cost a fiber suspension of its own.
+/** How long a queued delivery waits for the projection to learn of a webhook it has never seen. */
+export const UnknownWebhookWaitMs = 30_000
 
 /**
- * One attempt of a delivery, unless this process made it before a crash (then the records it led
- * to are published again); a webhook that is saturated gets the record parked on the delay topic
- * (no attempt is made or counted), so its backlog never fills the window.
+ * The webhook of a queued delivery as it is now, `"deleted"`, or `"unknown"`. The registry queues a
+ * delivery only for a webhook it holds, but the change that made it known travels on another topic,
+ * read by another consumer: a test event sent right after the webhook's creation can arrive first.
+ * So an unknown webhook is looked up again (each lookup ends the cache's entry, `DirectoryCacheMs`)
+ * for up to `UnknownWebhookWaitMs`; still unknown then, the caller drops the delivery and says so.
  */
-const attemptOnce = async (parts: DispatcherParts, delivery: DeliveryRecord, target: DispatchTarget) => {
-  const made = await parts.attemptLog.find(delivery.deliveryId, delivery.attempt)
-  if (made !== undefined) return parts.publish(made.records ?? recordsOf(delivery, made.outcome))
-  const run = await parts.limiter.tryRun(
-    delivery.webhookId,
-    () => attemptDelivery(parts.attempts, delivery, target),
-    (outcome) => !outcome.ok,
-  )
-  if (run.saturated) {
-    const parked = { ...delivery, notBefore: isoTimestamp(Date.now() + parts.parkMs) }
-    return parts.publish([
-      { topic: Topics.dispatchRetry5s, key: delivery.webhookId, value: encodeBusValue(DeliveryRecord, parked) },
-    ])
-  }
-  await parts.attemptLog.record(delivery.deliveryId, delivery.attempt, run.value)
-  await parts.publish(recordsOf(delivery, run.value))
-}
-
-/** An attempt of a delivery to its webhook as it is now, unless a twin of it is running here. */
-const deliver = async (parts: DispatcherParts, delivery: DeliveryRecord, target: DispatchTarget) => {
-  // A record published twice (a republish after a crash) whose twin is running here: it publishes.
-  const key = `${delivery.deliveryId}/${delivery.attempt}`
-  if (parts.running.has(key)) return
-  parts.running.add(key)
-  try {
-    await attemptOnce(parts, delivery, target)
-  } finally {
-    parts.running.delete(key)
+const targetOf = async (
+  parts: DispatcherParts,
+  delivery: DeliveryRecord,
+): Promise<DispatchTarget | "deleted" | "unknown"> => {
+  const deadline = Date.now() + UnknownWebhookWaitMs
+  for (;;) {
+    const found = await parts.directory.lookup(delivery.webhookId)
+    if (found !== "unknown" || Date.now() >= deadline) return found
+    await new Promise((resolve) => setTimeout(resolve, DirectoryCacheMs))
   }
 }
 
@@ -143,21 +120,31 @@ const deliver = async (parts: DispatcherParts, delivery: DeliveryRecord, target:
  * redeliver or replay): a record waits until its `notBefore`, then makes its attempt within its
  * webhook's bound.
  */
-export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: string) =>
+export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: string, window: number) =>
   Effect.gen(function* () {
     const bus = yield* Bus
     return yield* bus.subscribe(
-      { groupId: `${parts.groupPrefix}${name}`, topics: [topic], window: parts.deliveryWindow },
+      { groupId: `${parts.groupPrefix}${name}`, topics: [topic], window },
       decodeOrSkip(decodeBusValue(DeliveryRecord), (delivery) =>
         Effect.gen(function* () {
           const wait = Date.parse(delivery.notBefore) - Date.now()
           if (wait > 0) yield* Effect.sleep(wait)
-          yield* Effect.tryPromise(async () => {
-            const target = await parts.directory.target(delivery.webhookId)
-            // Deleted or disabled since: nothing is sent and nothing stays queued for it.
-            if (target === undefined || !target.enabled) return
-            await deliver(parts, delivery, target)
+          const unknown = yield* Effect.tryPromise(async () => {
+            const target = await targetOf(parts, delivery)
+            if (target === "unknown") return true
+            // Deleted or disabled since: nothing is sent and nothing stays queued for it. A test
+            // delivery goes to its webhook enabled or not (CONTRACT.md §5), deleted aside.
+            if (target !== "deleted" && (target.enabled || delivery.test === true)) {
+              await parts.runner.deliver(delivery, target)
+            }
+            return false
           })
+          if (unknown) {
+            yield* Effect.logWarning("dropping a delivery of a webhook this dispatcher has never learnt of", {
+              deliveryId: delivery.deliveryId,
+              webhookId: delivery.webhookId,
+            })
+          }
         }),
       ),
     )
@@ -174,9 +161,9 @@ export const runDispatcherConsumers = (parts: DispatcherParts) =>
       [
         projectWebhooks(parts),
         fanOutEvents(parts),
-        deliverDeliveries(parts, Topics.dispatchDeliveries, "deliveries"),
-        deliverDeliveries(parts, Topics.dispatchRetry5s, "retry-5s"),
-        deliverDeliveries(parts, Topics.dispatchRetry10s, "retry-10s"),
+        deliverDeliveries(parts, Topics.dispatchDeliveries, "deliveries", parts.deliveryWindow),
+        deliverDeliveries(parts, Topics.dispatchRetry5s, "retry-5s", parts.delayWindow),
+        deliverDeliveries(parts, Topics.dispatchRetry10s, "retry-10s", parts.delayWindow),
       ],
       { concurrency: "unbounded", discard: true },
     )

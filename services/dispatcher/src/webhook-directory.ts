@@ -1,5 +1,6 @@
 import type { EventName, OrgId, WebhookChanged, WebhookId } from "@parley/contracts"
 import type postgres from "postgres"
+import type { Keyring, WebhookKeys } from "./signing.ts"
 
 /** What the dispatcher knows of one webhook: where to send, what it wants, how to sign. */
 export interface DispatchTarget {
@@ -8,7 +9,8 @@ export interface DispatchTarget {
   readonly url: string
   readonly events: ReadonlyArray<EventName>
   readonly enabled: boolean
-  readonly sealedSecret: string
+  /** Its signing keys, opened and made ready once per secret (see `Keyring`). */
+  readonly keys: WebhookKeys
 }
 
 /**
@@ -87,38 +89,54 @@ export class WebhookDirectory {
   readonly #sql: postgres.Sql
   readonly #schema: string
   readonly #byOrg: ReadThrough<ReadonlyArray<DispatchTarget>>
-  readonly #byId: ReadThrough<DispatchTarget | undefined>
+  /** A webhook by id: its target, `"deleted"`, or undefined while the projection has never seen it. */
+  readonly #byId: ReadThrough<DispatchTarget | "deleted" | undefined>
 
-  constructor(sql: postgres.Sql, schema = "dispatcher") {
+  constructor(sql: postgres.Sql, keyring: Keyring, schema = "dispatcher") {
     this.#sql = sql
     this.#schema = schema
     const table = sql(schema)
+    const toTarget = (row: Row): DispatchTarget => ({
+      webhookId: row.webhook_id as WebhookId,
+      orgId: row.org_id as OrgId,
+      url: row.url,
+      events: row.events as Array<EventName>,
+      enabled: row.enabled,
+      keys: keyring.keysOf(row.webhook_id, {
+        sealed: row.sealed_secret,
+        previousSealed: row.previous_sealed_secret,
+        previousUntil: row.previous_secret_expires_at?.getTime() ?? 0,
+      }),
+    })
     this.#byOrg = new ReadThrough(async (orgId) => {
       const rows = await sql<Array<Row>>`
-        select webhook_id, org_id, url, events, enabled, sealed_secret from ${table}.webhooks
-        where org_id = ${orgId} and enabled and not deleted`
+        select ${sql(columns)} from ${table}.webhooks where org_id = ${orgId} and enabled and not deleted`
       return rows.map(toTarget)
     })
     this.#byId = new ReadThrough(async (webhookId) => {
-      const [row] = await sql<Array<Row>>`
-        select webhook_id, org_id, url, events, enabled, sealed_secret from ${table}.webhooks
-        where webhook_id = ${webhookId} and not deleted`
-      return row === undefined ? undefined : toTarget(row)
+      const [row] = await sql<Array<Row & { readonly deleted: boolean }>>`
+        select ${sql(columns)}, deleted from ${table}.webhooks where webhook_id = ${webhookId}`
+      if (row === undefined) return undefined
+      return row.deleted ? "deleted" : toTarget(row)
     })
   }
 
   /** Applies a change unless a newer version is already held (records may arrive again or late). */
   async apply(change: WebhookChanged): Promise<void> {
     const table = this.#sql(this.#schema)
+    const previous = change.previousSecret ?? null
     await this.#sql`
       insert into ${table}.webhooks
-        (webhook_id, org_id, url, events, enabled, sealed_secret, deleted, version, changed_at)
+        (webhook_id, org_id, url, events, enabled, sealed_secret, previous_sealed_secret, previous_secret_expires_at,
+         deleted, version, changed_at)
       values (${change.webhookId}, ${change.orgId}, ${change.url}, ${change.events as Array<string>},
-              ${change.enabled}, ${change.sealedSecret}, ${change.deleted}, ${change.version}, ${change.changedAt})
+              ${change.enabled}, ${change.sealedSecret}, ${previous?.sealedSecret ?? null},
+              ${previous?.expiresAt ?? null}::timestamptz, ${change.deleted}, ${change.version}, ${change.changedAt})
       on conflict (webhook_id) do update set
         org_id = excluded.org_id, url = excluded.url, events = excluded.events, enabled = excluded.enabled,
-        sealed_secret = excluded.sealed_secret, deleted = excluded.deleted, version = excluded.version,
-        changed_at = excluded.changed_at
+        sealed_secret = excluded.sealed_secret, previous_sealed_secret = excluded.previous_sealed_secret,
+        previous_secret_expires_at = excluded.previous_secret_expires_at, deleted = excluded.deleted,
+        version = excluded.version, changed_at = excluded.changed_at
       where webhooks.version < excluded.version`
     this.#byOrg.invalidate(change.orgId)
     this.#byId.invalidate(change.webhookId)
@@ -131,8 +149,17 @@ export class WebhookDirectory {
   }
 
   /** The webhook as it is now, or undefined when it was deleted or never known. */
-  target(webhookId: WebhookId): Promise<DispatchTarget | undefined> {
-    return this.#byId.get(webhookId)
+  async target(webhookId: WebhookId): Promise<DispatchTarget | undefined> {
+    const found = await this.#byId.get(webhookId)
+    return found === "deleted" ? undefined : found
+  }
+
+  /**
+   * The webhook as it is now, `"deleted"`, or `"unknown"` when no change of it has been applied
+   * here yet (the registry published one, which the projection consumer has not read yet).
+   */
+  async lookup(webhookId: WebhookId): Promise<DispatchTarget | "deleted" | "unknown"> {
+    return (await this.#byId.get(webhookId)) ?? "unknown"
   }
 }
 
@@ -143,13 +170,17 @@ interface Row {
   readonly events: Array<string>
   readonly enabled: boolean
   readonly sealed_secret: string
+  readonly previous_sealed_secret: string | null
+  readonly previous_secret_expires_at: Date | null
 }
 
-const toTarget = (row: Row): DispatchTarget => ({
-  webhookId: row.webhook_id as WebhookId,
-  orgId: row.org_id as OrgId,
-  url: row.url,
-  events: row.events as Array<EventName>,
-  enabled: row.enabled,
-  sealedSecret: row.sealed_secret,
-})
+const columns = [
+  "webhook_id",
+  "org_id",
+  "url",
+  "events",
+  "enabled",
+  "sealed_secret",
+  "previous_sealed_secret",
+  "previous_secret_expires_at",
+] as const

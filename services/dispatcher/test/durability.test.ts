@@ -60,6 +60,47 @@ describe("durability", () => {
     expect(requestsFor("/failing")).toHaveLength(3)
   }, 90_000)
 
+  it("delivers after a restart the deliveries it had parked for a hung webhook when it was killed", async () => {
+    const org = newOrg()
+    let hanging = true
+    receiver.setHandler((request) => {
+      if (request.path === "/failing") return { status: 500 }
+      if (request.path === "/hangs-then-answers" && hanging) return new Promise(() => {})
+      return undefined
+    })
+    const webhook = makeWebhook(org, `${receiver.url}/hangs-then-answers`)
+    await harness.putWebhook(webhook)
+    const first = await start()
+    await harness.projected(webhook)
+    const events = Array.from({ length: 40 }, () => leadCreated(org))
+    await harness.publishEvents(events)
+    // Eight attempts hang; everything else is parked (and the fan-out's position moves past it).
+    await eventually(
+      async () => {
+        const [row] = await harness.db.sql<Array<{ parked: number }>>`
+          select count(*)::int as parked from dispatcher.parked_deliveries where webhook_id = ${webhook.webhookId}`
+        expect(row?.parked).toBe(32)
+      },
+      { timeoutMs: 15_000 },
+    )
+    await first.kill()
+    hanging = false
+    await start()
+    const arrived = () =>
+      new Set(
+        requestsFor("/hangs-then-answers")
+          .filter((request) => request.headers["x-service-attempt"] === "1")
+          .map((request) => String(request.headers["x-service-delivery"])),
+      )
+    await eventually(() => expect(arrived().size).toBe(40), { timeoutMs: 30_000, intervalMs: 100 })
+    expect(arrived()).toEqual(new Set(events.map((event) => deliveryIdFor(event.eventId, webhook.webhookId))))
+    await eventually(async () => {
+      const [row] = await harness.db.sql<Array<{ parked: number }>>`
+        select count(*)::int as parked from dispatcher.parked_deliveries where webhook_id = ${webhook.webhookId}`
+      expect(row?.parked).toBe(0)
+    })
+  }, 90_000)
+
   it("loses nothing when the dispatcher is killed and restarted while thousands of events stream in", async () => {
     const org = newOrg()
     const webhooks = [makeWebhook(org, `${receiver.url}/stream-a`), makeWebhook(org, `${receiver.url}/stream-b`)]

@@ -7,6 +7,7 @@ import { Bus, KafkaBus, OutboxWriter, SingleNodeBus } from "@parley/bus"
 import { kafkaTestBrokers } from "@parley/bus/testing"
 import {
   AttemptRecord,
+  DeliveryRecord,
   decodeBusValue,
   type EventId,
   type EventName,
@@ -44,6 +45,8 @@ export interface TestWebhook {
   events: ReadonlyArray<EventName>
   enabled: boolean
   version: number
+  /** The key before a rotation and until when it signs too (CONTRACT.md §5). */
+  previousSecret?: { readonly secret: string; readonly expiresAt: string } | undefined
 }
 
 export interface Harness {
@@ -56,6 +59,8 @@ export interface Harness {
   run<A, E>(effect: Effect.Effect<A, E, Services | Scope.Scope>): Promise<A>
   startDispatcher(options?: Partial<DispatcherOptions>): Promise<{ stop(): Promise<void> }>
   putWebhook(webhook: TestWebhook, deleted?: boolean): Promise<void>
+  /** Queues deliveries on `parley.dispatch.deliveries.v1`, as the registry's redeliver, replay and test do. */
+  publishDeliveries(deliveries: ReadonlyArray<DeliveryRecord>): Promise<void>
   /**
    * Waits until the dispatchers' projection holds the webhook: the fan-out drops an event of an
    * organization it knows no webhook of, and a dispatcher just started may read an event before its
@@ -184,12 +189,27 @@ export const makeHarness = async (kind: BusKind, options: { partitions?: number 
             events: webhook.events,
             enabled: webhook.enabled,
             sealedSecret: box.seal(webhook.secret),
+            previousSecret:
+              webhook.previousSecret === undefined
+                ? null
+                : {
+                    sealedSecret: box.seal(webhook.previousSecret.secret),
+                    expiresAt: webhook.previousSecret.expiresAt,
+                  },
             deleted,
             version: webhook.version,
             changedAt: isoTimestamp(Date.now()),
           }),
         },
       ]),
+    publishDeliveries: (deliveries) =>
+      append(
+        deliveries.map((delivery) => ({
+          topic: Topics.dispatchDeliveries,
+          key: delivery.webhookId,
+          value: encodeBusValue(DeliveryRecord, delivery),
+        })),
+      ),
     publishEvents: async (events) => {
       for (let i = 0; i < events.length; i += 500) {
         await append(

@@ -102,6 +102,7 @@ describe("API keys", () => {
       allowedOrigins: [],
       revokedAt: null,
       orgFeatures: ["api_access"],
+      orgName: "Acme",
     })
     await harness.app.inject({ method: "DELETE", url: `/api/org/api-keys/${id}`, headers: org.admin })
     const revoked = await internalPost(harness, "/internal/keys/lookup", { digest: digestOf(key) })

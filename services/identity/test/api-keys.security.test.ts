@@ -94,9 +94,12 @@ describe("key changes reach the gateways", () => {
     })
     expect(patched.statusCode).toBe(200)
     const records = await harness.collect(Topics.identityKeys)
-    await eventually(() => expect(records.filter((r) => r.key === active.id)).toHaveLength(2))
-    // The revoked key: created and revoked, nothing more.
-    expect(records.filter((r) => r.key === revoked.id)).toHaveLength(2)
+    // Keyed by key id, the two keys' records travel on different partitions: wait for both.
+    await eventually(() => {
+      expect(records.filter((r) => r.key === active.id)).toHaveLength(2)
+      // The revoked key: created and revoked, nothing more.
+      expect(records.filter((r) => r.key === revoked.id)).toHaveLength(2)
+    })
     const lookup = await internalPost(harness, "/internal/keys/lookup", { digest: digestOf(active.key) })
     expect(lookup.json().orgFeatures).toEqual([])
   })

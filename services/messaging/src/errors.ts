@@ -27,6 +27,8 @@ export class TemplateNotApproved extends Schema.TaggedError<TemplateNotApproved>
 
 export class PhoneNumberTaken extends Schema.TaggedError<PhoneNumberTaken>()("PhoneNumberTaken", {}) {}
 
+export class BusinessAccountTaken extends Schema.TaggedError<BusinessAccountTaken>()("BusinessAccountTaken", {}) {}
+
 export class InvalidOutboundUrl extends Schema.TaggedError<InvalidOutboundUrl>()("InvalidOutboundUrl", {
   reason: Schema.String,
 }) {}
@@ -40,6 +42,7 @@ export type MessagingError =
   | DuplicateTemplate
   | TemplateNotApproved
   | PhoneNumberTaken
+  | BusinessAccountTaken
   | InvalidOutboundUrl
   | NotFound
 
@@ -62,6 +65,8 @@ export const apiErrorOf = (error: MessagingError): ApiError => {
       return conflict(`Template ${error.name} (${error.language}) is not approved`)
     case "PhoneNumberTaken":
       return conflict("This phone number is connected to another organization")
+    case "BusinessAccountTaken":
+      return conflict("This business account is connected to another organization")
     case "InvalidOutboundUrl":
       return invalidRequest(`outboundUrl ${error.reason}`, [{ path: "outboundUrl", message: error.reason }])
     case "NotFound":

@@ -298,7 +298,7 @@ describe("running a campaign", () => {
     }
   })
 
-  it("counts as failed, never resends, a recipient a crashed worker left mid-send", async () => {
+  it("counts as failed, never resends, a recipient a crashed worker left mid-send, and sends one it had only claimed", async () => {
     const app = await startApp(infra, { config: testConfig(provider.server.url), background: false })
     const created = await asTenant(app, orgId, "POST", "/api/campaigns", {
       name: "Crashed",
@@ -307,13 +307,18 @@ describe("running a campaign", () => {
     })
     const { id } = created.json()
     await app.stop()
-    // What a crash between claim and answer leaves: the claim committed, no outcome.
+    // What a crashed worker leaves: one recipient whose provider call had begun, one only claimed.
     await infra.db.sql`
-      update messaging.campaign_recipients set state = 'sending', claimed_at = now() - interval '1 hour'
+      update messaging.campaign_recipients set state = 'sending', claimed_at = now() - interval '1 hour',
+        claim_token = 'cw_dead'
       where campaign_id = ${id} and phone = '17000000001'`
+    await infra.db.sql`
+      update messaging.campaign_recipients set state = 'claimed', claimed_at = now() - interval '1 hour',
+        claim_token = 'cw_dead'
+      where campaign_id = ${id} and phone = '17000000002'`
     const worker = await startApp(infra, {
       config: testConfig(provider.server.url),
-      campaigns: { staleSendingMs: 60_000 },
+      campaigns: { claimLeaseMs: 60_000 },
     })
     try {
       const done = await eventually(

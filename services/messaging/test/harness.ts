@@ -26,6 +26,8 @@ export interface FakeProvider {
   /** Refuses every send to this number as undeliverable (Graph code 131026). */
   refuseRecipient(to: string): void
   setLatencyMs(ms: number): void
+  /** Called as each send arrives, before it is answered (e.g. to kill the sender mid-batch). */
+  onSend(listener: ((to: string) => void) | undefined): void
 }
 
 export const startFakeProvider = async (): Promise<FakeProvider> => {
@@ -33,7 +35,9 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
   const refused = new Set<string>()
   let counter = 0
   let latencyMs = 0
+  let sendListener: ((to: string) => void) | undefined
   const server = await startHttpServer(async (request) => {
+    if (/\/messages$/.test(request.path)) sendListener?.(String((request.json() as { to?: string }).to))
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
     const failure = queued.shift()
     if (failure !== undefined) return { status: failure.status, body: failure.body as object }
@@ -73,6 +77,9 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
     refuseRecipient: (to) => refused.add(to),
     setLatencyMs: (ms) => {
       latencyMs = ms
+    },
+    onSend: (listener) => {
+      sendListener = listener
     },
   }
 }
@@ -209,7 +216,8 @@ export const connectCloud = async (
   app: MessagingApp,
   orgId: string,
   phoneNumberId: string,
-  businessAccountId = "5550001",
+  // An account belongs to one organization: each number gets one of its own unless a test names it.
+  businessAccountId = `555${phoneNumberId}`,
 ) => {
   const response = await asTenant(app, orgId, "PUT", "/api/channels/cloud", {
     phoneNumberId,

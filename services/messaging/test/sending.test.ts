@@ -24,7 +24,7 @@ beforeAll(async () => {
   infra = await startInfrastructure()
   provider = await startFakeProvider()
   app = await startApp(infra, { config: testConfig(provider.server.url), background: false })
-  await connectCloud(app, orgId, PHONE_ID)
+  await connectCloud(app, orgId, PHONE_ID, "5550001")
 })
 
 afterAll(async () => {
@@ -52,6 +52,27 @@ describe("connecting the cloud channel", () => {
     })
     expect(response.statusCode).toBe(409)
     expect(response.json()).toMatchObject({ code: "conflict" })
+  })
+
+  it("refuses with 409 a business account another organization already connected, and nothing changes", async () => {
+    const response = await asTenant(app, otherOrg, "PUT", "/api/channels/cloud", {
+      phoneNumberId: "9990001234",
+      businessAccountId: "5550001",
+      accessToken: "x",
+    })
+    expect(response.statusCode).toBe(409)
+    expect(response.json()).toEqual({
+      error: "This business account is connected to another organization",
+      code: "conflict",
+    })
+    expect((await asTenant(app, otherOrg, "GET", "/api/channels")).json().data).toEqual([])
+    // Its owner connects it again (a new token, the same account) as often as it likes.
+    const again = await asTenant(app, orgId, "PUT", "/api/channels/cloud", {
+      phoneNumberId: PHONE_ID,
+      businessAccountId: "5550001",
+      accessToken: `token-${orgId}`,
+    })
+    expect(again.statusCode).toBe(200)
   })
 
   it("answers 400 naming the fields of a bad body", async () => {

@@ -239,6 +239,39 @@ describe("template updates from the provider", () => {
     ])
   })
 
+  it("matches an update by the provider's template id when it names one: another id of the same name is another template", async () => {
+    const template = await createTemplate("id_match")
+    const change = (id: string) =>
+      templateChange(WABA, "message_template_status_update", {
+        event: "APPROVED",
+        message_template_id: id,
+        message_template_name: "id_match",
+        message_template_language: "en_US",
+      })
+    await postCloudWebhook(app, change("123456789"))
+    const stored = async (name: string) =>
+      (await asTenant(app, orgId, "GET", "/api/templates")).json().data.find((t: { name: string }) => t.name === name)
+    expect(await stored("id_match")).toMatchObject({ status: "PENDING", metaTemplateId: template.metaTemplateId })
+    expect((await eventsOf(infra, orgId, "template.status")).filter((e) => e.data.name === "id_match")).toEqual([])
+    await postCloudWebhook(app, change(template.metaTemplateId))
+    expect(await stored("id_match")).toMatchObject({ status: "APPROVED" })
+
+    // A template whose submission answer was lost (no id stored) is still found by name and language.
+    await createTemplate("id_lost")
+    await infra.db
+      .sql`update messaging.templates set meta_template_id = null where org_id = ${orgId} and name = 'id_lost'`
+    await postCloudWebhook(
+      app,
+      templateChange(WABA, "message_template_status_update", {
+        event: "APPROVED",
+        message_template_id: "555666777",
+        message_template_name: "id_lost",
+        message_template_language: "en_US",
+      }),
+    )
+    expect(await stored("id_lost")).toMatchObject({ status: "APPROVED", metaTemplateId: "555666777" })
+  })
+
   it("routes by the entry's business account: another account's update touches nothing here", async () => {
     await createTemplate("routed_one")
     await postCloudWebhook(

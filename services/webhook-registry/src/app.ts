@@ -7,6 +7,7 @@ import { Effect, Layer, ManagedRuntime, type Redacted, Schedule } from "effect"
 import type { FastifyInstance } from "fastify"
 import { runDeliveryLogConsumers } from "./consumers.ts"
 import { deleteExpired } from "./delivery-log.ts"
+import { PreviousSecretSweepEvery } from "./rotation.ts"
 import type { RegistryServices } from "./routes/context.ts"
 import { deliveryHandlers } from "./routes/deliveries.ts"
 import { webhookHandlers } from "./routes/webhooks.ts"
@@ -49,6 +50,12 @@ export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
       Effect.repeat(Schedule.spaced(CleanupEvery)),
       Effect.forkScoped,
     )
+    const store = makeWebhookStore(schema)
+    yield* Effect.suspend(() => store.forgetExpiredPreviousSecrets()).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("forgetting expired previous secrets failed", { cause })),
+      Effect.repeat(Schedule.spaced(PreviousSecretSweepEvery)),
+      Effect.forkScoped,
+    )
     const context = yield* Effect.context<RegistryServices>()
     const runtime = yield* Effect.acquireRelease(
       Effect.sync(() => ManagedRuntime.make(Layer.succeedContext(context))),
@@ -63,7 +70,7 @@ export const makeWebhookRegistryApp = (options: WebhookRegistryOptions) =>
     const routeContext = {
       sql,
       schema,
-      store: makeWebhookStore(schema),
+      store,
       box: SecretBox.fromBase64Key(options.secretKey),
       allowPrivate: options.allowPrivate,
       ...(options.resolver === undefined ? {} : { resolver: options.resolver }),

@@ -4,6 +4,7 @@ import {
   type AttemptRecord,
   type DeliveryId,
   DeliveryRecord,
+  EventCatalogue,
   type EventId,
   type EventName,
   encodeBusValue,
@@ -27,12 +28,14 @@ export interface DeliveryRow {
   readonly event: string
   readonly event_timestamp: string
   readonly data: string
+  /** A test delivery or a redelivery or replay of one: its attempts carry `X-Service-Test: true`. */
+  readonly test: boolean
 }
 
 /** What the log keeps of a delivery: whose it is, its event and why it exists (the data apart). */
 export type LoggedDelivery = Pick<
   DeliveryRecord,
-  "deliveryId" | "webhookId" | "orgId" | "eventId" | "event" | "timestamp" | "reason"
+  "deliveryId" | "webhookId" | "orgId" | "eventId" | "event" | "timestamp" | "reason" | "test"
 >
 
 /** Keeps the envelopes of deliveries (their data as JSON text), each the first time it is seen. */
@@ -44,12 +47,12 @@ const recordEnvelopes = async (
   if (envelopes.length === 0) return
   await sql`
     insert into ${sql(schema)}.deliveries
-      (delivery_id, webhook_id, org_id, event_id, event, event_timestamp, event_at, data, reason)
+      (delivery_id, webhook_id, org_id, event_id, event, event_timestamp, event_at, data, reason, test)
     select e."deliveryId", e."webhookId", e."orgId", e."eventId", e.event, e.timestamp, e.timestamp::timestamptz,
-           e.data, e.reason
+           e.data, e.reason, coalesce(e.test, false)
     from jsonb_to_recordset(${JSON.stringify(envelopes)}::text::jsonb) as e(
       "deliveryId" text, "webhookId" text, "orgId" text, "eventId" text, event text, timestamp text, data text,
-      reason text)
+      reason text, test boolean)
     on conflict (delivery_id) do nothing`
 }
 
@@ -64,6 +67,7 @@ export const recordDelivery = (sql: postgres.Sql, schema: string, delivery: Logg
       event: delivery.event,
       timestamp: delivery.timestamp,
       reason: delivery.reason,
+      ...(delivery.test === true ? { test: true as const } : {}),
       data,
     },
   ])
@@ -94,6 +98,7 @@ export const recordAttempts = async (
             timestamp: attempt.envelope.timestamp,
             data: JSON.stringify(attempt.envelope.data),
             reason: attempt.envelope.reason,
+            ...(attempt.envelope.test === true ? { test: true as const } : {}),
           },
         ],
   )
@@ -192,7 +197,10 @@ export const listAttempts = async (
   }
 }
 
-/** A new delivery (new id, attempt 1) of a recorded delivery's envelope, as a bus record. */
+/**
+ * A new delivery (new id, attempt 1) of a recorded delivery's envelope, as a bus record; a test
+ * delivery's stays a test delivery.
+ */
 export const redeliveryOf = (
   row: DeliveryRow,
   reason: "redeliver" | "replay",
@@ -209,10 +217,42 @@ export const redeliveryOf = (
     attempt: 1,
     notBefore: isoTimestamp(Date.now()),
     reason,
+    ...(row.test ? { test: true } : {}),
   } as unknown as DeliveryRecord
   return {
     id,
     record: { topic: Topics.dispatchDeliveries, key: row.webhook_id, value: encodeBusValue(DeliveryRecord, record) },
+  }
+}
+
+/**
+ * A test delivery (CONTRACT.md §5): the catalogue's sample `data` of `event`, timestamped now, to
+ * this webhook only — the dispatcher attempts it whether the webhook subscribes to the event or is
+ * enabled, and every attempt of it (retries, redeliveries, replays) carries `X-Service-Test: true`.
+ */
+export const testDeliveryOf = (
+  webhook: { readonly id: string; readonly org_id: string },
+  event: EventName,
+): { id: DeliveryId; record: OutgoingRecord } => {
+  const id = newId("dlv") as DeliveryId
+  const now = isoTimestamp(Date.now())
+  const sample = EventCatalogue.find((entry) => entry.name === event)?.sample
+  const record = {
+    deliveryId: id,
+    webhookId: webhook.id,
+    orgId: webhook.org_id,
+    eventId: newId("evt"),
+    event,
+    timestamp: now,
+    data: sample,
+    attempt: 1,
+    notBefore: now,
+    reason: "test",
+    test: true,
+  } as unknown as DeliveryRecord
+  return {
+    id,
+    record: { topic: Topics.dispatchDeliveries, key: webhook.id, value: encodeBusValue(DeliveryRecord, record) },
   }
 }
 
@@ -221,8 +261,8 @@ export const MaxReplay = 10_000
 
 /**
  * Deliveries of a webhook whose event happened in [since, until), oldest first, at most MaxReplay;
- * with `failedOnly`, those whose latest attempt failed. Only deliveries made for events count, so a
- * replay never multiplies earlier redeliveries.
+ * with `failedOnly`, those whose latest attempt failed. Only deliveries made for events and test
+ * deliveries count, so a replay never multiplies earlier redeliveries.
  */
 export const deliveriesToReplay = (
   sql: postgres.Sql,
@@ -231,9 +271,9 @@ export const deliveriesToReplay = (
   window: { since: Date; until: Date; failedOnly: boolean },
 ) =>
   sql<Array<DeliveryRow>>`
-    select d.delivery_id, d.webhook_id, d.org_id, d.event_id, d.event, d.event_timestamp, d.data
+    select d.delivery_id, d.webhook_id, d.org_id, d.event_id, d.event, d.event_timestamp, d.data, d.test
     from ${sql(schema)}.deliveries d
-    where d.webhook_id = ${webhookId} and d.reason = 'event'
+    where d.webhook_id = ${webhookId} and d.reason in ('event', 'test')
       and d.event_at >= ${window.since} and d.event_at < ${window.until}
       ${
         window.failedOnly
@@ -247,7 +287,7 @@ export const deliveriesToReplay = (
 /** The recorded delivery of a webhook, or undefined. */
 export const findDelivery = async (sql: postgres.Sql, schema: string, webhookId: string, deliveryId: string) => {
   const [row] = await sql<Array<DeliveryRow>>`
-    select delivery_id, webhook_id, org_id, event_id, event, event_timestamp, data
+    select delivery_id, webhook_id, org_id, event_id, event, event_timestamp, data, test
     from ${sql(schema)}.deliveries where delivery_id = ${deliveryId} and webhook_id = ${webhookId}`
   return row
 }

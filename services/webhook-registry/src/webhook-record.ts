@@ -18,6 +18,9 @@ export interface WebhookRow {
   readonly events: Array<string>
   readonly enabled: boolean
   readonly sealed_secret: string
+  /** The key before the latest rotation, sealed, while its window lasts (else null, as its expiry). */
+  readonly previous_sealed_secret: string | null
+  readonly previous_secret_expires_at: Date | null
   readonly version: number
   readonly created_at: Date
   readonly updated_at: Date
@@ -41,7 +44,7 @@ export const toWebhook = (row: WebhookRow): Webhook => ({
   failureCount: row.failure_count,
 })
 
-/** The bus record of a change: the whole state after it, with the secret still sealed. */
+/** The bus record of a change: the whole state after it, with the secrets still sealed. */
 export const webhookChanged = (row: WebhookRow, deleted: boolean): OutgoingRecord => ({
   topic: Topics.registryWebhooks,
   key: row.id,
@@ -52,6 +55,10 @@ export const webhookChanged = (row: WebhookRow, deleted: boolean): OutgoingRecor
     events: row.events as Array<EventName>,
     enabled: row.enabled,
     sealedSecret: row.sealed_secret,
+    previousSecret:
+      row.previous_sealed_secret === null || row.previous_secret_expires_at === null
+        ? null
+        : { sealedSecret: row.previous_sealed_secret, expiresAt: isoTimestamp(row.previous_secret_expires_at) },
     deleted,
     version: row.version,
     changedAt: isoTimestamp(row.updated_at),

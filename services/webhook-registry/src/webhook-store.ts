@@ -4,6 +4,7 @@ import { withTransaction } from "@parley/db"
 import { type ApiError, forbidden, newId, notFound } from "@parley/platform"
 import { Effect } from "effect"
 import type postgres from "postgres"
+import { PreviousSecretWindowMs } from "./rotation.ts"
 import { type WebhookRow, webhookChanged } from "./webhook-record.ts"
 
 /** CONTRACT.md §5: at most five webhooks per organization. */
@@ -19,7 +20,14 @@ export interface WebhookChanges {
   readonly url?: string
   readonly events?: ReadonlyArray<EventName>
   readonly enabled?: boolean
-  readonly sealedSecret?: string
+  readonly secret?: NewSecret
+}
+
+/** A secret given on update: sealed for storage, and how to tell whether it is the key in use already. */
+export interface NewSecret {
+  readonly sealed: string
+  /** True when the sealed current key is this very key (then nothing rotates). */
+  readonly isCurrent: (currentSealed: string) => boolean
 }
 
 const query = <A>(run: () => Promise<A>): Effect.Effect<A> => Effect.promise(run)
@@ -72,13 +80,25 @@ export const makeWebhookStore = (schema: string) => {
     withTransaction((tx) =>
       Effect.gen(function* () {
         const outbox = yield* OutboxWriter
+        // The key in use, read under the row's lock: a rotation keeps exactly it as the previous key.
+        const [current] = yield* query(
+          () => tx<Array<{ sealed_secret: string }>>`
+            select sealed_secret from ${table(tx)}.webhooks where id = ${id} and org_id = ${orgId} for update`,
+        )
+        if (current === undefined) return yield* notFound()
+        const secret = changes.secret
+        const rotates = secret !== undefined && !secret.isCurrent(current.sealed_secret)
+        const previousExpiresAt = rotates ? new Date(Date.now() + PreviousSecretWindowMs) : null
         const [row] = yield* query(
           () => tx<Array<WebhookRow>>`
             update ${table(tx)}.webhooks set
               url = coalesce(${changes.url ?? null}, url),
               events = coalesce(${(changes.events as Array<string> | undefined) ?? null}::text[], events),
               enabled = coalesce(${changes.enabled ?? null}::boolean, enabled),
-              sealed_secret = coalesce(${changes.sealedSecret ?? null}, sealed_secret),
+              sealed_secret = coalesce(${secret?.sealed ?? null}, sealed_secret),
+              previous_sealed_secret = case when ${rotates} then sealed_secret else previous_sealed_secret end,
+              previous_secret_expires_at = case when ${rotates} then ${previousExpiresAt}::timestamptz
+                                                else previous_secret_expires_at end,
               version = version + 1,
               updated_at = greatest(now(), updated_at)
             where id = ${id} and org_id = ${orgId}
@@ -87,6 +107,31 @@ export const makeWebhookStore = (schema: string) => {
         if (row === undefined) return yield* notFound()
         yield* outbox.append(tx, [webhookChanged(row, false)])
         return row
+      }),
+    )
+
+  /**
+   * Erases the previous keys whose window ended by `now` and publishes each webhook's state without
+   * it (one version on), so the dispatcher's projection and the compacted topic forget it too.
+   * Safe to run on several instances at once: a row is cleared, and published, by one of them.
+   */
+  const forgetExpiredPreviousSecrets = (now: Date = new Date()) =>
+    withTransaction((tx) =>
+      Effect.gen(function* () {
+        const outbox = yield* OutboxWriter
+        const rows = yield* query(
+          () => tx<Array<WebhookRow>>`
+            update ${table(tx)}.webhooks set
+              previous_sealed_secret = null, previous_secret_expires_at = null, version = version + 1
+            where previous_secret_expires_at <= ${now}
+            returning *`,
+        )
+        if (rows.length > 0)
+          yield* outbox.append(
+            tx,
+            rows.map((row) => webhookChanged(row, false)),
+          )
+        return rows.length
       }),
     )
 
@@ -104,7 +149,7 @@ export const makeWebhookStore = (schema: string) => {
       }),
     )
 
-  return { create, list, find, update, remove }
+  return { create, list, find, update, remove, forgetExpiredPreviousSecrets }
 }
 
 export type WebhookStore = ReturnType<typeof makeWebhookStore>

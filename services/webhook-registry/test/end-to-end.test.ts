@@ -6,6 +6,7 @@
 import { type Bus, KafkaBus, OutboxWriter, SingleNodeBus } from "@parley/bus"
 import { kafkaTestBrokers } from "@parley/bus/testing"
 import {
+  EventCatalogue,
   type EventId,
   EventRecord,
   encodeBusValue,
@@ -121,6 +122,17 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
     data: { phone: "14155550100", name: "Grace", type: "DEMO_REQUESTED", booking: null },
   })
 
+  /** The receiver's first request of a delivery, once it has arrived. */
+  const arrivalOf = (deliveryId: string) =>
+    eventually(
+      () => {
+        const found = receiver.requests.find((r) => r.headers["x-service-delivery"] === deliveryId)
+        if (found === undefined) throw new Error(`${deliveryId} has not arrived yet`)
+        return found
+      },
+      { timeoutMs: 15_000 },
+    )
+
   /** CONTRACT.md §6: a change governs events that happen more than one second after it was answered. */
   const oneSecondAfter = async (answeredAt: number) =>
     eventually(() => expect(Date.now()).toBeGreaterThan(answeredAt + 1_000), { intervalMs: 10 })
@@ -179,14 +191,7 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
       expect(answer.statusCode).toBe(202)
       return answer.json()
     })
-    const again = await eventually(
-      () => {
-        const found = receiver.requests.find((r) => r.headers["x-service-delivery"] === redeliver.deliveryId)
-        if (found === undefined) throw new Error("not redelivered yet")
-        return found
-      },
-      { timeoutMs: 15_000 },
-    )
+    const again = await arrivalOf(redeliver.deliveryId)
     expect(again.body.equals(first.body)).toBe(true)
     await verify(again.body, again.headers, secret)
 
@@ -198,6 +203,34 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
     await eventually(() => expect(receiver.requests.filter((r) => r.path === path)).toHaveLength(3), {
       timeoutMs: 15_000,
     })
+  }, 60_000)
+
+  it("sends a test event to a disabled webhook, marked X-Service-Test on it and on its redelivery", async () => {
+    const org = newOrg()
+    const path = `/${kind}/test-event`
+    const created = (
+      await call(org, "POST", "/api/org/webhooks", { url: `${receiver.url}${path}`, events: ["message.inbound"] })
+    ).json()
+    await call(org, "PUT", `/api/org/webhooks/${created.id}`, { enabled: false })
+    const test = await call(org, "POST", `/api/org/webhooks/${created.id}/test`, { event: "campaign.completed" })
+    expect(test.statusCode).toBe(202)
+    const { deliveryId } = test.json()
+    const first = await arrivalOf(deliveryId)
+    expect(first.headers["x-service-test"]).toBe("true")
+    expect(first.headers["x-service-event"]).toBe("campaign.completed")
+    const envelope = await verify(first.body, first.headers, created.secret)
+    expect(envelope.data).toEqual(EventCatalogue.find((e) => e.name === "campaign.completed")?.sample)
+    await eventually(
+      async () => {
+        const log = (await call(org, "GET", `/api/org/webhooks/${created.id}/deliveries`)).json()
+        expect(log.data).toEqual([expect.objectContaining({ deliveryId, event: "campaign.completed", attempt: 1 })])
+      },
+      { timeoutMs: 15_000 },
+    )
+    const again = (await call(org, "POST", `/api/org/webhooks/${created.id}/deliveries/${deliveryId}/redeliver`)).json()
+    const redelivered = await arrivalOf(again.deliveryId)
+    expect(redelivered.headers["x-service-test"]).toBe("true")
+    expect(redelivered.body.equals(first.body)).toBe(true)
   }, 60_000)
 
   it("counts failed attempts and stops delivering once disabled", async () => {

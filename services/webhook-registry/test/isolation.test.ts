@@ -106,6 +106,8 @@ const routesWithId = (): Array<[string, InjectOptions]> => {
       "replay of failures",
       { method: "POST", url: `/api/org/webhooks/${webhookId}/replay`, payload: { since, status: "failed" } },
     ],
+    ["test event", { method: "POST", url: `/api/org/webhooks/${webhookId}/test`, payload: { event: "lead.created" } }],
+    ["test event with a bad body", { method: "POST", url: `/api/org/webhooks/${webhookId}/test`, payload: {} }],
     [
       "redeliver through its own webhook",
       { method: "POST", url: `/api/org/webhooks/${strangersWebhookId}/deliveries/${deliveryId}/redeliver` },

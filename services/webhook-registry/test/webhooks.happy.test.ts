@@ -71,8 +71,9 @@ describe("creating", () => {
 
   it("reads back exactly what the creation answered, minus the secret", async () => {
     const org = newOrg()
-    const { secret, ...created } = (await create(org)).json()
+    const { secret, signingSecret, ...created } = (await create(org)).json()
     expect(secret).toBeTypeOf("string")
+    expect(signingSecret).toBe(`whsec_${secret}`)
     const read = await get(org, created.id)
     expect(read.statusCode).toBe(200)
     expect(read.json()).toEqual(created)
@@ -116,7 +117,11 @@ describe("creating", () => {
 describe("updating", () => {
   it("changes only the fields given, keeping the secret, createdAt and the rest", async () => {
     const org = newOrg()
-    const { secret, ...created } = (await create(org, { url, events: ["lead.created"] })).json()
+    const {
+      secret,
+      signingSecret: _signingSecret,
+      ...created
+    } = (await create(org, { url, events: ["lead.created"] })).json()
     const sealedBefore = (await rowOf(created.id)).sealed_secret
     const response = await put(org, created.id, { enabled: false })
     expect(response.statusCode).toBe(200)
@@ -153,7 +158,7 @@ describe("updating", () => {
 
   it("accepts an empty update and answers the webhook unchanged but for updatedAt", async () => {
     const org = newOrg()
-    const { secret: _secret, ...created } = (await create(org)).json()
+    const { secret: _secret, signingSecret: _signingSecret, ...created } = (await create(org)).json()
     const response = await put(org, created.id, {})
     expect(response.statusCode).toBe(200)
     const { updatedAt, ...rest } = response.json()

@@ -31,7 +31,7 @@ describe("creating a webhook", () => {
     const response = await create(org)
     expect(response.statusCode).toBe(201)
     const body = response.json()
-    expect(Object.keys(body).sort()).toEqual([...webhookKeys, "secret"].sort())
+    expect(Object.keys(body).sort()).toEqual([...webhookKeys, "secret", "signingSecret"].sort())
     expect(body).toMatchObject({
       url,
       enabled: true,
@@ -43,6 +43,7 @@ describe("creating a webhook", () => {
     })
     expect(body.id).toMatch(/^wh_[0-9A-Za-z]{22}$/)
     expect(Buffer.from(body.secret, "base64")).toHaveLength(32)
+    expect(body.signingSecret).toBe(`whsec_${body.secret}`)
     expect(body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
   })
 
@@ -55,6 +56,17 @@ describe("creating a webhook", () => {
     })
     expect(response.statusCode).toBe(201)
     expect(response.json()).toMatchObject({ secret, events: ["lead.created", "message.inbound"] })
+  })
+
+  it("answers signingSecret as whsec_ and the standard base64 of the same bytes, also for a URL-safe secret", async () => {
+    const bytes = Buffer.from(Array.from({ length: 32 }, (_, i) => 250 - i))
+    expect(bytes.toString("base64url")).toMatch(/[-_]/)
+    for (const secret of [bytes.toString("base64url"), `${bytes.toString("base64url")}=`]) {
+      const body = (await create(newOrg(), { url, secret })).json()
+      expect(body.secret).toBe(secret)
+      expect(body.signingSecret).toBe(`whsec_${bytes.toString("base64")}`)
+      expect(body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+    }
   })
 
   it("stores the secret sealed, never in plain text, and publishes only the sealed form", async () => {
@@ -244,7 +256,12 @@ describe("who may do what", () => {
     })
     expect(response.statusCode).toBe(200)
     expect(response.json()).toEqual({
-      data: EventCatalogue.map((e) => ({ name: e.name, description: e.description, channels: e.channels })),
+      data: EventCatalogue.map((e) => ({
+        name: e.name,
+        description: e.description,
+        channels: e.channels,
+        sample: e.sample,
+      })),
     })
   })
 })

@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url"
 import { freePort } from "@parley/platform/testing"
 import { cpuMsOf } from "./proc.ts"
 
-const main = fileURLToPath(new URL("../../../services/dispatcher/src/main.ts", import.meta.url))
+/** This tree's dispatcher; a benchmark may run another revision's (compare.ts). */
+export const dispatcherMain = fileURLToPath(new URL("../../../services/dispatcher/src/main.ts", import.meta.url))
 
 /**
  * The flags the dispatcher is deployed with (services/dispatcher/node-options, which the image's
@@ -33,10 +34,10 @@ export interface DispatcherProcess {
 /** One dispatcher, as deployed: its own process running services/dispatcher/src/main.ts. */
 export const startDispatcherProcess = async (
   env: Record<string, string>,
-  options: { readonly onSpawned?: (process: DispatcherProcess) => void } = {},
+  options: { readonly onSpawned?: (process: DispatcherProcess) => void; readonly main?: string } = {},
 ): Promise<DispatcherProcess> => {
   const port = await freePort()
-  const child = spawn(process.execPath, [...nodeArgs(), "--conditions=source", main], {
+  const child = spawn(process.execPath, [...nodeArgs(), "--conditions=source", options.main ?? dispatcherMain], {
     env: {
       PATH: process.env.PATH,
       PARLEY_DISPATCHER_PORT: String(port),

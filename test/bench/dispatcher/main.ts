@@ -4,29 +4,26 @@
  * at a steady 500 events/s, and the dispatcher's peak RSS.
  *
  *   npm run bench -w @parley/bench -- dispatcher [single-node|kafka|both]
+ *   BENCH_BASELINE=<revision> npm run bench -w @parley/bench -- dispatcher compare [single-node|kafka|both]
  */
-import { Bus, KafkaBus, type OutgoingRecord, SingleNodeBus } from "@parley/bus"
-import { kafkaTestBrokers, partitionOf } from "@parley/bus/testing"
-import {
-  type EventId,
-  EventRecord,
-  encodeBusValue,
-  isoTimestamp,
-  type OrgId,
-  TopicCatalog,
-  Topics,
-  topicOfEvent,
-  WebhookChanged,
-  type WebhookId,
-} from "@parley/contracts"
-import { Database, loadMigrations, migrate } from "@parley/db"
-import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
-import { newId, SecretBox } from "@parley/platform"
+import type { EventRecord, OrgId, WebhookId } from "@parley/contracts"
+import { freshDatabase } from "@parley/db/testing"
+import { newId } from "@parley/platform"
 import { verify } from "@parley/webhooks"
-import { Effect, Exit, Layer, Scope } from "effect"
 import { deliveryIdFor } from "../../../services/dispatcher/src/delivery-id.ts"
-import { WebhookDirectory } from "../../../services/dispatcher/src/webhook-directory.ts"
 import { type DispatcherProcess, nodeArgs, startDispatcherProcess } from "./child.ts"
+import { compareDispatchers } from "./compare.ts"
+import {
+  type BusMode,
+  eventRecord,
+  leadEvent,
+  secret,
+  seedProjection,
+  startBus,
+  until,
+  webhookIdsOnDistinctPartitions,
+  webhookRecord,
+} from "./fixtures.ts"
 import { postgresLoad } from "./proc.ts"
 import { startReceiver } from "./receiver.ts"
 
@@ -35,118 +32,14 @@ const WEBHOOKS_PER_ORG = 4
 const RATE = 500
 const RATE_SECONDS = Number(process.env.BENCH_RATE_SECONDS ?? 20)
 
-const secretKey = Buffer.alloc(32, 3).toString("base64")
-const box = SecretBox.fromBase64Key(secretKey)
-const secret = Buffer.alloc(32, 5).toString("base64")
-
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN
 
-const until = async (condition: () => boolean, timeoutMs: number, what: string) => {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-const leadEvent = (orgId: OrgId): EventRecord => ({
-  eventId: newId("evt") as EventId,
-  orgId,
-  event: "lead.created",
-  timestamp: isoTimestamp(Date.now()),
-  data: { phone: "14155550100", name: "Bench", type: "CALLBACK_REQUESTED", booking: null },
-})
-
-const eventRecord = (event: EventRecord): OutgoingRecord => ({
-  topic: topicOfEvent(event.event),
-  key: event.orgId,
-  value: encodeBusValue(EventRecord, event),
-})
-
-const webhookRecord = (orgId: OrgId, url: string, webhookId = newId("wh") as WebhookId): OutgoingRecord => {
-  return {
-    topic: Topics.registryWebhooks,
-    key: webhookId,
-    value: encodeBusValue(WebhookChanged, {
-      webhookId,
-      orgId,
-      url,
-      events: ["lead.created"],
-      enabled: true,
-      sealedSecret: box.seal(secret),
-      deleted: false,
-      version: 1,
-      changedAt: isoTimestamp(Date.now()),
-    }),
-  }
-}
-
-/**
- * Webhook ids whose deliveries land on distinct partitions of the deliveries topic, as a fleet of
- * webhooks spreads over them. A chance collision would put two webhooks' backlogs in one partition
- * (one consumer, one commit point; and past the 5 MiB a librdkafka mock partition keeps, it drops
- * the oldest records).
- */
-const webhookIdsOnDistinctPartitions = (mode: "single-node" | "kafka", count: number): Array<WebhookId> => {
-  const partitions = TopicCatalog.find((topic) => topic.name === Topics.dispatchDeliveries)?.partitions ?? 8
-  const taken = new Map<number, WebhookId>()
-  while (taken.size < Math.min(count, partitions)) {
-    const id = newId("wh") as WebhookId
-    const partition = partitionOf(mode, id, partitions)
-    if (!taken.has(partition)) taken.set(partition, id)
-  }
-  return [...taken.values()]
-}
-
-/** Migrates the dispatcher's schema and applies webhook changes to its projection, as its consumer does. */
-const seedProjection = async (sql: FreshDatabase["sql"], changes: ReadonlyArray<OutgoingRecord>) => {
-  const migrations = await Effect.runPromise(
-    loadMigrations(new URL("../../../services/dispatcher/migrations/", import.meta.url)),
-  )
-  await Effect.runPromise(migrate({ sql, schema: "dispatcher", migrations }))
-  const directory = new WebhookDirectory(sql)
-  for (const change of changes) await directory.apply(JSON.parse(change.value) as WebhookChanged)
-}
-
-const runMode = async (mode: "single-node" | "kafka") => {
+const runMode = async (mode: BusMode) => {
   const db = await freshDatabase()
   const receiver = await startReceiver()
-  const scope = Effect.runSync(Scope.make())
-  const env: Record<string, string> = {
-    DATABASE_URL: db.url,
-    PARLEY_SECRET_KEY: secretKey,
-    PARLEY_WEBHOOK_ALLOW_PRIVATE: "true",
-  }
-  let stopBroker = async () => {}
-  let busLayer: Layer.Layer<Bus, unknown>
-  const database = Database.layer({ url: db.url })
-  if (mode === "kafka") {
-    const broker = await kafkaTestBrokers()
-    await broker.createTopics(TopicCatalog)
-    stopBroker = () => broker.stop()
-    env.KAFKA_BROKERS = broker.brokers.join(",")
-    env.KAFKA_IDEMPOTENT = String(broker.idempotent)
-    if (broker.kind === "mock") env.KAFKA_FETCH_MAX_WAIT_MS = "50"
-    busLayer = KafkaBus.layer({
-      brokers: broker.brokers,
-      clientId: "bench-producer",
-      idempotent: broker.idempotent,
-      maxWaitTimeMs: 50,
-    })
-    console.log(`kafka test broker: ${broker.kind} at ${broker.brokers.join(",")}`)
-  } else {
-    busLayer = SingleNodeBus.layer().pipe(Layer.provide(database))
-  }
-  const context = await Effect.runPromise(Layer.buildWithScope(busLayer, scope))
-  const publish = (records: ReadonlyArray<OutgoingRecord>) =>
-    Effect.runPromiseWith(context)(
-      Effect.gen(function* () {
-        const bus = yield* Bus
-        for (let i = 0; i < records.length; i += 1_000) yield* bus.publish(records.slice(i, i + 1_000))
-      }),
-    )
-
+  const bus = await startBus(mode, db)
+  const { env, publish } = bus
   let dispatcher: DispatcherProcess | undefined
   const postgres = postgresLoad(db)
   const awaitProjection = async (webhookIds: ReadonlyArray<string>) => {
@@ -285,16 +178,21 @@ const runMode = async (mode: "single-node" | "kafka") => {
     return result
   } finally {
     await dispatcher?.stop()
-    await Effect.runPromise(Scope.close(scope, Exit.void))
+    await bus.close()
     await receiver.close()
     await db.close()
-    await stopBroker()
   }
 }
 
-const which = process.argv[3] ?? "both"
-const modes = which === "both" ? (["single-node", "kafka"] as const) : ([which] as Array<"single-node" | "kafka">)
-const results = []
-for (const mode of modes) results.push(await runMode(mode))
-console.table(results)
+// `dispatcher compare [bus]` compares two revisions' throughput (compare.ts); else `dispatcher [bus]`.
+const comparing = process.argv[3] === "compare"
+const which = process.argv[comparing ? 4 : 3] ?? "both"
+const modes: ReadonlyArray<BusMode> = which === "both" ? ["single-node", "kafka"] : [which as BusMode]
+if (comparing) {
+  await compareDispatchers(modes)
+} else {
+  const results = []
+  for (const mode of modes) results.push(await runMode(mode))
+  console.table(results)
+}
 process.exit(0)

@@ -204,6 +204,30 @@ export const busContractSuite = (name: string, makeBackend: () => Promise<BusCon
       )
     })
 
+    it("counts only unfinished records against the window: a held record does not stop the many behind it", async () => {
+      const t = await topic(1)
+      const groupId = uniqueName("g")
+      const bus = await start()
+      await bus.publish(Array.from({ length: 40 }, (_, i) => ({ topic: t, key: "k", value: `${i}` })))
+      const done = new Set<string>()
+      let release = false
+      await bus.subscribe({ groupId, topics: [t], window: 4 }, (record) =>
+        Effect.gen(function* () {
+          while (record.value === "0" && !release) yield* Effect.sleep("20 millis")
+          done.add(record.value)
+        }),
+      )
+      // Ten windows' worth of records pass the one that is held.
+      await eventually("every record but 0 is done", () => done.size === 39)
+      expect(done.has("0")).toBe(false)
+      expect((await backend.committedOffset(groupId, t, 0)) ?? 0n).toBe(0n)
+      release = true
+      await eventually(
+        "everything is committed once 0 is done",
+        async () => (await backend.committedOffset(groupId, t, 0)) === 40n,
+      )
+    })
+
     it("holds at most `window` records of a partition in flight and refills once half of it is free", async () => {
       const t = await topic(1)
       const bus = await start()

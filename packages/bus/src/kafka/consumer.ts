@@ -130,6 +130,9 @@ export const startConsumer = async (
           }
           return
         }
+        // Shutting down or partition revoked: leave it unfinished, so nobody commits past it (a
+        // handler interrupted by the stop did not fail: nothing to warn about).
+        if (stopping || myEpoch !== epoch) return
         const delay = Math.min(100 * 2 ** (attempt - 1), maxBackoffMs)
         log(
           Effect.logWarning("bus handler failed; retrying", {
@@ -142,8 +145,6 @@ export const startConsumer = async (
             cause: Cause.pretty(exit.cause),
           }),
         )
-        // Shutting down or partition revoked: leave it unfinished, so nobody commits past it.
-        if (stopping || myEpoch !== epoch) return
         await sleep(delay, undefined, { signal: stopSignal.signal }).catch(() => undefined)
         if (stopping || myEpoch !== epoch) return
       }

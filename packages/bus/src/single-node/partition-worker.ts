@@ -35,6 +35,9 @@ interface RecordRow {
   readonly created_at: Date
 }
 
+/** Records finished behind an unfinished one are remembered up to this many windows' worth. */
+const MaxSpanPerWindow = 64
+
 /**
  * Consumes one leased partition: keeps up to `window` records in flight, fetched in batches once
  * `roomToRefill` of the window is free, each handler retried with capped backoff until it
@@ -58,12 +61,19 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
     // Handlers running (or waiting to retry); a record given up stays unfinished in `inFlight`, so
     // the commit stops before it and the next owner of the partition reads it again.
     let active = 0
+    // Records fetched and not finished: what the window bounds. Records finished behind a slow one
+    // stay in `inFlight` (the commit cannot pass it) but take no room, so one slow record holds the
+    // commit point, never the records behind it — up to a generous bound on that bookkeeping.
+    let unfinished = 0
 
     const handleUntilDone = (record: BusRecord) =>
       Effect.gen(function* () {
         for (let attempt = 0; ; attempt++) {
           const exit = yield* Effect.exit(Effect.suspend(() => input.handle(record)))
-          if (Exit.isSuccess(exit)) break
+          if (Exit.isSuccess(exit)) {
+            unfinished--
+            break
+          }
           const delay = Math.min(timings.retryBaseMs * 2 ** attempt, timings.retryMaxMs)
           yield* Effect.logWarning("bus handler failed; retrying", {
             groupId,
@@ -127,7 +137,7 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
           return "stop" as const
         }
         if (stopping && active === 0) return "stop" as const
-        const room = input.window - inFlight.size
+        const room = Math.min(input.window - unfinished, input.window * MaxSpanPerWindow - inFlight.size)
         if (stopping || input.isPaused() || room < roomToRefill(input.window)) return "wait" as const
         // The fallback poll, when configured (none by default).
         if (Date.now() - lastFetchAt >= timings.pollMs) arrivals++
@@ -142,6 +152,7 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
         )
         for (const row of rows) {
           inFlight.set(row.offset, false)
+          unfinished++
           nextFetch = row.offset + 1n
           const record: BusRecord = {
             topic: partition.topic,

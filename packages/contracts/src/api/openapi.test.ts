@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { ErrorCode } from "../errors.ts"
+import { EventCatalogue, EventNames } from "../events.ts"
 import { Scopes } from "../scopes.ts"
 import { openApiDocument, openApiOperations } from "./openapi.ts"
 
@@ -48,6 +49,7 @@ const contractRoutes = [
   "GET /api/org/webhooks/:id/deliveries",
   "POST /api/org/webhooks/:id/deliveries/:deliveryId/redeliver",
   "POST /api/org/webhooks/:id/replay",
+  "POST /api/org/webhooks/:id/test",
   "GET /api/org/webhook-events",
   "POST /api/public/chat",
   "POST /api/public/chat/reset",
@@ -195,5 +197,43 @@ describe("the OpenAPI document", () => {
     expect(cloud.security).toEqual([{ CloudSignature: [] }])
     const leads = document.paths["/api/leads"]?.get as Json
     expect(Object.keys(((leads.responses as Json)["200"] as Json).headers as Json)).toContain("RateLimit-Limit")
+  })
+
+  it("describes each event's delivery in the webhooks section: its envelope, sample and headers", () => {
+    const webhooks = document.webhooks as Record<string, { post: Json }>
+    expect(Object.keys(webhooks)).toEqual(EventNames)
+    const lead = webhooks["lead.created"]?.post as Json
+    const content = ((lead.requestBody as Json).content as Json)["application/json"] as Json
+    expect(content.schema).toEqual({ $ref: "#/components/schemas/LeadCreatedEvent" })
+    expect((content.example as Json).data).toEqual(EventCatalogue.find((e) => e.name === "lead.created")?.sample)
+    const envelope = document.components.schemas.LeadCreatedEvent as Json
+    expect(envelope.required).toEqual(["event", "timestamp", "data"])
+    const headers = (lead.parameters as Array<Json>).map((p) => resolvePointer(document, p.$ref as string) as Json)
+    expect(headers.map((h) => `${h.in}:${h.name}:${h.required}`)).toEqual([
+      "header:X-Service-Event:true",
+      "header:X-Service-Signature:true",
+      "header:X-Service-Delivery:true",
+      "header:X-Service-Attempt:true",
+      "header:X-Service-Test:false",
+      "header:User-Agent:true",
+      "header:webhook-id:true",
+      "header:webhook-timestamp:true",
+      "header:webhook-signature:true",
+    ])
+    // The signature header's documented shape is the one a real delivery has, rotation included.
+    const signature = headers.find((h) => h.name === "webhook-signature") as Json
+    const pattern = new RegExp((signature.schema as Json).pattern as string)
+    const v1 = `v1,${Buffer.alloc(32, 1).toString("base64")}`
+    expect(pattern.test(v1)).toBe(true)
+    expect(pattern.test(`${v1} ${v1}`)).toBe(true)
+    expect(pattern.test(`${v1} ${v1} ${v1}`)).toBe(false)
+  })
+
+  it("documents the create response's signingSecret and the catalogue's samples", () => {
+    const created = document.components.schemas.CreatedWebhook as Json
+    expect(created.required).toEqual(expect.arrayContaining(["secret", "signingSecret"]))
+    const test = document.paths["/api/org/webhooks/{id}/test"]?.post as Json
+    expect(Object.keys(test.responses as Json)).toContain("202")
+    expect(JSON.stringify(document.paths["/api/org/webhook-events"])).toContain("WebhookEventsResponse")
   })
 })

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { EventName } from "../events.ts"
+import { EventCatalogue, EventDataSchemas, EventName } from "../events.ts"
 import { DeliveryId, EventId, WebhookId } from "../ids.ts"
 import { IsoTimestamp } from "../values.ts"
 
@@ -42,7 +42,18 @@ export const Webhook = Schema.Struct({
 }).annotate({ identifier: "Webhook" })
 export type Webhook = typeof Webhook.Type
 
-export const CreatedWebhook = Schema.Struct({ ...Webhook.fields, secret: Schema.String }).annotate({
+/**
+ * The create response: the webhook with its secret, this once, in two forms of the same 32 bytes —
+ * `secret` as registered (or generated: standard base64), `signingSecret` as `whsec_<standard
+ * base64>`, the form Standard Webhooks libraries take (CONTRACT.md §5).
+ */
+export const CreatedWebhook = Schema.Struct({
+  ...Webhook.fields,
+  secret: Schema.String,
+  signingSecret: Schema.String.check(
+    Schema.isPattern(/^whsec_[A-Za-z0-9+/]{43}=$/u, { expected: "whsec_ and the standard base64 of 32 bytes" }),
+  ),
+}).annotate({
   identifier: "CreatedWebhook",
 })
 export type CreatedWebhook = typeof CreatedWebhook.Type
@@ -89,6 +100,27 @@ export type ReplayRequest = typeof ReplayRequest.Type
 
 export const ReplayResponse = Schema.Struct({ queued: Schema.Int })
 
+/** A catalogue entry of one event: its `sample` is a valid `data` of that event (CONTRACT.md §5). */
+const catalogueEntryOf = <E extends EventName>(name: E) =>
+  Schema.Struct({
+    name: Schema.Literal(name),
+    description: Schema.String,
+    channels: Schema.String,
+    sample: EventDataSchemas[name],
+  })
+
 export const WebhookEventsResponse = Schema.Struct({
-  data: Schema.Array(Schema.Struct({ name: EventName, description: Schema.String, channels: Schema.String })),
+  data: Schema.Array(
+    Schema.Union(EventCatalogue.map((entry) => catalogueEntryOf(entry.name))).annotate({
+      identifier: "WebhookEventCatalogueEntry",
+    }),
+  ),
 })
+
+/** `POST /api/org/webhooks/:id/test`: one delivery of the named event's catalogue sample. */
+export const TestWebhookRequest = Schema.Struct({ event: EventName }).annotate({
+  identifier: "TestWebhookRequest",
+})
+export type TestWebhookRequest = typeof TestWebhookRequest.Type
+
+export const TestWebhookResponse = Schema.Struct({ deliveryId: DeliveryId })

@@ -7,8 +7,11 @@ import { IsoTimestamp } from "../values.ts"
 export const AttemptNumber = Schema.Literals([1, 2, 3])
 export type AttemptNumber = typeof AttemptNumber.Type
 
-/** Why a delivery exists: an event fanned out, or an administrator's redeliver or replay. */
-export const DeliveryReason = Schema.Literals(["event", "redeliver", "replay"])
+/**
+ * Why a delivery exists: an event fanned out, an administrator's test event
+ * (`POST /api/org/webhooks/:id/test`), or an administrator's redeliver or replay.
+ */
+export const DeliveryReason = Schema.Literals(["event", "test", "redeliver", "replay"])
 export type DeliveryReason = typeof DeliveryReason.Type
 
 const deliveryRecordOf = <E extends EventName>(event: E) =>
@@ -24,6 +27,11 @@ const deliveryRecordOf = <E extends EventName>(event: E) =>
     /** Not to be attempted before this instant (the retry gap). */
     notBefore: IsoTimestamp,
     reason: DeliveryReason,
+    /**
+     * A test delivery, or a redelivery or replay of one: every attempt carries `X-Service-Test: true`.
+     * Absent on every other delivery.
+     */
+    test: Schema.optionalKey(Schema.Literal(true)),
   })
 
 /**
@@ -52,6 +60,7 @@ export const DeliveredEnvelope = Schema.Struct({
   timestamp: IsoTimestamp,
   data: Schema.Record(Schema.String, Schema.Unknown),
   reason: DeliveryReason,
+  test: Schema.optionalKey(Schema.Literal(true)),
 })
 export type DeliveredEnvelope = typeof DeliveredEnvelope.Type
 

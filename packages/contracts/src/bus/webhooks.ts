@@ -15,9 +15,21 @@ export const SealedSecret = Schema.String.check(
 ).annotate({ identifier: "SealedSecret" })
 
 /**
+ * The key a webhook used before its latest rotation, which keeps signing `webhook-signature` beside
+ * the new one until `expiresAt` (CONTRACT.md §5: 24 hours), sealed like the current one.
+ */
+export const PreviousSecret = Schema.Struct({
+  sealedSecret: SealedSecret,
+  expiresAt: IsoTimestamp,
+}).annotate({ identifier: "PreviousSecret" })
+export type PreviousSecret = typeof PreviousSecret.Type
+
+/**
  * `parley.registry.webhooks.v1` (key: webhookId, compacted): the whole state of a webhook after
  * every change; `deleted: true` is the last record of a deleted one. `version` grows by one on
- * every change, so a projection ignores a record older than the one it holds.
+ * every change, so a projection ignores a record older than the one it holds. `previousSecret` is
+ * null (or absent, in records written before rotations kept one) outside a rotation's window; the
+ * registry publishes the state again without it once the window ends, so compaction forgets it.
  */
 export const WebhookChanged = Schema.Struct({
   webhookId: WebhookId,
@@ -26,6 +38,7 @@ export const WebhookChanged = Schema.Struct({
   events: Schema.Array(EventName),
   enabled: Schema.Boolean,
   sealedSecret: SealedSecret,
+  previousSecret: Schema.optionalKey(Schema.NullOr(PreviousSecret)),
   deleted: Schema.Boolean,
   version: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)),
   changedAt: IsoTimestamp,

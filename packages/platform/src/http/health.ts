@@ -1,7 +1,9 @@
 /**
  * `/health/live` answers while the process serves HTTP; `/health/ready` runs every readiness check
  * concurrently, each bounded by its own timeout, so a hung dependency makes the probe fail rather
- * than hang.
+ * than hang. A check marked `optional` is a dependency the service keeps serving without (the
+ * gateway's Redis: it falls back to counting in memory): its state shows in the body, never in the
+ * status, so a blip of it does not take every instance out of its load balancer.
  */
 import type { FastifyInstance } from "fastify"
 import { unavailable } from "../errors.ts"
@@ -11,6 +13,8 @@ export interface ReadinessCheck {
   /** Resolves when the dependency is reachable; rejects (or times out) when it is not. */
   readonly check: () => Promise<unknown> | unknown
   readonly timeoutMs?: number
+  /** The service serves without it (degraded): reported in the body, not counted against readiness. */
+  readonly optional?: boolean
 }
 
 export type CheckOutcome = "ok" | "failed" | "timeout"
@@ -45,7 +49,7 @@ export const runReadiness = async (
   checks.forEach((check, i) => {
     byName[check.name] = outcomes[i] as CheckOutcome
   })
-  return { ready: outcomes.every((outcome) => outcome === "ok"), checks: byName }
+  return { ready: outcomes.every((outcome, i) => outcome === "ok" || checks[i]?.optional === true), checks: byName }
 }
 
 export const registerHealthRoutes = (app: FastifyInstance, checks: ReadonlyArray<ReadinessCheck>): void => {

@@ -19,7 +19,7 @@ import {
 import { Effect, type ManagedRuntime, Schema } from "effect"
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify"
 import { effectHandler, invalidFromIssue } from "../effect-http.ts"
-import { type ApiError, forbidden } from "../errors.ts"
+import { type ApiError, forbidden, invalidRequest } from "../errors.ts"
 import type { InternalSecret } from "../principal.ts"
 import { rawBodyOf } from "./body.ts"
 import { principalOf, requireInternal, requirePrincipal } from "./internal-auth.ts"
@@ -108,6 +108,42 @@ const decoderOf = (schema: Schema.Top, where: "params" | "query" | "body") => {
     )
 }
 
+/** The longest path parameter or query value any route takes (ids are at most ~70 characters). */
+export const MaxUrlValueLength = 256
+
+/** A C0 control (NUL first), DEL, a lone surrogate, or U+FFFD (what an invalid UTF-8 sequence decodes to). */
+const hasInvalidCharacter = (value: string): boolean => {
+  if (!value.isWellFormed()) return true
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code < 0x20 || code === 0x7f || code === 0xfffd) return true
+  }
+  return false
+}
+
+/**
+ * Every path parameter and query value of every declared route, before its own Schema: a NUL, a
+ * control character or a byte sequence that is not UTF-8 is 400 `invalid_request`, as is a value
+ * longer than any route takes — never a query that Postgres refuses (`invalid byte sequence 0x00`,
+ * an index row too large) and the 500 that followed (issue #13).
+ */
+const refuseInvalidUrlValues = (where: "params" | "query", values: unknown): Effect.Effect<void, ApiError> => {
+  if (values === null || typeof values !== "object") return Effect.void
+  const issues: Array<{ path: string; message: string }> = []
+  for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (typeof one !== "string") continue
+      if (one.length > MaxUrlValueLength)
+        issues.push({ path: name, message: `is longer than ${MaxUrlValueLength} characters` })
+      else if (hasInvalidCharacter(one))
+        issues.push({ path: name, message: "must not contain control characters or invalid UTF-8" })
+    }
+  }
+  return issues.length === 0
+    ? Effect.void
+    : Effect.fail(invalidRequest(`${where} ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`, issues))
+}
+
 const bodyReaderOf = (route: RouteDeclaration): ((request: FastifyRequest) => Effect.Effect<unknown, ApiError>) => {
   const body = route.body
   if (body === undefined) return () => Effect.void
@@ -182,6 +218,8 @@ export const serveRoutes = <Routes extends Readonly<Record<string, RouteDeclarat
         Effect.gen(function* () {
           const principal = withPrincipal ? principalOf(request) : undefined
           if (admin && principal?.role !== "admin") return yield* adminRequired
+          yield* refuseInvalidUrlValues("params", request.params)
+          yield* refuseInvalidUrlValues("query", request.query)
           const input = {
             params: params === undefined ? request.params : yield* params(request.params),
             query: query === undefined ? request.query : yield* query(request.query),

@@ -2,10 +2,11 @@
  * Run by deno.test.ts under Deno (not Node): verifies deliveries signed on Node with the library's
  * own source — one of each event — and drives the example receiver's Fetch handler. Prints one
  * JSON line of findings. Input: one JSON argument { secret, deliveries: [{ event, body, signature,
- * deliveryId }] }.
+ * deliveryId, standard: { timestamp, signature }, stale: { timestamp, signature } }] } — `standard`
+ * and `stale` are Standard Webhooks signatures made on Node now and ten minutes ago.
  */
 import { makeReceiver } from "../../examples/receiver.ts"
-import { sign, verify } from "../../src/index.ts"
+import { sign, standardSignature, verify } from "../../src/index.ts"
 
 declare const Deno: { args: ReadonlyArray<string>; version: { deno: string } }
 
@@ -14,6 +15,8 @@ interface Delivery {
   readonly body: string
   readonly signature: string
   readonly deliveryId: string
+  readonly standard: { readonly timestamp: number; readonly signature: string }
+  readonly stale: { readonly timestamp: number; readonly signature: string }
 }
 
 interface Input {
@@ -36,6 +39,15 @@ const tagOf = async (attempt: Promise<unknown>): Promise<string> =>
     () => "verified",
     (error: { _tag?: string }) => error._tag ?? String(error),
   )
+
+/** The Standard Webhooks headers alone, as a receiver using only those would see them. */
+const standardHeaders = (delivery: Delivery, signed: Delivery["standard"]) =>
+  new Headers({
+    "webhook-id": delivery.deliveryId,
+    "webhook-timestamp": String(signed.timestamp),
+    "webhook-signature": signed.signature,
+  })
+const whsec = `whsec_${input.secret}`
 
 const receiver = makeReceiver({ secret: input.secret, onEvent: () => {} })
 const post = (delivery: Delivery, signature = delivery.signature) =>
@@ -62,6 +74,15 @@ for (const delivery of input.deliveries) {
     receiverGood: (await post(delivery)).status,
     receiverRetry: await (await post(delivery)).json(),
     receiverBad: (await post(delivery, `sha256=${"0".repeat(64)}`)).status,
+    standardSignature: await standardSignature(
+      delivery.body,
+      { id: delivery.deliveryId, timestamp: delivery.standard.timestamp },
+      whsec,
+    ),
+    standardWhsec: await tagOf(verify(delivery.body, standardHeaders(delivery, delivery.standard), whsec)),
+    standardRegistered: await tagOf(verify(delivery.body, standardHeaders(delivery, delivery.standard), input.secret)),
+    standardTampered: await tagOf(verify(`${delivery.body} `, standardHeaders(delivery, delivery.standard), whsec)),
+    standardStale: await tagOf(verify(delivery.body, standardHeaders(delivery, delivery.stale), whsec)),
   })
 }
 

@@ -2,9 +2,10 @@ import { DE } from "./de.ts"
 import { EN } from "./en.ts"
 import { ES } from "./es.ts"
 import { FR } from "./fr.ts"
+import { HOLDOUT } from "./holdout.ts"
 import { PT } from "./pt.ts"
 import type { Conversation } from "./types.ts"
 
-export const CORPUS: ReadonlyArray<Conversation> = [...EN, ...ES, ...DE, ...FR, ...PT]
+export const CORPUS: ReadonlyArray<Conversation> = [...EN, ...ES, ...DE, ...FR, ...PT, ...HOLDOUT]
 export * from "./types.ts"
 export * from "./world.ts"

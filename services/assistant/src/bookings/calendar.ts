@@ -7,6 +7,7 @@ import type postgres from "postgres"
 import { addDays, wallClockIn } from "../engine/calendar-date.ts"
 import type { DayView, HeldBooking } from "../engine/dialogue.ts"
 import type { LeadSource } from "../engine/lead-capture.ts"
+import { internationalDigits } from "../engine/phone.ts"
 import { BookingRefused, type InvalidCursor, ResourceNotFound } from "../errors.ts"
 import { pageOf, positionAfter } from "../leads/cursor.ts"
 import { type RecordedLead, recordLead } from "../leads/record-lead.ts"
@@ -142,9 +143,12 @@ export const makeBooking = (
 ): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
   withTransaction((tx) => bookWithin(tx, orgId, request)).pipe(Effect.withSpan("assistant.makeBooking"))
 
-const bookWithin = (tx: postgres.TransactionSql, orgId: string, request: BookingRequest) =>
+const bookWithin = (tx: postgres.TransactionSql, orgId: string, asked: BookingRequest) =>
   Effect.gen(function* () {
     const settings = yield* loadBookingSettings(tx, orgId)
+    // The booking form's number as people type it, read with the organization's country (CONTRACT.md §8).
+    const request =
+      asked.source === "booking" ? { ...asked, phone: internationalDigits(asked.phone, settings.country) } : asked
     yield* checkService(settings, request.service)
     yield* lockSlot(tx, orgId, request.date, request.time)
     const input = yield* dayInput(tx, orgId, settings, request.date)
@@ -265,6 +269,23 @@ const releaseLead = (tx: postgres.TransactionSql, orgId: string, row: BookingRow
     yield* outbox.append(tx, [
       eventRecord("lead.updated", orgId, { phone: row.phone, name: lead.name, type, booking: null }, at),
     ])
+  })
+
+/** On the widget: the next confirmed booking made in this session (its booking form), to cancel or move. */
+export const upcomingBookingOfSession = (
+  orgId: string,
+  sessionId: string,
+  today: string,
+): Effect.Effect<HeldBooking | null, never, Database> =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const [row] = yield* Effect.promise(
+      () => sql<Array<{ id: string; date: string; time: string; service: string }>>`
+        select id, date, time, service from assistant.bookings
+        where org_id = ${orgId} and session_id = ${sessionId} and status = 'confirmed' and date >= ${today}
+        order by date, time limit 1`,
+    )
+    return row ?? null
   })
 
 /** On a phone channel: the customer's next confirmed booking from today, to cancel or move. */

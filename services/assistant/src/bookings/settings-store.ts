@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import type postgres from "postgres"
 import { type BookingSettings, DEFAULT_BOOKING_SETTINGS, withAllDays } from "./settings.ts"
 
-interface SettingsRow {
+export interface SettingsRow {
   timezone: string
   country: string
   services: ReadonlyArray<string>
@@ -22,20 +22,20 @@ export const loadBookingSettings = (
     () => sql<Array<SettingsRow>>`
       select timezone, country, services, slot_minutes, capacity, hours
       from assistant.booking_settings where org_id = ${orgId}`,
-  ).pipe(
-    Effect.map(([row]) =>
-      row === undefined
-        ? DEFAULT_BOOKING_SETTINGS
-        : {
-            timezone: row.timezone,
-            country: row.country,
-            services: row.services,
-            slotMinutes: row.slot_minutes,
-            capacity: row.capacity,
-            hours: row.hours,
-          },
-    ),
-  )
+  ).pipe(Effect.map(([row]) => settingsOf(row)))
+
+/** The settings a row holds; the defaults for no row. */
+export const settingsOf = (row: SettingsRow | undefined): BookingSettings =>
+  row === undefined
+    ? DEFAULT_BOOKING_SETTINGS
+    : {
+        timezone: row.timezone,
+        country: row.country,
+        services: row.services,
+        slotMinutes: row.slot_minutes,
+        capacity: row.capacity,
+        hours: row.hours,
+      }
 
 /** Replaces the organization's settings; existing bookings stay as they are. */
 export const saveBookingSettings = (

@@ -9,7 +9,7 @@ import { runTurn } from "../chat/turn.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
 import { recordLead } from "../leads/record-lead.ts"
-import type { LanguageModel } from "../llm/language-model.ts"
+import { LanguageModel } from "../llm/language-model.ts"
 import { OneAtATime } from "./one-at-a-time.ts"
 
 export const CHANNEL_INBOUND_GROUP = "assistant.channel-inbound"
@@ -41,7 +41,9 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     if (yield* alreadyHandled(sql, inbound)) return
     const found = yield* findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from)
     const conversationId = found?.id ?? newId("ses")
-    const history = found === undefined ? [] : yield* recentHistory(sql, conversationId)
+    // Only a model reads the history; the deterministic engine keeps what it needs in the state.
+    const model = yield* LanguageModel
+    const history = found === undefined || !model.enabled ? [] : yield* recentHistory(sql, conversationId)
     const state = found?.state ?? emptyConversation
     const profileName = inbound.name.trim()
     const turn = yield* runTurn({

@@ -2,15 +2,15 @@ import type { OutboxWriter } from "@parley/bus"
 import { Database } from "@parley/db"
 import { Duration, Effect, Option } from "effect"
 import { organizationNow } from "../bookings/calendar.ts"
-import { loadBookingSettings } from "../bookings/settings-store.ts"
 import { bookingConfirmation, captureFacts } from "../engine/dialogue.ts"
 import type { LeadSource } from "../engine/lead-capture.ts"
+import { internationalDigits } from "../engine/phone.ts"
 import { readMessage } from "../engine/read-message.ts"
 import type { ConversationState } from "../engine/state.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import type { ModelProgress } from "../llm/model-turn.ts"
 import { countTurn } from "../metrics.ts"
-import { engineProfile, loadProfile } from "../profile/profile-store.ts"
+import { engineProfile, loadTurnSetup } from "../profile/profile-store.ts"
 import { deterministicTurn, engineContextOf } from "./deterministic-turn.ts"
 import type { TurnContext, TurnResult } from "./turn-context.ts"
 
@@ -24,6 +24,8 @@ export interface TurnInput {
   readonly source: LeadSource
   readonly customerPhone: string | undefined
   readonly state: ConversationState
+  /** A number from a form field (the widget's `visitor.phone`), read with the organization's country. */
+  readonly visitorPhone?: string | undefined
   readonly message: string
   readonly history: TurnContext["history"]
 }
@@ -34,8 +36,9 @@ const FALLBACK_TEXT = "Thanks for your message! How can I help?"
 export const turnContextOf = (input: TurnInput) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const settings = yield* loadBookingSettings(sql, input.orgId)
-    const profile = engineProfile(yield* loadProfile(sql, input.orgId, input.organizationName ?? ""))
+    const setup = yield* loadTurnSetup(sql, input.orgId, input.organizationName ?? "")
+    const settings = setup.settings
+    const profile = engineProfile(setup.profile)
     const now = yield* organizationNow(settings)
     return {
       orgId: input.orgId,
@@ -64,17 +67,21 @@ export const turnContextOf = (input: TurnInput) =>
 export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const context = yield* turnContextOf(input)
+    const start: ConversationState =
+      input.visitorPhone === undefined
+        ? input.state
+        : { ...input.state, phone: internationalDigits(input.visitorPhone, context.settings.country) }
     const model = yield* LanguageModel
     const surface = input.customerPhone === undefined ? "widget" : "channel"
     if (!model.enabled) {
-      const result = yield* deterministicTurn(input.state, input.message, context)
+      const result = yield* deterministicTurn(start, input.message, context)
       yield* countTurn(surface, "deterministic")
       return nonEmpty(result)
     }
     const engine = engineContextOf(context)
-    const facts = readMessage(input.message, input.state, engine)
-    const progress: ModelProgress = { state: input.state, booked: undefined }
-    const answered = yield* model.answer(input.state, input.message, context, progress).pipe(
+    const facts = readMessage(input.message, start, engine)
+    const progress: ModelProgress = { state: start, booked: undefined }
+    const answered = yield* model.answer(start, input.message, context, progress).pipe(
       Effect.map(Option.some),
       Effect.catch((failure) =>
         Effect.logWarning("language model failed; the deterministic engine answers this turn").pipe(

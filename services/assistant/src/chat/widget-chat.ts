@@ -1,5 +1,5 @@
 import type { OutboxWriter } from "@parley/bus"
-import { type ChatRequest, normalizePhone } from "@parley/contracts"
+import type { ChatRequest } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
@@ -7,7 +7,7 @@ import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
 import { forgetMistakenLead, recordLead } from "../leads/record-lead.ts"
-import type { LanguageModel } from "../llm/language-model.ts"
+import { LanguageModel } from "../llm/language-model.ts"
 import {
   findWidgetSession,
   recentHistory,
@@ -54,14 +54,16 @@ const chatTurn = (
     const { sql } = yield* Database
     const found = request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId)
     const sessionId = found?.id ?? freshId
-    const history = found === undefined ? [] : yield* recentHistory(sql, sessionId)
+    // Only a model reads the history; the deterministic engine keeps what it needs in the state.
+    const model = yield* LanguageModel
+    const history = found === undefined || !model.enabled ? [] : yield* recentHistory(sql, sessionId)
     const visitorName = request.visitor?.name?.trim()
     const start = {
       ...(found?.state ?? emptyConversation),
-      ...(request.visitor?.phone === undefined ? {} : { phone: normalizePhone(request.visitor.phone) }),
       ...(visitorName === undefined || visitorName === "" ? {} : { name: visitorName }),
     }
     const turn = yield* runTurn({
+      ...(request.visitor?.phone === undefined ? {} : { visitorPhone: request.visitor.phone }),
       orgId,
       organizationName,
       conversationId: sessionId,
@@ -85,8 +87,9 @@ const chatTurn = (
           replyText: turn.text,
           at,
         })
-        if (start.phone !== undefined && turn.state.phone !== undefined && turn.state.phone !== start.phone) {
-          yield* forgetMistakenLead(tx, orgId, start.phone, sessionId)
+        const before = found?.state.phone
+        if (before !== undefined && turn.state.phone !== undefined && turn.state.phone !== before) {
+          yield* forgetMistakenLead(tx, orgId, before, sessionId)
         }
         const capture = leadOfConversation(turn.state, "chat")
         return capture === undefined ? null : yield* recordLead(tx, orgId, capture)

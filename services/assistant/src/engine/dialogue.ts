@@ -40,7 +40,8 @@ export interface Known {
   readonly nextOpen?: { readonly from: string; readonly date: string | null }
   readonly booking?: BookingOutcome
   readonly cancelled?: boolean
-  /** On a phone channel: the customer's next booking, or null for none. */
+  /** The booking to cancel or move when the conversation made none itself: on a phone channel the
+   * customer's next one, on the widget the next one booked in this session (its form), or null. */
   readonly held?: HeldBooking | null
 }
 
@@ -197,12 +198,13 @@ const numberNoted = (turn: Turn, previous: ConversationState): Step => {
   return reply(turn, catalog.numberNoted(state.name, shown))
 }
 
-/** The booking this conversation can cancel or move: its own, or on a channel the customer's next one. */
+/** The booking this conversation can cancel or move: its own, else one of its widget form or, on a channel, the customer's next one. */
 const heldBooking = (turn: Turn): HeldBooking | undefined | "needed" => {
-  const { state, context, known, facts } = turn
+  const { state, known, facts } = turn
   if (state.booking !== undefined && state.bookingId !== undefined) return { ...state.booking, id: state.bookingId }
-  const wantsChange = facts.intents.cancel || facts.intents.move
-  if (context.customerPhone !== undefined && wantsChange) {
+  // A booking made through the widget's form in this session, or on a channel by this customer.
+  const wantsChange = facts.intents.cancel || (facts.intents.move && facts.intents.booking)
+  if (wantsChange) {
     if (known.held === undefined) return "needed"
     return known.held ?? undefined
   }
@@ -268,8 +270,17 @@ const isAboutBooking = (turn: Turn, previous: ConversationState): boolean => {
   if (previous.offered !== undefined && (namesTime || service !== undefined)) return true
   if (previous.pending !== undefined && (name !== undefined || phone !== undefined || namesTime)) return true
   if (previous.pending !== undefined && turn.context.customerPhone !== undefined && name !== undefined) return true
-  // A date and a time together ("Sunday at 11?") ask for a slot, whatever the verb.
-  return when.date !== undefined && when.time !== undefined && !intents.callback
+  // A date and a time together ("Sunday at 11?") ask for a slot, whatever the verb; so does a
+  // question naming a day that nothing else answers ("anything on Monday?").
+  if (when.date !== undefined && when.time !== undefined && !intents.callback) return true
+  return (
+    when.date !== undefined &&
+    intents.question &&
+    !intents.hours &&
+    !intents.services &&
+    !intents.callback &&
+    turn.facts.faq() === undefined
+  )
 }
 
 /** The slot the visitor means this turn, from this message and what is pending. */

@@ -33,7 +33,9 @@ const STOP_WORDS = new Set(
   avez avons ont je tu il elle on nous vous mon ma mes ton ta tes son sa ses notre nos votre vos qui que quoi quel
   quelle quels quelles ou comment quand est-ce y bonjour merci puis peut pouvez ca c
   o a os as um uma uns umas de do da dos das e em no na nos nas por para com sem que qual quais eu voce voces meu
-  minha seu sua nosso tem ter ha ser esta estao sao posso pode podem da pra como quando onde ola oi obrigado muito`
+  minha seu sua nosso tem ter ha ser esta estao sao posso pode podem da pra como quando onde ola oi obrigado muito
+  moment now currently today right ahora actualmente momento jetzt momentan aktuell gerade maintenant actuellement
+  agora atualmente`
     .split(/\s+/)
     .filter((word) => word !== ""),
 )
@@ -97,7 +99,8 @@ const termOf =
   (language: Language) =>
   (term: string): string | null => {
     const word = fold(term)
-    if (word.length < 2 || STOP_WORDS.has(word)) return null
+    // Numbers are not what a question is about ("14:30" is not the "14 days" of a trial).
+    if (word.length < 2 || STOP_WORDS.has(word) || /^\d+$/.test(word)) return null
     return CONCEPT_OF.get(word) ?? STEMMERS[language](word)
   }
 

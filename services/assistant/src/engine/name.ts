@@ -62,11 +62,11 @@ const LEAD_INS: ReadonlyArray<LeadIn> = [
   leadIn("ich heisse|ich hiess|mein name ist|mein name:|fragen sie nach", "always"),
   leadIn("je m'appelle|je m'apelle|mon nom est|mon nom:|demandez", "always"),
   leadIn("meu nome e|me chamo|meu nome:|falar com o|falar com a|chamar o|chamar a", "always"),
-  leadIn("i'm|i am|im|this is|it's|its", "clauseEnd"),
-  leadIn("soy|aqui es|aqui|habla|te escribe|le escribe", "clauseEnd"),
-  leadIn("ich bin|hier ist|hier spricht|hier schreibt", "clauseEnd"),
-  leadIn("je suis|moi c'est|c'est|ici", "clauseEnd"),
-  leadIn("eu sou|sou o|sou a|sou|aqui e o|aqui e a|aqui e|aqui quem fala e|quem fala e", "clauseEnd"),
+  leadIn("i'm|i am|im|this is|it's|its|contact:|contact person:|contact person is", "clauseEnd"),
+  leadIn("soy|aqui es|aqui|habla|te escribe|le escribe|contacto:|persona de contacto:", "clauseEnd"),
+  leadIn("ich bin|hier ist|hier spricht|hier schreibt|ansprechpartner ist|ansprechpartnerin ist|kontakt:", "clauseEnd"),
+  leadIn("je suis|moi c'est|c'est|ici|contact :|contact:", "clauseEnd"),
+  leadIn("eu sou|sou o|sou a|sou|aqui e o|aqui e a|aqui e|aqui quem fala e|quem fala e|contato:", "clauseEnd"),
 ]
 
 const WORD = /^[\p{L}][\p{L}'’-]{0,39}\.?/u

@@ -264,3 +264,11 @@ export const findPhones = (text: string, country: string): ReadonlyArray<FoundPh
 
 /** The first phone number in `text`, or `undefined`. */
 export const findPhone = (text: string, country: string): FoundPhone | undefined => findPhones(text, country)[0]
+
+/**
+ * A number given in a form field (the widget's `visitor.phone`, the booking form's `phone`) as
+ * international digits, read with the organization's country; digits as written when the number
+ * plan does not know it.
+ */
+export const internationalDigits = (raw: string, country: string): string =>
+  findPhone(raw, country)?.digits ?? raw.replace(/\D+/g, "")

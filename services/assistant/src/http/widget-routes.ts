@@ -1,4 +1,3 @@
-import { normalizePhone } from "@parley/contracts"
 import { Effect } from "effect"
 import { makeBooking, slotsOf } from "../bookings/calendar.ts"
 import { chat, resetChat, transcript } from "../chat/widget-chat.ts"
@@ -26,7 +25,7 @@ export const widgetHandlers = {
       const request = yield* body
       const made = yield* makeBooking(principal.orgId, {
         name: request.name.trim(),
-        phone: normalizePhone(request.phone),
+        phone: request.phone,
         date: request.date,
         time: request.time,
         service: request.service,

@@ -2,6 +2,8 @@ import type { AssistantProfileRecord, PutAssistantProfileRequest } from "@parley
 import { Database } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
+import type { BookingSettings } from "../bookings/settings.ts"
+import { type SettingsRow, settingsOf } from "../bookings/settings-store.ts"
 import type { AssistantProfile } from "../engine/profile.ts"
 import { isLanguage, type Language } from "../engine/text.ts"
 
@@ -11,7 +13,7 @@ import { isLanguage, type Language } from "../engine/text.ts"
  * saves one, an organization has `{ businessName: <organization name>, languages: ["en"], faqs: [] }`.
  */
 
-interface ProfileRow {
+export interface ProfileRow {
   business_name: string
   languages: ReadonlyArray<string>
   greeting: string | null
@@ -26,7 +28,7 @@ export const defaultProfile = (organizationName: string): AssistantProfileRecord
   faqs: [],
 })
 
-const toRecord = (row: ProfileRow): AssistantProfileRecord => ({
+export const toRecord = (row: ProfileRow): AssistantProfileRecord => ({
   businessName: row.business_name,
   languages: row.languages.filter(isLanguage),
   ...(row.greeting === null ? {} : { greeting: row.greeting }),
@@ -83,3 +85,27 @@ export const engineProfile = (record: AssistantProfileRecord): AssistantProfile 
     handoffMessage: record.handoffMessage,
   }
 }
+
+/**
+ * What a turn runs with, in one round trip: the booking settings and the profile (each the default
+ * when the organization saved none).
+ */
+export const loadTurnSetup = (
+  sql: postgres.Sql,
+  orgId: string,
+  organizationName: string,
+): Effect.Effect<{ readonly settings: BookingSettings; readonly profile: AssistantProfileRecord }> =>
+  Effect.promise(
+    () => sql<Array<Partial<SettingsRow> & Partial<ProfileRow> & { has_settings: boolean; has_profile: boolean }>>`
+      select s.org_id is not null as has_settings, s.timezone, s.country, s.services, s.slot_minutes, s.capacity, s.hours,
+             p.org_id is not null as has_profile, p.business_name, p.languages, p.greeting, p.about, p.faqs,
+             p.handoff_message
+      from (select ${orgId}::text as org_id) o
+      left join assistant.booking_settings s on s.org_id = o.org_id
+      left join assistant.profiles p on p.org_id = o.org_id`,
+  ).pipe(
+    Effect.map(([row]) => ({
+      settings: settingsOf(row?.has_settings === true ? (row as SettingsRow) : undefined),
+      profile: row?.has_profile === true ? toRecord(row as ProfileRow) : defaultProfile(organizationName),
+    })),
+  )

@@ -28,11 +28,19 @@ export type Caller =
       readonly type: "api_key"
       readonly keyId: KeyId
       readonly orgId: OrgId
+      /** The organization's name, passed on in the principal (`undefined` from an older identity). */
+      readonly orgName: string | undefined
       readonly scopes: ReadonlyArray<Scope>
       readonly role: Role
       readonly form: PresentedKey["form"]
     }
-  | { readonly type: "session"; readonly userId: UserId; readonly orgId: OrgId; readonly role: Role }
+  | {
+      readonly type: "session"
+      readonly userId: UserId
+      readonly orgId: OrgId
+      readonly orgName: string | undefined
+      readonly role: Role
+    }
   | { readonly type: "anonymous" }
 
 export interface AuthenticationRequest {
@@ -88,12 +96,13 @@ export const makeAuthenticator = (options: AuthenticatorOptions): Authenticator 
   }
 
   const keyCaller = (
-    record: { keyId: KeyId; orgId: OrgId; scopes: ReadonlyArray<Scope> },
+    record: { keyId: KeyId; orgId: OrgId; orgName?: string | undefined; scopes: ReadonlyArray<Scope> },
     form: PresentedKey["form"],
   ): Caller => ({
     type: "api_key",
     keyId: record.keyId,
     orgId: record.orgId,
+    orgName: record.orgName,
     scopes: record.scopes,
     // Legacy keys and `messages:send` keys act as organization administrators (§2.3).
     role: isWidgetOnly(record.scopes) ? "member" : "admin",
@@ -129,7 +138,13 @@ export const makeAuthenticator = (options: AuthenticatorOptions): Authenticator 
       return fail(unauthorized(ErrorText.sessionRequired))
     }
     checkCsrf(options.csrf, request)
-    return { type: "session", userId: session.userId, orgId: session.orgId, role: session.role }
+    return {
+      type: "session",
+      userId: session.userId,
+      orgId: session.orgId,
+      orgName: session.orgName,
+      role: session.role,
+    }
   }
 
   return {

@@ -69,13 +69,20 @@ const principalOf = (caller: Caller, requestId: string): Principal | undefined =
     case "anonymous":
       return undefined
     case "session":
-      return { orgId: caller.orgId, role: caller.role, actor: { type: "user", userId: caller.userId }, requestId }
+      return {
+        orgId: caller.orgId,
+        role: caller.role,
+        actor: { type: "user", userId: caller.userId },
+        requestId,
+        ...(caller.orgName === undefined ? {} : { orgName: caller.orgName }),
+      }
     case "api_key":
       return {
         orgId: caller.orgId,
         role: caller.role,
         actor: { type: "api_key", keyId: caller.keyId, scopes: [...caller.scopes] },
         requestId,
+        ...(caller.orgName === undefined ? {} : { orgName: caller.orgName }),
       }
   }
 }

@@ -1,10 +1,18 @@
 /**
  * The shared limiter: one EVALSHA of the sliding-window script per request, against the Redis all
- * gateway instances use. Redis being unreachable must not take the API down (CONTRACT.md §3): the
- * client fails fast (no offline queue, a short command timeout) and the request is answered by the
- * per-instance in-memory limiter instead; the switch is logged once each way and shown by the
- * `parley_gateway_rate_limiter_fallback` gauge. ioredis keeps reconnecting in the background, and
- * the first request after it is ready again goes back to Redis.
+ * gateway instances use. Redis being unreachable must not take the API down (CONTRACT.md §3), nor
+ * slow it: the client fails fast (no offline queue, a 250 ms command timeout), and a circuit breaker
+ * opens on the first failure — a refused connection or a command that timed out (a hung Redis
+ * accepts connections and never answers) — so that from then on every request is answered by the
+ * per-instance in-memory limiter at once, without touching Redis. While the breaker is open a
+ * background probe PINGs Redis every 200 ms; the first answer closes it, and requests count in
+ * Redis again. No request pays a timeout to find out whether Redis is back: the libraries of the
+ * field (opossum, cockatiel) let one live call through when half-open, which against a hung Redis
+ * costs that request the whole timeout, and here the probe is one line. Each switch is logged once
+ * and shown by the `parley_gateway_rate_limiter_fallback` gauge and in `/health/ready`'s body.
+ *
+ * A command sent to a Redis that then hangs may still run when it resumes (it was in its socket):
+ * that request is then counted in both places, once.
  */
 import type { ParleyLogger } from "@parley/platform"
 import { Redis } from "ioredis"
@@ -30,8 +38,10 @@ export interface RedisRateLimiterOptions {
   readonly logger: ParleyLogger
   /** Called with true when the fallback takes over, false when Redis is back. */
   readonly onFallbackChange: (active: boolean) => void
-  /** Milliseconds a command may take before the request falls back (default 250). */
+  /** Milliseconds a command may take before the request falls back and the breaker opens (default 250). */
   readonly commandTimeoutMs?: number
+  /** How often an open breaker probes Redis (default 200 ms). */
+  readonly probeIntervalMs?: number
 }
 
 export interface RedisRateLimiter extends RateLimiter {
@@ -48,12 +58,56 @@ interface ScriptedRedis {
   parleyRateLimit(...args: Array<string | number>): Promise<ScriptReply>
 }
 
+class CommandTimedOut extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer within ${ms} ms`)
+    this.name = "CommandTimedOut"
+  }
+}
+
+/**
+ * `command`, or a CommandTimedOut after `ms`. The verdict waits for the event loop's next check
+ * phase (setImmediate), after the poll phase has read the sockets: when the process itself was
+ * stalled (a loaded host, a long GC) past the deadline, an answer Redis sent in time is read and
+ * wins, instead of the stall passing for a hung Redis and opening the breaker. (ioredis's own
+ * `commandTimeout` decides in the timers phase, before the socket is read.)
+ */
+export const withDeadline = <A>(command: Promise<A>, ms: number): Promise<A> =>
+  new Promise<A>((resolve, reject) => {
+    let settled = false
+    const timer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (settled) return
+          settled = true
+          reject(new CommandTimedOut(ms))
+        }),
+      ms,
+    )
+    command.then(
+      (value) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        reject(error)
+      },
+    )
+  })
+
 export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRateLimiter => {
   const { limits, logger } = options
+  const timeoutMs = options.commandTimeoutMs ?? 250
   const redis = new Redis(options.redisUrl, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 250,
+    // A backstop only: `withDeadline` below decides when a command is late.
+    commandTimeout: timeoutMs * 10,
     connectTimeout: 1_000,
     // Scripts issued in the same tick go out in one write: under load, one syscall carries many.
     enableAutoPipelining: true,
@@ -65,30 +119,59 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
   redis.on("error", () => {})
   const scripted = redis as unknown as ScriptedRedis
 
-  let usingFallback = false
+  // The breaker: open while Redis is unreachable, unanswering or not yet known to answer.
+  let open = false
+  let closed = false
+  let probing: ReturnType<typeof setTimeout> | undefined
   let sequence = 0
-  const switchTo = (fallback: boolean, reason?: unknown) => {
-    if (fallback === usingFallback) return
-    usingFallback = fallback
-    if (fallback) {
+
+  const setOpen = (next: boolean, reason?: unknown) => {
+    if (next === open) return
+    open = next
+    if (open) {
       logger.warn(
         { err: reason instanceof Error ? { message: reason.message } : undefined },
         "rate limiter: Redis unreachable, counting in memory on this instance",
       )
     } else logger.info("rate limiter: Redis reachable again, counting in Redis")
-    options.onFallbackChange(fallback)
+    options.onFallbackChange(open)
   }
+
+  const probe = () => {
+    if (probing !== undefined || closed) return
+    probing = setTimeout(async () => {
+      try {
+        if (redis.status === "ready" && (await withDeadline(redis.ping(), timeoutMs)) === "PONG") setOpen(false)
+      } catch {
+        // Still down or hung: the next probe tries again.
+      } finally {
+        probing = undefined
+        if (open) probe()
+      }
+    }, options.probeIntervalMs ?? 200)
+    probing.unref?.()
+  }
+
+  const trip = (reason: unknown) => {
+    if (closed) return
+    setOpen(true, reason)
+    probe()
+  }
+
+  redis.on("close", () => trip(new Error("connection closed")))
+  redis.on("ready", () => probe())
 
   const keyOf = (subject: string, limit: string) => `${options.keyPrefix}{${subject}}:${limit}`
 
   return {
     redis,
     get usingFallback() {
-      return usingFallback
+      return open || redis.status !== "ready"
     },
     check: async (request: RateRequest): Promise<RateDecision> => {
+      if (open) return options.fallback.check(request)
       if (redis.status !== "ready") {
-        switchTo(true, new Error(`connection ${redis.status}`))
+        trip(new Error(`connection ${redis.status}`))
         return options.fallback.check(request)
       }
       const keys = [keyOf(request.subject, "general")]
@@ -100,18 +183,20 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
       sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER
       let reply: ScriptReply
       try {
-        reply = await scripted.parleyRateLimit(
-          keys.length,
-          ...keys,
-          limits.windowMs,
-          `${options.instanceId}:${sequence}`,
-          ...perKey,
+        reply = await withDeadline(
+          scripted.parleyRateLimit(
+            keys.length,
+            ...keys,
+            limits.windowMs,
+            `${options.instanceId}:${sequence}`,
+            ...perKey,
+          ),
+          timeoutMs,
         )
       } catch (error) {
-        switchTo(true, error)
+        trip(error)
         return options.fallback.check(request)
       }
-      switchTo(false)
       const states: Array<LimitState> = []
       for (let i = 0; i < keys.length; i++) {
         states.push({
@@ -136,6 +221,8 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
         redis.once("ready", onReady)
       }),
     close: async () => {
+      closed = true
+      if (probing !== undefined) clearTimeout(probing)
       redis.disconnect()
     },
   }

@@ -110,20 +110,23 @@ export interface KeyWithOrganization {
   readonly key: ApiKey
   readonly digest: string
   readonly orgFeatures: ReadonlyArray<string>
+  readonly orgName: string
 }
 
 /** The key with that digest (revoked ones too, so the gateway can cache the refusal). */
 export const findApiKeyByDigest = (sql: Sql, digest: string): Effect.Effect<KeyWithOrganization | undefined> =>
   Effect.promise(
-    () => sql<Array<ApiKeyRow & { digest: string; org_features: Array<string> }>>`
+    () => sql<Array<ApiKeyRow & { digest: string; org_features: Array<string>; org_name: string }>>`
       select k.id, k.org_id, k.name, k.prefix, k.scopes, k.allowed_origins, k.created_at, k.last_used_at,
-             k.revoked_at, k.digest, o.features as org_features
+             k.revoked_at, k.digest, o.features as org_features, o.name as org_name
       from identity.api_keys k join identity.organizations o on o.id = k.org_id
       where k.digest = ${digest}`,
   ).pipe(
     Effect.map((rows) => {
       const row = rows[0]
-      return row === undefined ? undefined : { key: toApiKey(row), digest: row.digest, orgFeatures: row.org_features }
+      return row === undefined
+        ? undefined
+        : { key: toApiKey(row), digest: row.digest, orgFeatures: row.org_features, orgName: row.org_name }
     }),
   )
 

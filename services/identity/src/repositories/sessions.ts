@@ -9,6 +9,7 @@ export interface ActiveSession {
   readonly orgId: string
   readonly role: MemberRole
   readonly expiresAt: Date
+  readonly orgName: string
 }
 
 export const insertSession = (
@@ -24,17 +25,27 @@ export const insertSession = (
 /** The unexpired session of an active user with that token digest; the role is the user's current one. */
 export const findActiveSession = (sql: Sql, tokenDigest: string): Effect.Effect<ActiveSession | undefined> =>
   Effect.promise(
-    () => sql<Array<{ id: string; user_id: string; org_id: string; role: MemberRole; expires_at: Date }>>`
-      select s.id, s.user_id, s.org_id, u.role, s.expires_at
+    () => sql<
+      Array<{ id: string; user_id: string; org_id: string; role: MemberRole; expires_at: Date; org_name: string }>
+    >`
+      select s.id, s.user_id, s.org_id, u.role, s.expires_at, o.name as org_name
       from identity.sessions s
       join identity.users u on u.id = s.user_id and u.org_id = s.org_id and u.removed_at is null
+      join identity.organizations o on o.id = s.org_id
       where s.token_digest = ${tokenDigest} and s.expires_at > now()`,
   ).pipe(
     Effect.map((rows) => {
       const row = rows[0]
       return row === undefined
         ? undefined
-        : { sessionId: row.id, userId: row.user_id, orgId: row.org_id, role: row.role, expiresAt: row.expires_at }
+        : {
+            sessionId: row.id,
+            userId: row.user_id,
+            orgId: row.org_id,
+            role: row.role,
+            expiresAt: row.expires_at,
+            orgName: row.org_name,
+          }
     }),
   )
 

@@ -1,12 +1,13 @@
 import { OutboxWriter } from "@parley/bus"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schedule } from "effect"
 import { findChannel, type StoredChannel } from "../channels/repository.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
 import { campaignCompleted } from "../events.ts"
 import { deliver } from "../messages/send.ts"
 import { MessagingResources } from "../resources.ts"
+import { makeCampaignLedger } from "./ledger.ts"
 import { makePacer } from "./pacer.ts"
 import { CampaignWakeup } from "./wakeup.ts"
 
@@ -20,17 +21,20 @@ export interface CampaignWorkerOptions {
   /** First backoff after a rate-limited answer; doubles per attempt, capped at 30 s. */
   readonly retryBaseMs?: number
   /**
-   * A recipient still `sending` after this long was abandoned by a crashed worker. Well above the
-   * longest a live worker can hold one (6 attempts × 15 s timeout + 31 s of backoff), so a slow
-   * send in progress is never taken for a crashed one.
+   * How long a worker's claims stay its own without renewal. A live worker renews them every third
+   * of it; a crashed one's come back after it (`claimed` → pending, `sending` → failed), so a
+   * campaign a hard kill interrupted completes this long after, not minutes.
    */
-  readonly staleSendingMs?: number
-  /**
-   * The longest the worker sleeps when it has nothing to send (default 30 s): new campaigns wake it
-   * (`CampaignWakeup`), so this only paces the sweep of abandoned recipients and another instance
-   * picking up a crashed one's campaign.
-   */
+  readonly claimLeaseMs?: number
+  /** The pause between rounds that found nothing to send while campaigns are running (default 1 s). */
   readonly pollMs?: number
+  /**
+   * The pause when no campaign is running at all (default 30 s): a new campaign wakes the worker
+   * (`CampaignWakeup`, over LISTEN/NOTIFY for every instance), so this only paces the sweep of
+   * expired claims when nothing is running. Polling every second there was, idle, the largest share
+   * of what `npm start` still did.
+   */
+  readonly idlePollMs?: number
 }
 
 interface RunningCampaign {
@@ -46,27 +50,22 @@ interface ClaimedRecipient {
   phone: string
 }
 
-interface Finished {
-  readonly recipient: ClaimedRecipient
-  readonly messageId: string
-  readonly outcome: ProviderOutcome<string>
-}
-
 const UNKNOWN_OUTCOME = "outcome unknown: the worker stopped while sending; not resent to avoid a duplicate"
 
 /**
- * Sends running campaigns, durably and at most once per recipient:
+ * Sends running campaigns, durably and at most once per recipient, counting each exactly:
  *
- * 1. claim a batch: `pending → sending` (with `claimed_at`), committed BEFORE any provider call;
- * 2. call the provider, retrying rate-limit and availability answers with exponential backoff;
- * 3. commit the batch's `sending → sent | failed` together with the campaign's counters and the
- *    message records, in one transaction.
+ * 1. claim a batch: `pending → claimed`, with this worker's token and a lease it keeps renewing;
+ * 2. per recipient, just before its first provider call: `claimed → sending`, committed;
+ * 3. as soon as the provider answered (rate-limit and availability answers retried with backoff):
+ *    `sending → sent | failed`, the campaign's counters and a message record, committed.
  *
- * Claim-to-commit runs uninterruptibly, so a graceful stop finishes the batch in hand and a restart
- * resumes from the first `pending` recipient: none skipped, none sent twice. Only a hard crash
- * between 1 and 3 leaves rows in `sending`; their outcome is unknowable (the provider has no
- * idempotency key), so after `staleSendingMs` they are counted failed rather than risk a second
- * message. `FOR UPDATE SKIP LOCKED` lets several instances share one campaign.
+ * Steps 2 and 3 of every send in flight go through one group commit (`ledger.ts`), a few
+ * transactions per batch. A graceful stop finishes the batch in hand. After a hard kill the lease
+ * runs out and the claims come back: a `claimed` recipient was never called and goes back to
+ * `pending`; a `sending` one may have been sent (the provider has no idempotency key) and is counted
+ * failed ("outcome unknown") rather than risk a second message; one whose answer was recorded keeps
+ * it. `FOR UPDATE SKIP LOCKED` lets several instances share one campaign.
  */
 export const runCampaignWorker = (options: CampaignWorkerOptions) =>
   Effect.gen(function* () {
@@ -77,15 +76,32 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
     const concurrency = options.concurrency ?? Math.max(1, Math.min(64, Math.ceil(options.ratePerSecond / 4)))
     const maxAttempts = options.maxAttempts ?? 6
     const retryBaseMs = options.retryBaseMs ?? 1000
-    const staleMs = options.staleSendingMs ?? 600_000
-    const pollMs = options.pollMs ?? 30_000
+    const leaseMs = options.claimLeaseMs ?? 15_000
+    const pollMs = options.pollMs ?? 1000
+    const idlePollMs = options.idlePollMs ?? 30_000
+    // This worker's claims: a token of its own, renewed while it runs.
+    const token = newId("cw")
+    const ledger = yield* makeCampaignLedger(token, metrics)
+    yield* Effect.promise(
+      () => sql`
+        update messaging.campaign_recipients set claimed_at = now()
+        where claim_token = ${token} and state in ('claimed', 'sending')`,
+    ).pipe(
+      Effect.catchCause((cause) => Effect.logWarning("renewing campaign claims failed", cause)),
+      Effect.repeat(Schedule.spaced(Math.max(100, Math.floor(leaseMs / 3)))),
+      Effect.forkScoped,
+    )
 
     const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient) =>
       Effect.gen(function* () {
         const messageId = newId("msg")
+        yield* pace
+        // Durably "being sent" before the provider hears of it: a crash from here on counts it
+        // failed, never sends it again; a crash before leaves it to be sent after all.
+        if (!(yield* ledger.submit({ kind: "starting", campaignId: campaign.id, seq: recipient.seq }))) return
         let outcome: ProviderOutcome<string> = { _tag: "Unavailable", detail: "not attempted" }
         for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-          yield* pace
+          if (attempt > 1) yield* pace
           outcome = yield* deliver(channel, messageId, {
             to: recipient.phone,
             content: { type: "template", name: campaign.template_name, language: campaign.template_language },
@@ -93,60 +109,21 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
           if (outcome._tag === "Accepted" || outcome._tag === "Rejected") break
           if (attempt < maxAttempts) yield* Effect.sleep(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)))
         }
-        return { recipient, messageId, outcome } satisfies Finished
+        yield* ledger.submit({
+          kind: "finished",
+          campaignId: campaign.id,
+          orgId: campaign.org_id,
+          seq: recipient.seq,
+          phone: recipient.phone,
+          messageId,
+          outcome,
+        })
       })
-
-    /**
-     * Commits a batch's outcomes in ONE transaction: recipients `sending → sent | failed` (only rows
-     * still `sending`, so a row already given up on is never counted twice), the campaign's counters,
-     * and a message record per recipient for status tracking. One commit per batch instead of per
-     * recipient is what lets a campaign approach the provider's per-number rate.
-     */
-    const recordOutcomes = (campaign: RunningCampaign, finished: ReadonlyArray<Finished>) => {
-      const rows = finished.map(({ recipient, messageId, outcome }) => ({
-        seq: recipient.seq,
-        phone: recipient.phone,
-        messageId,
-        state: outcome._tag === "Accepted" ? "sent" : "failed",
-        providerId: outcome._tag === "Accepted" ? outcome.value : null,
-        error: outcome._tag === "Accepted" ? null : outcome.detail,
-      }))
-      return Effect.promise(() =>
-        sql.begin(async (tx) => {
-          const marked = await tx<Array<{ seq: number; state: string }>>`
-            update messaging.campaign_recipients r
-            set state = o.state, provider_message_id = o.provider_id, error = o.error
-            from unnest(${rows.map((r) => r.seq)}::int[], ${rows.map((r) => r.state)}::text[],
-                        ${rows.map((r) => r.providerId)}::text[], ${rows.map((r) => r.error)}::text[])
-                 as o(seq, state, provider_id, error)
-            where r.campaign_id = ${campaign.id} and r.seq = o.seq and r.state = 'sending'
-            returning r.seq, r.state`
-          if (marked.length === 0) return
-          const sent = marked.filter((m) => m.state === "sent").length
-          const failed = marked.length - sent
-          await tx`
-            update messaging.campaigns set sent = sent + ${sent}, failed = failed + ${failed}
-            where id = ${campaign.id}`
-          const kept = new Set(marked.map((m) => m.seq))
-          const recorded = rows.filter((r) => kept.has(r.seq))
-          await tx`
-            insert into messaging.messages
-              (id, org_id, channel, direction, phone, type, text, provider_message_id, status, error, campaign_id)
-            select m.id, ${campaign.org_id}, 'cloud', 'outbound', m.phone, 'template', '', m.provider_id, m.state,
-                   m.error, ${campaign.id}
-            from unnest(${recorded.map((r) => r.messageId)}::text[], ${recorded.map((r) => r.phone)}::text[],
-                        ${recorded.map((r) => r.providerId)}::text[], ${recorded.map((r) => r.state)}::text[],
-                        ${recorded.map((r) => r.error)}::text[]) as m(id, phone, provider_id, state, error)`
-          metrics.campaignRecipients.inc({ outcome: "sent" }, sent)
-          metrics.campaignRecipients.inc({ outcome: "failed" }, failed)
-        }),
-      )
-    }
 
     const claim = (campaign: RunningCampaign) =>
       Effect.promise(
         () => sql<Array<ClaimedRecipient>>`
-          update messaging.campaign_recipients set state = 'sending', claimed_at = now()
+          update messaging.campaign_recipients set state = 'claimed', claimed_at = now(), claim_token = ${token}
           where campaign_id = ${campaign.id} and seq in (
             select seq from messaging.campaign_recipients
             where campaign_id = ${campaign.id} and state = 'pending'
@@ -155,14 +132,24 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
           returning seq, phone`,
       )
 
+    /** No channel to send through: each claimed recipient is refused without a provider call. */
     const failAll = (campaign: RunningCampaign, batch: ReadonlyArray<ClaimedRecipient>, detail: string) =>
-      recordOutcomes(
-        campaign,
-        batch.map((recipient) => ({
-          recipient,
-          messageId: newId("msg"),
-          outcome: { _tag: "Rejected", status: 409, detail } as const,
-        })),
+      Effect.forEach(
+        batch,
+        (recipient) =>
+          Effect.gen(function* () {
+            if (!(yield* ledger.submit({ kind: "starting", campaignId: campaign.id, seq: recipient.seq }))) return
+            yield* ledger.submit({
+              kind: "finished",
+              campaignId: campaign.id,
+              orgId: campaign.org_id,
+              seq: recipient.seq,
+              phone: recipient.phone,
+              messageId: newId("msg"),
+              outcome: { _tag: "Rejected", status: 409, detail },
+            })
+          }),
+        { concurrency: "unbounded", discard: true },
       )
 
     /** Sends one batch; answers how many recipients it claimed. */
@@ -172,10 +159,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
         const batch = yield* claim(campaign)
         if (batch.length === 0) return 0
         if (Option.isNone(channel)) yield* failAll(campaign, batch, "no cloud channel is configured")
-        else {
-          const finished = yield* Effect.forEach(batch, (r) => sendOne(channel.value, campaign, r), { concurrency })
-          yield* recordOutcomes(campaign, finished)
-        }
+        else yield* Effect.forEach(batch, (r) => sendOne(channel.value, campaign, r), { concurrency, discard: true })
         return batch.length
       }).pipe(Effect.uninterruptible)
 
@@ -220,19 +204,26 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
         }),
       )
 
-    const failStale = Effect.promise(
+    /**
+     * Claims whose lease ran out (their worker died or stalled): never-called recipients go back to
+     * `pending`, and those whose provider call had begun are counted failed, never sent again.
+     */
+    const reclaimExpired = Effect.promise(
       () => sql`
-        with stale as (
-          update messaging.campaign_recipients set state = 'failed', error = ${UNKNOWN_OUTCOME}
-          where state = 'sending' and claimed_at < now() - make_interval(secs => ${staleMs / 1000})
-          returning campaign_id)
-        update messaging.campaigns c set failed = c.failed + s.n
-        from (select campaign_id, count(*)::int as n from stale group by campaign_id) s
-        where c.id = s.campaign_id`,
+        with expired as (
+          update messaging.campaign_recipients
+          set state = case when state = 'sending' then 'failed' else 'pending' end,
+              error = case when state = 'sending' then ${UNKNOWN_OUTCOME} else null end,
+              claim_token = null
+          where state in ('claimed', 'sending') and claimed_at < now() - make_interval(secs => ${leaseMs / 1000})
+          returning campaign_id, state)
+        update messaging.campaigns c set failed = c.failed + e.n
+        from (select campaign_id, count(*)::int as n from expired where state = 'failed' group by campaign_id) e
+        where c.id = e.campaign_id`,
     )
 
     const round = Effect.gen(function* () {
-      yield* failStale
+      yield* reclaimExpired
       const running = yield* Effect.promise(
         () => sql<Array<RunningCampaign>>`
           select id, org_id, name, template_name, template_language from messaging.campaigns
@@ -245,13 +236,15 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
         // A full batch means more may be pending: completion is only worth checking after a short one.
         if (claimed < concurrency) yield* complete(campaign)
       }
-      return worked
+      return { worked, running: running.length > 0 }
     })
 
     while (true) {
-      const worked = yield* round.pipe(
-        Effect.catchCause((cause) => Effect.logError("campaign worker round failed", cause).pipe(Effect.as(false))),
+      const { worked, running } = yield* round.pipe(
+        Effect.catchCause((cause) =>
+          Effect.logError("campaign worker round failed", cause).pipe(Effect.as({ worked: false, running: true })),
+        ),
       )
-      if (!worked) yield* Effect.promise(() => wakeup.wait(pollMs))
+      if (!worked) yield* Effect.promise(() => wakeup.wait(running ? pollMs : idlePollMs))
     }
-  })
+  }).pipe(Effect.scoped)

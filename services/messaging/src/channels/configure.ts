@@ -3,7 +3,7 @@ import { Database } from "@parley/db"
 import { assertPublicUrl } from "@parley/egress"
 import { base64UrlEncode, newId, sha256Hex } from "@parley/platform"
 import { Effect } from "effect"
-import { InvalidOutboundUrl, PhoneNumberTaken } from "../errors.ts"
+import { BusinessAccountTaken, InvalidOutboundUrl, PhoneNumberTaken } from "../errors.ts"
 import { MessagingResources } from "../resources.ts"
 import { type StoredChannel, toChannel } from "./repository.ts"
 
@@ -16,8 +16,9 @@ const isUniqueViolation = (error: unknown, constraint: string): boolean =>
 /**
  * `PUT /api/channels/cloud`: one cloud channel per organization, replaced on every PUT. The access
  * token is sealed (AES-256-GCM under PARLEY_SECRET_KEY) before it reaches the database and is never
- * returned. A number already connected to another organization is refused: provider webhooks are
- * routed by that number, so it must name exactly one tenant.
+ * returned. A number or a business account already connected to another organization is refused
+ * (409): provider webhooks are routed by them (messages by number, template updates by account), so
+ * each must name exactly one tenant.
  */
 export const putCloudChannel = (orgId: string, body: PutCloudChannelRequest) =>
   Effect.gen(function* () {
@@ -36,11 +37,13 @@ export const putCloudChannel = (orgId: string, body: PutCloudChannelRequest) =>
         returning *`,
       catch: (error) => error,
     }).pipe(
-      Effect.catch((error) =>
-        isUniqueViolation(error, "channels_phone_number_id_key")
-          ? Effect.fail(new PhoneNumberTaken())
-          : Effect.die(error),
-      ),
+      Effect.catch((error): Effect.Effect<never, PhoneNumberTaken | BusinessAccountTaken> => {
+        if (isUniqueViolation(error, "channels_phone_number_id_key")) return Effect.fail(new PhoneNumberTaken())
+        if (isUniqueViolation(error, "channels_cloud_business_account_key")) {
+          return Effect.fail(new BusinessAccountTaken())
+        }
+        return Effect.die(error)
+      }),
     )
     return toChannel(rows[0] as StoredChannel)
   })

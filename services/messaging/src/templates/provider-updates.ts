@@ -24,27 +24,35 @@ const known = (value: string | null | undefined): string | undefined =>
   value === undefined || value === null || value === "" || value === "UNKNOWN" || value === "NONE" ? undefined : value
 
 /**
- * The organizations' templates a provider update is about: those of every cloud channel on that
- * business account, matched by the provider's template id, else by name and language (a template
- * whose submission answer was lost still gets its updates). Locked, so two concurrent deliveries of
- * one update serialise and the second sees the first's change and fires nothing.
+ * The template a provider update is about, of the organization whose cloud channel is on that
+ * business account (one at most: an account belongs to one organization). When the update names the
+ * provider's template id, that id decides: the template stored with it, or — when its submission
+ * answer was lost and no id was stored — the one of that name and language; a template stored with
+ * another id is another template, whatever its name. Without an id, name and language decide.
+ * Locked, so two concurrent deliveries of one update serialise and the second sees the first's
+ * change and fires nothing.
  */
 const matchTemplates = (
   tx: postgres.TransactionSql,
   businessAccountId: string,
   ref: { message_template_id?: string | null; message_template_name: string; message_template_language: string },
-) =>
-  Effect.promise(
+) => {
+  const templateId = ref.message_template_id ?? null
+  return Effect.promise(
     () => tx<Array<StoredTemplate>>`
       select t.id, t.org_id, t.name, t.language, t.status, t.reason, t.quality_score, t.category, t.meta_template_id
       from messaging.templates t
       join messaging.channels c on c.org_id = t.org_id and c.kind = 'cloud'
       where c.business_account_id = ${businessAccountId}
-        and (t.meta_template_id = ${ref.message_template_id ?? null}
-             or (t.name = ${ref.message_template_name} and t.language = ${ref.message_template_language}))
+        and (case when ${templateId}::text is null
+               then t.name = ${ref.message_template_name} and t.language = ${ref.message_template_language}
+               else t.meta_template_id = ${templateId}
+                    or (t.meta_template_id is null and t.name = ${ref.message_template_name}
+                        and t.language = ${ref.message_template_language}) end)
       order by t.id
       for update of t`,
   )
+}
 
 const decodeOr = <S extends Schema.Top>(schema: S, raw: unknown) =>
   Schema.decodeUnknownOption(schema as never)(raw) as import("effect").Option.Option<S["Type"]>

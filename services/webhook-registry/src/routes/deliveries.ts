@@ -1,9 +1,16 @@
-import { OutboxWriter } from "@parley/bus"
+import { OutboxWriter, type OutgoingRecord } from "@parley/bus"
 import { EventCatalogue } from "@parley/contracts"
 import { withTransaction } from "@parley/db"
 import { type ApiError, invalidRequest, notFound } from "@parley/platform"
 import { Effect } from "effect"
-import { decodeCursor, deliveriesToReplay, findDelivery, listAttempts, redeliveryOf } from "../delivery-log.ts"
+import {
+  decodeCursor,
+  deliveriesToReplay,
+  findDelivery,
+  listAttempts,
+  redeliveryOf,
+  testDeliveryOf,
+} from "../delivery-log.ts"
 import { orgOf, type RegistryHandlers, type RouteContext } from "./context.ts"
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
@@ -19,7 +26,16 @@ const timeField = (body: Record<string, unknown>, name: string): Effect.Effect<D
   return Effect.succeed(new Date(value))
 }
 
-/** CONTRACT.md §5: the attempt log, redeliver, replay, and the event catalogue. */
+/** Queues deliveries for the dispatcher in one transaction: all of them reach the bus, or none. */
+const queue = (records: ReadonlyArray<OutgoingRecord>) =>
+  withTransaction((tx) =>
+    Effect.gen(function* () {
+      const outbox = yield* OutboxWriter
+      for (let i = 0; i < records.length; i += 500) yield* outbox.append(tx, records.slice(i, i + 500))
+    }),
+  )
+
+/** CONTRACT.md §5: the attempt log, redeliver, replay, test events, and the event catalogue. */
 export const deliveryHandlers = (ctx: RouteContext) =>
   ({
     listDeliveries: ({ principal, params, query }) =>
@@ -55,12 +71,7 @@ export const deliveryHandlers = (ctx: RouteContext) =>
         const delivery = yield* Effect.promise(() => findDelivery(ctx.sql, ctx.schema, webhook.id, params.deliveryId))
         if (delivery === undefined) return yield* notFound()
         const again = redeliveryOf(delivery, "redeliver")
-        yield* withTransaction((tx) =>
-          Effect.gen(function* () {
-            const outbox = yield* OutboxWriter
-            yield* outbox.append(tx, [again.record])
-          }),
-        )
+        yield* queue([again.record])
         return { deliveryId: again.id }
       }),
 
@@ -89,13 +100,17 @@ export const deliveryHandlers = (ctx: RouteContext) =>
           deliveriesToReplay(ctx.sql, ctx.schema, webhook.id, { since, until, failedOnly: body.status === "failed" }),
         )
         const records = rows.map((row) => redeliveryOf(row, "replay").record)
-        yield* withTransaction((tx) =>
-          Effect.gen(function* () {
-            const outbox = yield* OutboxWriter
-            for (let i = 0; i < records.length; i += 500) yield* outbox.append(tx, records.slice(i, i + 500))
-          }),
-        )
+        yield* queue(records)
         return { queued: records.length }
+      }),
+
+    testWebhook: ({ principal, params, body }) =>
+      Effect.gen(function* () {
+        const webhook = yield* ctx.store.find(ctx.sql, orgOf(principal), params.id)
+        const { event } = yield* body
+        const test = testDeliveryOf(webhook, event)
+        yield* queue([test.record])
+        return { deliveryId: test.id }
       }),
 
     listWebhookEvents: () =>
@@ -104,6 +119,7 @@ export const deliveryHandlers = (ctx: RouteContext) =>
           name: entry.name,
           description: entry.description,
           channels: entry.channels,
+          sample: entry.sample,
         })),
       }),
   }) satisfies Partial<RegistryHandlers>

@@ -2,6 +2,7 @@ import type { CreatedWebhook, EventName, ErrorIssue as ValidationIssue } from "@
 import { type ApiError, invalidRequest } from "@parley/platform"
 import { Effect } from "effect"
 import type { FastifyRequest } from "fastify"
+import { sameKey, signingSecretOf } from "../rotation.ts"
 import {
   type Checked,
   catalogueNames,
@@ -58,7 +59,11 @@ export const webhookHandlers = (ctx: RouteContext) => {
           events: events as ReadonlyArray<EventName>,
           sealedSecret: ctx.box.seal(secret as string),
         })
-        const created: CreatedWebhook = { ...toWebhook(row), secret: secret as string }
+        const created: CreatedWebhook = {
+          ...toWebhook(row),
+          secret: secret as string,
+          signingSecret: signingSecretOf(secret as string),
+        }
         return created
       }),
 
@@ -80,7 +85,12 @@ export const webhookHandlers = (ctx: RouteContext) => {
         if (body.enabled !== undefined) changes.enabled = issues.take(checkEnabled(body.enabled))
         if (body.secret !== undefined) {
           const secret = issues.take(checkSecret(body.secret))
-          if (secret !== undefined) changes.sealedSecret = ctx.box.seal(secret)
+          if (secret !== undefined) {
+            changes.secret = {
+              sealed: ctx.box.seal(secret),
+              isCurrent: (currentSealed) => sameKey(ctx.box.open(currentSealed), secret),
+            }
+          }
         }
         yield* issues.done()
         return toWebhook(yield* ctx.store.update(orgOf(principal), params.id, changes))

@@ -1,6 +1,6 @@
 /**
  * Assembles the OpenAPI 3.1 document of the public and private API (CONTRACT.md §11) from the
- * operation tables. Every named Effect Schema is compiled in one pass
+ * operation tables, and its `webhooks` section from the event catalogue (`deliveries.ts`). Every named Effect Schema is compiled in one pass
  * (`SchemaRepresentation.toRepresentations` → JSON Schema 2020-12 → OpenAPI 3.1), so shared
  * pieces (`IsoTimestamp`, `Webhook`, `ErrorBody`) become one component each.
  */
@@ -8,6 +8,7 @@ import { JsonSchema, Schema, SchemaRepresentation } from "effect"
 import { ErrorBody } from "../../errors.ts"
 import { allServiceRoutes } from "../routes/index.ts"
 import type { BodySchema, JsonSchemaObject, Reply } from "../routes/model.ts"
+import { deliveryHeaderParameters, deliverySchemas, deliveryWebhooks } from "./deliveries.ts"
 import { countsAgainstRateLimits, errorStatusesOf, securityOf, securitySchemes } from "./errors.ts"
 import { type Operation, operationOf } from "./model.ts"
 
@@ -166,7 +167,11 @@ const headers = {
 
 /** The OpenAPI 3.1 document (a fresh object each call; compiling takes a few milliseconds). */
 export const openApiDocument = (options: OpenApiOptions = {}): OpenApiDocument => {
-  const schemas = compileSchemas([{ name: "ErrorBody", effect: ErrorBody }, ...operations.flatMap(namedSchemasOf)])
+  const schemas = compileSchemas([
+    { name: "ErrorBody", effect: ErrorBody },
+    ...operations.flatMap(namedSchemasOf),
+    ...deliverySchemas,
+  ])
   const paths: Record<string, Record<string, Record<string, unknown>>> = {}
   for (const op of operations) {
     const item = paths[op.path] ?? {}
@@ -183,8 +188,12 @@ export const openApiDocument = (options: OpenApiOptions = {}): OpenApiDocument =
         "The public widget surface (`/api/public/*`), the private API and the channel ingress of Parley. Errors are `{ error, code, issues? }`; every response carries `X-Request-Id`.",
     },
     ...(options.serverUrl === undefined ? {} : { servers: [{ url: options.serverUrl }] }),
-    tags: [...new Set(operations.map((op) => op.tag))].map((name) => ({ name })),
+    tags: [
+      ...[...new Set(operations.map((op) => op.tag))].map((name) => ({ name })),
+      { name: "Deliveries", description: "What Parley sends to a webhook's URL (CONTRACT.md §6)." },
+    ],
     paths,
-    components: { schemas, securitySchemes, headers },
+    webhooks: deliveryWebhooks(),
+    components: { schemas, securitySchemes, headers, parameters: deliveryHeaderParameters },
   }
 }

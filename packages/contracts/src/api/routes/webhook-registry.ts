@@ -1,4 +1,4 @@
-/** The webhook registry's routes (CONTRACT.md §5): webhooks, their delivery log, redeliver and replay. */
+/** The webhook registry's routes (CONTRACT.md §5): webhooks, their delivery log, redeliver, replay and test events. */
 import { Schema } from "effect"
 import {
   CreatedWebhook,
@@ -9,6 +9,8 @@ import {
   RedeliverResponse,
   ReplayRequest,
   ReplayResponse,
+  TestWebhookRequest,
+  TestWebhookResponse,
   UpdateWebhookRequest,
   Webhook,
   WebhookEventsResponse,
@@ -95,6 +97,18 @@ export const webhookRegistryRoutes = serviceRoutes(
       params: webhookId,
       body: jsonBody(schema("ReplayRequest", ReplayRequest)),
       responses: { 202: jsonReply("Queued", schema("ReplayResponse", ReplayResponse)) },
+    },
+    testWebhook: {
+      method: "POST",
+      path: "/api/org/webhooks/:id/test",
+      access: "admin",
+      summary: "Send a test event: the event's catalogue sample, to this webhook only",
+      description:
+        "One delivery of the named event's sample `data` (the catalogue's), timestamped now, to this webhook whether it subscribes to the event or is enabled; attempted, retried and logged like any other, each attempt with `X-Service-Test: true` (kept by its redeliveries and replays).",
+      tag: "Webhooks",
+      params: webhookId,
+      body: jsonBody(schema("TestWebhookRequest", TestWebhookRequest)),
+      responses: { 202: jsonReply("Queued", schema("TestWebhookResponse", TestWebhookResponse)) },
     },
     listWebhookEvents: {
       method: "GET",

@@ -4,9 +4,9 @@ const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
 export const de: Catalog = {
   greeting: (business) =>
-    `Hallo und willkommen bei ${business}! Ich beantworte Ihre Fragen, vereinbare einen Rückruf oder buche einen Termin. Wie kann ich helfen?`,
+    `Hallo und willkommen${business === "" ? "" : ` bei ${business}`}! Ich beantworte Ihre Fragen, vereinbare einen Rückruf oder buche einen Termin. Wie kann ich helfen?`,
   menu: (business) =>
-    `Ich kann Fragen zu ${business} beantworten, einen Rückruf vereinbaren oder einen Termin buchen. Was möchten Sie tun?`,
+    `Ich kann ${business === "" ? "Ihre Fragen" : `Fragen zu ${business}`} beantworten, einen Rückruf vereinbaren oder einen Termin buchen. Was möchten Sie tun?`,
   niceToMeet: (name) => `Schön, Sie kennenzulernen, ${name}! Wie kann ich helfen?`,
   closing: (name) => `Gern geschehen${to(name)}! Wenn noch etwas ist, schreiben Sie einfach hier.`,
 

@@ -4,9 +4,9 @@ const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
 export const en: Catalog = {
   greeting: (business) =>
-    `Hi, welcome to ${business}! I can answer your questions, arrange a callback or book an appointment. How can I help?`,
+    `Hi, welcome${business === "" ? "" : ` to ${business}`}! I can answer your questions, arrange a callback or book an appointment. How can I help?`,
   menu: (business) =>
-    `I can answer questions about ${business}, arrange a callback or book an appointment. What would you like to do?`,
+    `I can answer ${business === "" ? "your questions" : `questions about ${business}`}, arrange a callback or book an appointment. What would you like to do?`,
   niceToMeet: (name) => `Nice to meet you, ${name}! How can I help you today?`,
   closing: (name) => `You're welcome${to(name)}! If there's anything else, just write here.`,
 

@@ -4,9 +4,9 @@ const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
 export const es: Catalog = {
   greeting: (business) =>
-    `¡Hola, bienvenido a ${business}! Puedo responder tus preguntas, pedir que te llamemos o reservarte una cita. ¿En qué te ayudo?`,
+    `¡Hola, bienvenido${business === "" ? "" : ` a ${business}`}! Puedo responder tus preguntas, pedir que te llamemos o reservarte una cita. ¿En qué te ayudo?`,
   menu: (business) =>
-    `Puedo responder preguntas sobre ${business}, pedir que te llamemos o reservarte una cita. ¿Qué necesitas?`,
+    `Puedo responder ${business === "" ? "tus preguntas" : `preguntas sobre ${business}`}, pedir que te llamemos o reservarte una cita. ¿Qué necesitas?`,
   niceToMeet: (name) => `¡Encantado, ${name}! ¿En qué te puedo ayudar?`,
   closing: (name) => `¡De nada${to(name)}! Si necesitas algo más, escríbeme aquí.`,
 

@@ -4,9 +4,9 @@ const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
 export const fr: Catalog = {
   greeting: (business) =>
-    `Bonjour et bienvenue chez ${business} ! Je peux répondre à vos questions, organiser un rappel ou réserver un rendez-vous. Que puis-je faire pour vous ?`,
+    `Bonjour et bienvenue${business === "" ? "" : ` chez ${business}`} ! Je peux répondre à vos questions, organiser un rappel ou réserver un rendez-vous. Que puis-je faire pour vous ?`,
   menu: (business) =>
-    `Je peux répondre à vos questions sur ${business}, organiser un rappel ou réserver un rendez-vous. Que souhaitez-vous ?`,
+    `Je peux répondre à vos questions${business === "" ? "" : ` sur ${business}`}, organiser un rappel ou réserver un rendez-vous. Que souhaitez-vous ?`,
   niceToMeet: (name) => `Enchanté, ${name} ! Que puis-je faire pour vous ?`,
   closing: (name) => `Avec plaisir${to(name)} ! Si vous avez besoin d'autre chose, écrivez-moi ici.`,
 

@@ -6,9 +6,9 @@ const on = (day: string): string => (/^(?:sábado|domingo)/u.test(day) ? `no ${d
 
 export const pt: Catalog = {
   greeting: (business) =>
-    `Olá, bem-vindo à ${business}! Posso responder suas perguntas, pedir que liguemos para você ou agendar um horário. Como posso ajudar?`,
+    `Olá, bem-vindo${business === "" ? "" : ` à ${business}`}! Posso responder suas perguntas, pedir que liguemos para você ou agendar um horário. Como posso ajudar?`,
   menu: (business) =>
-    `Posso responder perguntas sobre a ${business}, pedir que liguemos para você ou agendar um horário. O que você precisa?`,
+    `Posso responder ${business === "" ? "suas perguntas" : `perguntas sobre a ${business}`}, pedir que liguemos para você ou agendar um horário. O que você precisa?`,
   niceToMeet: (name) => `Prazer, ${name}! Como posso ajudar?`,
   closing: (name) => `Por nada${to(name)}! Se precisar de mais alguma coisa, é só escrever aqui.`,
 

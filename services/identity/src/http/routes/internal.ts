@@ -26,6 +26,7 @@ export const internalHandlers = {
         allowedOrigins: found.key.allowedOrigins,
         revokedAt: found.key.revokedAt === null ? null : found.key.revokedAt.toISOString(),
         orgFeatures: found.orgFeatures,
+        orgName: found.orgName,
       }
     }),
 
@@ -39,6 +40,7 @@ export const internalHandlers = {
         orgId: session.orgId,
         role: session.role,
         expiresAt: session.expiresAt.toISOString(),
+        orgName: session.orgName,
       }
     }),
 } satisfies Partial<IdentityHandlers>
