@@ -36,13 +36,11 @@ export const minutesOf = (time: string): number => {
 
 export const timeFromMinutes = (minutes: number): string => `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`
 
-/**
- * One formatter per time zone: building an `Intl.DateTimeFormat` costs about a hundred times its
- * `formatToParts`, and every booking question asked it for the same few zones.
- */
-const wallClockFormats = new Map<string, Intl.DateTimeFormat>()
+/** Formatters per time zone: building an Intl.DateTimeFormat costs far more than using one. */
+const wallClocks = new Map<string, Intl.DateTimeFormat>()
+
 const wallClockFormat = (timeZone: string): Intl.DateTimeFormat => {
-  let format = wallClockFormats.get(timeZone)
+  let format = wallClocks.get(timeZone)
   if (format === undefined) {
     format = new Intl.DateTimeFormat("en-CA", {
       timeZone,
@@ -53,9 +51,8 @@ const wallClockFormat = (timeZone: string): Intl.DateTimeFormat => {
       minute: "2-digit",
       hourCycle: "h23",
     })
-    // Time zones are few; the bound only guards against a caller inventing them.
-    if (wallClockFormats.size >= 1_000) wallClockFormats.clear()
-    wallClockFormats.set(timeZone, format)
+    if (wallClocks.size > 500) wallClocks.clear()
+    wallClocks.set(timeZone, format)
   }
   return format
 }
