@@ -16,7 +16,7 @@ import {
   type ServiceRoutes,
   successStatusOf,
 } from "@parley/contracts"
-import { Effect, type ManagedRuntime, Schema } from "effect"
+import { Effect, Exit, type ManagedRuntime, Schema } from "effect"
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify"
 import { effectHandler, invalidFromIssue } from "../effect-http.ts"
 import { type ApiError, forbidden, invalidRequest } from "../errors.ts"
@@ -127,8 +127,9 @@ const hasInvalidCharacter = (value: string): boolean => {
  * longer than any route takes — never a query that Postgres refuses (`invalid byte sequence 0x00`,
  * an index row too large) and the 500 that followed (issue #13).
  */
-const refuseInvalidUrlValues = (where: "params" | "query", values: unknown): Effect.Effect<void, ApiError> => {
-  if (values === null || typeof values !== "object") return Effect.void
+/** The 400 for a path parameter or query value no service could use (too long, control characters). */
+const invalidUrlValues = (where: "params" | "query", values: unknown): ApiError | undefined => {
+  if (values === null || typeof values !== "object") return undefined
   const issues: Array<{ path: string; message: string }> = []
   for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
     for (const one of Array.isArray(value) ? value : [value]) {
@@ -140,8 +141,8 @@ const refuseInvalidUrlValues = (where: "params" | "query", values: unknown): Eff
     }
   }
   return issues.length === 0
-    ? Effect.void
-    : Effect.fail(invalidRequest(`${where} ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`, issues))
+    ? undefined
+    : invalidRequest(`${where} ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`, issues)
 }
 
 const bodyReaderOf = (route: RouteDeclaration): ((request: FastifyRequest) => Effect.Effect<unknown, ApiError>) => {
@@ -214,24 +215,27 @@ export const serveRoutes = <Routes extends Readonly<Record<string, RouteDeclarat
       url: route.path,
       ...bodyOptionsOf(route),
       ...(onRequest === undefined ? {} : { onRequest }),
-      handler: effectHandler(options.runtime, (request, reply) =>
-        Effect.gen(function* () {
-          const principal = withPrincipal ? principalOf(request) : undefined
-          if (admin && principal?.role !== "admin") return yield* adminRequired
-          yield* refuseInvalidUrlValues("params", request.params)
-          yield* refuseInvalidUrlValues("query", request.query)
-          const input = {
-            params: params === undefined ? request.params : yield* params(request.params),
-            query: query === undefined ? request.query : yield* query(request.query),
-            body: body(request),
-            principal,
-            request,
-            reply,
-          }
+      // Plain combinators, not a generator: this runs on every request of every service.
+      handler: effectHandler(options.runtime, (request, reply) => {
+        const principal = withPrincipal ? principalOf(request) : undefined
+        if (admin && principal?.role !== "admin") return Effect.fail(adminRequired)
+        const refused = invalidUrlValues("params", request.params) ?? invalidUrlValues("query", request.query)
+        if (refused !== undefined) return Effect.fail(refused)
+        const respond = (decodedParams: unknown, decodedQuery: unknown) => {
           if (status !== 200) reply.code(status)
-          return yield* handler(input as never).pipe(Effect.mapError(mapError))
-        }),
-      ),
+          const input = { params: decodedParams, query: decodedQuery, body: body(request), principal, request, reply }
+          const answer = handler(input as never)
+          return Exit.isExit(answer) && Exit.isSuccess(answer)
+            ? (answer as Exit.Exit<unknown>)
+            : Effect.mapError(answer, mapError)
+        }
+        if (params === undefined && query === undefined) return respond(request.params, request.query)
+        return Effect.flatMap(params === undefined ? Effect.succeed(request.params) : params(request.params), (p) =>
+          Effect.flatMap(query === undefined ? Effect.succeed(request.query) : query(request.query), (q) =>
+            respond(p, q),
+          ),
+        )
+      }),
     })
   }
 }
