@@ -8,6 +8,7 @@ export {
   type Subscription,
 } from "./Bus.ts"
 export { BusLive, type BusLiveOptions } from "./BusLive.ts"
+export { decodeOrSkip } from "./decode.ts"
 export { eventRecord } from "./events.ts"
 export { type ServiceInfrastructureOptions, serviceInfrastructure, singleNodeBusFor } from "./infrastructure.ts"
 export { KafkaBus, type KafkaBusOptions } from "./kafka/index.ts"

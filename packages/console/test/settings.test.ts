@@ -232,6 +232,8 @@ describe("the console's webhooks", () => {
     await visible(shown.getByText("This is the only time it is shown."))
     const secret = await shown.getByLabel("Secret (X-Service-Signature)").inputValue()
     expect(Buffer.from(secret, "base64")).toHaveLength(32)
+    // The same key in the form Standard Webhooks libraries take.
+    expect(await shown.getByLabel("Signing secret (Standard Webhooks)").inputValue()).toBe(`whsec_${secret}`)
     await shown.getByRole("button", { name: "I have copied it" }).click()
     const row = page.getByRole("row").filter({ hasText: `${receiver.url}/parley` })
     await visible(row.getByText("enabled"))
@@ -244,6 +246,21 @@ describe("the console's webhooks", () => {
     await page.getByRole("link", { name: `${receiver.url}/parley` }).click()
     await visible(page.getByRole("heading", { name: `Webhook ${receiver.url}/parley`, level: 1 }))
     await visible(page.getByText("No deliveries yet."))
+
+    // A test event of one it does not subscribe to, with its sample, waited for by the log itself.
+    const test = page.getByRole("region", { name: "Send a test event" })
+    await test.getByLabel("Event").selectOption("message.inbound")
+    await test.getByText("The sample data it sends").click()
+    await visible(test.getByText(/"from":/))
+    await test.getByRole("button", { name: "Send test event" }).click()
+    await visible(test.getByText(/Test message\.inbound queued as dlv_/))
+    const tested = page
+      .getByRole("region", { name: "Delivery attempts" })
+      .getByRole("row")
+      .filter({ hasText: "message.inbound" })
+    await visible(tested.getByText("success"), 20_000)
+    const testRequest = receiver.requests.find((r) => r.headers["x-service-event"] === "message.inbound")
+    expect(testRequest?.headers["x-service-test"]).toBe("true")
 
     await visitorLeavesNumber("+1 415 555 0100")
     const delivered = await untilLogShows(page, /lead\.created/)

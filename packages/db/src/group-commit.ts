@@ -1,4 +1,4 @@
-import { isDependencyUnavailable } from "@parley/platform"
+import { GroupCommit as Batches, isDependencyUnavailable } from "@parley/platform"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import type postgres from "postgres"
 import type { Database } from "./Database.ts"
@@ -18,14 +18,9 @@ export interface GroupCommit<I, A, E> {
   readonly submit: (item: I) => Effect.Effect<A, E>
 }
 
-interface Waiter<I, A, E> {
-  readonly item: I
-  settled: boolean
-  readonly resume: (exit: Exit.Exit<A, E>) => void
-}
-
 /**
- * Group commit over `withTransaction`: items submitted concurrently are applied together in one
+ * Group commit over `withTransaction` (the queue is `@parley/platform`'s `GroupCommit`, the one the
+ * dispatcher's publishes go through): items submitted concurrently are applied together in one
  * transaction — one commit, one fsync — and each caller is answered only after that transaction
  * committed. Idle, an item leaves at once; while batches are in flight, items pile up and leave
  * together as soon as one finishes (no timer, no linger).
@@ -49,17 +44,6 @@ export const makeGroupCommit = <I, A, E, R>(
     const context = yield* Effect.context<Database | R>()
     const maxBatch = Math.max(1, options.maxBatch ?? 100)
     const maxConcurrent = Math.max(1, options.maxConcurrent ?? 2)
-    const pending: Array<Waiter<I, A, E>> = []
-    let running = 0
-    let closed = false
-    let onDrained: (() => void) | undefined
-
-    const settle = (waiter: Waiter<I, A, E>, exit: Exit.Exit<A, E>) => {
-      if (waiter.settled) return
-      waiter.settled = true
-      waiter.resume(exit)
-    }
-
     const transact = (items: ReadonlyArray<I>) =>
       withTransaction((tx) =>
         apply(tx, items).pipe(
@@ -77,76 +61,43 @@ export const makeGroupCommit = <I, A, E, R>(
         Effect.withSpan("db.groupCommit", { attributes: { items: items.length } }),
       )
 
-    const runBatch = (batch: ReadonlyArray<Waiter<I, A, E>>) =>
+    /** One outcome per item: the batch's, or — when the batch failed — each item's alone. */
+    const runBatch = (items: ReadonlyArray<I>): Effect.Effect<ReadonlyArray<Exit.Exit<A, E>>, never, Database | R> =>
       Effect.gen(function* () {
-        const exit = yield* transact(batch.map((waiter) => waiter.item))
-        if (Exit.isSuccess(exit)) {
-          for (const [i, waiter] of batch.entries()) settle(waiter, Exit.succeed(exit.value[i] as A))
-          return
-        }
+        const exit = yield* transact(items)
+        if (Exit.isSuccess(exit)) return exit.value.map((value) => Exit.succeed(value))
         // Alone, each item would meet the same unreachable database, one connect timeout after another.
-        if (batch.length === 1 || isDependencyUnavailable(Cause.squash(exit.cause))) {
-          for (const waiter of batch) settle(waiter, Exit.failCause(exit.cause))
-          return
+        if (items.length === 1 || isDependencyUnavailable(Cause.squash(exit.cause))) {
+          return items.map(() => Exit.failCause(exit.cause))
         }
         yield* Effect.logWarning("group commit: a batch failed; applying its items one by one").pipe(
-          Effect.annotateLogs({ items: batch.length, cause: Cause.pretty(exit.cause) }),
+          Effect.annotateLogs({ items: items.length, cause: Cause.pretty(exit.cause) }),
         )
-        for (const waiter of batch) {
-          const alone = yield* transact([waiter.item])
-          settle(waiter, Exit.isSuccess(alone) ? Exit.succeed(alone.value[0] as A) : Exit.failCause(alone.cause))
+        const outcomes: Array<Exit.Exit<A, E>> = []
+        for (const item of items) {
+          const alone = yield* transact([item])
+          outcomes.push(Exit.isSuccess(alone) ? Exit.succeed(alone.value[0] as A) : Exit.failCause(alone.cause))
         }
+        return outcomes
       })
 
-    const pump = () => {
-      while (running < maxConcurrent && pending.length > 0) {
-        const batch = pending.splice(0, maxBatch)
-        running++
-        Effect.runForkWith(context)(
-          runBatch(batch).pipe(
-            Effect.onExit((exit) =>
-              Effect.sync(() => {
-                // Whatever happened, no caller is left waiting: a defect here reaches those not yet answered.
-                if (Exit.isFailure(exit)) for (const waiter of batch) settle(waiter, Exit.failCause(exit.cause))
-                running--
-                pump()
-                drainedCheck()
-              }),
-            ),
-          ),
-        )
-      }
-    }
-
-    const drainedCheck = () => {
-      if (closed && running === 0 && pending.length === 0) onDrained?.()
-    }
-
-    yield* Effect.addFinalizer(() =>
-      Effect.callback<void>((resume) => {
-        closed = true
-        onDrained = () => resume(Effect.void)
-        drainedCheck()
-      }),
-    )
+    const batches = new Batches<I, Exit.Exit<A, E>>((items) => Effect.runPromiseWith(context)(runBatch(items)), {
+      maxBatch,
+      maxConcurrent,
+    })
+    yield* Effect.addFinalizer(() => Effect.promise(() => batches.close()))
 
     const submit = (item: I): Effect.Effect<A, E> =>
       Effect.callback<A, E>((resume) => {
-        if (closed) {
-          resume(Effect.die(new Error("group commit: submitted after its scope closed")))
-          return
-        }
-        const waiter: Waiter<I, A, E> = { item, settled: false, resume: (exit) => resume(exit) }
-        pending.push(waiter)
-        pump()
-        return Effect.sync(() => {
-          const index = pending.indexOf(waiter)
-          if (index >= 0) {
-            pending.splice(index, 1)
-            waiter.settled = true
-            drainedCheck()
-          }
-        })
+        const withdraw = new AbortController()
+        batches.submit(item, withdraw.signal).then(
+          (exit) => resume(exit),
+          // A defect of the batch (or a submission after the Scope closed) reaches every caller.
+          (error: unknown) => {
+            if (!withdraw.signal.aborted) resume(Effect.die(error))
+          },
+        )
+        return Effect.sync(() => withdraw.abort())
       })
 
     return { submit } satisfies GroupCommit<I, A, E>

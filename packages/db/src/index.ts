@@ -1,4 +1,4 @@
-export { clientOptions, Database, type DatabaseOptions, databaseUrl } from "./Database.ts"
+export { clientOptions, connect, Database, type DatabaseOptions, databaseUrl } from "./Database.ts"
 export { type EmbeddedPostgres, type EmbeddedPostgresOptions, startEmbeddedPostgres } from "./embedded/index.ts"
 export { type GroupCommit, type GroupCommitOptions, makeGroupCommit } from "./group-commit.ts"
 export { loadMigrations, type Migration, migrate, quoteIdentifier } from "./migrate.ts"
@@ -9,5 +9,5 @@ export {
   outboxTableSql,
   runOutboxRelay,
 } from "./outbox.ts"
-export { withTransaction } from "./transaction.ts"
+export { atCommit, withTransaction } from "./transaction.ts"
 export { Wakeup } from "./wakeup.ts"

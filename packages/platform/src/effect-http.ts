@@ -20,9 +20,11 @@ export const effectHandler =
     route: (request: FastifyRequest, reply: FastifyReply) => Effect.Effect<A, ApiError, R>,
   ) =>
   async (request: FastifyRequest, reply: FastifyReply): Promise<A | FastifyReply> => {
-    const exit = await runtime.runPromiseExit(
-      route(request, reply).pipe(Effect.annotateLogs({ requestId: request.id })),
-    )
+    const effect = route(request, reply)
+    // A route that answered at once (`Effect.succeed`, `Effect.fail`) needs no fiber.
+    const exit: Exit.Exit<A, ApiError | ER> = Exit.isExit(effect)
+      ? (effect as Exit.Exit<A, ApiError>)
+      : await runtime.runPromiseExit(effect.pipe(Effect.annotateLogs({ requestId: request.id })))
     if (Exit.isSuccess(exit)) {
       // A route answering without a body (`reply.code(204)` and nothing returned) still completes.
       if (exit.value === undefined && !reply.sent) return reply.send()

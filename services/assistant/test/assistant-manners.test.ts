@@ -139,6 +139,25 @@ describe("cancelling and moving bookings", () => {
     ])
   })
 
+  it("cancels from the chat a booking made with the widget's form in the same session", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    const { sessionId } = await say(orgId, "hello")
+    const form = await widget(app, orgId, "POST", "/api/public/bookings", {
+      name: "Lea",
+      phone: "(415) 555-0190",
+      date,
+      time: "09:30",
+      service: "consultation",
+      sessionId,
+    })
+    expect(form.statusCode, form.body).toBe(201)
+    expect(form.json()).toMatchObject({ phone: "14155550190" })
+    const answer = await say(orgId, "sorry, I need to cancel my appointment", sessionId)
+    expect(answer.reply.text).toContain("cancelled")
+    expect(await slotFree(orgId, date, "09:30")).toBe(true)
+  })
+
   it("DELETE /api/bookings/:id cancels for staff, idempotently, admins only, within the organization", async () => {
     const [orgId, other] = [newOrg(), newOrg()]
     const date = futureWeekday(3)

@@ -1,7 +1,7 @@
 import type { OutgoingRecord } from "@parley/bus"
+import { GroupCommit } from "@parley/platform"
 import type postgres from "postgres"
 import type { AttemptOutcome } from "./attempt.ts"
-import { GroupCommit } from "./group-commit.ts"
 
 interface LogRow {
   readonly delivery_id: string

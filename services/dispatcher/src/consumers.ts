@@ -1,13 +1,5 @@
-import { Bus, type BusRecord } from "@parley/bus"
-import {
-  DeliveryRecord,
-  decodeBusValue,
-  EventRecord,
-  EventTopics,
-  isoTimestamp,
-  Topics,
-  WebhookChanged,
-} from "@parley/contracts"
+import { Bus, decodeOrSkip } from "@parley/bus"
+import { DeliveryRecord, EventRecord, EventTopics, isoTimestamp, Topics, WebhookChanged } from "@parley/contracts"
 import { Effect } from "effect"
 import type { AttemptRunner } from "./attempt-runner.ts"
 import { deliveryIdFor } from "./delivery-id.ts"
@@ -27,30 +19,13 @@ export interface DispatcherParts {
   readonly delayWindow: number
 }
 
-/** A record that does not decode is logged and skipped: retrying it could never succeed. */
-const decodeOrSkip =
-  <A>(decode: (value: string) => Effect.Effect<A, unknown>, then: (value: A) => Effect.Effect<void, unknown>) =>
-  (record: BusRecord): Effect.Effect<void, unknown> =>
-    decode(record.value).pipe(
-      Effect.matchEffect({
-        onFailure: (error) =>
-          Effect.logError("skipping a record that does not decode", {
-            topic: record.topic,
-            partition: record.partition,
-            offset: String(record.offset),
-            error: String(error),
-          }),
-        onSuccess: then,
-      }),
-    )
-
 /** Keeps the projection of webhooks current from `parley.registry.webhooks.v1`. */
 export const projectWebhooks = (parts: DispatcherParts) =>
   Effect.gen(function* () {
     const bus = yield* Bus
     return yield* bus.subscribe(
       { groupId: `${parts.groupPrefix}projection`, topics: [Topics.registryWebhooks], window: 64 },
-      decodeOrSkip(decodeBusValue(WebhookChanged), (change) => Effect.promise(() => parts.directory.apply(change))),
+      decodeOrSkip(WebhookChanged, (change) => Effect.promise(() => parts.directory.apply(change))),
     )
   })
 
@@ -68,7 +43,7 @@ export const fanOutEvents = (parts: DispatcherParts) =>
     const bus = yield* Bus
     return yield* bus.subscribe(
       { groupId: `${parts.groupPrefix}fanout`, topics: EventTopics, window: parts.deliveryWindow },
-      decodeOrSkip(decodeBusValue(EventRecord), (event) =>
+      decodeOrSkip(EventRecord, (event) =>
         Effect.tryPromise(async () => {
           const targets = await parts.directory.subscribers(event.orgId, event.event)
           if (targets.length === 0) return
@@ -125,7 +100,7 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
     const bus = yield* Bus
     return yield* bus.subscribe(
       { groupId: `${parts.groupPrefix}${name}`, topics: [topic], window },
-      decodeOrSkip(decodeBusValue(DeliveryRecord), (delivery) =>
+      decodeOrSkip(DeliveryRecord, (delivery) =>
         Effect.gen(function* () {
           const wait = Date.parse(delivery.notBefore) - Date.now()
           if (wait > 0) yield* Effect.sleep(wait)

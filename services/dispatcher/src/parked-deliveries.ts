@@ -1,7 +1,7 @@
 import { DeliveryRecord, decodeBusValue, encodeBusValue } from "@parley/contracts"
+import { GroupCommit } from "@parley/platform"
 import { Effect } from "effect"
 import type postgres from "postgres"
-import { GroupCommit } from "./group-commit.ts"
 import type { AttemptClass } from "./webhook-shares.ts"
 
 /**

@@ -7,6 +7,11 @@ import { Schema } from "effect"
 /** Unknown email, removed user or wrong password: one error so the answer never tells them apart. */
 export class InvalidCredentials extends Schema.TaggedError<InvalidCredentials>()("InvalidCredentials", {}) {}
 
+/** Too many failed logins for this account from browsers it has not signed in from: wait. */
+export class LoginThrottled extends Schema.TaggedError<LoginThrottled>()("LoginThrottled", {
+  retryAfterSeconds: Schema.Number,
+}) {}
+
 /** A route that acts for a dashboard user was called with another kind of principal (an API key). */
 export class SessionRequired extends Schema.TaggedError<SessionRequired>()("SessionRequired", {}) {}
 
@@ -28,10 +33,14 @@ export class EmailTaken extends Schema.TaggedError<EmailTaken>()("EmailTaken", {
 
 export class CannotRemoveSelf extends Schema.TaggedError<CannotRemoveSelf>()("CannotRemoveSelf", {}) {}
 
+/** A new password an attacker would guess early (`domain/password-strength.ts`); `path` names the field. */
+export class WeakPassword extends Schema.TaggedError<WeakPassword>()("WeakPassword", { path: Schema.String }) {}
+
 export class LastAdministrator extends Schema.TaggedError<LastAdministrator>()("LastAdministrator", {}) {}
 
 export type IdentityError =
   | InvalidCredentials
+  | LoginThrottled
   | SessionRequired
   | OperatorApiDisabled
   | InvalidOperatorToken
@@ -41,3 +50,4 @@ export type IdentityError =
   | EmailTaken
   | CannotRemoveSelf
   | LastAdministrator
+  | WeakPassword

@@ -107,13 +107,13 @@ describe("with an https public URL", () => {
       method: "POST",
       url: "/api/org/members",
       headers: admin,
-      payload: { email: "secure@example.com", password: "0123456789ab", role: "member" },
+      payload: { email: "secure@example.com", password: "kettle-umbrella-42", role: "member" },
     })
     expect(added.statusCode).toBe(201)
     const response = await secure.app.inject({
       method: "POST",
       url: "/api/auth/login",
-      payload: { email: "secure@example.com", password: "0123456789ab" },
+      payload: { email: "secure@example.com", password: "kettle-umbrella-42" },
     })
     expect(response.statusCode).toBe(200)
     expect(String(response.headers["set-cookie"])).toMatch(/; Secure$/)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  addMember,
   cookieToken,
   createOrganization,
   digestOf,
@@ -31,11 +32,13 @@ describe("session security", () => {
       await login(email, "not-the-password")
       return performance.now() - start
     }
-    await time(org.adminEmail) // warm-up
+    // One failure per account: five in a row would lock it, and a locked account answers at once.
+    const members = await Promise.all(Array.from({ length: 8 }, () => addMember(harness, org)))
+    await time((members[7] as { email: string }).email) // warm-up
     const known: Array<number> = []
     const unknown: Array<number> = []
     for (let i = 0; i < 7; i++) {
-      known.push(await time(org.adminEmail))
+      known.push(await time((members[i] as { email: string }).email))
       unknown.push(await time(`ghost${i}@example.com`))
     }
     // Without the dummy hash an unknown email would answer in well under a tenth of the time.
@@ -47,7 +50,11 @@ describe("session security", () => {
       { method: "GET", url: "/api/auth/me" },
       { method: "POST", url: "/api/auth/logout" },
       { method: "GET", url: "/api/org/members" },
-      { method: "POST", url: "/api/org/members", payload: { email: "a@b.co", password: "0123456789", role: "admin" } },
+      {
+        method: "POST",
+        url: "/api/org/members",
+        payload: { email: "a@b.co", password: "lantern-orchard-7", role: "admin" },
+      },
       { method: "DELETE", url: `/api/org/members/${org.adminId}` },
       { method: "GET", url: "/api/org/api-keys" },
       { method: "POST", url: "/api/org/api-keys", payload: { name: "x" } },
@@ -64,8 +71,8 @@ describe("session security", () => {
         expect(response.statusCode, `${route.method} ${route.url}`).toBe(401)
       }
     }
-    const members = await harness.sql`select count(*)::int as n from identity.users`
-    expect(members[0]?.n).toBe(2)
+    const members = await harness.sql`select count(*)::int as n from identity.users where email = 'a@b.co'`
+    expect(members[0]?.n).toBe(0)
   })
 
   it("a logout can only end the caller's own session, never another user's", async () => {

@@ -33,12 +33,27 @@ describe("member errors", () => {
     expect(rows.length).toBe(0)
   })
 
+  it("refuses a password of ten spaces, or one easy to guess, naming the field and creating no one", async () => {
+    for (const password of ["          ", "0123456789", "password12", "qwertyuiop", "guessable@example.com"]) {
+      const response = await harness.app.inject({
+        method: "POST",
+        url: "/api/org/members",
+        headers: org.admin,
+        payload: { email: "guessable@example.com", password, role: "member" },
+      })
+      expect(response.statusCode, password).toBe(400)
+      expect(response.json()).toMatchObject({ code: "invalid_request", issues: [{ path: "password" }] })
+    }
+    const rows = await harness.sql`select 1 from identity.users where email = 'guessable@example.com'`
+    expect(rows.length).toBe(0)
+  })
+
   it("answers 400, not 500, for an email carrying U+0000", async () => {
     const response = await harness.app.inject({
       method: "POST",
       url: "/api/org/members",
       headers: org.admin,
-      payload: { email: "nul\u0000@example.com", password: "0123456789", role: "member" },
+      payload: { email: "nul\u0000@example.com", password: "lantern-orchard-7", role: "member" },
     })
     expect(response.statusCode).toBe(400)
     expect(response.json().issues.map((i: { path: string }) => i.path)).toEqual(["email"])
@@ -49,7 +64,7 @@ describe("member errors", () => {
       method: "POST",
       url: "/api/org/members",
       headers: org.admin,
-      payload: { email: org.adminEmail.toUpperCase(), password: "0123456789", role: "member" },
+      payload: { email: org.adminEmail.toUpperCase(), password: "lantern-orchard-7", role: "member" },
     })
     expect(response.statusCode).toBe(409)
     expect(response.json()).toEqual({ error: "A user with this email already exists", code: "conflict" })
@@ -61,7 +76,7 @@ describe("member errors", () => {
       method: "POST",
       url: "/api/org/members",
       headers: member.headers,
-      payload: { email: "x@example.com", password: "0123456789", role: "admin" },
+      payload: { email: "x@example.com", password: "lantern-orchard-7", role: "admin" },
     })
     expect(add.statusCode).toBe(403)
     expect(add.json()).toEqual(ADMIN_REQUIRED)

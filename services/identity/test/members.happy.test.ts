@@ -88,7 +88,7 @@ describe("members", () => {
       method: "POST",
       url: "/api/org/members",
       headers: org.admin,
-      payload: { email: member.email, password: "0123456789", role: "member" },
+      payload: { email: member.email, password: "lantern-orchard-7", role: "member" },
     })
     expect(again.statusCode).toBe(201)
   })

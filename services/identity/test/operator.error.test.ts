@@ -20,7 +20,7 @@ describe("operator API errors", () => {
     const response = await create({
       name: "X",
       features: ["api_access", "teleport"],
-      admin: { email: uniqueEmail(), password: "0123456789" },
+      admin: { email: uniqueEmail(), password: "lantern-orchard-7" },
     })
     expect(response.statusCode).toBe(400)
     const body = response.json()
@@ -33,7 +33,7 @@ describe("operator API errors", () => {
     const created = await create({
       name: "Stable",
       features: ["api_access"],
-      admin: { email: uniqueEmail(), password: "0123456789" },
+      admin: { email: uniqueEmail(), password: "lantern-orchard-7" },
     })
     const { id } = created.json().organization
     for (const payload of [{ features: ["api_access", "unlimited"] }, { features: "api_access" }, { name: "" }]) {
@@ -60,11 +60,20 @@ describe("operator API errors", () => {
     expect(paths).toEqual(expect.arrayContaining(["name", "admin.email", "admin.password"]))
   })
 
+  it("refuses an admin password that is the organization's name over again, naming admin.password", async () => {
+    const response = await create({
+      name: "Harborview Dental",
+      admin: { email: uniqueEmail(), password: "HarborviewDental" },
+    })
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toMatchObject({ code: "invalid_request", issues: [{ path: "admin.password" }] })
+  })
+
   it("answers 409 when the admin email is taken, and creates no organization", async () => {
     const email = uniqueEmail()
-    expect((await create({ name: "First", admin: { email, password: "0123456789" } })).statusCode).toBe(201)
+    expect((await create({ name: "First", admin: { email, password: "lantern-orchard-7" } })).statusCode).toBe(201)
     const before = await harness.sql`select count(*)::int as n from identity.organizations`
-    const again = await create({ name: "Second", admin: { email: email.toUpperCase(), password: "0123456789" } })
+    const again = await create({ name: "Second", admin: { email: email.toUpperCase(), password: "lantern-orchard-7" } })
     expect(again.statusCode).toBe(409)
     expect(again.json()).toEqual({ error: "A user with this email already exists", code: "conflict" })
     const after = await harness.sql`select count(*)::int as n from identity.organizations`

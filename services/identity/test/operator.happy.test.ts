@@ -46,7 +46,7 @@ describe("the operator API", () => {
       method: "POST",
       url: "/api/operator/organizations",
       headers: operatorHeaders,
-      payload: { name: "Plain", admin: { email: uniqueEmail(), password: "0123456789" } },
+      payload: { name: "Plain", admin: { email: uniqueEmail(), password: "lantern-orchard-7" } },
     })
     expect(created.statusCode).toBe(201)
     expect(created.json().organization.features).toEqual([])
@@ -57,7 +57,7 @@ describe("the operator API", () => {
       method: "POST",
       url: "/api/operator/organizations",
       headers: operatorHeaders,
-      payload: { name: "Before", admin: { email: uniqueEmail(), password: "0123456789" } },
+      payload: { name: "Before", admin: { email: uniqueEmail(), password: "lantern-orchard-7" } },
     })
     const { id } = created.json().organization
     const patched = await harness.app.inject({

@@ -226,6 +226,18 @@ describe("inbound cloud messages", () => {
     expect(turns.filter((t) => t.messageId === "wamid.dup")).toHaveLength(1)
   })
 
+  it("answers 200 to a message whose id is thousands of characters or carries a control character, ignoring it and keeping the rest", async () => {
+    const payload = inboundPayload(PHONE_ID, [
+      { from: "15550100005", id: `wamid.${"x".repeat(3_000)}`, type: "text", text: { body: "long" } },
+      { from: "15550100005", id: "wamid.bell\u0007", type: "text", text: { body: "bell" } },
+      { from: "15550100005", id: "wamid.fine", type: "text", text: { body: "fine" } },
+    ])
+    // Answered 200 (a refusal would have the provider retry it forever), every time.
+    for (let i = 0; i < 2; i++) expect((await postCloudWebhook(app, payload)).statusCode).toBe(200)
+    const fired = (await eventsOf(infra, orgId, "message.inbound")).filter((e) => e.data.from === "15550100005")
+    expect(fired.map((e) => e.data.text)).toEqual(["fine"])
+  })
+
   it("answers 200 and records nothing for a phone_number_id no organization connected", async () => {
     const before = (await infra.db.sql`select count(*)::int as n from parley_bus.records`)[0]?.n
     const response = await postCloudWebhook(

@@ -1,24 +1,8 @@
-import { Bus, type BusRecord } from "@parley/bus"
-import { AttemptRecord, DeliveryRecord, decodeBusValue, Topics } from "@parley/contracts"
+import { Bus, decodeOrSkip } from "@parley/bus"
+import { AttemptRecord, DeliveryRecord, Topics } from "@parley/contracts"
 import { Database, makeGroupCommit } from "@parley/db"
 import { Effect } from "effect"
 import { recordAttempts, recordDelivery } from "./delivery-log.ts"
-
-/** A record that does not decode is logged and skipped: retrying it could never succeed. */
-const decodeOrSkip =
-  <A>(decode: (value: string) => Effect.Effect<A, unknown>, then: (value: A) => Effect.Effect<void, unknown>) =>
-  (record: BusRecord): Effect.Effect<void, unknown> =>
-    decode(record.value).pipe(
-      Effect.matchEffect({
-        onFailure: (error) =>
-          Effect.logError("skipping a record that does not decode", {
-            topic: record.topic,
-            offset: String(record.offset),
-            error: String(error),
-          }),
-        onSuccess: then,
-      }),
-    )
 
 /**
  * Keeps the delivery log from the dispatcher's topics: every attempt's outcome from
@@ -33,7 +17,7 @@ export const runDeliveryLogConsumers = (schema: string, groupPrefix: string) =>
     const { sql } = yield* Database
     yield* bus.subscribe(
       { groupId: `${groupPrefix}deliveries`, topics: [Topics.dispatchDeliveries], window: 256 },
-      decodeOrSkip(decodeBusValue(DeliveryRecord), (delivery) =>
+      decodeOrSkip(DeliveryRecord, (delivery) =>
         Effect.tryPromise(() => recordDelivery(sql, schema, delivery, JSON.stringify(delivery.data))),
       ),
     )
@@ -46,6 +30,6 @@ export const runDeliveryLogConsumers = (schema: string, groupPrefix: string) =>
     )
     yield* bus.subscribe(
       { groupId: `${groupPrefix}attempts`, topics: [Topics.dispatchAttempts], window: 512 },
-      decodeOrSkip(decodeBusValue(AttemptRecord), attempts.submit),
+      decodeOrSkip(AttemptRecord, (attempt) => attempts.submit(attempt)),
     )
   })

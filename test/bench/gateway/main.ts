@@ -25,6 +25,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
 // BENCH_TARGETS=gateway runs only those targets (comma-separated), e.g. to profile one path alone.
 const ONLY = process.env.BENCH_TARGETS?.split(",").map((name) => name.trim())
+// BENCH_BASELINE=/path/to/another/checkout (with its node_modules) runs that checkout's gateway and
+// `npm start` too, interleaved with this one's: a before/after of a change in the same run.
+const BASELINE = process.env.BENCH_BASELINE
 const INTERNAL_SECRET = `bench-${crypto.randomUUID()}`
 const OPERATOR_TOKEN = `op-${crypto.randomUUID()}`
 
@@ -116,8 +119,10 @@ const main = async () => {
   const db = await freshDatabase()
   const standaloneDb = await freshDatabase()
   const standaloneDataDir = mkdtempSync(join(tmpdir(), "parley-bench-"))
+  const baselineDb = BASELINE === undefined ? undefined : await freshDatabase()
+  const baselineDataDir = mkdtempSync(join(tmpdir(), "parley-bench-"))
   try {
-    const ports = await Promise.all(Array.from({ length: 8 }, () => freePort()))
+    const ports = await Promise.all(Array.from({ length: 12 }, () => freePort()))
     const [
       barePort,
       identityPort,
@@ -127,7 +132,11 @@ const main = async () => {
       standalonePort,
       standaloneMetricsPort,
       floorPort,
-    ] = ports as [number, number, number, number, number, number, number, number]
+      baselineGatewayPort,
+      baselineMetricsPort,
+      baselineStandalonePort,
+      baselineStandaloneMetricsPort,
+    ] = ports as [number, number, number, number, number, number, number, number, number, number, number, number]
     const bareUrl = `http://127.0.0.1:${barePort}`
     const identityUrl = `http://127.0.0.1:${identityPort}`
     const gatewayUrl = `http://127.0.0.1:${gatewayPort}`
@@ -161,10 +170,10 @@ const main = async () => {
       PARLEY_OPERATOR_TOKEN: OPERATOR_TOKEN,
     })
     await waitUntilLive(`${identityUrl}/health/live`)
-    const gatewayProcess = startProcess(new URL("services/gateway/src/main.ts", repo), [], {
+    const gatewayEnv = (port: number, metrics: number) => ({
       ...common,
-      PARLEY_PORT: String(gatewayPort),
-      PARLEY_GATEWAY_METRICS_PORT: String(metricsPort),
+      PARLEY_PORT: String(port),
+      PARLEY_GATEWAY_METRICS_PORT: String(metrics),
       PARLEY_IDENTITY_URL: identityUrl,
       PARLEY_WEBHOOK_REGISTRY_URL: bareUrl,
       PARLEY_ASSISTANT_URL: bareUrl,
@@ -177,15 +186,20 @@ const main = async () => {
         ? {}
         : { BENCH_EXEC_ARGV: process.env.BENCH_GATEWAY_EXEC_ARGV }),
     })
+    const gatewayProcess = startProcess(
+      new URL("services/gateway/src/main.ts", repo),
+      [],
+      gatewayEnv(gatewayPort, metricsPort),
+    )
     // `npm start`'s composition root: the gateway with every service in its one process, on Redis.
     const standaloneUrl = `http://127.0.0.1:${standalonePort}`
-    const standaloneProcess = startProcess(new URL("services/standalone/src/main.ts", repo), [], {
-      DATABASE_URL: standaloneDb.url,
+    const standaloneEnv = (databaseUrl: string, port: number, metrics: number, dataDir: string) => ({
+      DATABASE_URL: databaseUrl,
       REDIS_URL,
       KAFKA_BROKERS: "",
-      PARLEY_PORT: String(standalonePort),
-      PARLEY_METRICS_PORT: String(standaloneMetricsPort),
-      PARLEY_DATA_DIR: standaloneDataDir,
+      PARLEY_PORT: String(port),
+      PARLEY_METRICS_PORT: String(metrics),
+      PARLEY_DATA_DIR: dataDir,
       PARLEY_OPERATOR_TOKEN: OPERATOR_TOKEN,
       PARLEY_LOG_LEVEL: "warn",
       PARLEY_PUBLIC_URL: "http://localhost:3000",
@@ -194,15 +208,44 @@ const main = async () => {
         ? {}
         : { BENCH_EXEC_ARGV: process.env.BENCH_GATEWAY_EXEC_ARGV }),
     })
+    const standaloneProcess = startProcess(
+      new URL("services/standalone/src/main.ts", repo),
+      [],
+      standaloneEnv(standaloneDb.url, standalonePort, standaloneMetricsPort, standaloneDataDir),
+    )
+    // The same two from the baseline checkout, when given.
+    const baselineRepo = BASELINE === undefined ? undefined : new URL(`file://${BASELINE.replace(/\/?$/, "/")}`)
+    const baselineGatewayUrl = `http://127.0.0.1:${baselineGatewayPort}`
+    const baselineStandaloneUrl = `http://127.0.0.1:${baselineStandalonePort}`
+    const baselineGateway =
+      baselineRepo === undefined
+        ? undefined
+        : startProcess(
+            new URL("services/gateway/src/main.ts", baselineRepo),
+            [],
+            gatewayEnv(baselineGatewayPort, baselineMetricsPort),
+          )
+    const baselineStandalone =
+      baselineRepo === undefined || baselineDb === undefined
+        ? undefined
+        : startProcess(
+            new URL("services/standalone/src/main.ts", baselineRepo),
+            [],
+            standaloneEnv(baselineDb.url, baselineStandalonePort, baselineStandaloneMetricsPort, baselineDataDir),
+          )
     await Promise.all([
       waitUntilLive(`${bareUrl}/health`),
       waitUntilLive(`${proxyUrl}/health`),
       ...(floorProcess === undefined ? [] : [waitUntilLive(`${floorUrl}/health`)]),
       waitUntilLive(`${gatewayUrl}/health/live`),
       waitUntilLive(`${standaloneUrl}/health/live`, 60_000),
+      ...(baselineGateway === undefined ? [] : [waitUntilLive(`${baselineGatewayUrl}/health/live`)]),
+      ...(baselineStandalone === undefined ? [] : [waitUntilLive(`${baselineStandaloneUrl}/health/live`, 60_000)]),
     ])
     const key = await setUpTenant(gatewayUrl)
     const standaloneKey = await setUpTenant(standaloneUrl)
+    const baselineStandaloneKey =
+      baselineStandalone === undefined ? undefined : await setUpTenant(baselineStandaloneUrl)
     // Redis's own CPU per request is part of the gateway path's cost on a shared machine too.
     const redisPid = REDIS_URL === "" ? undefined : await redisProcessId(REDIS_URL)
     const keyed = { "x-api-key": key }
@@ -234,12 +277,32 @@ const main = async () => {
         headers: { "x-api-key": standaloneKey },
         servers: { standalone: standaloneProcess.pid, redis: redisPid },
       },
+      ...(baselineStandalone === undefined || baselineStandaloneKey === undefined
+        ? []
+        : [
+            {
+              name: "standalone@baseline",
+              url: `${baselineStandaloneUrl}/api/org/webhook-events`,
+              headers: { "x-api-key": baselineStandaloneKey },
+              servers: { standalone: baselineStandalone.pid, redis: redisPid },
+            },
+          ]),
       {
         name: "gateway",
         url: `${gatewayUrl}/api/templates`,
         headers: keyed,
         servers: { gateway: gatewayProcess.pid, upstream: bareProcess.pid, redis: redisPid },
       },
+      ...(baselineGateway === undefined
+        ? []
+        : [
+            {
+              name: "gateway@baseline",
+              url: `${baselineGatewayUrl}/api/templates`,
+              headers: keyed,
+              servers: { gateway: baselineGateway.pid, upstream: bareProcess.pid, redis: redisPid },
+            },
+          ]),
       {
         name: "proxy",
         url: `${proxyUrl}/api/templates`,
@@ -317,6 +380,14 @@ const main = async () => {
         `minimal proxy / bare Fastify: ${(proxy.requestsPerSecond / bare.requestsPerSecond).toFixed(2)}×; gateway / minimal proxy: ${(gateway.requestsPerSecond / proxy.requestsPerSecond).toFixed(2)}×`,
       )
     }
+    for (const name of ["standalone", "gateway"]) {
+      const now = medians[name]
+      const before = medians[`${name}@baseline`]
+      if (now === undefined || before === undefined) continue
+      console.log(
+        `${name} / ${name}@baseline: throughput ${(now.requestsPerSecond / before.requestsPerSecond).toFixed(3)}×, ${name} CPU per request ${now.cpuMicrosPerRequest[name === "gateway" ? "gateway" : "standalone"]} vs ${before.cpuMicrosPerRequest[name === "gateway" ? "gateway" : "standalone"]} µs`,
+      )
+    }
     console.log(
       `every round (req/s): ${Object.entries(rounds)
         .map(([name, rs]) => `${name} ${rs.map((r) => r.requestsPerSecond.toFixed(0)).join(" / ")}`)
@@ -342,7 +413,9 @@ const main = async () => {
     await stopAll()
     await db.close()
     await standaloneDb.close()
+    await baselineDb?.close()
     rmSync(standaloneDataDir, { recursive: true, force: true })
+    rmSync(baselineDataDir, { recursive: true, force: true })
   }
 }
 

@@ -27,8 +27,16 @@ export const Email = Schema.String.check(
 /** Login accepts any non-empty password: a rule change must not lock out older accounts. */
 export const LoginPassword = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1024))
 
-/** A new password: at least 10 characters (CONTRACT.md §2.4); bounded so hashing stays cheap. */
-export const NewPassword = Schema.String.check(Schema.isMinLength(10), Schema.isMaxLength(1024))
+/**
+ * A new password: at least 10 characters (CONTRACT.md §2.4), not all of them whitespace; bounded so
+ * hashing stays cheap. Identity also refuses one that is easy to guess (a common password, a
+ * keyboard pattern, a repeated word: see its README), a check too heavy for a schema.
+ */
+export const NewPassword = Schema.String.check(
+  Schema.isMinLength(10),
+  Schema.isMaxLength(1024),
+  Schema.makeFilter((s: string) => /\S/u.test(s) || "must not be only whitespace"),
+)
 
 const NonBlank = (max: number) =>
   Schema.String.check(

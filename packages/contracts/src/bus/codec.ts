@@ -31,10 +31,9 @@ export const encodeBusValue = <S extends Codec>(schema: S, value: S["Type"]): st
   JSON.stringify(Schema.encodeSync(schema)(value))
 
 /** Parses and decodes a bus value, failing with a {@link BusValueError} listing every issue. */
-export const decodeBusValue =
-  <S extends Codec>(schema: S) =>
-  (value: string): Effect.Effect<S["Type"], BusValueError> => {
-    const decode = Schema.decodeUnknownEffect(schema)
+export const decodeBusValue = <S extends Codec>(schema: S) => {
+  const decode = Schema.decodeUnknownEffect(schema)
+  return (value: string): Effect.Effect<S["Type"], BusValueError> => {
     return Effect.try({
       try: () => JSON.parse(value) as unknown,
       catch: () =>
@@ -50,3 +49,4 @@ export const decodeBusValue =
       ),
     )
   }
+}

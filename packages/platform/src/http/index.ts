@@ -20,4 +20,5 @@ export {
   type MetricsServerOptions,
   makeHttpServer,
   makeMetricsServer,
+  setHardeningHeaders,
 } from "./server.ts"

@@ -16,10 +16,10 @@ import {
   type ServiceRoutes,
   successStatusOf,
 } from "@parley/contracts"
-import { Effect, type ManagedRuntime, Schema } from "effect"
+import { Effect, Exit, type ManagedRuntime, Schema } from "effect"
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from "fastify"
 import { effectHandler, invalidFromIssue } from "../effect-http.ts"
-import { type ApiError, forbidden } from "../errors.ts"
+import { type ApiError, forbidden, invalidRequest } from "../errors.ts"
 import type { InternalSecret } from "../principal.ts"
 import { rawBodyOf } from "./body.ts"
 import { principalOf, requireInternal, requirePrincipal } from "./internal-auth.ts"
@@ -108,6 +108,43 @@ const decoderOf = (schema: Schema.Top, where: "params" | "query" | "body") => {
     )
 }
 
+/** The longest path parameter or query value any route takes (ids are at most ~70 characters). */
+export const MaxUrlValueLength = 256
+
+/** A C0 control (NUL first), DEL, a lone surrogate, or U+FFFD (what an invalid UTF-8 sequence decodes to). */
+const hasInvalidCharacter = (value: string): boolean => {
+  if (!value.isWellFormed()) return true
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i)
+    if (code < 0x20 || code === 0x7f || code === 0xfffd) return true
+  }
+  return false
+}
+
+/**
+ * Every path parameter and query value of every declared route, before its own Schema: a NUL, a
+ * control character or a byte sequence that is not UTF-8 is 400 `invalid_request`, as is a value
+ * longer than any route takes — never a query that Postgres refuses (`invalid byte sequence 0x00`,
+ * an index row too large) and the 500 that followed (issue #13).
+ */
+/** The 400 for a path parameter or query value no service could use (too long, control characters). */
+const invalidUrlValues = (where: "params" | "query", values: unknown): ApiError | undefined => {
+  if (values === null || typeof values !== "object") return undefined
+  const issues: Array<{ path: string; message: string }> = []
+  for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (typeof one !== "string") continue
+      if (one.length > MaxUrlValueLength)
+        issues.push({ path: name, message: `is longer than ${MaxUrlValueLength} characters` })
+      else if (hasInvalidCharacter(one))
+        issues.push({ path: name, message: "must not contain control characters or invalid UTF-8" })
+    }
+  }
+  return issues.length === 0
+    ? undefined
+    : invalidRequest(`${where} ${issues.map((i) => `${i.path} ${i.message}`).join("; ")}`, issues)
+}
+
 const bodyReaderOf = (route: RouteDeclaration): ((request: FastifyRequest) => Effect.Effect<unknown, ApiError>) => {
   const body = route.body
   if (body === undefined) return () => Effect.void
@@ -178,22 +215,27 @@ export const serveRoutes = <Routes extends Readonly<Record<string, RouteDeclarat
       url: route.path,
       ...bodyOptionsOf(route),
       ...(onRequest === undefined ? {} : { onRequest }),
-      handler: effectHandler(options.runtime, (request, reply) =>
-        Effect.gen(function* () {
-          const principal = withPrincipal ? principalOf(request) : undefined
-          if (admin && principal?.role !== "admin") return yield* adminRequired
-          const input = {
-            params: params === undefined ? request.params : yield* params(request.params),
-            query: query === undefined ? request.query : yield* query(request.query),
-            body: body(request),
-            principal,
-            request,
-            reply,
-          }
+      // Plain combinators, not a generator: this runs on every request of every service.
+      handler: effectHandler(options.runtime, (request, reply) => {
+        const principal = withPrincipal ? principalOf(request) : undefined
+        if (admin && principal?.role !== "admin") return Effect.fail(adminRequired)
+        const refused = invalidUrlValues("params", request.params) ?? invalidUrlValues("query", request.query)
+        if (refused !== undefined) return Effect.fail(refused)
+        const respond = (decodedParams: unknown, decodedQuery: unknown) => {
           if (status !== 200) reply.code(status)
-          return yield* handler(input as never).pipe(Effect.mapError(mapError))
-        }),
-      ),
+          const input = { params: decodedParams, query: decodedQuery, body: body(request), principal, request, reply }
+          const answer = handler(input as never)
+          return Exit.isExit(answer) && Exit.isSuccess(answer)
+            ? (answer as Exit.Exit<unknown>)
+            : Effect.mapError(answer, mapError)
+        }
+        if (params === undefined && query === undefined) return respond(request.params, request.query)
+        return Effect.flatMap(params === undefined ? Effect.succeed(request.params) : params(request.params), (p) =>
+          Effect.flatMap(query === undefined ? Effect.succeed(request.query) : query(request.query), (q) =>
+            respond(p, q),
+          ),
+        )
+      }),
     })
   }
 }

@@ -31,6 +31,7 @@ const app = makeHttpServer({
   ],
 })
 app.post("/echo", async (request) => ({ body: request.body }))
+app.get("/cached", async (_request, reply) => reply.header("cache-control", "public, max-age=60").send({ ok: true }))
 app.post("/small", { bodyLimit: 16 }, async (request) => ({ body: request.body }))
 app.post("/signed", { config: { rawBody: true } }, async (request) => ({
   raw: request.rawBody?.toString("utf8"),
@@ -241,6 +242,29 @@ describe("makeHttpServer", () => {
     expect(res.headers["content-type"]).toContain("text/plain")
     expect(res.body).toMatch(/http_requests_total\{[^}]*route="\/conflict"[^}]*status="409"[^}]*\} \d+/)
     expect(res.body).toMatch(/http_requests_total\{[^}]*route="unmatched"[^}]*status="404"/)
+  })
+})
+
+describe("hardening headers", () => {
+  it("says nosniff and no-store on every answer: success, JSON 404, refused body, framework error, health", async () => {
+    const answers = await Promise.all([
+      app.inject({ method: "POST", url: "/echo", payload: { a: 1 } }),
+      app.inject({ method: "GET", url: "/nowhere" }),
+      app.inject({ method: "POST", url: "/echo", headers: { "content-type": "application/json" }, payload: "{" }),
+      app.inject({ method: "GET", url: "/%E0%A4%A" }),
+      app.inject({ method: "GET", url: "/health/live" }),
+    ])
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 404, 400, 400, 200])
+    for (const answer of answers) {
+      expect(answer.headers["x-content-type-options"]).toBe("nosniff")
+      expect(answer.headers["cache-control"]).toBe("no-store")
+    }
+  })
+
+  it("lets a route that caches say so", async () => {
+    const cached = await app.inject({ method: "GET", url: "/cached" })
+    expect(cached.headers["cache-control"]).toBe("public, max-age=60")
+    expect(cached.headers["x-content-type-options"]).toBe("nosniff")
   })
 })
 

@@ -3,11 +3,14 @@
  * behaviour in one place — request ids on every response, strict JSON bodies, 413/415, a JSON 404,
  * one error handler, health probes, metrics and one access-log line per request.
  */
-import type { ServiceRoutes } from "@parley/contracts"
-import { type FastifyInstance, fastify, LogController } from "fastify"
+import { STATUS_CODES } from "node:http"
+import type { Duplex } from "node:stream"
+import { ErrorText, type ServiceRoutes } from "@parley/contracts"
+import { type FastifyInstance, type FastifyReply, fastify, LogController } from "fastify"
 import { notFound } from "../errors.ts"
+import { newId } from "../ids.ts"
 import type { ParleyLogger } from "../logger.ts"
-import { censorUrl } from "../logger.ts"
+import { censorUrl, writesAccessLog } from "../logger.ts"
 import { makeServiceMetrics, type ServiceMetrics } from "../metrics.ts"
 import { installBodyParsers } from "./body.ts"
 import { handleError, sendApiError, toApiError } from "./error-response.ts"
@@ -61,10 +64,14 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
     // While draining, finish requests normally (with `Connection: close`) instead of Fastify's
     // non-contract 503 body: the load balancer has already stopped sending new traffic.
     return503OnClosing: false,
+    // What Node's HTTP parser refuses before Fastify sees a request (headers or a URL over 16 KB, a
+    // raw byte that is not allowed in a URL, a malformed request line) gets a contract body too.
+    clientErrorHandler: answerClientError,
     // Errors Fastify raises before routing (malformed URL encoding, over-long params) still get a
     // contract body and a request id.
     frameworkErrors: (error, request, reply) => {
       reply.header(REQUEST_ID_HEADER, request.id)
+      setHardeningHeaders(reply)
       sendApiError(reply, toApiError(error))
     },
   }) as unknown as FastifyInstance
@@ -77,12 +84,16 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
   // Callback-style hooks: an async hook costs a promise and a microtask on every request.
   app.addHook("onRequest", (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    setHardeningHeaders(reply)
     done()
   })
+  // The access line; not written by a service whose requests the gateway in front, in the same
+  // process, already logs (`makeLogger`'s `accessLog`).
+  const accessLog = writesAccessLog(options.logger)
   app.addHook("onResponse", (request, reply, done) => {
     // Below the info level (production runs at warn) the line would be dropped: skip building it
     // (the URL censoring regex and the fields object cost a few µs on every request).
-    if ((request.log as unknown as ParleyLogger).isLevelEnabled("info")) {
+    if (accessLog && (request.log as unknown as ParleyLogger).isLevelEnabled("info")) {
       request.log.info(
         {
           method: request.method,
@@ -107,6 +118,50 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
   app.decorate("declaredRoutes", options.routes)
   if (options.routes !== undefined) refuseUndeclaredRoutes(app, options.routes)
   return app
+}
+
+/**
+ * Node's parser refused the request: answer in the contract's shape (`{ error, code }`, with a
+ * request id and the hardening headers) and close the connection, whose framing can no longer be
+ * trusted. 431 for headers (or a URL) too large, else 400; nothing is written to a socket that is
+ * gone or already answering.
+ */
+const answerClientError = (error: Error & { code?: string }, socket: Duplex): void => {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage !== undefined) {
+    socket.destroy()
+    return
+  }
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW"
+  const timedOut = error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+  const status = tooLarge ? 431 : timedOut ? 408 : 400
+  const body = JSON.stringify({
+    error: ErrorText.invalidRequest(
+      tooLarge ? "request headers or URL too large" : timedOut ? "request took too long" : "malformed HTTP request",
+    ),
+    code: "invalid_request",
+  })
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      "content-type: application/json; charset=utf-8\r\n" +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      `${REQUEST_ID_HEADER}: ${newId("req")}\r\n` +
+      "x-content-type-options: nosniff\r\ncache-control: no-store\r\nconnection: close\r\n\r\n" +
+      body,
+  )
+}
+
+/**
+ * Every answer says `X-Content-Type-Options: nosniff`, so no browser runs a JSON error or an
+ * uploaded file as a script or a page, and `Cache-Control: no-store` unless its route sets its own
+ * caching (the docs, the console's and the widget's files): API answers carry secrets (a new key, a
+ * webhook secret, a bridge token, a session cookie) and tenants' personal data, which no browser or
+ * proxy cache may keep (OWASP REST Security Cheat Sheet). Set before the handler runs, so a route
+ * that caches replaces the default, and so an answer handed over raw (the gateway's in-process
+ * hand-off) carries them too.
+ */
+export const setHardeningHeaders = (reply: FastifyReply): void => {
+  reply.header("x-content-type-options", "nosniff")
+  reply.header("cache-control", "no-store")
 }
 
 /**

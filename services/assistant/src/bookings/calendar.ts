@@ -271,6 +271,23 @@ const releaseLead = (tx: postgres.TransactionSql, orgId: string, row: BookingRow
     ])
   })
 
+/** On the widget: the next confirmed booking made in this session (its booking form), to cancel or move. */
+export const upcomingBookingOfSession = (
+  orgId: string,
+  sessionId: string,
+  today: string,
+): Effect.Effect<HeldBooking | null, never, Database> =>
+  Effect.gen(function* () {
+    const { sql } = yield* Database
+    const [row] = yield* Effect.promise(
+      () => sql<Array<{ id: string; date: string; time: string; service: string }>>`
+        select id, date, time, service from assistant.bookings
+        where org_id = ${orgId} and session_id = ${sessionId} and status = 'confirmed' and date >= ${today}
+        order by date, time limit 1`,
+    )
+    return row ?? null
+  })
+
 /** On a phone channel: the customer's next confirmed booking from today, to cancel or move. */
 export const upcomingBookingOf = (
   orgId: string,

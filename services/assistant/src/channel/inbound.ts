@@ -1,5 +1,5 @@
-import { Bus, type BusRecord, OutboxWriter } from "@parley/bus"
-import { ChannelInbound, ChannelOutbound, decodeBusValue, encodeBusValue, Topics } from "@parley/contracts"
+import { Bus, decodeOrSkip, OutboxWriter } from "@parley/bus"
+import { ChannelInbound, ChannelOutbound, encodeBusValue, Topics } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
@@ -103,26 +103,17 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     )
   })
 
-const handleRecord = (record: BusRecord, serial: OneAtATime) =>
-  Effect.gen(function* () {
-    const decoded = yield* decodeBusValue(ChannelInbound)(record.value).pipe(Effect.result)
-    if (decoded._tag === "Failure") {
-      // A record no version of this consumer can read: logged and skipped, never retried forever.
-      yield* Effect.logError("channel inbound record refused").pipe(
-        Effect.annotateLogs({ offset: String(record.offset), error: decoded.failure.message }),
-      )
-      return
-    }
-    const message = decoded.success
-    yield* serial.run(`${message.orgId}:${message.channel}:${message.from}`, handleChannelInbound(message))
-  })
-
 /** Subscribes to `parley.channel.inbound.v1` for as long as the Scope lives. */
 export const consumeChannelInbound = Effect.gen(function* () {
   const bus = yield* Bus
   const context = yield* Effect.context<Database | OutboxWriter | LanguageModel>()
   const serial = new OneAtATime()
-  return yield* bus.subscribe({ groupId: CHANNEL_INBOUND_GROUP, topics: [Topics.channelInbound] }, (record) =>
-    handleRecord(record, serial).pipe(Effect.provideContext(context)),
+  return yield* bus.subscribe(
+    { groupId: CHANNEL_INBOUND_GROUP, topics: [Topics.channelInbound] },
+    decodeOrSkip(ChannelInbound, (message) =>
+      serial
+        .run(`${message.orgId}:${message.channel}:${message.from}`, handleChannelInbound(message))
+        .pipe(Effect.provideContext(context)),
+    ),
   )
 })

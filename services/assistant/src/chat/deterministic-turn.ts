@@ -8,6 +8,7 @@ import {
   moveBooking,
   nextOpenDay,
   upcomingBookingOf,
+  upcomingBookingOfSession,
 } from "../bookings/calendar.ts"
 import { type BookingOutcome, type Known, type Need, nothingKnown, step } from "../engine/dialogue.ts"
 import type { EngineContext } from "../engine/profile.ts"
@@ -35,12 +36,7 @@ const outcomeOf = (
       }
 
 /** Answers what the engine asked of the calendar. */
-const fulfil = (
-  need: Need,
-  known: Known,
-  context: TurnContext,
-  state: ConversationState,
-): Effect.Effect<Known, never, Database | OutboxWriter> =>
+const fulfil = (need: Need, known: Known, context: TurnContext): Effect.Effect<Known, never, Database | OutboxWriter> =>
   Effect.gen(function* () {
     const { orgId, settings } = context
     switch (need.kind) {
@@ -78,8 +74,11 @@ const fulfil = (
         return { ...known, cancelled: true }
       }
       case "held": {
-        const phone = context.customerPhone ?? state.phone
-        return { ...known, held: phone === undefined ? null : yield* upcomingBookingOf(orgId, phone, context.today) }
+        const held =
+          context.customerPhone === undefined
+            ? yield* upcomingBookingOfSession(orgId, context.conversationId, context.today)
+            : yield* upcomingBookingOf(orgId, context.customerPhone, context.today)
+        return { ...known, held }
       }
     }
   })
@@ -108,7 +107,7 @@ export const deterministicTurn = (
     for (let round = 0; round < MAX_STEPS; round++) {
       const next = step(state, facts, engine, known)
       if (next.kind === "reply") return { text: next.text, state: next.state }
-      known = yield* fulfil(next.need, known, context, state)
+      known = yield* fulfil(next.need, known, context)
     }
     return yield* Effect.die(new Error("the engine asked the calendar more than it ever should"))
   }).pipe(Effect.withSpan("assistant.deterministicTurn"))

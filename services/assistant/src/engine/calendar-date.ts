@@ -36,17 +36,30 @@ export const minutesOf = (time: string): number => {
 
 export const timeFromMinutes = (minutes: number): string => `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`
 
+/** Formatters per time zone: building an Intl.DateTimeFormat costs far more than using one. */
+const wallClocks = new Map<string, Intl.DateTimeFormat>()
+
+const wallClockFormat = (timeZone: string): Intl.DateTimeFormat => {
+  let format = wallClocks.get(timeZone)
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+    if (wallClocks.size > 500) wallClocks.clear()
+    wallClocks.set(timeZone, format)
+  }
+  return format
+}
+
 /** The wall date and time now in `timeZone` (an IANA name). */
 export const wallClockIn = (timeZone: string, now: Date): { date: string; time: string } => {
-  const parts = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(now)
+  const parts = wallClockFormat(timeZone).formatToParts(now)
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "00"
   return { date: `${part("year")}-${part("month")}-${part("day")}`, time: `${part("hour")}:${part("minute")}` }
 }

@@ -40,7 +40,8 @@ export interface Known {
   readonly nextOpen?: { readonly from: string; readonly date: string | null }
   readonly booking?: BookingOutcome
   readonly cancelled?: boolean
-  /** On a phone channel: the customer's next booking, or null for none. */
+  /** The booking to cancel or move when the conversation made none itself: on a phone channel the
+   * customer's next one, on the widget the next one booked in this session (its form), or null. */
   readonly held?: HeldBooking | null
 }
 
@@ -197,12 +198,13 @@ const numberNoted = (turn: Turn, previous: ConversationState): Step => {
   return reply(turn, catalog.numberNoted(state.name, shown))
 }
 
-/** The booking this conversation can cancel or move: its own, or on a channel the customer's next one. */
+/** The booking this conversation can cancel or move: its own, else one of its widget form or, on a channel, the customer's next one. */
 const heldBooking = (turn: Turn): HeldBooking | undefined | "needed" => {
-  const { state, context, known, facts } = turn
+  const { state, known, facts } = turn
   if (state.booking !== undefined && state.bookingId !== undefined) return { ...state.booking, id: state.bookingId }
-  const wantsChange = facts.intents.cancel || facts.intents.move
-  if (context.customerPhone !== undefined && wantsChange) {
+  // A booking made through the widget's form in this session, or on a channel by this customer.
+  const wantsChange = facts.intents.cancel || (facts.intents.move && facts.intents.booking)
+  if (wantsChange) {
     if (known.held === undefined) return "needed"
     return known.held ?? undefined
   }

@@ -5,8 +5,8 @@
  * cache. A record that cannot be decoded is logged and skipped: it cannot be made readable by
  * retrying, and the cache TTL bounds the damage.
  */
-import { Bus, type BusError } from "@parley/bus"
-import { decodeBusValue, KeyChanged, Topics } from "@parley/contracts"
+import { Bus, type BusError, decodeOrSkip } from "@parley/bus"
+import { KeyChanged, Topics } from "@parley/contracts"
 import { Effect, type Scope } from "effect"
 import type { KeyCache } from "./key-cache.ts"
 
@@ -17,15 +17,13 @@ export const followKeyChanges = (
 ): Effect.Effect<void, BusError, Bus | Scope.Scope> =>
   Effect.gen(function* () {
     const bus = yield* Bus
-    yield* bus.subscribe({ groupId: `gateway-keys-${instanceId}`, topics: [Topics.identityKeys] }, (record) =>
-      decodeBusValue(KeyChanged)(record.value).pipe(
-        Effect.flatMap((change) =>
-          Effect.sync(() => {
-            cache.applyChange(change)
-            onApplied()
-          }),
-        ),
-        Effect.catchCause((cause) => Effect.logWarning("key changes: unreadable record skipped", cause)),
+    yield* bus.subscribe(
+      { groupId: `gateway-keys-${instanceId}`, topics: [Topics.identityKeys] },
+      decodeOrSkip(KeyChanged, (change) =>
+        Effect.sync(() => {
+          cache.applyChange(change)
+          onApplied()
+        }),
       ),
     )
   })

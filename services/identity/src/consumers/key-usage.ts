@@ -5,8 +5,8 @@
  * failed write fails every handler of the batch and the bus retries them. `greatest` makes replays
  * harmless.
  */
-import { Bus, type BusError } from "@parley/bus"
-import { decodeBusValue, KeyUsed, Topics } from "@parley/contracts"
+import { Bus, type BusError, decodeOrSkip } from "@parley/bus"
+import { KeyUsed, Topics } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect, type Scope } from "effect"
 import { recordKeyUsage } from "../repositories/api-keys.ts"
@@ -78,19 +78,10 @@ export const consumeKeyUsage = (
     const bus = yield* Bus
     const { sql } = yield* Database
     const add = makeBatcher((usages) => Effect.runPromise(recordKeyUsage(sql, usages)), batching)
-    const decode = decodeBusValue(KeyUsed)
-    yield* bus.subscribe({ groupId: KEY_USAGE_GROUP, topics: [Topics.identityKeyUsage] }, (record) =>
-      decode(record.value).pipe(
-        Effect.flatMap((used) =>
-          Effect.promise(() => add({ keyId: used.keyId, orgId: used.orgId, usedAt: new Date(used.usedAt) })),
-        ),
-        // A record that can never decode is logged and skipped: retrying it forever would stall the partition.
-        Effect.catchTag("BusValueError", (error) =>
-          Effect.logWarning("skipping an undecodable KeyUsed record", {
-            issues: error.issues,
-            offset: String(record.offset),
-          }),
-        ),
+    yield* bus.subscribe(
+      { groupId: KEY_USAGE_GROUP, topics: [Topics.identityKeyUsage] },
+      decodeOrSkip(KeyUsed, (used) =>
+        Effect.promise(() => add({ keyId: used.keyId, orgId: used.orgId, usedAt: new Date(used.usedAt) })),
       ),
     )
   })

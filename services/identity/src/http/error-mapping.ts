@@ -1,12 +1,23 @@
 /** The one place identity's domain errors become CONTRACT.md's status, code and text. */
 import { ErrorText } from "@parley/contracts"
-import { type ApiError, conflict, forbidden, notFound, unauthorized } from "@parley/platform"
+import {
+  type ApiError,
+  conflict,
+  forbidden,
+  invalidRequest,
+  notFound,
+  rateLimited,
+  unauthorized,
+} from "@parley/platform"
+import { WeakPasswordText } from "../domain/password-strength.ts"
 import type { IdentityError } from "../errors.ts"
 
 export const toApiError = (error: IdentityError): ApiError => {
   switch (error._tag) {
     case "InvalidCredentials":
       return unauthorized(ErrorText.invalidCredentials)
+    case "LoginThrottled":
+      return rateLimited(error.retryAfterSeconds)
     case "SessionRequired":
       return unauthorized(ErrorText.sessionRequired)
     case "InvalidOperatorToken":
@@ -24,5 +35,7 @@ export const toApiError = (error: IdentityError): ApiError => {
       return conflict("You cannot remove yourself; another administrator can")
     case "LastAdministrator":
       return conflict("An organization must keep at least one administrator")
+    case "WeakPassword":
+      return invalidRequest(`${error.path} ${WeakPasswordText}`, [{ path: error.path, message: WeakPasswordText }])
   }
 }

@@ -2,9 +2,17 @@
 import { Database } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
 import { Clock, Context, Effect, Layer } from "effect"
+import { accountKeyOf, FreeFailures, newDeviceToken } from "../domain/login-throttle.ts"
 import type { Organization, User } from "../domain/model.ts"
 import { newSessionToken, SESSION_LIFETIME_MS } from "../domain/session-token.ts"
-import { InvalidCredentials, ResourceNotFound, SessionRequired } from "../errors.ts"
+import { InvalidCredentials, LoginThrottled, ResourceNotFound, SessionRequired } from "../errors.ts"
+import {
+  clearFailures,
+  deviceFailed,
+  findTrustedDevice,
+  reserveAttempt,
+  trustDevice,
+} from "../repositories/login-throttle.ts"
 import { findOrganization } from "../repositories/organizations.ts"
 import {
   type ActiveSession,
@@ -21,12 +29,22 @@ export interface SignedIn {
   readonly organization: Organization
   /** The cookie's token: handed to the browser once, only its digest is stored. */
   readonly token: string
+  /** The `parley_device` token of this browser for this user (new, or the one it presented). */
+  readonly deviceToken: string
 }
 
 export class Accounts extends Context.Service<
   Accounts,
   {
-    readonly login: (email: string, password: string) => Effect.Effect<SignedIn, InvalidCredentials>
+    /**
+     * `deviceToken`: the browser's `parley_device` cookie, if any. Fails LoginThrottled while the
+     * account is locked for browsers it has not signed in from (domain/login-throttle.ts).
+     */
+    readonly login: (
+      email: string,
+      password: string,
+      deviceToken: string | undefined,
+    ) => Effect.Effect<SignedIn, InvalidCredentials | LoginThrottled>
     /** Ends the session with that token if it is the caller's; nothing to end is not an error. */
     readonly logout: (userId: string, token: string | undefined) => Effect.Effect<void>
     readonly current: (
@@ -42,14 +60,30 @@ export class Accounts extends Context.Service<
       const { sql } = yield* Database
       const passwords = yield* Passwords
       return Accounts.of({
-        login: (email, password) =>
+        login: (email, password, deviceToken) =>
           Effect.gen(function* () {
             const user = yield* findActiveUserByEmail(sql, email)
+            const device =
+              deviceToken === undefined || user === undefined
+                ? undefined
+                : yield* findTrustedDevice(sql, sha256Hex(deviceToken), user.id)
+            const accountKey = accountKeyOf(email)
+            // A browser the account has not signed in from is counted (and may be refused) first.
+            if (device === undefined) {
+              const lockedMs = yield* reserveAttempt(sql, accountKey)
+              if (lockedMs > 0) return yield* new LoginThrottled({ retryAfterSeconds: Math.ceil(lockedMs / 1000) })
+            }
             // Unknown email and wrong password cost the same scrypt run and give the same error.
             const ok = yield* passwords.verify(password, user?.passwordHash)
-            if (!ok || user === undefined) return yield* new InvalidCredentials()
+            if (!ok || user === undefined) {
+              if (device !== undefined) yield* deviceFailed(sql, device.tokenDigest, FreeFailures)
+              return yield* new InvalidCredentials()
+            }
             const organization = yield* findOrganization(sql, user.orgId)
             if (organization === undefined) return yield* new InvalidCredentials()
+            if (device === undefined) yield* clearFailures(sql, accountKey)
+            const trusted = device !== undefined && deviceToken !== undefined ? deviceToken : newDeviceToken()
+            yield* trustDevice(sql, sha256Hex(trusted), user.id)
             const token = newSessionToken()
             yield* deleteExpiredSessionsOfUser(sql, user.id)
             yield* insertSession(sql, {
@@ -59,7 +93,7 @@ export class Accounts extends Context.Service<
               orgId: user.orgId,
               expiresAt: new Date((yield* Clock.currentTimeMillis) + SESSION_LIFETIME_MS),
             })
-            return { user, organization, token }
+            return { user, organization, token, deviceToken: trusted }
           }).pipe(Effect.withSpan("identity.login")),
         logout: (userId, token) => (token === undefined ? Effect.void : deleteSession(sql, sha256Hex(token), userId)),
         current: (orgId, userId) =>

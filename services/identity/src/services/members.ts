@@ -9,7 +9,7 @@ import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Context, Effect, Layer } from "effect"
 import type { User } from "../domain/model.ts"
-import { CannotRemoveSelf, type EmailTaken, LastAdministrator, ResourceNotFound } from "../errors.ts"
+import { CannotRemoveSelf, type EmailTaken, LastAdministrator, ResourceNotFound, type WeakPassword } from "../errors.ts"
 import { lockOrganization } from "../repositories/organizations.ts"
 import { deleteSessionsOfUser } from "../repositories/sessions.ts"
 import {
@@ -24,7 +24,7 @@ import { Passwords } from "./passwords.ts"
 export class Members extends Context.Service<
   Members,
   {
-    readonly add: (orgId: string, request: CreateMemberRequest) => Effect.Effect<User, EmailTaken>
+    readonly add: (orgId: string, request: CreateMemberRequest) => Effect.Effect<User, EmailTaken | WeakPassword>
     readonly list: (orgId: string) => Effect.Effect<ReadonlyArray<User>>
     readonly remove: (
       principal: Principal,
@@ -41,7 +41,7 @@ export class Members extends Context.Service<
       return Members.of({
         add: (orgId, request) =>
           Effect.gen(function* () {
-            const passwordHash = yield* passwords.hash(request.password)
+            const passwordHash = yield* passwords.hashNew(request.password, "password", [request.email])
             return yield* insertUser(sql, {
               id: newId("usr"),
               orgId,

@@ -6,7 +6,7 @@ import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Context, Effect, Layer } from "effect"
 import type { Organization, User } from "../domain/model.ts"
-import { type EmailTaken, ResourceNotFound } from "../errors.ts"
+import { type EmailTaken, ResourceNotFound, type WeakPassword } from "../errors.ts"
 import { listActiveApiKeysWithDigest } from "../repositories/api-keys.ts"
 import { findOrganization, insertOrganization, updateOrganization } from "../repositories/organizations.ts"
 import { insertUser } from "../repositories/users.ts"
@@ -21,7 +21,7 @@ export class Organizations extends Context.Service<
     /** The organization and its first administrator, in one transaction: both or neither. */
     readonly create: (
       request: CreateOrganizationRequest,
-    ) => Effect.Effect<{ organization: Organization; admin: User }, EmailTaken>
+    ) => Effect.Effect<{ organization: Organization; admin: User }, EmailTaken | WeakPassword>
     readonly update: (id: string, change: UpdateOrganizationRequest) => Effect.Effect<Organization, ResourceNotFound>
     readonly get: (id: string) => Effect.Effect<Organization, ResourceNotFound>
   }
@@ -37,7 +37,10 @@ export class Organizations extends Context.Service<
         create: (request) =>
           Effect.gen(function* () {
             // Hash before the transaction opens: 200 ms of scrypt must not hold a connection.
-            const passwordHash = yield* passwords.hash(request.admin.password)
+            const passwordHash = yield* passwords.hashNew(request.admin.password, "admin.password", [
+              request.admin.email,
+              request.name,
+            ])
             return yield* withTransaction((tx) =>
               Effect.gen(function* () {
                 const organization = yield* insertOrganization(tx, {

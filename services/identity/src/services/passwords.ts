@@ -4,11 +4,21 @@
  */
 import { Context, Effect, Layer } from "effect"
 import { DEFAULT_SCRYPT_COST, hashPassword, type ScryptCost, verifyPassword } from "../domain/password.ts"
+import { isGuessable } from "../domain/password-strength.ts"
+import { WeakPassword } from "../errors.ts"
 
 export class Passwords extends Context.Service<
   Passwords,
   {
-    readonly hash: (password: string) => Effect.Effect<string>
+    /**
+     * A new password's hash, unless it is easy to guess for someone who knows `userInputs` (the
+     * user's email, the organization's name): then WeakPassword naming the field at `path`.
+     */
+    readonly hashNew: (
+      password: string,
+      path: string,
+      userInputs: ReadonlyArray<string>,
+    ) => Effect.Effect<string, WeakPassword>
     /** `stored` undefined (no such user) still costs one full verification, against a dummy hash. */
     readonly verify: (password: string, stored: string | undefined) => Effect.Effect<boolean>
   }
@@ -19,7 +29,10 @@ export class Passwords extends Context.Service<
       Effect.gen(function* () {
         const dummy = yield* Effect.promise(() => hashPassword(crypto.randomUUID(), cost))
         return Passwords.of({
-          hash: (password) => Effect.promise(() => hashPassword(password, cost)),
+          hashNew: (password, path, userInputs) =>
+            isGuessable(password, userInputs)
+              ? Effect.fail(new WeakPassword({ path }))
+              : Effect.promise(() => hashPassword(password, cost)),
           verify: (password, stored) =>
             Effect.promise(async () => {
               const ok = await verifyPassword(password, stored ?? dummy)

@@ -75,6 +75,19 @@ export const readCloudChanges = (body: CloudWebhookBody, receivedAt: Date): Effe
     return { receivedAt, changes, ignored }
   })
 
+/**
+ * The provider's message ids (`wamid.…`) are under 100 characters. One far longer, or with a control
+ * character (NUL is already dropped at ingress), is no real message: it is ignored (logged, answered
+ * 200 with the rest) rather than refused, since a refusal would have the provider retry it forever,
+ * and rather than stored, since Postgres refuses an index row past ~2.7 KB (the 500 of issue #13).
+ */
+export const MaxProviderIdLength = 256
+const isUsableProviderId = (id: string): boolean => {
+  if (id.length === 0 || id.length > MaxProviderIdLength) return false
+  for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) < 0x20 || id.charCodeAt(i) === 0x7f) return false
+  return true
+}
+
 const readMessagesChange = (value: MessagesValue) =>
   Effect.gen(function* () {
     let ignored = 0
@@ -96,6 +109,13 @@ const readMessagesChange = (value: MessagesValue) =>
         ignored++
         continue
       }
+      if (!isUsableProviderId(id)) {
+        yield* Effect.logWarning(
+          "cloud webhook: a message whose id no provider sends (too long, or control characters), ignored",
+        )
+        ignored++
+        continue
+      }
       const phone = normalizePhone(from)
       if (!DIGITS.test(phone)) {
         yield* Effect.logWarning("cloud webhook: a message from something that is not a phone number, ignored")
@@ -111,6 +131,11 @@ const readMessagesChange = (value: MessagesValue) =>
       const decoded = decodeStatus(raw)
       if (decoded._tag === "None") {
         yield* Effect.logWarning("cloud webhook: a status without id, status or recipient_id, ignored")
+        ignored++
+        continue
+      }
+      if (!isUsableProviderId(decoded.value.id)) {
+        yield* Effect.logWarning("cloud webhook: a status whose message id no provider sends, ignored")
         ignored++
         continue
       }

@@ -1,5 +1,5 @@
-import { Bus, type BusRecord } from "@parley/bus"
-import { ChannelOutbound, decodeBusValue, Topics } from "@parley/contracts"
+import { Bus, type BusRecord, decodeOrSkip } from "@parley/bus"
+import { ChannelOutbound, Topics } from "@parley/contracts"
 import type { Database } from "@parley/db"
 import { Effect } from "effect"
 import type { MessagingResources } from "../resources.ts"
@@ -24,16 +24,12 @@ const sourceKeyOf = (record: BusRecord, reply: ChannelOutbound): string =>
  * tried three times (1 s, 2 s apart) while the provider is rate limiting or down, then left recorded
  * as failed (visible in `GET /api/messages`) rather than holding up the partition.
  */
-export const handleAssistantReply = (record: BusRecord, options: { readonly retryBaseMs: number }) =>
+export const handleAssistantReply = (
+  reply: ChannelOutbound,
+  record: BusRecord,
+  options: { readonly retryBaseMs: number },
+) =>
   Effect.gen(function* () {
-    const decoded = yield* decodeBusValue(ChannelOutbound)(record.value).pipe(Effect.result)
-    if (decoded._tag === "Failure") {
-      yield* Effect.logError("assistant reply record refused").pipe(
-        Effect.annotateLogs({ offset: String(record.offset), error: decoded.failure.message }),
-      )
-      return
-    }
-    const reply = decoded.success
     yield* sendMessage(reply.orgId, {
       to: reply.to,
       channel: reply.channel,
@@ -54,7 +50,10 @@ export const consumeAssistantReplies = (options: { readonly retryBaseMs: number 
   Effect.gen(function* () {
     const bus = yield* Bus
     const context = yield* Effect.context<Database | MessagingResources>()
-    return yield* bus.subscribe({ groupId: ASSISTANT_REPLIES_GROUP, topics: [Topics.channelOutbound] }, (record) =>
-      handleAssistantReply(record, options).pipe(Effect.provideContext(context)),
+    return yield* bus.subscribe(
+      { groupId: ASSISTANT_REPLIES_GROUP, topics: [Topics.channelOutbound] },
+      decodeOrSkip(ChannelOutbound, (reply, record) =>
+        handleAssistantReply(reply, record, options).pipe(Effect.provideContext(context)),
+      ),
     )
   })

@@ -26,6 +26,16 @@ const timeField = (body: Record<string, unknown>, name: string): Effect.Effect<D
   return Effect.succeed(new Date(value))
 }
 
+/** `GET /api/org/webhook-events`: the catalogue as it is, built once. */
+const catalogue = {
+  data: EventCatalogue.map((entry) => ({
+    name: entry.name,
+    description: entry.description,
+    channels: entry.channels,
+    sample: entry.sample,
+  })),
+}
+
 /** Queues deliveries for the dispatcher in one transaction: all of them reach the bus, or none. */
 const queue = (records: ReadonlyArray<OutgoingRecord>) =>
   withTransaction((tx) =>
@@ -113,13 +123,5 @@ export const deliveryHandlers = (ctx: RouteContext) =>
         return { deliveryId: test.id }
       }),
 
-    listWebhookEvents: () =>
-      Effect.succeed({
-        data: EventCatalogue.map((entry) => ({
-          name: entry.name,
-          description: entry.description,
-          channels: entry.channels,
-          sample: entry.sample,
-        })),
-      }),
+    listWebhookEvents: () => Effect.succeed(catalogue),
   }) satisfies Partial<RegistryHandlers>

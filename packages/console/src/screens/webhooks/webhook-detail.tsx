@@ -17,6 +17,7 @@ import { CopyField, ShownOnce } from "../../ui/secret.tsx"
 import { type Awaited, awaitDelivery, DeliveryLog } from "./delivery-log.tsx"
 import { EventsField, useCatalogue } from "./events-field.tsx"
 import { Health, type Webhook } from "./health.tsx"
+import { TestEvent } from "./test-event.tsx"
 import { newWebhookSecret, webhookUrlProblem } from "./webhook-url.ts"
 
 const EditWebhook = ({ webhook, onSaved }: { webhook: Webhook; onSaved: () => void }) => {
@@ -143,6 +144,7 @@ export const WebhookDetail = () => {
   const [rotated, setRotated] = useState<string | undefined>(undefined)
   const [awaited, setAwaited] = useState<Awaited | undefined>(undefined)
   const admin = may("PUT /api/org/webhooks/{id}")
+  const catalogue = useCatalogue()
 
   const current = webhook.data
   if (current === undefined) {
@@ -240,6 +242,15 @@ export const WebhookDetail = () => {
         </p>
         <Health webhook={current} />
       </Section>
+      {may("POST /api/org/webhooks/{id}/test") ? (
+        <Section title="Send a test event">
+          <TestEvent
+            webhookId={id}
+            catalogue={catalogue}
+            onSent={(deliveryId) => setAwaited(awaitDelivery(deliveryId))}
+          />
+        </Section>
+      ) : null}
       {admin ? (
         <Section title="Replay a time window">
           <Replay webhookId={id} />

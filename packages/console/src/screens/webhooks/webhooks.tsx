@@ -21,9 +21,7 @@ type CreatedWebhook = Answer<"/api/org/webhooks", "post">
 export const SecretForms = ({ created }: { created: CreatedWebhook }) => (
   <>
     <CopyField label="Secret (X-Service-Signature)" value={created.secret} />
-    {"signingSecret" in created && typeof created.signingSecret === "string" ? (
-      <CopyField label="Signing secret (Standard Webhooks)" value={created.signingSecret} />
-    ) : null}
+    <CopyField label="Signing secret (Standard Webhooks)" value={created.signingSecret} />
   </>
 )
 

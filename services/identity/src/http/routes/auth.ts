@@ -4,6 +4,7 @@
  * session presented is deleted server-side.
  */
 import { Effect } from "effect"
+import { deviceCookie, deviceTokenFromCookie } from "../../domain/login-throttle.ts"
 import { memberJson } from "../../domain/model.ts"
 import { clearedSessionCookie, sessionCookie, sessionTokenFromCookie } from "../../domain/session-token.ts"
 import { Accounts } from "../../services/accounts.ts"
@@ -22,11 +23,15 @@ const currentUserJson = (user: Parameters<typeof memberJson>[0], organization: {
 
 export const authHandlers = (options: AuthRouteOptions) =>
   ({
-    login: ({ body, reply }) =>
+    login: ({ body, request, reply }) =>
       Effect.gen(function* () {
         const { email, password } = yield* body
-        const signedIn = yield* Accounts.use((a) => a.login(email, password))
-        reply.header("set-cookie", sessionCookie(signedIn.token, options.secureCookies))
+        const presented = deviceTokenFromCookie(request.headers.cookie)
+        const signedIn = yield* Accounts.use((a) => a.login(email, password, presented))
+        reply.header("set-cookie", [
+          sessionCookie(signedIn.token, options.secureCookies),
+          deviceCookie(signedIn.deviceToken, options.secureCookies),
+        ])
         return currentUserJson(signedIn.user, signedIn.organization)
       }),
 

@@ -1,0 +1,104 @@
+/**
+ * Group commit: concurrent callers' items are written together, one batch per round trip, with at
+ * most `maxConcurrent` batches in flight. Idle, an item goes out at once (no linger); busy, items
+ * pile up behind the running batches and leave together, so a thousand handlers finishing at once
+ * cost a handful of transactions (or publishes) instead of a thousand — and a handful of pool
+ * connections.
+ *
+ * Plain promises, no Effect: the dispatcher batches every publish of its attempt path through one
+ * (test/bench/dispatcher). `@parley/db`'s `makeGroupCommit` is this same queue with a transaction
+ * per batch, item-by-item retry of a failed batch, and a Scope.
+ */
+export interface GroupCommitQueueOptions {
+  /** Most items in one batch (default 1,000). */
+  readonly maxBatch?: number
+  /** Most batches in flight at once (default 2: one finishes while the next runs). */
+  readonly maxConcurrent?: number
+}
+
+interface Waiter<T, R> {
+  readonly item: T
+  readonly resolve: (result: R) => void
+  readonly reject: (error: unknown) => void
+}
+
+export class GroupCommit<T, R = void> {
+  readonly #run: (items: ReadonlyArray<T>) => Promise<ReadonlyArray<R>>
+  readonly #maxBatch: number
+  readonly #maxConcurrent: number
+  readonly #pending: Array<Waiter<T, R>> = []
+  #running = 0
+  #closed = false
+  #onDrained: (() => void) | undefined
+
+  /** `run` answers one result per item, in order; if it rejects, every item of the batch does. */
+  constructor(run: (items: ReadonlyArray<T>) => Promise<ReadonlyArray<R>>, options: GroupCommitQueueOptions = {}) {
+    this.#run = run
+    this.#maxBatch = Math.max(1, options.maxBatch ?? 1_000)
+    this.#maxConcurrent = Math.max(1, options.maxConcurrent ?? 2)
+  }
+
+  /**
+   * Answers once the batch holding `item` ran. Aborting `signal` withdraws the item if its batch
+   * has not started (the promise then rejects with the signal's reason); after `close`, rejects.
+   */
+  submit(item: T, signal?: AbortSignal): Promise<R> {
+    if (this.#closed) return Promise.reject(new Error("group commit: submitted after its scope closed"))
+    return new Promise<R>((resolve, reject) => {
+      const waiter: Waiter<T, R> = { item, resolve, reject }
+      this.#pending.push(waiter)
+      if (signal !== undefined) {
+        signal.addEventListener(
+          "abort",
+          () => {
+            const index = this.#pending.indexOf(waiter)
+            if (index < 0) return
+            this.#pending.splice(index, 1)
+            reject(signal.reason)
+            this.#drainedCheck()
+          },
+          { once: true },
+        )
+      }
+      this.#pump()
+    })
+  }
+
+  submitAll(items: ReadonlyArray<T>): Promise<ReadonlyArray<R>> {
+    return Promise.all(items.map((item) => this.submit(item)))
+  }
+
+  /** Refuses new items and resolves once every item already submitted has its answer. */
+  close(): Promise<void> {
+    this.#closed = true
+    return new Promise<void>((resolve) => {
+      this.#onDrained = resolve
+      this.#drainedCheck()
+    })
+  }
+
+  #drainedCheck(): void {
+    if (this.#closed && this.#running === 0 && this.#pending.length === 0) this.#onDrained?.()
+  }
+
+  #pump(): void {
+    while (this.#running < this.#maxConcurrent && this.#pending.length > 0) {
+      const batch = this.#pending.splice(0, this.#maxBatch)
+      this.#running++
+      this.#run(batch.map((waiter) => waiter.item))
+        .then(
+          (results) => {
+            for (const [i, waiter] of batch.entries()) waiter.resolve(results[i] as R)
+          },
+          (error: unknown) => {
+            for (const waiter of batch) waiter.reject(error)
+          },
+        )
+        .finally(() => {
+          this.#running--
+          this.#pump()
+          this.#drainedCheck()
+        })
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { accountKeyOf, FreeFailures } from "../src/domain/login-throttle.ts"
+import { addMember, createOrganization, type Harness, startIdentity, type TestOrganization } from "./harness.ts"
+
+let harness: Harness
+let org: TestOrganization
+beforeAll(async () => {
+  harness = await startIdentity()
+  org = await createOrganization(harness)
+})
+afterAll(() => harness.close())
+
+const login = (email: string, password: string, cookie?: string) =>
+  harness.app.inject({
+    method: "POST",
+    url: "/api/auth/login",
+    payload: { email, password },
+    ...(cookie === undefined ? {} : { headers: { cookie } }),
+  })
+
+const deviceCookieOf = (response: Awaited<ReturnType<typeof login>>): string => {
+  const cookies = ([] as Array<string>).concat(response.headers["set-cookie"] ?? [])
+  const device = cookies.find((c) => c.startsWith("parley_device="))
+  if (device === undefined) throw new Error(`no parley_device cookie in ${JSON.stringify(cookies)}`)
+  return device.split(";")[0] as string
+}
+
+const RATE_LIMITED = { error: "Too many requests, slow down", code: "rate_limited" }
+
+/** Lets the account's lock run out, as waiting would. */
+const expireLock = (email: string) =>
+  harness.sql`update identity.login_failures set locked_until = now() - interval '1 second'
+              where account_key = ${accountKeyOf(email)}`
+
+describe("failed logins for one account", () => {
+  it("locks the account for unknown browsers after five failures — the right password too — with Retry-After, and lets it go when the lock runs out", async () => {
+    const member = await addMember(harness, org)
+    for (let i = 1; i < FreeFailures; i++) expect((await login(member.email, `wrong-${i}`)).statusCode).toBe(401)
+    // The fifth failure earns a lock of 30 s.
+    expect((await login(member.email, "wrong-5")).statusCode).toBe(401)
+    const refused = await login(member.email, member.password)
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json()).toEqual(RATE_LIMITED)
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(25)
+    expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(30)
+    await expireLock(member.email)
+    // One more failure now locks for twice as long.
+    expect((await login(member.email, "wrong-6")).statusCode).toBe(401)
+    expect(Number((await login(member.email, member.password)).headers["retry-after"])).toBeGreaterThan(50)
+    await expireLock(member.email)
+    expect((await login(member.email, member.password)).statusCode).toBe(200)
+    // A success starts the count over: five more free attempts.
+    for (let i = 1; i < FreeFailures; i++) expect((await login(member.email, `again-${i}`)).statusCode).toBe(401)
+    expect((await login(member.email, member.password)).statusCode).toBe(200)
+  })
+
+  it("never locks a user out of a browser they signed in from, however long someone else guesses", async () => {
+    const member = await addMember(harness, org)
+    const device = deviceCookieOf(await login(member.email, member.password))
+    // An attacker without the cookie keeps the account locked for unknown browsers...
+    for (let i = 0; i < FreeFailures + 3; i++) await login(member.email, `guess-${i}`)
+    expect((await login(member.email, member.password)).statusCode).toBe(429)
+    // ...and the user signs in from their own browser all the same, even after a typo.
+    expect((await login(member.email, "a typo", device)).statusCode).toBe(401)
+    const signedIn = await login(member.email, member.password, device)
+    expect(signedIn.statusCode).toBe(200)
+    expect(signedIn.headers["set-cookie"]?.toString()).toContain("parley_session=")
+    // The cookie is that user's only: another account gets no pass from it.
+    const other = await addMember(harness, org)
+    for (let i = 0; i < FreeFailures; i++) await login(other.email, `guess-${i}`)
+    expect((await login(other.email, other.password, device)).statusCode).toBe(429)
+  })
+
+  it("takes a browser's standing away after five failures of its own", async () => {
+    const member = await addMember(harness, org)
+    const device = deviceCookieOf(await login(member.email, member.password))
+    for (let i = 0; i < FreeFailures; i++)
+      expect((await login(member.email, `stolen-${i}`, device)).statusCode).toBe(401)
+    for (let i = 0; i < FreeFailures; i++) await login(member.email, `guess-${i}`)
+    expect((await login(member.email, member.password, device)).statusCode).toBe(429)
+  })
+
+  it("counts an unknown email exactly as a known one, so the answers tell nothing about who has an account", async () => {
+    const unknown = `nobody-${crypto.randomUUID()}@example.com`
+    const answers = []
+    for (let i = 0; i < FreeFailures + 1; i++) answers.push((await login(unknown, `guess-${i}`)).statusCode)
+    expect(answers).toEqual([401, 401, 401, 401, 401, 429])
+  })
+
+  it("sends the device cookie only to the sign-in routes, out of scripts' reach", async () => {
+    const member = await addMember(harness, org)
+    const cookies = ([] as Array<string>).concat(
+      (await login(member.email, member.password)).headers["set-cookie"] ?? [],
+    )
+    const device = cookies.find((c) => c.startsWith("parley_device=")) ?? ""
+    expect(device).toMatch(/^parley_device=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/api\/auth; Max-Age=\d+/)
+    const [row] = await harness.sql<Array<{ n: number }>>`
+      select count(*)::int as n from identity.trusted_devices where token_digest = ${device.split(";")[0]?.split("=")[1] ?? ""}`
+    // Only the token's digest is stored.
+    expect(row?.n).toBe(0)
+  })
+})
