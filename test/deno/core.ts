@@ -2,8 +2,9 @@
  * Run by test/e2e/deno.test.ts under Deno (not Node), importing the TypeScript sources unchanged:
  * @parley/platform's ids, hashing and secret box, @parley/contracts' API key format, the
  * dispatcher's envelope signing (checked with @parley/webhooks' `verify`), and the assistant's
- * deterministic engine through a two-turn conversation. The dispatcher's signing covers both
- * X-Service-Signature and the Standard Webhooks headers, with a previous key as after a rotation.
+ * deterministic engine (with its libraries: libphonenumber-js, chrono-node, eld, MiniSearch) through
+ * a two-turn conversation. The dispatcher's signing covers both X-Service-Signature and the Standard
+ * Webhooks headers, with a previous key as after a rotation.
  * Prints one JSON line of findings.
  * Input: one JSON argument { sealedOnNode, secretKey, secretPlaintext, today }.
  */
@@ -12,8 +13,10 @@ import { verify } from "@parley/webhooks"
 import { constantTimeEqual, deliverySignature, hmacSha256Hex, sha256Hex } from "../../packages/platform/src/crypto.ts"
 import { newId } from "../../packages/platform/src/ids.ts"
 import { SecretBox } from "../../packages/platform/src/secret-box.ts"
-import { type CalendarAnswer, composeReply, planTurn } from "../../services/assistant/src/engine/dialogue.ts"
+import { DEFAULT_BOOKING_SETTINGS } from "../../services/assistant/src/bookings/settings.ts"
+import { type Known, type Need, nothingKnown, step } from "../../services/assistant/src/engine/dialogue.ts"
 import { leadOfConversation } from "../../services/assistant/src/engine/lead-capture.ts"
+import type { EngineContext } from "../../services/assistant/src/engine/profile.ts"
 import { readMessage } from "../../services/assistant/src/engine/read-message.ts"
 import { type ConversationState, emptyConversation } from "../../services/assistant/src/engine/state.ts"
 import { envelopeBody } from "../../services/dispatcher/src/envelope.ts"
@@ -64,22 +67,38 @@ const standardVerified = [
   (await verify(body, attemptHeaders, `whsec_${previousSecret}`)).event,
 ]
 
-// The assistant's deterministic engine: a callback request, then a booking.
-const settings = { services: ["consultation"], timezone: "UTC" }
-const turn = (state: ConversationState, text: string, answerOf: (request: { kind: string }) => CalendarAnswer) => {
-  const facts = readMessage(text, input.today, settings.services)
-  const plan = planTurn(state, facts, settings, "widget")
-  const composed = composeReply(plan, facts, answerOf(plan.request), settings, true)
-  return { request: plan.request, ...composed }
+// The assistant's deterministic engine: a callback request, then a booking. The engine is pure: it
+// says what it needs of the calendar, and this loop answers as the service's calendar would (every
+// offered time free, a booking made).
+const context: EngineContext = {
+  profile: { businessName: "Demo", languages: ["en"], faqs: [] },
+  settings: DEFAULT_BOOKING_SETTINGS,
+  today: input.today,
+  nowTime: "08:00",
 }
-const first = turn(emptyConversation, "Hi, I'm Dana. Please call me back at +1 (415) 555-0100", () => ({
-  kind: "none",
-}))
-const second = turn(first.state, "Can I book a consultation on 2026-11-24 at 09:30?", (request) =>
-  request.kind === "book"
-    ? { kind: "booked", date: "2026-11-24", time: "09:30", service: "consultation" }
-    : { kind: "none" },
-)
+const offered = ["09:00", "09:30", "10:00", "10:30"]
+const turn = (state: ConversationState, text: string) => {
+  const facts = readMessage(text, state, context)
+  let known: Known = nothingKnown
+  const needs: Array<Need> = []
+  for (let round = 0; round < 8; round++) {
+    const next = step(state, facts, context, known)
+    if (next.kind === "reply") return { needs, text: next.text, state: next.state }
+    needs.push(next.need)
+    const need = next.need
+    if (need.kind === "day") {
+      const days = new Map(known.days)
+      days.set(need.date, { date: need.date, offered, free: offered })
+      known = { ...known, days }
+    } else if (need.kind === "book") known = { ...known, booking: { kind: "booked", id: "bkg_deno" } }
+    else if (need.kind === "held") known = { ...known, held: null }
+    else throw new Error(`the engine asked for ${need.kind}, which this conversation never needs`)
+  }
+  throw new Error("the engine asked the calendar more than it ever should")
+}
+const first = turn(emptyConversation, "Hi, I'm Dana. Please call me back at +1 (415) 555-0100")
+const second = turn(first.state, "Can I book a consultation on 2026-11-24 at 09:30?")
+const booked = second.needs.find((need) => need.kind === "book")
 
 console.log(
   JSON.stringify({
@@ -99,7 +118,7 @@ console.log(
     standardVerified,
     firstReply: first.text,
     firstLead: leadOfConversation(first.state, "chat") ?? null,
-    secondRequest: second.request,
+    secondRequest: booked === undefined ? null : { kind: "book", ...booked.slot },
     secondReply: second.text,
     secondLead: leadOfConversation(second.state, "chat") ?? null,
   }),

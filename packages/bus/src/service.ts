@@ -8,6 +8,7 @@ import type { RouteDeclaration, ServiceName, ServiceRoutes } from "@parley/contr
 import {
   type EnvRecord,
   type HttpServer,
+  type LoggerOptions,
   type LogLevelName,
   loadConfig,
   makeLogger,
@@ -57,8 +58,14 @@ export interface ServiceDefinition<N extends InfrastructureNeed = Infrastructure
   /** Its route declarations, for a service behind the gateway (`routes.service` names it there). */
   readonly routes?: BehindTheGateway
   readonly infrastructure: N
-  /** Decodes the service's config from `env` (default: the process environment), once. */
-  readonly configure: (env?: EnvRecord) => Effect.Effect<ConfiguredService<Provided<N>>, Config.ConfigError>
+  /**
+   * Decodes the service's config from `env` (default: the process environment), once. `logging`
+   * adjusts its logger: in `npm start` the gateway writes the one access line per request.
+   */
+  readonly configure: (
+    env?: EnvRecord,
+    logging?: Pick<LoggerOptions, "accessLog">,
+  ) => Effect.Effect<ConfiguredService<Provided<N>>, Config.ConfigError>
 }
 
 export interface ServiceDefinitionOptions<C extends ServiceConfig, N extends InfrastructureNeed> {
@@ -79,9 +86,9 @@ export const defineService = <C extends ServiceConfig, const N extends Infrastru
   name: options.name,
   ...(options.routes === undefined ? {} : { routes: options.routes }),
   infrastructure: options.infrastructure,
-  configure: (env) =>
+  configure: (env, logging) =>
     Effect.map(loadConfig(options.config, env), (config) => {
-      const logger = makeLogger({ service: options.name, level: config.logLevel })
+      const logger = makeLogger({ ...logging, service: options.name, level: config.logLevel })
       return { config, logger, make: options.make(config, logger).pipe(Effect.provide(pinoLoggerLayer(logger))) }
     }),
 })

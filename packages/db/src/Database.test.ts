@@ -31,12 +31,14 @@ describe("Database.layer with a URL", () => {
 })
 
 describe("Database.layer without a URL", () => {
-  it("runs an embedded PostgreSQL 18 under <dataDir>/postgres, with a real pool, kept across restarts", async () => {
+  it("runs an embedded PostgreSQL 18 under <dataDir>/postgres, with a real pool on its Unix socket, kept across restarts", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "parley-embedded-"))
     try {
       await useDatabase({ dataDir, maxConnections: 4 }, async (db) => {
         const [version] = await db.sql<Array<{ server_version_num: string }>>`show server_version_num`
         expect(Number(version?.server_version_num)).toBeGreaterThanOrEqual(180_000)
+        // No server address: the connection is the Unix socket's, not loopback TCP's.
+        expect(await db.sql`select inet_server_addr() as address`).toEqual([{ address: null }])
         await db.sql`create table kept (n int8)`
         await db.sql`insert into kept values (7)`
         // Several connections at once: one holds a transaction open while another commits.

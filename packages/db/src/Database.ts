@@ -36,7 +36,7 @@ export const clientOptions = (max: number): postgres.Options<Record<string, post
 
 /**
  * `url` when one is given; else starts an embedded PostgreSQL server under `dataDir` and returns
- * its URL, stopping the server when the scope closes (after what was built on it in that scope,
+ * its URL (through its Unix socket, for `connect`), stopping the server when the scope closes (after what was built on it in that scope,
  * so pools end before their server). Its messages go to the Effect logger.
  */
 export const databaseUrl = (
@@ -55,14 +55,27 @@ export const databaseUrl = (
       ),
       (server) => Effect.promise(() => server.close()),
     )
-    return server.url
+    return server.socketUrl ?? server.url
   })
+
+/**
+ * A pool on `url`, which may name a Unix socket's directory the way libpq does (`?host=/dir`, what
+ * the embedded server's `socketUrl` uses): postgres.js takes the directory as its `host` option
+ * only, and would send a `host` query parameter to the server as a setting.
+ */
+export const connect = (url: string, max: number): postgres.Sql => {
+  const parsed = new URL(url)
+  const socketDir = parsed.searchParams.get("host")
+  if (socketDir === null || !socketDir.startsWith("/")) return postgres(url, clientOptions(max))
+  parsed.searchParams.delete("host")
+  return postgres(parsed.href, { ...clientOptions(max), host: socketDir })
+}
 
 const makeDatabase = (options: DatabaseOptions) =>
   Effect.gen(function* () {
     const url = yield* databaseUrl(options)
     const sql = yield* Effect.acquireRelease(
-      Effect.sync(() => postgres(url, clientOptions(options.maxConnections ?? 10))),
+      Effect.sync(() => connect(url, options.maxConnections ?? 10)),
       (sql) => Effect.promise(() => sql.end({ timeout: 5 })),
     )
     return { sql }

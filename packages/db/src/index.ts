@@ -1,6 +1,6 @@
-export { clientOptions, Database, type DatabaseOptions, databaseUrl } from "./Database.ts"
+export { clientOptions, connect, Database, type DatabaseOptions, databaseUrl } from "./Database.ts"
 export { type EmbeddedPostgres, type EmbeddedPostgresOptions, startEmbeddedPostgres } from "./embedded/index.ts"
 export { type GroupCommit, type GroupCommitOptions, makeGroupCommit } from "./group-commit.ts"
 export { loadMigrations, type Migration, migrate, quoteIdentifier } from "./migrate.ts"
-export { withTransaction } from "./transaction.ts"
+export { atCommit, withTransaction } from "./transaction.ts"
 export { Wakeup } from "./wakeup.ts"

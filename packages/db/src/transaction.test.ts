@@ -2,7 +2,7 @@ import { Cause, Effect, Exit, Fiber, Layer, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "./Database.ts"
 import { type FreshDatabase, freshDatabase } from "./testing.ts"
-import { withTransaction } from "./transaction.ts"
+import { atCommit, withTransaction } from "./transaction.ts"
 
 class Refused extends Schema.TaggedError<Refused>()("Refused", { why: Schema.String }) {}
 
@@ -72,5 +72,42 @@ describe("withTransaction", () => {
   it("gives the effect the caller's services", async () => {
     const exit = await run(withTransaction(() => Database.use((d) => Effect.succeed(d.sql === db.sql))))
     expect(exit).toEqual(Exit.succeed(true))
+  })
+
+  it("sends atCommit statements last, after everything the effect wrote, in the same transaction", async () => {
+    const exit = await run(
+      withTransaction((tx) =>
+        Effect.promise(async () => {
+          expect(
+            atCommit(
+              tx,
+              () => tx`insert into t (name) select 'last, after ' || count(*) from t where name like 'before-%'`,
+            ),
+          ).toBe(true)
+          await tx`insert into t (name) values ('before-1'), ('before-2')`
+        }),
+      ),
+    )
+    expect(exit).toEqual(Exit.succeed(undefined))
+    expect(await names()).toEqual(expect.arrayContaining(["before-1", "before-2", "last, after 2"]))
+  })
+
+  it("rolls back everything and dies when an atCommit statement fails", async () => {
+    const exit = await run(
+      withTransaction((tx) =>
+        Effect.promise(async () => {
+          await tx`insert into t (name) values ('doomed')`
+          atCommit(tx, () => tx`insert into t (name) values ('doomed')`)
+        }),
+      ),
+    )
+    expect(Exit.isFailure(exit) && Cause.hasDies(exit.cause)).toBe(true)
+    expect(await names()).not.toContain("doomed")
+  })
+
+  it("registers nothing outside withTransaction", async () => {
+    await db.sql.begin(async (tx) => {
+      expect(atCommit(tx, () => tx`select 1`)).toBe(false)
+    })
   })
 })

@@ -82,6 +82,22 @@ describe("makeLogger", () => {
     expect(output).not.toContain(secret)
   })
 
+  it("writes no access line for a server whose logger leaves them to a gateway in front, and every other line", async () => {
+    const { lines, destination } = collect()
+    const app = makeHttpServer({
+      service: "behind-the-gateway",
+      logger: makeLogger({ service: "behind-the-gateway", destination, accessLog: false }),
+      metrics: makeServiceMetrics("behind-the-gateway", { defaultMetrics: false }),
+    })
+    app.get("/api/thing", async (request) => {
+      request.log.info("handling")
+      return { ok: true }
+    })
+    const res = await app.inject({ method: "GET", url: "/api/thing" }).finally(() => app.close())
+    expect(res.statusCode).toBe(200)
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(["handling"])
+  })
+
   it("censors credential query parameters in URLs", () => {
     expect(censorUrl("/x?apiKey=abc&hub.verify_token=t&q=1")).toBe(
       "/x?apiKey=[redacted]&hub.verify_token=[redacted]&q=1",

@@ -189,9 +189,8 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     const pipeline = makePipeline({
       authenticator: makeAuthenticator({ keys, identity, csrf: { publicOrigin: new URL(options.publicUrl).origin } }),
       count,
-      forwarder: makeForwarder(upstreams, gatewayMetrics),
+      forwarder: makeForwarder(upstreams, gatewayMetrics, options.internalSecret),
       usage,
-      internalSecret: options.internalSecret,
     })
     app.route({ method: [...ALL_METHODS], url: "/api/*", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/channels/*", handler: pipeline })

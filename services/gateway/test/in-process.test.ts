@@ -1,14 +1,14 @@
 /**
  * `npm start`'s hop: a service in the gateway's own process. A bodiless call is handed to the
  * service's Fastify on the client's own request and connection; a call with a body is simulated
- * (`inject`). Either way the service must see exactly what it would over HTTP — the gateway's
- * signed principal and request id, never the client's credentials or forged internal headers —
- * and the client must get the gateway's headers with the service's answer.
+ * (`inject`). Either way the service must see what it would over HTTP — the gateway's principal
+ * (handed over on the request object when the request is, signed otherwise) and request id, never
+ * the client's credentials or forged internal headers — and the client must get the gateway's
+ * headers with the service's answer.
  */
 
 import type { IncomingHttpHeaders } from "node:http"
-import { type Principal, verifyPrincipal } from "@parley/platform"
-import { Result } from "effect"
+import { type Principal, requirePrincipal } from "@parley/platform"
 import Fastify, { type FastifyInstance } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { InProcessDispatcher } from "../src/proxy/in-process.ts"
@@ -26,12 +26,23 @@ import {
 let system: TestSystem
 let gw: RunningGateway
 let service: FastifyInstance
+let channels: FastifyInstance
+const callbacks: Array<{ body: string; signature: unknown; handedOver: boolean }> = []
 let org: Organization
 let key: CreatedKey
-const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders; body: unknown; ip: string }> = []
+const seen: Array<{
+  method: string
+  url: string
+  headers: IncomingHttpHeaders
+  body: unknown
+  ip: string
+  principal: Principal | undefined
+}> = []
 
 beforeAll(async () => {
   service = Fastify()
+  // What every service's principal routes run: the principal handed over, else the signed header.
+  service.addHook("onRequest", requirePrincipal(INTERNAL_SECRET))
   service.all("/api/org/*", async (request, reply) => {
     seen.push({
       method: request.method,
@@ -39,11 +50,25 @@ beforeAll(async () => {
       headers: request.headers,
       body: request.body,
       ip: request.ip,
+      principal: request.principal,
     })
     reply.header("x-service-said", "hello")
     return reply.code(request.method === "POST" ? 201 : 200).send({ answered: request.method })
   })
   await service.ready()
+  // A provider's callback: the service reads the raw bytes itself (the signature covers them).
+  channels = Fastify()
+  channels.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body))
+  channels.post("/channels/cloud/webhook", async (request) => {
+    callbacks.push({
+      body: (request.body as Buffer).toString("utf8"),
+      signature: request.headers["x-hub-signature-256"],
+      // The client's own request (handed over), not inject's simulated one.
+      handedOver: request.raw.constructor.name === "IncomingMessage",
+    })
+    return { received: true }
+  })
+  await channels.ready()
   system = await startSystem()
   const bootstrap = await system.startGateway()
   org = await createOrganization(bootstrap.url)
@@ -53,21 +78,15 @@ beforeAll(async () => {
       identity: system.identityUrl,
       webhookRegistry: new InProcessDispatcher(service),
       assistant: system.upstream.url,
-      messaging: system.upstream.url,
+      messaging: new InProcessDispatcher(channels),
     },
   })
 })
 afterAll(async () => {
   await system?.close()
   await service?.close()
+  await channels?.close()
 })
-
-const principalOf = (headers: IncomingHttpHeaders): Principal | undefined => {
-  const value = headers["x-parley-principal"]
-  if (typeof value !== "string") return undefined
-  const verified = verifyPrincipal(INTERNAL_SECRET, value)
-  return Result.isSuccess(verified) ? verified.success : undefined
-}
 
 describe("a service in the gateway's process", () => {
   it("gets a bodiless call with the gateway's principal and request id, and none of the client's credentials", async () => {
@@ -97,7 +116,9 @@ describe("a service in the gateway's process", () => {
     expect(call?.headers["x-request-id"]).toBe("trace-in-process")
     expect(call?.headers["x-custom"]).toBe("kept")
     expect(call?.headers["x-forwarded-for"]).toBe("127.0.0.1")
-    expect(principalOf(call?.headers ?? {})).toMatchObject({
+    // Handed over with the request object: no header to sign, none to verify (the forged one dropped).
+    expect(call?.headers["x-parley-principal"]).toBeUndefined()
+    expect(call?.principal).toMatchObject({
       orgId: org.orgId,
       role: "admin",
       actor: { type: "api_key", keyId: key.id },
@@ -119,7 +140,25 @@ describe("a service in the gateway's process", () => {
     const [call] = seen
     expect(call?.body).toEqual({ url: "https://receiver.example/hook" })
     expect(call?.headers["x-api-key"]).toBeUndefined()
-    expect(principalOf(call?.headers ?? {})).toMatchObject({ orgId: org.orgId, actor: { type: "api_key" } })
+    // Simulated (`inject`), so signed like over HTTP, and verified by the service.
+    expect(call?.headers["x-parley-principal"]).not.toBe("forged")
+    expect(call?.principal).toMatchObject({ orgId: org.orgId, actor: { type: "api_key" } })
+  })
+
+  it("hands a provider's callback over with its body unread, so the service reads the exact bytes", async () => {
+    callbacks.length = 0
+    const payload = JSON.stringify({
+      object: "whatsapp_business_account",
+      entry: [{ id: "1", note: "x".repeat(100_000) }],
+    })
+    const response = await fetch(`${gw.url}/channels/cloud/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hub-signature-256": "sha256=abc" },
+      body: payload,
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ received: true })
+    expect(callbacks).toEqual([{ body: payload, signature: "sha256=abc", handedOver: true }])
   })
 
   it("keeps serving kept-alive clients call after call, each answer whole", async () => {

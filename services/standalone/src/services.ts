@@ -44,7 +44,8 @@ export const startInternalServices = (
     const metrics: Array<ServiceMetrics> = []
     const starts: Array<Effect.Effect<void, unknown, Infrastructure | Scope.Scope>> = []
     for (const service of services) {
-      const { make } = yield* service.configure(env)
+      // One access line per request: the gateway's, which hands them over.
+      const { make } = yield* service.configure(env, { accessLog: false })
       const app = yield* make
       if (service.routes !== undefined) targets[service.routes.service] = new InProcessDispatcher(app.http)
       metrics.push(app.http.metrics)

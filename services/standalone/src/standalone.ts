@@ -61,7 +61,10 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
   Effect.gen(function* () {
     const dataDir = resolve(config.dataDir)
     const secrets = yield* Effect.promise(() => loadOrCreateSecrets(dataDir))
-    const loggerFor = (service: string) => makeLogger({ service, level: config.logLevel })
+    // One access line per request: the gateway's. The services it hands requests to in this
+    // process log everything else as usual.
+    const loggerFor = (service: string) =>
+      makeLogger({ service, level: config.logLevel, accessLog: service === "gateway" || service === "standalone" })
     const logger = loggerFor("standalone")
     const servicesEnv = serviceEnvironment(env, secrets.secrets, dataDir)
 

@@ -4,7 +4,7 @@ import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import type postgres from "postgres"
 import { Bus, BusError, OutboxWriter } from "../Bus.ts"
 import { runConsumer } from "./consumer.ts"
-import { appendRecords, busChannel, TopicDirectory } from "./log.ts"
+import { appendInTransaction, appendRecords, busChannel, TopicDirectory } from "./log.ts"
 import { deleteConsumedRecords } from "./retention.ts"
 import { busMigrations, busSchema } from "./schema.ts"
 import { type BusTimings, defaultTimings } from "./timings.ts"
@@ -27,9 +27,6 @@ export interface SingleNodeBusOptions {
    */
   readonly crashSignal?: AbortSignal
 }
-
-/** A transaction runs tagged-template queries exactly like the pool; the types just do not say so. */
-const asQueries = (tx: postgres.TransactionSql): postgres.Sql => tx as unknown as postgres.Sql
 
 const defaultPartitions = 8
 const catalogPartitions = new Map<string, number>(TopicCatalog.map((t) => [t.name, t.partitions]))
@@ -112,8 +109,7 @@ const make = (options: SingleNodeBusOptions) =>
     })
 
     const outbox = OutboxWriter.of({
-      append: (tx: postgres.TransactionSql, records) =>
-        Effect.promise(() => appendRecords(asQueries(tx), topics, records)).pipe(Effect.asVoid),
+      append: (tx: postgres.TransactionSql, records) => Effect.promise(() => appendInTransaction(tx, topics, records)),
     })
 
     return Context.make(Bus, bus).pipe(Context.add(OutboxWriter, outbox))

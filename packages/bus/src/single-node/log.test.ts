@@ -1,4 +1,5 @@
 import { Topics } from "@parley/contracts"
+import { withTransaction } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -55,6 +56,61 @@ describe("the single-node log", () => {
       { value: "first", offset: 0n },
       { value: "second", offset: 1n },
     ])
+  })
+
+  it("in withTransaction, appends with COMMIT: the partition is not held while the transaction's process works", async () => {
+    await createTopic(db.sql, "deferred", 1)
+    let appended = false
+    let release = () => {}
+    const working = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const slow = bus.run(
+      withTransaction((tx) =>
+        OutboxWriter.use((outbox) =>
+          Effect.gen(function* () {
+            yield* outbox.append(tx, [{ topic: "deferred", key: "k", value: "first" }])
+            yield* outbox.append(tx, [{ topic: "deferred", key: "k", value: "second" }])
+            appended = true
+            // The transaction's process is busy for as long as the test wants.
+            yield* Effect.promise(() => working)
+          }),
+        ),
+      ),
+    )
+    try {
+      await eventually(() => appended)
+      // Appended before the first transaction commits, and not kept waiting for it.
+      await bus.run(Bus.use((b) => b.publish([{ topic: "deferred", key: "k", value: "third" }])))
+    } finally {
+      release()
+      await slow
+    }
+    expect(await offsets("deferred")).toEqual([
+      { value: "third", offset: 0n },
+      { value: "first", offset: 1n },
+      { value: "second", offset: 2n },
+    ])
+  })
+
+  it("in withTransaction, an append that fails rolls the whole transaction back and fails it", async () => {
+    await db.sql`create table if not exists deferred_effects (note text)`
+    await bus.run(Bus.use((b) => b.publish([{ topic: "doomed", key: "k", value: "kept" }])))
+    const failing = bus.run(
+      withTransaction((tx) =>
+        OutboxWriter.use((outbox) =>
+          Effect.gen(function* () {
+            yield* Effect.promise(() => tx`insert into deferred_effects values ('written before the append')`)
+            // The topic is known, so the append gets as far as parley_bus.append, which fails there.
+            yield* Effect.promise(() => tx`delete from parley_bus.partitions where topic = 'doomed'`)
+            yield* outbox.append(tx, [{ topic: "doomed", key: "k", value: "lost" }])
+          }),
+        ),
+      ),
+    )
+    await expect(failing).rejects.toThrow(/No partition/)
+    expect(await db.sql`select note from deferred_effects`).toEqual([])
+    expect((await offsets("doomed")).map((r) => r.value)).toEqual(["kept"])
   })
 
   it("appends a batch spanning partitions all or nothing, in one statement without a client transaction", async () => {

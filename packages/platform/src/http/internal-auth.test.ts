@@ -5,14 +5,26 @@ import { newId } from "../ids.ts"
 import { makeLogger } from "../logger.ts"
 import { makeServiceMetrics } from "../metrics.ts"
 import { INTERNAL_HEADER, PRINCIPAL_HEADER, signInternalCall, signPrincipal } from "../principal.ts"
-import { principalOf, requireInternal, requirePrincipal } from "./internal-auth.ts"
+import { handPrincipalInProcess, principalOf, requireInternal, requirePrincipal } from "./internal-auth.ts"
 import { makeHttpServer } from "./server.ts"
 
 const secret = "s3cret-internal"
+const principal = Schema.decodeUnknownSync(Principal)({
+  orgId: newId("org"),
+  role: "member",
+  actor: { type: "user", userId: newId("usr") },
+  requestId: "r1",
+})
+
 const app = makeHttpServer({
   service: "auth-test",
   logger: makeLogger({ service: "auth-test", level: "silent" }),
   metrics: makeServiceMetrics("auth-test", { defaultMetrics: false }),
+})
+// Plays the gateway of `npm start`, which hands the principal over with the request object.
+app.addHook("onRequest", (request, _reply, done) => {
+  if (request.headers["x-test-hand-over"] === "yes") handPrincipalInProcess(request.raw, principal)
+  done()
 })
 app.register(async (scope) => {
   scope.addHook("preHandler", requirePrincipal(secret))
@@ -23,13 +35,6 @@ app.post("/internal/keys/lookup", { preHandler: requireInternal(secret) }, async
 beforeAll(() => app.ready())
 afterAll(() => app.close())
 
-const principal = Schema.decodeUnknownSync(Principal)({
-  orgId: newId("org"),
-  role: "member",
-  actor: { type: "user", userId: newId("usr") },
-  requestId: "r1",
-})
-
 describe("requirePrincipal", () => {
   it("puts a valid principal on the request", async () => {
     const res = await app.inject({
@@ -37,6 +42,12 @@ describe("requirePrincipal", () => {
       url: "/api/org/webhooks",
       headers: { [PRINCIPAL_HEADER]: signPrincipal(secret, principal) },
     })
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ orgId: principal.orgId })
+  })
+
+  it("takes a principal handed over in process with the request object, unsigned", async () => {
+    const res = await app.inject({ method: "GET", url: "/api/org/webhooks", headers: { "x-test-hand-over": "yes" } })
     expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ orgId: principal.orgId })
   })

@@ -10,7 +10,7 @@ import { type FastifyInstance, type FastifyReply, fastify, LogController } from 
 import { notFound } from "../errors.ts"
 import { newId } from "../ids.ts"
 import type { ParleyLogger } from "../logger.ts"
-import { censorUrl } from "../logger.ts"
+import { censorUrl, writesAccessLog } from "../logger.ts"
 import { makeServiceMetrics, type ServiceMetrics } from "../metrics.ts"
 import { installBodyParsers } from "./body.ts"
 import { handleError, sendApiError, toApiError } from "./error-response.ts"
@@ -90,10 +90,13 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
     setHardeningHeaders(reply)
     done()
   })
+  // The access line; not written by a service whose requests the gateway in front, in the same
+  // process, already logs (`makeLogger`'s `accessLog`).
+  const accessLog = writesAccessLog(options.logger)
   app.addHook("onResponse", (request, reply, done) => {
     // Below the info level (production runs at warn) the line would be dropped: skip building it
     // (the URL censoring regex and the fields object cost a few µs on every request).
-    if ((request.log as unknown as ParleyLogger).isLevelEnabled("info")) {
+    if (accessLog && (request.log as unknown as ParleyLogger).isLevelEnabled("info")) {
       request.log.info(
         {
           method: request.method,

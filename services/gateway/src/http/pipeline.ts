@@ -8,10 +8,11 @@
  * 5. the rate limit for the caller's subject (429) — a failed authentication is counted per IP;
  * 6. body checks: content type (415), declared length (413), JSON read and parsed (400, 413) —
  *    before step 4 on `/api/public/*`, whose key may sit in the body;
- * 7. forwarding, with the signed principal, to the service's keep-alive pool (503 when it is down).
+ * 7. forwarding, with the principal, to the owning service (503 when it is down): signed in a header
+ *    over HTTP, handed over as it is to a service in this process (`proxy/forward.ts`).
  */
 import type { Readable } from "node:stream"
-import { ApiError, type InternalSecret, notFound, type Principal, signPrincipal, unavailable } from "@parley/platform"
+import { ApiError, notFound, type Principal, unavailable } from "@parley/platform"
 import type { FastifyReply, FastifyRequest } from "fastify"
 import type { Authenticator, Caller } from "../auth/authenticate.ts"
 import { IdentityUnavailable } from "../auth/identity-client.ts"
@@ -29,7 +30,6 @@ export interface PipelineDependencies {
   readonly count: RequestCounter
   readonly forwarder: Forwarder
   readonly usage: KeyUsageRecorder
-  readonly internalSecret: InternalSecret
 }
 
 const splitUrl = (url: string): { path: string; query: string | undefined } => {
@@ -179,13 +179,7 @@ export const makePipeline = (deps: PipelineDependencies) => {
         body = Buffer.from(JSON.stringify(rest))
       }
     }
-    const principal = principalOf(caller, request.id)
-    return deps.forwarder.forward(request, reply, {
-      route,
-      url,
-      principal: principal === undefined ? undefined : signPrincipal(deps.internalSecret, principal),
-      body,
-    })
+    return deps.forwarder.forward(request, reply, { route, url, principal: principalOf(caller, request.id), body })
   }
 
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {

@@ -6,7 +6,13 @@
  */
 import type { Readable } from "node:stream"
 import { pipeline } from "node:stream"
-import { unavailable } from "@parley/platform"
+import {
+  handPrincipalInProcess,
+  type InternalSecret,
+  type Principal,
+  signPrincipal,
+  unavailable,
+} from "@parley/platform"
 import type { FastifyReply, FastifyRequest } from "fastify"
 import type { GatewayMetrics } from "../gateway-metrics.ts"
 import { BodyRefused, byteBudget } from "../http/request-body.ts"
@@ -20,7 +26,8 @@ export interface ForwardRequest {
   readonly route: Route
   /** Path and query to send. */
   readonly url: string
-  readonly principal: string | undefined
+  /** The authenticated caller: signed into a header over HTTP, handed over as it is in process. */
+  readonly principal: Principal | undefined
   /** A body the gateway read (JSON); `undefined` streams the client's body, if any. */
   readonly body: Buffer | undefined
 }
@@ -34,10 +41,14 @@ const BUFFERED_ANSWER_LIMIT = 64 * 1024
 type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS"
 
 /**
- * A bodiless call to a service in this process (`npm start`) is handed over whole: the service's
- * Fastify routes the client's request, with the headers it would get over HTTP, and answers on the
- * client's connection — no simulated request, no copy of the answer. Simulating the hop with
- * `inject` cost about as much CPU as the rest of the gateway's work on such a call (test/bench/gateway).
+ * A bodiless call to a service in this process (`npm start`) — or a provider's callback, its body
+ * still unread — is handed over whole: the service's Fastify routes the client's request, with the
+ * headers it would get over HTTP, and answers on the client's connection — no simulated request, no
+ * copy of the answer. Simulating the hop with `inject` cost about as much CPU as the rest of the
+ * gateway's work on such a call (test/bench/gateway).
+ * The principal goes with the request object itself (`handPrincipalInProcess`), neither signed here
+ * nor verified there: within one process there is nothing to authenticate, and signing, verifying
+ * and decoding it was a sixth of the gateway's CPU per request at log level warn.
  */
 const handOff = (
   service: InProcessDispatcher,
@@ -62,32 +73,39 @@ const handOff = (
   )
   request.raw.headers = headers
   request.raw.url = forward.url
+  if (forward.principal !== undefined) handPrincipalInProcess(request.raw, forward.principal)
   reply.hijack()
   service.handOff(request.raw, raw)
   return reply
 }
 
-export const makeForwarder = (upstreams: Upstreams, metrics: GatewayMetrics): Forwarder => ({
+export const makeForwarder = (
+  upstreams: Upstreams,
+  metrics: GatewayMetrics,
+  internalSecret: InternalSecret,
+): Forwarder => ({
   forward: async (request, reply, forward) => {
     const { route } = forward
     const upstream = upstreams.pool(route.service)
+    // Handed over whole: a bodiless call, and a provider's callback whose bytes the gateway has not
+    // touched (its body is the client's own stream, which the service then reads itself, with its
+    // own limit, and whose signature it checks over those bytes). Anything else is simulated.
+    const handingOff =
+      upstream instanceof InProcessDispatcher &&
+      !upstream.closed &&
+      forward.body === undefined &&
+      (request.body == null || (route.body === "raw" && request.body === request.raw))
     const headers = requestHeadersFor(request.headers, {
       surface: route.surface,
       requestId: request.id,
       clientIp: request.ip,
       protocol: request.protocol,
       host: request.headers.host,
-      principal: forward.principal,
+      principal:
+        forward.principal === undefined || handingOff ? undefined : signPrincipal(internalSecret, forward.principal),
       contentLength: forward.body?.length,
     })
-    if (
-      upstream instanceof InProcessDispatcher &&
-      !upstream.closed &&
-      forward.body === undefined &&
-      request.body == null
-    ) {
-      return handOff(upstream, request, reply, forward, headers, metrics)
-    }
+    if (handingOff) return handOff(upstream, request, reply, forward, headers, metrics)
     const clientStream = forward.body === undefined && request.body != null ? (request.body as Readable) : undefined
     let body: Buffer | Readable | undefined = forward.body
     let refused: BodyRefused | undefined

@@ -4,7 +4,7 @@ import { newId } from "@parley/platform"
 import { Effect, Option } from "effect"
 import { findChannel } from "../channels/repository.ts"
 import { ChannelNotConfigured, NotFound, TemplateNotApproved } from "../errors.ts"
-import { CampaignWakeup } from "./wakeup.ts"
+import { CAMPAIGN_CHANNEL, CampaignWakeup } from "./wakeup.ts"
 
 interface CampaignRow {
   id: string
@@ -55,6 +55,8 @@ export const createCampaign = (orgId: string, body: CreateCampaignRequest) =>
         await tx`
           insert into messaging.campaign_recipients (campaign_id, seq, phone)
           select ${id}, r.seq, r.phone from unnest(${recipients}::text[]) with ordinality as r(phone, seq)`
+        // Every instance's worker hears of it at commit.
+        await tx`select pg_notify(${CAMPAIGN_CHANNEL}, ${id})`
         return campaign as CampaignRow
       }),
     )

@@ -1,0 +1,193 @@
+/**
+ * End to end, black box (README.md): signed cloud inbound messages into `npm start` — a fresh data
+ * dir, its embedded PostgreSQL server — until the tenant's webhook receiver has each one's
+ * `message.inbound`, against a bare verify-and-relay baseline to the same receiver in the same run.
+ *
+ *   npm run bench -w @parley/bench -- e2e
+ */
+import { chmod, mkdtemp, rm } from "node:fs/promises"
+import { loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { cpuSeconds } from "../gateway/cpu.ts"
+import { freePort, startProcess, stopAll, waitUntilLive } from "../gateway/processes.ts"
+import {
+  BUSINESS_ACCOUNT_ID,
+  PHONE_NUMBER_ID,
+  percentile,
+  type SendRun,
+  type SignedPayload,
+  sendAsFastAsPossible,
+  sendAtRate,
+  signedPayloads,
+} from "./load.ts"
+import { startParley } from "./parley.ts"
+import { memory, sampleMemory, usage } from "./process-tree.ts"
+import { type Figures, printSummary, type Round } from "./report.ts"
+
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5_000)
+const SENDERS = Number(process.env.BENCH_SENDERS ?? 32)
+const RATE = Number(process.env.BENCH_RATE ?? 500)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20)
+const WARMUP = 500
+const PARLEY_EXEC_ARGV = process.env.BENCH_PARLEY_EXEC_ARGV?.split(" ").filter((arg) => arg !== "") ?? []
+const APP_SECRET = `bench-app-${crypto.randomUUID()}`
+
+const here = new URL("./", import.meta.url)
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const receiverPort = await freePort()
+const receiver = `http://127.0.0.1:${receiverPort}`
+startProcess(new URL("receiver.ts", here), [String(receiverPort)])
+const relayPort = await freePort()
+const relay = startProcess(new URL("relay.ts", here), [String(relayPort), APP_SECRET, receiver])
+await waitUntilLive(`http://127.0.0.1:${relayPort}/health`)
+
+const receiverCall = async <T>(method: string, path: string): Promise<T> => {
+  const response = await fetch(`${receiver}${path}`, { method })
+  return (response.status === 204 ? undefined : await response.json()) as T
+}
+
+/**
+ * Sends, then waits (at most 60 s after the last answer) until the receiver has every accepted
+ * message; answers the send run and each message's arrival time.
+ */
+const throughReceiver = async (send: () => Promise<SendRun>) => {
+  await receiverCall("POST", "/reset")
+  const run = await send()
+  if (Object.keys(run.failures).length > 0) throw new Error(`refused or failed: ${JSON.stringify(run.failures)}`)
+  const deadline = Date.now() + 60_000
+  while ((await receiverCall<{ arrived: number }>("GET", "/count")).arrived < run.accepted.size) {
+    if (Date.now() > deadline) throw new Error("not every accepted message reached the receiver within 60 s")
+    await sleep(20)
+  }
+  const { arrivals } = await receiverCall<{ arrivals: Record<string, number> }>("GET", "/arrivals")
+  return { run, arrivals }
+}
+
+/** Throughput (accepted until last delivered), request and accept→delivery latencies. */
+const figures = (run: SendRun, arrivals: Record<string, number>, cpuSeconds: number): Figures => {
+  const delays = [...run.accepted].map(([seq, at]) => (arrivals[seq] as number) - at).sort((a, b) => a - b)
+  const lastArrival = Math.max(...Object.values(arrivals))
+  return {
+    messagesPerSecond: run.accepted.size / ((lastArrival - run.startedAt) / 1000),
+    requestP50Ms: percentile(run.latencies, 50),
+    requestP99Ms: percentile(run.latencies, 99),
+    deliveryP50Ms: percentile(delays, 50),
+    deliveryP99Ms: percentile(delays, 99),
+    cpuUsPerMessage: (cpuSeconds / run.accepted.size) * 1e6,
+  }
+}
+
+let seq = 0
+const payloads = (count: number): Array<SignedPayload> => {
+  const batch = signedPayloads(APP_SECRET, seq, count)
+  seq += count
+  return batch
+}
+
+const api = async (url: string, key: string, method: string, path: string, body: unknown) => {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  })
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
+}
+
+const parleyRound = async (): Promise<Round["parley"]> => {
+  const root = await mkdtemp(join(tmpdir(), "parley-bench-e2e-"))
+  // As root, the embedded PostgreSQL runs as "postgres", which must pass through this directory.
+  await chmod(root, 0o711)
+  const dataDir = join(root, "data")
+  const options = {
+    dataDir,
+    port: await freePort(),
+    metricsPort: await freePort(),
+    execArgv: PARLEY_EXEC_ARGV,
+    env: {
+      PARLEY_CLOUD_APP_SECRET: APP_SECRET,
+      PARLEY_CLOUD_VERIFY_TOKEN: "bench",
+      PARLEY_CLOUD_API_URL: receiver,
+      PARLEY_WEBHOOK_ALLOW_PRIVATE: "true",
+    },
+  }
+  try {
+    const parley = await startParley(options)
+    const processes = await parley.processes()
+    const key = parley.apiKey as string
+    await api(parley.url, key, "PUT", "/api/channels/cloud", {
+      phoneNumberId: PHONE_NUMBER_ID,
+      businessAccountId: BUSINESS_ACCOUNT_ID,
+      accessToken: "bench-access-token",
+    })
+    await api(parley.url, key, "POST", "/api/org/webhooks", { url: `${receiver}/hook`, events: ["message.inbound"] })
+
+    // Idle: settled after start, nothing sent.
+    await sleep(3_000)
+    const idleFrom = usage(processes)
+    await sleep(IDLE_SECONDS * 1_000)
+    const idleTo = usage(processes)
+    const idle = {
+      nodeCpuPercent: ((idleTo.nodeCpu - idleFrom.nodeCpu) / IDLE_SECONDS) * 100,
+      postgresCpuPercent: ((idleTo.postgresCpu - idleFrom.postgresCpu) / IDLE_SECONDS) * 100,
+      ...memory(processes),
+    }
+
+    await throughReceiver(() => sendAsFastAsPossible(parley.url, payloads(WARMUP), SENDERS))
+    const peak = sampleMemory(processes)
+    const before = usage(processes)
+    const closed = await throughReceiver(() => sendAsFastAsPossible(parley.url, payloads(MESSAGES), SENDERS))
+    const after = usage(processes)
+    const atRate = await throughReceiver(() => sendAtRate(parley.url, payloads(MESSAGES), RATE))
+    const loaded = peak.stop()
+    const cpu = after.nodeCpu - before.nodeCpu + (after.postgresCpu - before.postgresCpu)
+    await parley.stop()
+
+    // The same data dir again: the start of an existing installation.
+    const again = await startParley(options)
+    await again.stop()
+    return {
+      freshStartMs: parley.startMs,
+      existingStartMs: again.startMs,
+      idle,
+      loaded,
+      closed: {
+        ...figures(closed.run, closed.arrivals, cpu),
+        nodeCpuUsPerMessage: ((after.nodeCpu - before.nodeCpu) / closed.run.accepted.size) * 1e6,
+      },
+      atRate: figures(atRate.run, atRate.arrivals, 0),
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
+const relayRound = async (): Promise<Round["relay"]> => {
+  const origin = `http://127.0.0.1:${relayPort}`
+  await throughReceiver(() => sendAsFastAsPossible(origin, payloads(WARMUP), SENDERS))
+  const before = cpuSeconds(relay.pid) ?? 0
+  const closed = await throughReceiver(() => sendAsFastAsPossible(origin, payloads(MESSAGES), SENDERS))
+  const cpu = (cpuSeconds(relay.pid) ?? 0) - before
+  const atRate = await throughReceiver(() => sendAtRate(origin, payloads(MESSAGES), RATE))
+  return { closed: figures(closed.run, closed.arrivals, cpu), atRate: figures(atRate.run, atRate.arrivals, 0) }
+}
+
+const rounds: Array<Round> = []
+try {
+  console.log(
+    `e2e: ${ROUNDS} rounds; ${MESSAGES} messages from ${SENDERS} senders, then ${MESSAGES} at ${RATE}/s; ` +
+      `idle measured over ${IDLE_SECONDS} s`,
+  )
+  for (let round = 1; round <= ROUNDS; round++) {
+    const loadBefore = loadavg()[0] as number
+    const parley = await parleyRound()
+    const relayFigures = await relayRound()
+    const done: Round = { parley, relay: relayFigures, loadAverage: [loadBefore, loadavg()[0] as number] }
+    rounds.push(done)
+    console.log(`round ${round}: ${JSON.stringify(done)}`)
+  }
+  printSummary(rounds, { messages: MESSAGES, senders: SENDERS, rate: RATE })
+} finally {
+  await stopAll()
+}

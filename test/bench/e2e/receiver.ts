@@ -1,0 +1,51 @@
+/**
+ * The parties outside Parley, in one process of their own: the tenant's webhook receiver and the
+ * messaging provider's Graph API (the assistant answers each inbound message through it).
+ *
+ * - `POST /hook`: a delivery (Parley's `message.inbound`, or the baseline relay's); the body's text
+ *   carries `bench <n>`, and its arrival time is kept per n (wall clock in ms, sub-ms precision).
+ * - `POST /<version>/<phoneNumberId>/messages`: the provider accepting a send, with a message id.
+ * - `GET /arrivals`: `{ deliveries, arrivals: { "<n>": time, … } }` since the last `POST /reset`;
+ *   `GET /count`: `{ arrived }`, how many distinct n.
+ *
+ *   node receiver.ts <port>
+ */
+import { randomUUID } from "node:crypto"
+import { createServer } from "node:http"
+
+const now = () => performance.timeOrigin + performance.now()
+let arrivals = new Map<number, number>()
+let deliveries = 0
+
+const server = createServer((request, response) => {
+  const chunks: Array<Buffer> = []
+  request.on("data", (chunk: Buffer) => chunks.push(chunk))
+  request.on("end", () => {
+    const url = request.url ?? "/"
+    if (request.method === "POST" && url === "/hook") {
+      const at = now()
+      deliveries++
+      const seq = /bench (\d+)/.exec(Buffer.concat(chunks).toString("utf8"))?.[1]
+      if (seq !== undefined && !arrivals.has(Number(seq))) arrivals.set(Number(seq), at)
+      response.writeHead(204).end()
+    } else if (request.method === "POST" && url.endsWith("/messages")) {
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ messaging_product: "whatsapp", messages: [{ id: `wamid.reply.${randomUUID()}` }] }))
+    } else if (request.method === "GET" && url === "/count") {
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ arrived: arrivals.size }))
+    } else if (request.method === "GET" && url === "/arrivals") {
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ deliveries, arrivals: Object.fromEntries(arrivals) }))
+    } else if (request.method === "POST" && url === "/reset") {
+      arrivals = new Map()
+      deliveries = 0
+      response.writeHead(204).end()
+    } else {
+      response.writeHead(404).end()
+    }
+  })
+})
+server.keepAliveTimeout = 60_000
+server.listen(Number(process.argv[2] ?? 0), "127.0.0.1")
