@@ -11,6 +11,7 @@ import { deleteExpired } from "./delivery-log.ts"
 import { PreviousSecretSweepEvery } from "./rotation.ts"
 import type { RegistryServices } from "./routes/context.ts"
 import { deliveryHandlers } from "./routes/deliveries.ts"
+import { toApiError } from "./routes/error-mapping.ts"
 import { webhookHandlers } from "./routes/webhooks.ts"
 import { makeWebhookStore } from "./webhook-store.ts"
 
@@ -83,7 +84,7 @@ export const makeWebhookRegistryApp = (
       runtime,
       internalSecret: options.internalSecret,
       handlers: { ...webhookHandlers(routeContext), ...deliveryHandlers(routeContext) },
-      toApiError: (error: never) => error,
+      toApiError,
     })
     yield* Effect.addFinalizer(() => Effect.promise(() => app.close()))
     yield* Effect.promise(() => app.ready())

@@ -1,9 +1,10 @@
 import { OutboxWriter } from "@parley/bus"
 import type { EventName, OrgId } from "@parley/contracts"
 import { withTransaction } from "@parley/db"
-import { type ApiError, forbidden, newId, notFound } from "@parley/platform"
+import { newId } from "@parley/platform"
 import { Effect } from "effect"
 import type postgres from "postgres"
+import { ResourceNotFound, WebhookLimitReached } from "./errors.ts"
 import { PreviousSecretWindowMs } from "./rotation.ts"
 import { type WebhookRow, webhookChanged } from "./webhook-record.ts"
 
@@ -49,7 +50,7 @@ export const makeWebhookStore = (schema: string) => {
           () => tx<Array<{ n: number }>>`select count(*)::int as n from ${table(tx)}.webhooks where org_id = ${orgId}`,
         )
         if ((counted?.n ?? 0) >= MaxWebhooksPerOrg) {
-          return yield* forbidden("webhook_limit", "Maximum 5 webhooks per organization")
+          return yield* new WebhookLimitReached()
         }
         const now = new Date()
         const [row] = yield* query(
@@ -71,10 +72,10 @@ export const makeWebhookStore = (schema: string) => {
         select * from ${table(sql)}.webhooks where org_id = ${orgId} order by created_at desc, id desc`,
     )
 
-  const find = (sql: postgres.Sql, orgId: OrgId, id: string): Effect.Effect<WebhookRow, ApiError> =>
+  const find = (sql: postgres.Sql, orgId: OrgId, id: string): Effect.Effect<WebhookRow, ResourceNotFound> =>
     query(
       () => sql<Array<WebhookRow>>`select * from ${table(sql)}.webhooks where id = ${id} and org_id = ${orgId}`,
-    ).pipe(Effect.flatMap(([row]) => (row === undefined ? Effect.fail(notFound()) : Effect.succeed(row))))
+    ).pipe(Effect.flatMap(([row]) => (row === undefined ? Effect.fail(new ResourceNotFound()) : Effect.succeed(row))))
 
   const update = (orgId: OrgId, id: string, changes: WebhookChanges) =>
     withTransaction((tx) =>
@@ -85,7 +86,7 @@ export const makeWebhookStore = (schema: string) => {
           () => tx<Array<{ sealed_secret: string }>>`
             select sealed_secret from ${table(tx)}.webhooks where id = ${id} and org_id = ${orgId} for update`,
         )
-        if (current === undefined) return yield* notFound()
+        if (current === undefined) return yield* new ResourceNotFound()
         const secret = changes.secret
         const rotates = secret !== undefined && !secret.isCurrent(current.sealed_secret)
         const previousExpiresAt = rotates ? new Date(Date.now() + PreviousSecretWindowMs) : null
@@ -104,7 +105,7 @@ export const makeWebhookStore = (schema: string) => {
             where id = ${id} and org_id = ${orgId}
             returning *`,
         )
-        if (row === undefined) return yield* notFound()
+        if (row === undefined) return yield* new ResourceNotFound()
         yield* outbox.append(tx, [webhookChanged(row, false)])
         return row
       }),
@@ -143,7 +144,7 @@ export const makeWebhookStore = (schema: string) => {
           () => tx<Array<WebhookRow>>`
             delete from ${table(tx)}.webhooks where id = ${id} and org_id = ${orgId} returning *`,
         )
-        if (row === undefined) return yield* notFound()
+        if (row === undefined) return yield* new ResourceNotFound()
         // The last record of a deleted webhook: its state, one version on, marked deleted.
         yield* outbox.append(tx, [webhookChanged({ ...row, version: row.version + 1, updated_at: new Date() }, true)])
       }),

@@ -4,22 +4,80 @@ import { DeliveryId, EventId, WebhookId } from "../ids.ts"
 import { IsoTimestamp } from "../values.ts"
 
 /**
- * Bodies of the webhook-registry API (CONTRACT.md §5). Request schemas fix the shape; the rules that
- * need more than a shape (URL reachability, secret decoding, catalogue membership) are checked by
- * the service, which answers 400s naming the field.
+ * Bodies of the webhook-registry API (CONTRACT.md §5). The request schemas hold every rule of a
+ * field that needs no I/O — the URL's form, the secret's base64 and length, the catalogue's names —
+ * so the registry decodes a body with them and answers one 400 naming every bad field; whether a
+ * URL's host is public needs DNS, and stays the registry's.
  */
 
+/** What a URL must not hold: the URL parser strips or encodes these, so the URL stored would not be the one checked. */
+const hasWhitespaceOrControl = (s: string): boolean =>
+  /\s/.test(s) || [...s].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)
+
+/** Why `s` is not a webhook URL by its form alone, or `undefined` (whether its host is public needs DNS: the registry's). */
+export const webhookUrlProblem = (s: string): string | undefined => {
+  if (hasWhitespaceOrControl(s)) return "must not contain whitespace or control characters"
+  if (!URL.canParse(s)) return "must be an absolute URL"
+  const url = new URL(s)
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "must use http or https"
+  if (url.username !== "" || url.password !== "") return "must not contain credentials"
+  if (url.hostname === "") return "must have a host"
+  if (url.port === "0") return "must not use port 0"
+  return undefined
+}
+
+/**
+ * A webhook's URL (CONTRACT.md §5): absolute `http:` or `https:`, at most 2048 characters, no
+ * credentials. That its host is, and resolves only to, public addresses the registry checks with
+ * DNS at registration, and the dispatcher again at every connection.
+ */
+export const WebhookUrl = Schema.String.check(
+  Schema.isMaxLength(2048),
+  Schema.makeFilter((s: string) => webhookUrlProblem(s) ?? true, {
+    expected: "an absolute http(s) URL of at most 2048 characters, without credentials",
+  }),
+)
+
+/** The base64 (standard or URL-safe alphabet, padding optional) of exactly 32 bytes: 43 characters and at most one `=`. */
+const SECRET = /^(?:[A-Za-z0-9+/]{43}|[A-Za-z0-9_-]{43})=?$/u
+
+/** Why `s` is not a webhook secret, or `undefined`. */
+export const webhookSecretProblem = (s: string): string | undefined =>
+  SECRET.test(s) ? undefined : "must be the base64 (standard or URL-safe) of exactly 32 bytes"
+
+/** A webhook secret as registered: base64 (standard or URL-safe alphabet, padding optional) of exactly 32 bytes. */
+export const WebhookSecret = Schema.String.check(
+  Schema.isPattern(SECRET, { expected: "the base64 (standard or URL-safe) of exactly 32 bytes" }),
+)
+
+/** The events a webhook receives: a non-empty list of catalogue names (the registry drops duplicates). */
+export const WebhookEvents = Schema.Array(EventName).check(
+  Schema.isMinLength(1, { expected: "at least one event of the catalogue" }),
+)
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/u
+
+/** An ISO 8601 time with a zone (`2026-11-22T09:30:00Z`, `…+01:00`), as `since` and `until` take. */
+export const IsoTime = Schema.String.check(
+  Schema.isPattern(ISO_TIME, { expected: "an ISO 8601 time" }),
+  // A time of the right form that is no time at all (month 13) is refused too; one issue either way.
+  Schema.makeFilter((s: string) => !ISO_TIME.test(s) || !Number.isNaN(Date.parse(s)) || "must be an ISO 8601 time"),
+)
+
 export const CreateWebhookRequest = Schema.Struct({
-  url: Schema.String,
-  secret: Schema.optionalKey(Schema.String),
-  events: Schema.optionalKey(Schema.Array(Schema.String)),
+  url: WebhookUrl,
+  /** Omitted: the registry generates 32 random bytes. */
+  secret: Schema.optionalKey(WebhookSecret),
+  /** Omitted: every event of the catalogue at that moment. */
+  events: Schema.optionalKey(WebhookEvents),
 }).annotate({ identifier: "CreateWebhookRequest" })
 export type CreateWebhookRequest = typeof CreateWebhookRequest.Type
 
 export const UpdateWebhookRequest = Schema.Struct({
-  url: Schema.optionalKey(Schema.String),
-  secret: Schema.optionalKey(Schema.String),
-  events: Schema.optionalKey(Schema.Array(Schema.String)),
+  url: Schema.optionalKey(WebhookUrl),
+  /** Rotates the key: the previous one keeps signing too for 24 hours (CONTRACT.md §5). */
+  secret: Schema.optionalKey(WebhookSecret),
+  events: Schema.optionalKey(WebhookEvents),
   enabled: Schema.optionalKey(Schema.Boolean),
 }).annotate({ identifier: "UpdateWebhookRequest" })
 export type UpdateWebhookRequest = typeof UpdateWebhookRequest.Type
@@ -84,7 +142,9 @@ export const ListDeliveriesResponse = Schema.Struct({
  * `cursor`, `status` one of the outcomes.
  */
 export const ListDeliveriesQuery = Schema.Struct({
-  limit: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[0-9]+$/u, { expected: "an integer 1–100" }))),
+  limit: Schema.optionalKey(
+    Schema.String.check(Schema.isPattern(/^0*(?:[1-9][0-9]?|100)$/u, { expected: "an integer 1–100" })),
+  ),
   cursor: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(DeliveryOutcome),
 })
@@ -92,8 +152,9 @@ export const ListDeliveriesQuery = Schema.Struct({
 export const RedeliverResponse = Schema.Struct({ deliveryId: DeliveryId })
 
 export const ReplayRequest = Schema.Struct({
-  since: Schema.String,
-  until: Schema.optionalKey(Schema.String),
+  since: IsoTime,
+  /** Exclusive; omitted, now. It must be later than `since` (the registry answers 400). */
+  until: Schema.optionalKey(IsoTime),
   status: Schema.optionalKey(Schema.Literal("failed")),
 }).annotate({ identifier: "ReplayRequest" })
 export type ReplayRequest = typeof ReplayRequest.Type

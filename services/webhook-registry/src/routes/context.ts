@@ -4,6 +4,7 @@ import type { Database } from "@parley/db"
 import type { Resolver } from "@parley/egress"
 import type { RouteHandlers, SecretBox } from "@parley/platform"
 import type postgres from "postgres"
+import type { RegistryError } from "../errors.ts"
 import type { WebhookStore } from "../webhook-store.ts"
 
 /** What every route of the registry works with. */
@@ -20,7 +21,7 @@ export interface RouteContext {
 export type RegistryServices = Database | OutboxWriter
 
 /** One handler per route `webhookRegistryRoutes` declares (`@parley/contracts`). */
-export type RegistryHandlers = RouteHandlers<typeof webhookRegistryRoutes.routes, never, RegistryServices>
+export type RegistryHandlers = RouteHandlers<typeof webhookRegistryRoutes.routes, RegistryError, RegistryServices>
 
 /** The organization of the verified principal. */
 export const orgOf = (principal: { readonly orgId: string }): OrgId => principal.orgId as OrgId

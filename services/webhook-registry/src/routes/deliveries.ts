@@ -1,7 +1,6 @@
 import { OutboxWriter, type OutgoingRecord } from "@parley/bus"
 import { EventCatalogue } from "@parley/contracts"
 import { withTransaction } from "@parley/db"
-import { type ApiError, invalidRequest, notFound } from "@parley/platform"
 import { Effect } from "effect"
 import {
   decodeCursor,
@@ -11,20 +10,8 @@ import {
   redeliveryOf,
   testDeliveryOf,
 } from "../delivery-log.ts"
+import { EmptyReplayWindow, InvalidCursor, ResourceNotFound } from "../errors.ts"
 import { orgOf, type RegistryHandlers, type RouteContext } from "./context.ts"
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/
-
-const timeField = (body: Record<string, unknown>, name: string): Effect.Effect<Date | undefined, ApiError> => {
-  const value = body[name]
-  if (value === undefined) return Effect.succeed(undefined)
-  if (typeof value !== "string" || !ISO.test(value) || Number.isNaN(Date.parse(value))) {
-    return Effect.fail(
-      invalidRequest(`${name} must be an ISO 8601 time`, [{ path: name, message: "must be an ISO 8601 time" }]),
-    )
-  }
-  return Effect.succeed(new Date(value))
-}
 
 /** `GET /api/org/webhook-events`: the catalogue as it is, built once. */
 const catalogue = {
@@ -51,24 +38,13 @@ export const deliveryHandlers = (ctx: RouteContext) =>
     listDeliveries: ({ principal, params, query }) =>
       Effect.gen(function* () {
         const webhook = yield* ctx.store.find(ctx.sql, orgOf(principal), params.id)
-        let limit = 50
-        if (query.limit !== undefined) {
-          limit = Number(query.limit)
-          if (limit < 1 || limit > 100) {
-            return yield* invalidRequest("limit must be an integer from 1 to 100", [
-              { path: "limit", message: "must be an integer from 1 to 100" },
-            ])
-          }
-        }
         let after: { at: Date; seq: bigint } | undefined
         if (query.cursor !== undefined) {
           after = decodeCursor(query.cursor)
-          if (after === undefined) {
-            return yield* invalidRequest("cursor is not valid", [{ path: "cursor", message: "is not valid" }])
-          }
+          if (after === undefined) return yield* new InvalidCursor()
         }
         const page = {
-          limit,
+          limit: query.limit === undefined ? 50 : Number(query.limit),
           ...(after === undefined ? {} : { after }),
           ...(query.status === undefined ? {} : { status: query.status }),
         }
@@ -79,35 +55,28 @@ export const deliveryHandlers = (ctx: RouteContext) =>
       Effect.gen(function* () {
         const webhook = yield* ctx.store.find(ctx.sql, orgOf(principal), params.id)
         const delivery = yield* Effect.promise(() => findDelivery(ctx.sql, ctx.schema, webhook.id, params.deliveryId))
-        if (delivery === undefined) return yield* notFound()
+        if (delivery === undefined) return yield* new ResourceNotFound()
         const again = redeliveryOf(delivery, "redeliver")
         yield* queue([again.record])
         return { deliveryId: again.id }
       }),
 
-    replayDeliveries: ({ principal, params, request }) =>
+    replayDeliveries: ({ principal, params, body }) =>
       Effect.gen(function* () {
         const webhook = yield* ctx.store.find(ctx.sql, orgOf(principal), params.id)
-        const body = (request.body ?? {}) as Record<string, unknown>
-        if (typeof body !== "object" || Array.isArray(body)) return yield* invalidRequest("body must be a JSON object")
-        const since = yield* timeField(body, "since")
-        if (since === undefined) {
-          return yield* invalidRequest("since is required", [{ path: "since", message: "is required" }])
-        }
-        const givenUntil = yield* timeField(body, "until")
+        const request = yield* body
+        const since = new Date(request.since)
+        const givenUntil = request.until === undefined ? undefined : new Date(request.until)
         // An empty window the caller wrote out is a mistake worth naming; a `since` still in the
         // future with no `until` is simply nothing to replay yet.
-        if (givenUntil !== undefined && givenUntil.getTime() <= since.getTime()) {
-          return yield* invalidRequest("until must be later than since", [
-            { path: "until", message: "must be later than since" },
-          ])
-        }
+        if (givenUntil !== undefined && givenUntil.getTime() <= since.getTime()) return yield* new EmptyReplayWindow()
         const until = givenUntil ?? new Date()
-        if (body.status !== undefined && body.status !== "failed") {
-          return yield* invalidRequest('status must be "failed"', [{ path: "status", message: 'must be "failed"' }])
-        }
         const rows = yield* Effect.promise(() =>
-          deliveriesToReplay(ctx.sql, ctx.schema, webhook.id, { since, until, failedOnly: body.status === "failed" }),
+          deliveriesToReplay(ctx.sql, ctx.schema, webhook.id, {
+            since,
+            until,
+            failedOnly: request.status === "failed",
+          }),
         )
         const records = rows.map((row) => redeliveryOf(row, "replay").record)
         yield* queue(records)
