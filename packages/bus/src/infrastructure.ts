@@ -83,22 +83,30 @@ export const infrastructureLayer = <const N extends InfrastructureNeed>(
   const kafka = kafkaOptions(config, clientId)
   // The gateway on Kafka: no Postgres at all.
   if (need.kind === "bus" && kafka !== undefined) return KafkaBus.layer(kafka) as Layer.Layer<Provided<N>, unknown>
-  const layer = Layer.unwrap(
+  // Each kind provides at least what `Provided` names (the single-node bus brings its writer along).
+  const providing = <A>(layer: Layer.Layer<A, unknown>) => layer as unknown as Layer.Layer<Provided<N>, unknown>
+  return Layer.unwrap(
     Effect.map(resolveDatabaseUrl({ url: config.databaseUrl, dataDir: config.dataDir }), (url) => {
-      const bus =
-        kafka === undefined
-          ? singleNodeBusFor(url)
-          : need.kind === "outbox"
-            ? BusLive({ schema: need.schema, kafka })
-            : KafkaBus.layer(kafka)
-      if (need.kind === "bus") return bus
       const database = Database.layer({
         url,
         ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
       })
-      return bus.pipe(Layer.provideMerge(database))
+      if (kafka !== undefined) {
+        return need.kind === "outbox"
+          ? providing(BusLive({ schema: need.schema, kafka }).pipe(Layer.provideMerge(database)))
+          : providing(KafkaBus.layer(kafka).pipe(Layer.provideMerge(database)))
+      }
+      switch (need.kind) {
+        // A service that answers requests: the bus on a pool of its own, so requests never queue behind it.
+        case "outbox":
+          return providing(singleNodeBusFor(url).pipe(Layer.provideMerge(database)))
+        // The dispatcher, whose work is the bus's: one pool for both.
+        case "database":
+          return providing(SingleNodeBus.layer().pipe(Layer.provideMerge(database)))
+        // The gateway: Postgres for the bus alone.
+        case "bus":
+          return providing(SingleNodeBus.layer().pipe(Layer.provide(database)))
+      }
     }),
   )
-  // Each kind provides at least what `Provided` names (the single-node bus brings its writer along).
-  return layer as unknown as Layer.Layer<Provided<N>, unknown>
 }
