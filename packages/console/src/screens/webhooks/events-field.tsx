@@ -1,8 +1,11 @@
 /** The events a webhook subscribes to, chosen from the catalogue (`GET /api/org/webhook-events`). */
-import { api, unwrap } from "../../api/client.ts"
+import { api, type Schemas, unwrap } from "../../api/client.ts"
 import { CheckboxGroup } from "../../ui/fields.tsx"
 import { useLoad } from "../../ui/hooks.ts"
 import { ErrorNotice, Loading } from "../../ui/notice.tsx"
+
+/** One event of the catalogue, as the contract names it. */
+export type EventName = Schemas["Attempt"]["event"]
 
 export const useCatalogue = () => useLoad(() => unwrap(api.GET("/api/org/webhook-events")), [])
 export type Catalogue = ReturnType<typeof useCatalogue>
@@ -14,8 +17,8 @@ export const EventsField = ({
   error,
 }: {
   catalogue: Catalogue
-  selected: ReadonlyArray<string>
-  onSelected: (events: Array<string>) => void
+  selected: ReadonlyArray<EventName>
+  onSelected: (events: Array<EventName>) => void
   error?: string | undefined
 }) => {
   if (catalogue.error !== undefined)
@@ -25,7 +28,7 @@ export const EventsField = ({
     <CheckboxGroup
       legend="Events"
       options={catalogue.data.data.map((event) => ({
-        value: event.name as string,
+        value: event.name,
         label: <code>{event.name}</code>,
         hint: event.description,
       }))}

@@ -15,7 +15,7 @@ import { ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { Page, Section } from "../../ui/page.tsx"
 import { CopyField, ShownOnce } from "../../ui/secret.tsx"
 import { type Awaited, awaitDelivery, DeliveryLog } from "./delivery-log.tsx"
-import { EventsField, useCatalogue } from "./events-field.tsx"
+import { type EventName, EventsField, useCatalogue } from "./events-field.tsx"
 import { Health, type Webhook } from "./health.tsx"
 import { TestEvent } from "./test-event.tsx"
 import { newWebhookSecret, webhookUrlProblem } from "./webhook-url.ts"
@@ -23,7 +23,7 @@ import { newWebhookSecret, webhookUrlProblem } from "./webhook-url.ts"
 const EditWebhook = ({ webhook, onSaved }: { webhook: Webhook; onSaved: () => void }) => {
   const catalogue = useCatalogue()
   const [url, setUrl] = useState(webhook.url)
-  const [events, setEvents] = useState<Array<string>>([...webhook.events])
+  const [events, setEvents] = useState<Array<EventName>>([...webhook.events])
   const [errors, setErrors] = useState<FieldErrors>({})
   const [saved, setSaved] = useState(false)
   const action = useAction()

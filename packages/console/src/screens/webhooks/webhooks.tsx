@@ -11,7 +11,7 @@ import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading } from "../../ui/notice.tsx"
 import { Page, Section, TableScroll } from "../../ui/page.tsx"
 import { CopyField, ShownOnce } from "../../ui/secret.tsx"
-import { EventsField, useCatalogue } from "./events-field.tsx"
+import { type EventName, EventsField, useCatalogue } from "./events-field.tsx"
 import { OutcomeBadge } from "./health.tsx"
 import { webhookUrlProblem } from "./webhook-url.ts"
 
@@ -28,12 +28,12 @@ export const SecretForms = ({ created }: { created: CreatedWebhook }) => (
 const CreateWebhook = ({ onCreated }: { onCreated: (created: CreatedWebhook) => void }) => {
   const catalogue = useCatalogue()
   const [url, setUrl] = useState("")
-  const [events, setEvents] = useState<Array<string> | undefined>(undefined)
+  const [events, setEvents] = useState<Array<EventName> | undefined>(undefined)
   const [errors, setErrors] = useState<FieldErrors>({})
   const action = useAction()
   const form = useRef<HTMLFormElement>(null)
   // Every event until the person chooses otherwise, as §5's default does.
-  const chosen = events ?? catalogue.data?.data.map((e) => e.name as string) ?? []
+  const chosen = events ?? catalogue.data?.data.map((e) => e.name) ?? []
   const shown = { ...issueErrors(action.error?.issues ?? []), ...definedOnly(errors) }
 
   const submit = async (event: Event) => {
