@@ -52,6 +52,22 @@ export const serverUser = async (): Promise<ServerUser | undefined> => {
 }
 
 /**
+ * The first directory above `path` that `user` cannot traverse, or undefined when it reaches `path`
+ * through all of them.
+ */
+export const unreachableAncestor = async (path: string, user: ServerUser): Promise<string | undefined> => {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const info = await stat(dir)
+    const reachable =
+      (info.mode & 0o001) !== 0 ||
+      (info.uid === user.uid && (info.mode & 0o100) !== 0) ||
+      (info.gid === user.gid && (info.mode & 0o010) !== 0)
+    if (!reachable) return dir
+    if (dirname(dir) === dir) return undefined
+  }
+}
+
+/**
  * As root the server's user must reach the cluster through every directory above it. The data dir
  * itself is made traversable (not listable) for it; an ancestor that is not (a data dir under
  * /root, typically) is reported with what to do instead of initdb's bare "Permission denied".
@@ -60,19 +76,12 @@ export const makeReachable = async (dataDir: string, user: ServerUser | undefine
   if (user === undefined) return
   const mode = (await stat(dataDir)).mode & 0o777
   if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o001)
-  for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
-    const info = await stat(dir)
-    const reachable =
-      (info.mode & 0o001) !== 0 ||
-      (info.uid === user.uid && (info.mode & 0o100) !== 0) ||
-      (info.gid === user.gid && (info.mode & 0o010) !== 0)
-    if (!reachable) {
-      throw new Error(
-        `the embedded PostgreSQL runs as user "${SERVER_USER_NAME}" (PostgreSQL refuses root), which cannot reach ` +
-          `${dir}: put PARLEY_DATA_DIR somewhere it can reach, run Parley as a normal user, or set DATABASE_URL`,
-      )
-    }
-    if (dirname(dir) === dir) return
+  const dir = await unreachableAncestor(dataDir, user)
+  if (dir !== undefined) {
+    throw new Error(
+      `the embedded PostgreSQL runs as user "${SERVER_USER_NAME}" (PostgreSQL refuses root), which cannot reach ` +
+        `${dir}: put PARLEY_DATA_DIR somewhere it can reach, run Parley as a normal user, or set DATABASE_URL`,
+    )
   }
 }
 

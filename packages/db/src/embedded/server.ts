@@ -12,6 +12,7 @@ import {
   type ServerUser,
   serverUser,
 } from "./cluster.ts"
+import { reachableBinaries } from "./reachable-binaries.ts"
 import { ownerFile, recoverStaleServer } from "./stale-server.ts"
 
 /** A PostgreSQL server this process started, listening on a loopback port and a Unix socket. */
@@ -49,12 +50,13 @@ export interface EmbeddedPostgresOptions {
  */
 export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> => {
   const log = options.log ?? (() => {})
-  const binaries = await findBinaries()
+  const found = await findBinaries()
   const ephemeral = options.dataDir === undefined
   const dataDir = resolve(options.dataDir ?? (await mkdtemp(join(tmpdir(), "parley-postgres-"))))
   const cluster = join(dataDir, "postgres")
   try {
     const user = await serverUser()
+    const binaries = await reachableBinaries(found, user, { log: (message) => log("info", message) })
     await mkdir(dataDir, { recursive: true, mode: 0o700 })
     await makeReachable(dataDir, user)
     const initialised = !(await isInitialised(cluster))
