@@ -162,7 +162,12 @@ describe("the console's customer screens", () => {
     await keyPanel.getByRole("button", { name: "Create a widget key" }).click()
     await keyPanel.getByLabel("Name").fill("Website")
     await keyPanel.getByRole("button", { name: "Create widget key" }).click()
-    const key = await keyPanel.getByLabel("Widget key", { exact: true }).last().inputValue()
+    // The new key as shown once (the key list's "Widget key" select, which names only its prefix,
+    // appears beside it when the list has reloaded).
+    const key = await keyPanel
+      .getByRole("region", { name: "Your new widget key" })
+      .getByLabel("Widget key", { exact: true })
+      .inputValue()
     expect(key).toMatch(/^parley_/)
     const snippet = page.getByRole("region", { name: "Add the assistant to your website" })
     expect(await snippet.getByLabel("Widget snippet").inputValue()).toBe(
