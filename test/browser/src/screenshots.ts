@@ -1,13 +1,19 @@
 /**
- * Screenshots for the README, produced by the browser tests (regenerated on every run, never made by
- * hand), into `docs/screenshots/` at the repository root.
+ * Screenshots for the README, produced by the browser tests (never made by hand). Every run takes
+ * them; they go to `docs/screenshots/` at the repository root only when `PARLEY_UPDATE_SCREENSHOTS=1`
+ * asks (`npm run screenshots`), so that a test run leaves the working tree as it found it, and to a
+ * temporary folder otherwise.
  */
 import { mkdir } from "node:fs/promises"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Page } from "playwright-core"
 
-export const screenshotDir = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url))
+export const screenshotDir =
+  process.env.PARLEY_UPDATE_SCREENSHOTS === "1"
+    ? fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url))
+    : join(tmpdir(), "parley-screenshots")
 
 /** Common widths: a desktop and a phone (the console must work from 360 px). */
 export const VIEWPORTS = {
