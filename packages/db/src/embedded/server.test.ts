@@ -8,7 +8,8 @@ import { promisify } from "node:util"
 import postgres from "postgres"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { findBinaries } from "./binaries.ts"
-import { serverUser } from "./cluster.ts"
+import { serverUser, unreachableAncestor } from "./cluster.ts"
+import { reachableBinaries } from "./reachable-binaries.ts"
 import { type EmbeddedPostgres, serverArgs, startEmbeddedPostgres } from "./server.ts"
 import { isRunning } from "./stale-server.ts"
 
@@ -70,11 +71,12 @@ describe("the embedded PostgreSQL server after its Parley was killed", () => {
   it("stops a server left running on its data (Parley and its reaper killed) and starts its own", async () => {
     // Exactly what a killed Parley whose reaper died too leaves behind: its server, parentless
     // (started through a shell that exits at once, as the server outlives a killed parent).
-    const binaries = await findBinaries()
+    const user = await serverUser()
+    const binaries = await reachableBinaries(await findBinaries(), user)
     await execFile(
       "sh",
       ["-c", '"$0" "$@" </dev/null >/dev/null 2>&1 &', binaries.postgres, ...serverArgs(cluster, await freePort())],
-      { env: { LC_ALL: "C" }, ...(await serverUser()) },
+      { env: { LC_ALL: "C" }, ...user },
     )
     await until(async () => (await readFile(join(cluster, "postmaster.pid"), "utf8").catch(() => "")).includes("ready"))
     const orphan = await serverPid(cluster)
@@ -163,6 +165,16 @@ describe("the embedded PostgreSQL server for a normal user", () => {
     const runuser = await execFile("sh", ["-c", "command -v runuser"]).catch(() => undefined)
     if (runuser === undefined) {
       console.warn("\n*** embedded server as a normal user: SKIPPED — running as root without runuser ***\n")
+      return context.skip()
+    }
+    const closed =
+      (await unreachableAncestor(process.execPath, { uid: 65534, gid: 65534 })) ??
+      (await unreachableAncestor(serverModule, { uid: 65534, gid: 65534 }))
+    if (closed !== undefined) {
+      console.warn(
+        `\n*** embedded server as a normal user: SKIPPED — nobody cannot reach ${closed}, so cannot run this ` +
+          "checkout's Node or code (a checkout in a 0700 directory) ***\n",
+      )
       return context.skip()
     }
     const dataDir = await freshDir()
