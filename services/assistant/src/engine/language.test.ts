@@ -26,3 +26,11 @@ describe("languageOf", () => {
     expect(languageOf("Sorry, do you speak English? I need an appointment tomorrow", ["es", "en"], "es")).toBe("en")
   })
 })
+
+describe("the detector's n-grams", () => {
+  it("are eld's small database for the five languages, as installed (else: npm run language-ngrams)", async () => {
+    const { eldSubset } = await import("../../scripts/eld-subset.ts")
+    const { default: shipped } = await import("./language-ngrams.json", { with: { type: "json" } })
+    expect(shipped).toEqual(await eldSubset())
+  })
+})

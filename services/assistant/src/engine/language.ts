@@ -1,4 +1,4 @@
-import { eld } from "eld/small"
+import { detectLanguage } from "./language-detector.ts"
 import { fold, LANGUAGES, type Language, lexicon } from "./text.ts"
 
 /**
@@ -231,7 +231,7 @@ const FIRST_MARGIN = 0.05
 const scoresOf = (text: string, languages: ReadonlyArray<Language>): Map<Language, number> => {
   const letters = text.replace(/[\d\p{P}\p{S}]+/gu, " ").trim()
   // On one or two words the n-gram scores are noise ("Hello" reads as Italian): only the words count.
-  const result = letters.length === 0 ? undefined : eld.detect(letters)
+  const result = letters.length === 0 ? undefined : detectLanguage(letters)
   const detected = result?.isReliable() === true ? result.getScores() : {}
   const folded = fold(letters)
   const scores = new Map<Language, number>()
