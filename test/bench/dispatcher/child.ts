@@ -2,25 +2,14 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { freePort } from "@parley/platform/testing"
+import { nodeOptionsOf } from "../node-options.ts"
 import { cpuMsOf } from "./proc.ts"
 
 /** This tree's dispatcher; a benchmark may run another revision's (compare.ts). */
 export const dispatcherMain = fileURLToPath(new URL("../../../services/dispatcher/src/main.ts", import.meta.url))
 
-/**
- * The flags the dispatcher is deployed with (services/dispatcher/node-options, which the image's
- * entrypoint passes), unless BENCH_DEPLOYED_NODE_OPTIONS=off; BENCH_NODE_ARGS come after them.
- */
-export const nodeArgs = (): Array<string> => {
-  const deployed =
-    process.env.BENCH_DEPLOYED_NODE_OPTIONS === "off"
-      ? ""
-      : readFileSync(new URL("../../../services/dispatcher/node-options", import.meta.url), "utf8")
-          .split("\n")
-          .filter((line) => !line.startsWith("#"))
-          .join(" ")
-  return `${deployed} ${process.env.BENCH_NODE_ARGS ?? ""}`.split(/\s+/).filter(Boolean)
-}
+/** The flags the dispatcher is deployed with (services/dispatcher/node-options), then BENCH_NODE_ARGS. */
+export const nodeArgs = (): Array<string> => nodeOptionsOf("dispatcher", process.env.BENCH_NODE_ARGS)
 
 export interface DispatcherProcess {
   readonly child: ChildProcess

@@ -10,6 +10,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { cpuSeconds } from "../gateway/cpu.ts"
 import { freePort, startProcess, stopAll, waitUntilLive } from "../gateway/processes.ts"
+import { nodeOptionsOf } from "../node-options.ts"
 import {
   BUSINESS_ACCOUNT_ID,
   PHONE_NUMBER_ID,
@@ -30,7 +31,8 @@ const RATE = Number(process.env.BENCH_RATE ?? 500)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20)
 const WARMUP = 500
-const PARLEY_EXEC_ARGV = process.env.BENCH_PARLEY_EXEC_ARGV?.split(" ").filter((arg) => arg !== "") ?? []
+/** npm start's flags (services/standalone/node-options), then BENCH_PARLEY_EXEC_ARGV. */
+const PARLEY_EXEC_ARGV = nodeOptionsOf("standalone", process.env.BENCH_PARLEY_EXEC_ARGV)
 const APP_SECRET = `bench-app-${crypto.randomUUID()}`
 
 const here = new URL("./", import.meta.url)
