@@ -1,5 +1,10 @@
 export { clientOptions, connect, Database, type DatabaseOptions, databaseUrl } from "./Database.ts"
-export { type EmbeddedPostgres, type EmbeddedPostgresOptions, startEmbeddedPostgres } from "./embedded/index.ts"
+export {
+  type EmbeddedPostgres,
+  type EmbeddedPostgresOptions,
+  isRunning,
+  startEmbeddedPostgres,
+} from "./embedded/index.ts"
 export { type GroupCommit, type GroupCommitOptions, makeGroupCommit } from "./group-commit.ts"
 export { loadMigrations, type Migration, migrate, quoteIdentifier } from "./migrate.ts"
 export { atCommit, withTransaction } from "./transaction.ts"

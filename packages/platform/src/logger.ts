@@ -83,7 +83,8 @@ export interface LoggerOptions {
   /**
    * Whether HTTP servers built with this logger write an access line per request (default true).
    * Off for the services `npm start` runs behind its gateway in the same process: the gateway's
-   * line is the request's line, and a second one per request was the service's.
+   * line is the request's line, and a second one per request was the service's. Such a service also
+   * leaves the process's own metrics to the gateway (`metricsForService`).
    */
   readonly accessLog?: boolean
 }

@@ -13,6 +13,7 @@ import {
   type HistogramConfiguration,
   Registry,
 } from "prom-client"
+import { type ParleyLogger, writesAccessLog } from "./logger.ts"
 
 export interface ServiceMetrics {
   readonly service: string
@@ -28,6 +29,16 @@ export interface ServiceMetricsOptions {
   /** Node process metrics (event loop lag, heap, GC); off for short-lived test servers. */
   readonly defaultMetrics?: boolean
 }
+
+/**
+ * A service's registry, with the process's own metrics (event loop, heap, GC) unless the service is
+ * hosted behind npm start's gateway in the same process (a logger made with `accessLog: false`): there
+ * the gateway's registry has them once for the process. One set per service would be summed by
+ * standalone's merged `/metrics` (a heap seven times the real one) and would run one 10 ms
+ * event-loop timer per service at idle.
+ */
+export const metricsForService = (service: string, logger: ParleyLogger): ServiceMetrics =>
+  makeServiceMetrics(service, { defaultMetrics: writesAccessLog(logger) })
 
 export const makeServiceMetrics = (service: string, options: ServiceMetricsOptions = {}): ServiceMetrics => {
   const registry = new Registry()

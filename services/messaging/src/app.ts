@@ -4,7 +4,7 @@ import { Database, loadMigrations, migrate } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
 import {
   makeHttpServer,
-  makeServiceMetrics,
+  metricsForService,
   type ParleyLogger,
   pinoLoggerLayer,
   SecretBox,
@@ -68,7 +68,7 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       ),
       (client) => Effect.promise(() => client.close()),
     )
-    const metrics = makeServiceMetrics("messaging")
+    const metrics = metricsForService("messaging", options.logger)
     const resources = MessagingResources.of({
       metrics: makeMessagingMetrics(metrics),
       graph: makeGraphClient({ baseUrl: config.cloudApiUrl, version: config.cloudApiVersion }),

@@ -11,7 +11,7 @@ import { notFound } from "../errors.ts"
 import { newId } from "../ids.ts"
 import type { ParleyLogger } from "../logger.ts"
 import { censorUrl, writesAccessLog } from "../logger.ts"
-import { makeServiceMetrics, type ServiceMetrics } from "../metrics.ts"
+import { metricsForService, type ServiceMetrics } from "../metrics.ts"
 import { installBodyParsers } from "./body.ts"
 import { handleError, sendApiError, toApiError } from "./error-response.ts"
 import { type ReadinessCheck, registerHealthRoutes } from "./health.ts"
@@ -53,7 +53,7 @@ export interface HttpServerOptions {
 }
 
 export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
-  const metrics = options.metrics ?? makeServiceMetrics(options.service)
+  const metrics = options.metrics ?? metricsForService(options.service, options.logger)
   const app = fastify({
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
