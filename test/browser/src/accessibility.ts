@@ -2,7 +2,8 @@
  * An axe-core scan (through `@axe-core/playwright`, which injects axe by the driver, so the page's
  * CSP does not stop it) that fails on any serious or critical violation of WCAG 2.1 A/AA rules.
  * Open shadow roots are scanned too. The page must come from `browser.newContext()` (axe runs in
- * every frame through the context), not `browser.newPage()`.
+ * every frame through the context), not `browser.newPage()`. Finite animations (a panel fading in)
+ * are waited out first: scanned half-transparent, text fails colour contrast that it passes once shown.
  */
 import { AxeBuilder } from "@axe-core/playwright"
 import type { Page } from "playwright-core"
@@ -15,6 +16,7 @@ export interface AccessibilityScanOptions {
 }
 
 export const expectAccessible = async (page: Page, options: AccessibilityScanOptions): Promise<void> => {
+  await settledAnimations(page)
   let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
   if (options.include !== undefined) builder = builder.include(options.include)
   const results = await builder.analyze()
@@ -29,3 +31,14 @@ export const expectAccessible = async (page: Page, options: AccessibilityScanOpt
   )
   throw new Error(`accessibility of ${options.screen}:\n  ${lines.join("\n  ")}`)
 }
+
+/** Waits for the finite animations of the page and of its open shadow roots (infinite ones never end). */
+const settledAnimations = (page: Page): Promise<void> =>
+  page.evaluate(async () => {
+    const roots: Array<Document | ShadowRoot> = [document]
+    for (const element of document.querySelectorAll("*")) if (element.shadowRoot) roots.push(element.shadowRoot)
+    const finite = roots
+      .flatMap((root) => root.getAnimations())
+      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY)
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)))
+  })
