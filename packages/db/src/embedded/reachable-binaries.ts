@@ -22,10 +22,10 @@ export const reachableBinaries = async (
     readonly cacheRoot?: string
   } = {},
 ): Promise<PostgresBinaries> => {
-  const cacheRoot = options.cacheRoot ?? tmpdir()
   if (user === undefined) return binaries
   const blocked = await unreachableAncestor(binaries.postgres, user)
   if (blocked === undefined) return binaries
+  const cacheRoot = options.cacheRoot ?? tmpdir()
   const native = dirname(dirname(binaries.postgres)) // <package>/native/bin/postgres
   const version = await packageVersion(dirname(native))
   const shared = join(cacheRoot, `parley-postgres-${process.platform}-${process.arch}-${version}`)
