@@ -172,11 +172,16 @@ export const makeHarness = async (kind: BusKind, options: { partitions?: number 
       return { stop: () => Effect.runPromise(Scope.close(dispatcherScope, Exit.void)) }
     },
     projected: (webhook) =>
-      eventually(async () => {
-        const rows = await db.sql`
+      eventually(
+        async () => {
+          const rows = await db.sql`
           select 1 from dispatcher.webhooks where webhook_id = ${webhook.webhookId} and version >= ${webhook.version}`
-        if (rows.length === 0) throw new Error(`webhook ${webhook.webhookId} not projected yet`)
-      }),
+          if (rows.length === 0) throw new Error(`webhook ${webhook.webhookId} not projected yet`)
+          // A dispatcher process just spawned reads the projection once it has loaded: seconds on a
+          // loaded CI machine, more than eventually's default 5 s.
+        },
+        { timeoutMs: 30_000 },
+      ),
     putWebhook: (webhook, deleted = false) =>
       append([
         {
