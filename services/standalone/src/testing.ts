@@ -4,6 +4,7 @@
  * exactly as a newcomer does.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { chmod, mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -113,4 +114,19 @@ export const firstStartCredentials = (output: string): FirstStartCredentials | u
   const apiKey = /API key:\s+(\S+)/.exec(output)?.[1]
   if (operatorToken === undefined || login === null || apiKey === undefined) return undefined
   return { operatorToken, adminEmail: login[1] as string, adminPassword: login[2] as string, apiKey }
+}
+
+/**
+ * A stand-in for the messaging provider's Graph API (give it to `startHttpServer` from
+ * `@parley/platform/testing`): answers sends and template submissions as the cloud provider does,
+ * enough for Parley's sends, templates and campaigns.
+ */
+export const cloudProviderHandler = (request: { path: string }) => {
+  if (request.path.endsWith("/messages")) {
+    return { body: { messaging_product: "whatsapp", messages: [{ id: `wamid.${randomBytes(6).toString("hex")}` }] } }
+  }
+  if (request.path.endsWith("/message_templates")) {
+    return { body: { id: String(Date.now()), status: "PENDING", category: "UTILITY" } }
+  }
+  return { body: { success: true } }
 }

@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { type DatabaseLink, type FreshDatabase, freshDatabase, startDatabaseLink } from "@parley/db/testing"
 import { freePort, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { type RunningStandalone, startStandalone } from "@parley/standalone"
+import { cloudProviderHandler } from "@parley/standalone/testing"
 import { Effect, Exit, Scope } from "effect"
 
 export interface Answer {
@@ -101,23 +102,12 @@ const CLOSE_BUDGET_MS = 20_000
 
 const unique = () => randomBytes(6).toString("hex")
 
-/** Answers the provider's Graph API the way the cloud provider does, enough for sends and templates. */
-const providerHandler = (request: { path: string }) => {
-  if (request.path.endsWith("/messages")) {
-    return { body: { messaging_product: "whatsapp", messages: [{ id: `wamid.${unique()}` }] } }
-  }
-  if (request.path.endsWith("/message_templates")) {
-    return { body: { id: String(Date.now()), status: "PENDING", category: "UTILITY" } }
-  }
-  return { body: { success: true } }
-}
-
 export const startSystem = async (options: SystemOptions = {}): Promise<System> => {
   const root = await mkdtemp(join(tmpdir(), "parley-system-"))
   const db: FreshDatabase = await freshDatabase()
   const link = await startDatabaseLink(db.url)
   const databaseUrl = link.url
-  const provider = await startHttpServer(providerHandler)
+  const provider = await startHttpServer(cloudProviderHandler)
   const scope = Effect.runSync(Scope.make())
   const port = await freePort()
   const publicUrl = `http://127.0.0.1:${port}`

@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { launchChromium, type PageWatch, VIEWPORTS, watchPage } from "@parley/browser-testing"
 import { type StubServer, startHttpServer } from "@parley/platform/testing"
 import {
+  cloudProviderHandler,
   embeddedEnvironment,
   type FirstStartCredentials,
   firstStartCredentials,
@@ -47,21 +48,10 @@ export interface Parley {
 
 const unique = () => randomBytes(6).toString("hex")
 
-/** Answers the provider's Graph API as the cloud provider does, enough for sends and templates. */
-const providerHandler = (request: { path: string }) => {
-  if (request.path.endsWith("/messages")) {
-    return { body: { messaging_product: "whatsapp", messages: [{ id: `wamid.${unique()}` }] } }
-  }
-  if (request.path.endsWith("/message_templates")) {
-    return { body: { id: String(Date.now()), status: "PENDING", category: "UTILITY" } }
-  }
-  return { body: { success: true } }
-}
-
 export const startParley = async (): Promise<Parley> => {
   // Reachable by the embedded PostgreSQL's own user when the tests run as root.
   const dataDir = await temporaryRoot("parley-console-")
-  const provider = await startHttpServer(providerHandler)
+  const provider = await startHttpServer(cloudProviderHandler)
   const env = await embeddedEnvironment(join(dataDir, "data"))
   const origin = `http://localhost:${env.PARLEY_PORT}`
   const appSecret = randomBytes(16).toString("hex")
