@@ -71,3 +71,11 @@ export const ShownOnce = ({
     </button>
   </section>
 )
+
+/** A webhook's secret in the forms §5 gives: as registered, and `whsec_…` for Standard Webhooks libraries. */
+export const SecretForms = ({ secret, signingSecret }: { secret: string; signingSecret: string }) => (
+  <>
+    <CopyField label="Secret (X-Service-Signature)" value={secret} />
+    <CopyField label="Signing secret (Standard Webhooks)" value={signingSecret} />
+  </>
+)

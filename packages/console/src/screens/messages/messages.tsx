@@ -20,12 +20,10 @@ import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
 import { Pager, usePaging } from "../../ui/pager.tsx"
+import { isPhone } from "../campaigns/recipients.ts"
 
-/** 7–15 digits, written as people write them (§9's phone rule). */
 const phoneProblem = (phone: string): string | undefined =>
-  /^\+?[0-9 ().-]{7,30}$/.test(phone.trim()) && /^[0-9]{7,15}$/.test(phone.replace(/[^0-9]/g, ""))
-    ? undefined
-    : "Enter a phone number of 7–15 digits, like +1 415 555 0100."
+  isPhone(phone.trim()) ? undefined : "Enter a phone number of 7–15 digits, like +1 415 555 0100."
 
 const SendText = ({ phone, onSent }: { phone: string; onSent: () => void }) => {
   const [to, setTo] = useState(phone)

@@ -3,7 +3,7 @@
  * with its response, error and duration; an administrator can redeliver one. After a redelivery
  * (or a test event) the log is read again every second until that delivery shows, for at most 20 s.
  */
-import { useState } from "preact/hooks"
+import { useEffect, useState } from "preact/hooks"
 import { type Answer, api, unwrap } from "../../api/client.ts"
 import { may } from "../../session.ts"
 import { SelectField } from "../../ui/fields.tsx"
@@ -59,14 +59,11 @@ export const DeliveryLog = ({
   const attempts = log.data?.data ?? []
   const arrived = awaited !== undefined && attempts.some((a) => a.deliveryId === awaited.deliveryId)
   const watching = awaited !== undefined && !arrived && Date.now() < awaited.until && paging.page === 1
-  useInterval(
-    () => {
-      log.reload()
-      onChange()
-    },
-    1000,
-    watching,
-  )
+  useInterval(log.reload, 1000, watching)
+  // The awaited attempt is in the log: the webhook's health changed with it.
+  useEffect(() => {
+    if (arrived) onChange()
+  }, [arrived])
 
   const onRedeliver = async (attempt: Attempt) => {
     setQueued(undefined)

@@ -13,15 +13,22 @@ import { Checkbox, definedOnly, type FieldErrors, focusFirstInvalid, issueErrors
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { Page, Section } from "../../ui/page.tsx"
-import { CopyField, ShownOnce } from "../../ui/secret.tsx"
+import { SecretForms, ShownOnce } from "../../ui/secret.tsx"
 import { type Awaited, awaitDelivery, DeliveryLog } from "./delivery-log.tsx"
-import { type EventName, EventsField, useCatalogue } from "./events-field.tsx"
+import { type Catalogue, type EventName, EventsField, useCatalogue } from "./events-field.tsx"
 import { Health, type Webhook } from "./health.tsx"
 import { TestEvent } from "./test-event.tsx"
 import { newWebhookSecret, webhookUrlProblem } from "./webhook-url.ts"
 
-const EditWebhook = ({ webhook, onSaved }: { webhook: Webhook; onSaved: () => void }) => {
-  const catalogue = useCatalogue()
+const EditWebhook = ({
+  webhook,
+  catalogue,
+  onSaved,
+}: {
+  webhook: Webhook
+  catalogue: Catalogue
+  onSaved: () => void
+}) => {
   const [url, setUrl] = useState(webhook.url)
   const [events, setEvents] = useState<Array<EventName>>([...webhook.events])
   const [errors, setErrors] = useState<FieldErrors>({})
@@ -198,8 +205,7 @@ export const WebhookDetail = () => {
             Deliveries are signed with it from now on. For 24 hours the previous secret also signs{" "}
             <code>webhook-signature</code>, so your receiver can switch over without dropping a delivery.
           </p>
-          <CopyField label="Secret (X-Service-Signature)" value={rotated} />
-          <CopyField label="Signing secret (Standard Webhooks)" value={`whsec_${rotated}`} />
+          <SecretForms secret={rotated} signingSecret={`whsec_${rotated}`} />
         </ShownOnce>
       )}
       {notice === undefined ? null : <StatusNotice>{notice}</StatusNotice>}
@@ -264,7 +270,7 @@ export const WebhookDetail = () => {
       />
       {admin ? (
         <Section title="Edit">
-          <EditWebhook key={current.id} webhook={current} onSaved={webhook.reload} />
+          <EditWebhook key={current.id} webhook={current} catalogue={catalogue} onSaved={webhook.reload} />
         </Section>
       ) : null}
     </Page>

@@ -10,20 +10,12 @@ import { formatTime } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading } from "../../ui/notice.tsx"
 import { Page, Section, TableScroll } from "../../ui/page.tsx"
-import { CopyField, ShownOnce } from "../../ui/secret.tsx"
+import { SecretForms, ShownOnce } from "../../ui/secret.tsx"
 import { type EventName, EventsField, useCatalogue } from "./events-field.tsx"
 import { OutcomeBadge } from "./health.tsx"
 import { webhookUrlProblem } from "./webhook-url.ts"
 
 type CreatedWebhook = Answer<"/api/org/webhooks", "post">
-
-/** The secret in the forms §5 gives: as registered, and `whsec_…` for Standard Webhooks libraries. */
-export const SecretForms = ({ created }: { created: CreatedWebhook }) => (
-  <>
-    <CopyField label="Secret (X-Service-Signature)" value={created.secret} />
-    <CopyField label="Signing secret (Standard Webhooks)" value={created.signingSecret} />
-  </>
-)
 
 const CreateWebhook = ({ onCreated }: { onCreated: (created: CreatedWebhook) => void }) => {
   const catalogue = useCatalogue()
@@ -90,7 +82,7 @@ export const Webhooks = () => {
             Verify each delivery with this secret (see <a href="/docs">the API docs</a> and{" "}
             <code>@parley/webhooks</code>).
           </p>
-          <SecretForms created={created} />
+          <SecretForms secret={created.secret} signingSecret={created.signingSecret} />
         </ShownOnce>
       )}
       <Section title="Your webhooks">
