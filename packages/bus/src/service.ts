@@ -60,11 +60,12 @@ export interface ServiceDefinition<N extends InfrastructureNeed = Infrastructure
   readonly infrastructure: N
   /**
    * Decodes the service's config from `env` (default: the process environment), once. `logging`
-   * adjusts its logger: in `npm start` the gateway writes the one access line per request.
+   * adjusts its logger: in `npm start` the gateway writes the one access line per request and has
+   * the process's own metrics.
    */
   readonly configure: (
     env?: EnvRecord,
-    logging?: Pick<LoggerOptions, "accessLog">,
+    logging?: Pick<LoggerOptions, "accessLog" | "processMetrics">,
   ) => Effect.Effect<ConfiguredService<Provided<N>>, Config.ConfigError>
 }
 

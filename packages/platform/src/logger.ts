@@ -83,10 +83,15 @@ export interface LoggerOptions {
   /**
    * Whether HTTP servers built with this logger write an access line per request (default true).
    * Off for the services `npm start` runs behind its gateway in the same process: the gateway's
-   * line is the request's line, and a second one per request was the service's. Such a service also
-   * leaves the process's own metrics to the gateway (`metricsForService`).
+   * line is the request's line, and a second one per request was the service's.
    */
   readonly accessLog?: boolean
+  /**
+   * Whether the service's metrics registry has the process's own metrics — event loop, heap, GC —
+   * (default true; see `metricsForService`). Off for the services `npm start` hosts behind its
+   * gateway: the gateway's registry has them once for the process.
+   */
+  readonly processMetrics?: boolean
 }
 
 const ACCESS_LOG = Symbol.for("@parley/platform/accessLog")
@@ -94,6 +99,12 @@ const ACCESS_LOG = Symbol.for("@parley/platform/accessLog")
 /** False for a logger made with `accessLog: false`. */
 export const writesAccessLog = (logger: ParleyLogger): boolean =>
   (logger as unknown as Record<symbol, unknown>)[ACCESS_LOG] !== false
+
+const PROCESS_METRICS = Symbol.for("@parley/platform/processMetrics")
+
+/** False for a logger made with `processMetrics: false`. */
+export const collectsProcessMetrics = (logger: ParleyLogger): boolean =>
+  (logger as unknown as Record<symbol, unknown>)[PROCESS_METRICS] !== false
 
 /**
  * Standard output for every logger of the process, shared (one writer, so lines from different
@@ -112,6 +123,7 @@ const stdout = (): DestinationStream => {
 export const makeLogger = (options: LoggerOptions): ParleyLogger => {
   const logger = makeBaseLogger(options)
   if (options.accessLog === false) Object.defineProperty(logger, ACCESS_LOG, { value: false })
+  if (options.processMetrics === false) Object.defineProperty(logger, PROCESS_METRICS, { value: false })
   return logger
 }
 

@@ -1,5 +1,7 @@
+import { Writable } from "node:stream"
 import { describe, expect, it } from "vitest"
-import { makeServiceMetrics } from "./metrics.ts"
+import { makeLogger, writesAccessLog } from "./logger.ts"
+import { makeServiceMetrics, metricsForService } from "./metrics.ts"
 
 describe("makeServiceMetrics", () => {
   it("keeps each service's metrics in its own registry, labelled with the service", async () => {
@@ -24,5 +26,14 @@ describe("makeServiceMetrics", () => {
     expect(contentType).toContain("text/plain")
     expect(body).toContain('attempt_seconds_bucket{le="1",service="y"} 1')
     expect(body).toContain("process_cpu_user_seconds_total")
+  })
+
+  it("leaves the process's metrics out of a service whose logger says so, independently of its access line", async () => {
+    const destination = new Writable({ write: (_chunk, _encoding, done) => done() })
+    const hosted = makeLogger({ service: "hosted", destination, processMetrics: false })
+    const alone = makeLogger({ service: "alone", destination })
+    expect((await metricsForService("hosted", hosted).expose()).body).not.toContain("process_cpu_user_seconds_total")
+    expect((await metricsForService("alone", alone).expose()).body).toContain("process_cpu_user_seconds_total")
+    expect(writesAccessLog(hosted)).toBe(true)
   })
 })

@@ -13,7 +13,7 @@ import {
   type HistogramConfiguration,
   Registry,
 } from "prom-client"
-import { type ParleyLogger, writesAccessLog } from "./logger.ts"
+import { collectsProcessMetrics, type ParleyLogger } from "./logger.ts"
 
 export interface ServiceMetrics {
   readonly service: string
@@ -31,14 +31,13 @@ export interface ServiceMetricsOptions {
 }
 
 /**
- * A service's registry, with the process's own metrics (event loop, heap, GC) unless the service is
- * hosted behind npm start's gateway in the same process (a logger made with `accessLog: false`): there
- * the gateway's registry has them once for the process. One set per service would be summed by
- * standalone's merged `/metrics` (a heap seven times the real one) and would run one 10 ms
- * event-loop timer per service at idle.
+ * A service's registry, with the process's own metrics (event loop, heap, GC) unless its logger says
+ * otherwise (`makeLogger`'s `processMetrics`): the services npm start hosts behind its gateway leave
+ * them to the gateway's registry. One set per service was summed by standalone's merged `/metrics`
+ * (a heap seven times the real one) and ran one event-loop timer per service at idle.
  */
 export const metricsForService = (service: string, logger: ParleyLogger): ServiceMetrics =>
-  makeServiceMetrics(service, { defaultMetrics: writesAccessLog(logger) })
+  makeServiceMetrics(service, { defaultMetrics: collectsProcessMetrics(logger) })
 
 export const makeServiceMetrics = (service: string, options: ServiceMetricsOptions = {}): ServiceMetrics => {
   const registry = new Registry()

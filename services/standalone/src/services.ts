@@ -3,8 +3,9 @@
  * `app.ts`) exactly as `runService` builds it alone: its config decoded from the standalone
  * environment, its own logger, the same constructor. No adapter per service: what differs here is
  * only that they share one Postgres and one bus, and that the gateway reaches each through an
- * in-process dispatcher (the service still receives a whole HTTP request with the signed principal
- * and runs every hook it runs behind a network hop, but no socket or port is spent on it).
+ * in-process dispatcher (the service still receives a whole HTTP request with the principal — handed
+ * over unsigned, since nothing leaves the process — and runs every hook it runs behind a network hop,
+ * but no socket or port is spent on it).
  */
 import { assistantService } from "@parley/assistant"
 import type { Bus, OutboxWriter, ServiceDefinition } from "@parley/bus"
@@ -44,8 +45,9 @@ export const startInternalServices = (
     const metrics: Array<ServiceMetrics> = []
     const starts: Array<Effect.Effect<void, unknown, Infrastructure | Scope.Scope>> = []
     for (const service of services) {
-      // One access line per request: the gateway's, which hands them over.
-      const { make } = yield* service.configure(env, { accessLog: false })
+      // One access line per request, the gateway's, which hands them over; the process's own
+      // metrics once, in the gateway's registry.
+      const { make } = yield* service.configure(env, { accessLog: false, processMetrics: false })
       const app = yield* make
       if (service.routes !== undefined) targets[service.routes.service] = new InProcessDispatcher(app.http)
       metrics.push(app.http.metrics)
