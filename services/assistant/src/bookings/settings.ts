@@ -1,4 +1,5 @@
 import type { WeekdayKey } from "@parley/contracts"
+import { weekdayOf } from "../engine/calendar-date.ts"
 
 /** An organization's booking settings (CONTRACT.md §9). */
 export interface BookingSettings {
@@ -11,6 +12,13 @@ export interface BookingSettings {
   /** Opening ranges per weekday; a missing or empty day is closed. */
   readonly hours: Readonly<Partial<Record<WeekdayKey, ReadonlyArray<readonly [string, string]>>>>
 }
+
+/** The weekday keys in `weekdayOf` order: 0 = Sunday … 6 = Saturday. */
+const WEEKDAY_KEYS: ReadonlyArray<WeekdayKey> = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+/** The opening ranges of `date`'s weekday; none when that day is closed. */
+export const openingRangesOn = (settings: BookingSettings, date: string): ReadonlyArray<readonly [string, string]> =>
+  settings.hours[WEEKDAY_KEYS[weekdayOf(date)] ?? "sun"] ?? []
 
 const WORKDAY: ReadonlyArray<readonly [string, string]> = [["09:00", "17:00"]]
 

@@ -1,6 +1,5 @@
-import type { WeekdayKey } from "@parley/contracts"
-import { minutesOf, timeFromMinutes, weekdayOf } from "../engine/calendar-date.ts"
-import type { BookingSettings } from "./settings.ts"
+import { minutesOf, timeFromMinutes } from "../engine/calendar-date.ts"
+import { type BookingSettings, openingRangesOn } from "./settings.ts"
 
 /**
  * The slots of a day, computed in the organization's time zone: each opening range of that weekday
@@ -8,11 +7,9 @@ import type { BookingSettings } from "./settings.ts"
  * bookings than `capacity` and has not started yet (today's past slots are unavailable).
  */
 
-const WEEKDAY_KEYS: ReadonlyArray<WeekdayKey> = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
-
 /** The start times offered on `date`, ascending, without duplicates (ranges may overlap). */
 export const offeredTimes = (settings: BookingSettings, date: string): ReadonlyArray<string> => {
-  const ranges = settings.hours[WEEKDAY_KEYS[weekdayOf(date)] ?? "sun"] ?? []
+  const ranges = openingRangesOn(settings, date)
   const starts = new Set<number>()
   for (const [open, close] of ranges) {
     const end = minutesOf(close)

@@ -1,5 +1,4 @@
-import type { WeekdayKey } from "@parley/contracts"
-import { weekdayOf } from "./calendar-date.ts"
+import { openingRangesOn } from "../bookings/settings.ts"
 import type { Catalog, Formats } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -10,16 +9,12 @@ import type { MessageFacts } from "./read-message.ts"
  * don't know" with a callback offered (the profile's `handoffMessage` when set). Pure.
  */
 
-const KEYS: ReadonlyArray<WeekdayKey> = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 /** A week of dates (2026-11-22 is a Sunday) to name weekdays through Intl. */
 const WEEKDAY_DATES = ["2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28"]
 
-const rangesOf = (context: EngineContext, key: WeekdayKey): ReadonlyArray<readonly [string, string]> =>
-  context.settings.hours[key] ?? []
-
 /** "9:00 AM–6:00 PM" or "9:00–12:00 and 14:00–18:00" for the opening ranges of a weekday. */
 export const rangesText = (context: EngineContext, formats: Formats, date: string): string =>
-  formats.list(rangesOf(context, KEYS[weekdayOf(date)] ?? "sun").map(([open, close]) => formats.range(open, close)))
+  formats.list(openingRangesOn(context.settings, date).map(([open, close]) => formats.range(open, close)))
 
 /** The week's opening hours, consecutive days with the same hours grouped: "Monday to Friday 9–18, …". */
 export const weekText = (context: EngineContext, formats: Formats, catalog: Catalog): string => {

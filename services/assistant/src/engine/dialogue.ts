@@ -1,5 +1,6 @@
+import { openingRangesOn } from "../bookings/settings.ts"
 import { answerQuestion, dontKnow, rangesText } from "./answers.ts"
-import { addDays } from "./calendar-date.ts"
+import { addDays, weekdayOf } from "./calendar-date.ts"
 import { CATALOGS, type Catalog, type Formats, formatsFor } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -296,7 +297,7 @@ const wantedSlot = (turn: Turn, previous: ConversationState) => {
       // A date named: that one.
     } else if (when.weekday !== undefined) {
       const [byWeekday, byDay] = [conflict.byWeekday, conflict.byDay]
-      date = [byWeekday, byDay].find((candidate) => new Date(`${candidate}T12:00:00Z`).getUTCDay() === when.weekday)
+      date = [byWeekday, byDay].find((candidate) => weekdayOf(candidate) === when.weekday)
     }
     time ??= conflict.time
   }
@@ -434,7 +435,7 @@ const refused = (turn: Turn, slot: BookedSlot, reason: "full" | "notOffered" | "
       return reply(turn, catalog.slotTaken(dayLabel, time, times), offered)
     case "notOffered": {
       const ranges = rangesText(context, formats, slot.date)
-      const inside = (context.settings.hours[weekdayKey(slot.date)] ?? []).some(
+      const inside = openingRangesOn(context.settings, slot.date).some(
         ([open, close]) => slot.time >= open && slot.time < close,
       )
       return reply(
@@ -445,6 +446,3 @@ const refused = (turn: Turn, slot: BookedSlot, reason: "full" | "notOffered" | "
     }
   }
 }
-
-const KEYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const
-const weekdayKey = (date: string) => KEYS[new Date(`${date}T12:00:00Z`).getUTCDay()] ?? "sun"
