@@ -1,3 +1,4 @@
+import { normalizePhone } from "@parley/contracts"
 import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from "libphonenumber-js"
 import { fold, wordsPattern } from "./text.ts"
 
@@ -271,4 +272,4 @@ export const findPhone = (text: string, country: string): FoundPhone | undefined
  * plan does not know it.
  */
 export const internationalDigits = (raw: string, country: string): string =>
-  findPhone(raw, country)?.digits ?? raw.replace(/\D+/g, "")
+  findPhone(raw, country)?.digits ?? normalizePhone(raw)

@@ -53,9 +53,9 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
   const current = state.language !== undefined && isLanguage(state.language) ? state.language : undefined
   const language = languageOf(text, languages, current && languages.includes(current) ? current : undefined)
   const country = context.settings.country
-  const phone = context.customerPhone === undefined ? findPhones(text, country)[0] : undefined
+  const span = findPhones(text, country)[0]
   // On a phone channel numbers in the text are still read, only to keep them out of dates and names.
-  const span = phone ?? (context.customerPhone === undefined ? undefined : findPhones(text, country)[0])
+  const phone = context.customerPhone === undefined ? span : undefined
   let faq: { value: Faq | undefined } | undefined
   return {
     text,

@@ -4,7 +4,7 @@ import type { Database } from "@parley/db"
 import { Effect, Schema } from "effect"
 import { makeBooking, slotsOf } from "../bookings/calendar.ts"
 import type { TurnContext } from "../chat/turn-context.ts"
-import { findPhone } from "../engine/phone.ts"
+import { internationalDigits } from "../engine/phone.ts"
 import type { ConversationState } from "../engine/state.ts"
 import type { ToolCall, ToolSpec } from "./chat-completions.ts"
 import { LlmFailure } from "./llm-failure.ts"
@@ -31,7 +31,7 @@ const NOT_GIVEN = "the visitor has not given that phone number in this conversat
 
 /** The model's phone argument as international digits, when the visitor gave that number; else `undefined`. */
 const givenPhone = (raw: string, context: TurnContext, guard: ToolGuard): string | undefined => {
-  const digits = findPhone(raw, context.settings.country)?.digits ?? raw.replace(/\D/g, "")
+  const digits = internationalDigits(raw, context.settings.country)
   return guard.phones.has(digits) ? digits : undefined
 }
 
