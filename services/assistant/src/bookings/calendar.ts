@@ -10,7 +10,7 @@ import type { LeadSource } from "../engine/lead-capture.ts"
 import { internationalDigits } from "../engine/phone.ts"
 import { BookingRefused, type InvalidCursor, ResourceNotFound } from "../errors.ts"
 import { pageOf, positionAfter } from "../leads/cursor.ts"
-import { type RecordedLead, recordLead } from "../leads/record-lead.ts"
+import { type RecordedLead, recordLead, sameBooking } from "../leads/record-lead.ts"
 import type { BookingSettings } from "./settings.ts"
 import { loadBookingSettings } from "./settings-store.ts"
 import { type DaySlotsInput, daySlots, offeredTimes, type Slot, slotVerdict } from "./slots.ts"
@@ -249,14 +249,7 @@ const releaseLead = (tx: postgres.TransactionSql, orgId: string, row: BookingRow
         where org_id = ${orgId} and phone = ${row.phone}
         for update`,
     )
-    const held = lead?.booking
-    if (
-      lead === undefined ||
-      held == null ||
-      held.date !== row.date ||
-      held.time !== row.time ||
-      held.service !== row.service
-    ) {
+    if (lead === undefined || !sameBooking(lead.booking, { date: row.date, time: row.time, service: row.service })) {
       return
     }
     const type = lead.last_type === "BOOKING" ? "GENERAL_INQUIRY" : lead.last_type
@@ -271,10 +264,13 @@ const releaseLead = (tx: postgres.TransactionSql, orgId: string, row: BookingRow
     ])
   })
 
-/** On the widget: the next confirmed booking made in this session (its booking form), to cancel or move. */
-export const upcomingBookingOfSession = (
+/**
+ * The next confirmed booking from today, to cancel or move: on a phone channel the customer's (by
+ * `phone`), on the widget the one made in this session (its booking form, by `sessionId`).
+ */
+export const upcomingBooking = (
   orgId: string,
-  sessionId: string,
+  of: { readonly sessionId: string } | { readonly phone: string },
   today: string,
 ): Effect.Effect<HeldBooking | null, never, Database> =>
   Effect.gen(function* () {
@@ -282,24 +278,8 @@ export const upcomingBookingOfSession = (
     const [row] = yield* Effect.promise(
       () => sql<Array<{ id: string; date: string; time: string; service: string }>>`
         select id, date, time, service from assistant.bookings
-        where org_id = ${orgId} and session_id = ${sessionId} and status = 'confirmed' and date >= ${today}
-        order by date, time limit 1`,
-    )
-    return row ?? null
-  })
-
-/** On a phone channel: the customer's next confirmed booking from today, to cancel or move. */
-export const upcomingBookingOf = (
-  orgId: string,
-  phone: string,
-  today: string,
-): Effect.Effect<HeldBooking | null, never, Database> =>
-  Effect.gen(function* () {
-    const { sql } = yield* Database
-    const [row] = yield* Effect.promise(
-      () => sql<Array<{ id: string; date: string; time: string; service: string }>>`
-        select id, date, time, service from assistant.bookings
-        where org_id = ${orgId} and phone = ${phone} and status = 'confirmed' and date >= ${today}
+        where org_id = ${orgId} and ${"sessionId" in of ? sql`session_id = ${of.sessionId}` : sql`phone = ${of.phone}`}
+          and status = 'confirmed' and date >= ${today}
         order by date, time limit 1`,
     )
     return row ?? null

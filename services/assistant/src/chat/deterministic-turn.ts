@@ -1,15 +1,8 @@
 import type { OutboxWriter } from "@parley/bus"
 import type { Database } from "@parley/db"
 import { Effect } from "effect"
-import {
-  cancelBooking,
-  dayView,
-  makeBooking,
-  moveBooking,
-  nextOpenDay,
-  upcomingBookingOf,
-  upcomingBookingOfSession,
-} from "../bookings/calendar.ts"
+import { cancelBooking, dayView, makeBooking, moveBooking, nextOpenDay, upcomingBooking } from "../bookings/calendar.ts"
+import { offeredTimes } from "../bookings/slots.ts"
 import { type BookingOutcome, type Known, type Need, nothingKnown, step } from "../engine/dialogue.ts"
 import type { EngineContext } from "../engine/profile.ts"
 import { readMessage } from "../engine/read-message.ts"
@@ -47,7 +40,12 @@ const fulfil = (need: Need, known: Known, context: TurnContext): Effect.Effect<K
       }
       case "nextOpenDay": {
         const open = yield* nextOpenDay(orgId, settings, need.from)
-        return { ...known, nextOpen: { from: need.from, date: open?.date ?? null } }
+        const nextOpen = { from: need.from, date: open?.date ?? null }
+        if (open === undefined) return { ...known, nextOpen }
+        // The day found is the one the engine goes on to book: its free times are kept, not read again.
+        const days = new Map(known.days)
+        days.set(open.date, { date: open.date, offered: offeredTimes(settings, open.date), free: open.times })
+        return { ...known, nextOpen, days }
       }
       case "book":
       case "move": {
@@ -74,10 +72,13 @@ const fulfil = (need: Need, known: Known, context: TurnContext): Effect.Effect<K
         return { ...known, cancelled: true }
       }
       case "held": {
-        const held =
+        const held = yield* upcomingBooking(
+          orgId,
           context.customerPhone === undefined
-            ? yield* upcomingBookingOfSession(orgId, context.conversationId, context.today)
-            : yield* upcomingBookingOf(orgId, context.customerPhone, context.today)
+            ? { sessionId: context.conversationId }
+            : { phone: context.customerPhone },
+          context.today,
+        )
         return { ...known, held }
       }
     }

@@ -23,7 +23,8 @@ interface LeadRow {
   booking: Booking | null
 }
 
-const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
+/** Whether two bookings are the same slot and service (or both none). */
+export const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
   a === b || (a !== null && b !== null && a.date === b.date && a.time === b.time && a.service === b.service)
 
 /**
