@@ -92,23 +92,19 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
       Effect.forkScoped,
     )
 
-    const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient) =>
+    /**
+     * Marks the recipient durably "being sent", then, only if that applied (the claim is still this
+     * worker's), runs `outcome` and records what it answered: a crash between the two counts the
+     * recipient failed, never sends it again; a crash before leaves it to be sent after all.
+     */
+    const settle = <E, R>(
+      campaign: RunningCampaign,
+      recipient: ClaimedRecipient,
+      messageId: string,
+      outcome: Effect.Effect<ProviderOutcome<string>, E, R>,
+    ) =>
       Effect.gen(function* () {
-        const messageId = newId("msg")
-        yield* pace
-        // Durably "being sent" before the provider hears of it: a crash from here on counts it
-        // failed, never sends it again; a crash before leaves it to be sent after all.
         if (!(yield* ledger.submit({ kind: "starting", campaignId: campaign.id, seq: recipient.seq }))) return
-        let outcome: ProviderOutcome<string> = { _tag: "Unavailable", detail: "not attempted" }
-        for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-          if (attempt > 1) yield* pace
-          outcome = yield* deliver(channel, messageId, {
-            to: recipient.phone,
-            content: { type: "template", name: campaign.template_name, language: campaign.template_language },
-          })
-          if (outcome._tag === "Accepted" || outcome._tag === "Rejected") break
-          if (attempt < maxAttempts) yield* Effect.sleep(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)))
-        }
         yield* ledger.submit({
           kind: "finished",
           campaignId: campaign.id,
@@ -116,8 +112,33 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
           seq: recipient.seq,
           phone: recipient.phone,
           messageId,
-          outcome,
+          outcome: yield* outcome,
         })
+      })
+
+    const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient) =>
+      Effect.gen(function* () {
+        const messageId = newId("msg")
+        yield* pace
+        // Durably "being sent" before the provider hears of it (see `settle`).
+        yield* settle(
+          campaign,
+          recipient,
+          messageId,
+          Effect.gen(function* () {
+            let outcome: ProviderOutcome<string> = { _tag: "Unavailable", detail: "not attempted" }
+            for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+              if (attempt > 1) yield* pace
+              outcome = yield* deliver(channel, messageId, {
+                to: recipient.phone,
+                content: { type: "template", name: campaign.template_name, language: campaign.template_language },
+              })
+              if (outcome._tag === "Accepted" || outcome._tag === "Rejected") break
+              if (attempt < maxAttempts) yield* Effect.sleep(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)))
+            }
+            return outcome
+          }),
+        )
       })
 
     const claim = (campaign: RunningCampaign) =>
@@ -137,18 +158,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
       Effect.forEach(
         batch,
         (recipient) =>
-          Effect.gen(function* () {
-            if (!(yield* ledger.submit({ kind: "starting", campaignId: campaign.id, seq: recipient.seq }))) return
-            yield* ledger.submit({
-              kind: "finished",
-              campaignId: campaign.id,
-              orgId: campaign.org_id,
-              seq: recipient.seq,
-              phone: recipient.phone,
-              messageId: newId("msg"),
-              outcome: { _tag: "Rejected", status: 409, detail },
-            })
-          }),
+          settle(campaign, recipient, newId("msg"), Effect.succeed({ _tag: "Rejected", status: 409, detail } as const)),
         { concurrency: "unbounded", discard: true },
       )
 
