@@ -14,7 +14,8 @@
  *   browser loses its standing after `FreeFailures` failures of its own.
  * - Unknown emails are counted and locked alike, so the answers say nothing about who has an account.
  */
-import { createHash, randomBytes } from "node:crypto"
+import { sha256Hex } from "@parley/platform"
+import { newSessionToken, tokenFromCookie } from "./session-token.ts"
 
 export const FreeFailures = 5
 export const MaxLockMs = 15 * 60 * 1000
@@ -26,26 +27,17 @@ export const FailureMemoryMs = 24 * 60 * 60 * 1000
 export const lockFor = (failures: number): number =>
   failures < FreeFailures ? 0 : Math.min(MaxLockMs, FirstLockMs * 2 ** (failures - FreeFailures))
 
-export const accountKeyOf = (email: string): string =>
-  createHash("sha256").update(email.trim().toLowerCase()).digest("hex")
+export const accountKeyOf = (email: string): string => sha256Hex(email.trim().toLowerCase())
 
 export const DEVICE_COOKIE = "parley_device"
 export const DEVICE_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000
 
-export const newDeviceToken = (): string => randomBytes(32).toString("base64url")
+/** 256 random bits, base64url: made like a session token. */
+export const newDeviceToken = (): string => newSessionToken()
 
 /** Sent only to the sign-in routes, never readable by scripts. */
 export const deviceCookie = (token: string, secure: boolean): string =>
   `${DEVICE_COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/api/auth; Max-Age=${DEVICE_LIFETIME_MS / 1000}${secure ? "; Secure" : ""}`
 
-export const deviceTokenFromCookie = (header: string | undefined): string | undefined => {
-  if (header === undefined) return undefined
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=")
-    if (eq > 0 && part.slice(0, eq).trim() === DEVICE_COOKIE) {
-      const value = part.slice(eq + 1).trim()
-      return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined
-    }
-  }
-  return undefined
-}
+export const deviceTokenFromCookie = (header: string | undefined): string | undefined =>
+  tokenFromCookie(header, DEVICE_COOKIE)

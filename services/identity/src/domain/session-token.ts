@@ -21,15 +21,22 @@ export const sessionCookie = (token: string, secure: boolean): string =>
 export const clearedSessionCookie = (secure: boolean): string =>
   `${SESSION_COOKIE}=; HttpOnly; SameSite=Lax; Path=/; Max-Age=0${secure ? "; Secure" : ""}`
 
-/** The session token from a Cookie header, if any. */
-export const sessionTokenFromCookie = (header: string | undefined): string | undefined => {
+/**
+ * The token (43 base64url characters, as `newSessionToken` makes) in the first cookie named `name`
+ * of a Cookie header, if any.
+ */
+export const tokenFromCookie = (header: string | undefined, name: string): string | undefined => {
   if (header === undefined) return undefined
   for (const part of header.split(";")) {
     const eq = part.indexOf("=")
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
       const value = part.slice(eq + 1).trim()
       return /^[A-Za-z0-9_-]{43}$/.test(value) ? value : undefined
     }
   }
   return undefined
 }
+
+/** The session token from a Cookie header, if any. */
+export const sessionTokenFromCookie = (header: string | undefined): string | undefined =>
+  tokenFromCookie(header, SESSION_COOKIE)
