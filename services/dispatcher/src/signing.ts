@@ -17,7 +17,8 @@ export interface SigningKey {
 
 export const signingKeyOf = (secret: string): SigningKey => ({
   registered: createSecretKey(Buffer.from(secret, "utf8")),
-  decoded: createSecretKey(Buffer.from(secret.replaceAll("-", "+").replaceAll("_", "/"), "base64")),
+  // Node's base64 decoder reads both alphabets, padded or not.
+  decoded: createSecretKey(Buffer.from(secret, "base64")),
 })
 
 /** What a webhook signs with: its key, and during a rotation's window the previous one. */
