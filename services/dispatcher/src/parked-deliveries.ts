@@ -23,6 +23,8 @@ export interface ParkedWork {
   readonly attemptClass: AttemptClass
 }
 
+const decodeDelivery = decodeBusValue(DeliveryRecord)
+
 const attemptsOf = (attemptClass: AttemptClass): readonly [number, number] =>
   attemptClass === "first" ? [1, 1] : [2, 3]
 
@@ -104,7 +106,8 @@ export class ParkedDeliveries {
         returning p.record, p.attempt, p.due_at, p.parked_seq
       )
       select record from claimed order by attempt desc, due_at, parked_seq`
-    return Promise.all(rows.map((row) => Effect.runPromise(decodeBusValue(DeliveryRecord)(row.record))))
+    // Decoding is synchronous; a bad row fails the claim with its `BusValueError`, as before.
+    return rows.map((row) => Effect.runSync(decodeDelivery(row.record)))
   }
 
   /** The delivery's attempt was made (or is no longer wanted): it leaves the queue. */
