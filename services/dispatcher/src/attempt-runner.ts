@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { type AttemptContext, attemptDelivery, recordsOf } from "./attempt.ts"
 import type { AttemptLog } from "./attempt-log.ts"
 import type { ParkedDeliveries } from "./parked-deliveries.ts"
-import type { DispatchTarget, WebhookDirectory } from "./webhook-directory.ts"
+import { type DispatchTarget, isDeliverableTo, type WebhookDirectory } from "./webhook-directory.ts"
 import {
   type AttemptClass,
   classOf,
@@ -177,7 +177,7 @@ export class AttemptRunner {
         await parts.publish(made.records ?? recordsOf(delivery, made.outcome))
       } else {
         const target = await parts.directory.target(delivery.webhookId)
-        if (target === undefined || (!target.enabled && delivery.test !== true)) {
+        if (!isDeliverableTo(target, delivery)) {
           // Deleted or disabled since it was parked: nothing is sent and nothing stays queued for it
           // (a test delivery goes to its webhook enabled or not, CONTRACT.md §5).
           slot.release()

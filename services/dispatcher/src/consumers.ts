@@ -3,7 +3,7 @@ import { DeliveryRecord, EventRecord, EventTopics, isoTimestamp, Topics, Webhook
 import { Effect } from "effect"
 import type { AttemptRunner } from "./attempt-runner.ts"
 import { deliveryIdFor } from "./delivery-id.ts"
-import { DirectoryCacheMs, type DispatchTarget, type WebhookDirectory } from "./webhook-directory.ts"
+import { DirectoryCacheMs, type DispatchTarget, isDeliverableTo, type WebhookDirectory } from "./webhook-directory.ts"
 
 export interface DispatcherParts {
   readonly directory: WebhookDirectory
@@ -109,9 +109,8 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
             if (target === "unknown") return true
             // Deleted or disabled since: nothing is sent and nothing stays queued for it. A test
             // delivery goes to its webhook enabled or not (CONTRACT.md §5), deleted aside.
-            if (target !== "deleted" && (target.enabled || delivery.test === true)) {
-              await parts.runner.deliver(delivery, target)
-            }
+            const live = target === "deleted" ? undefined : target
+            if (isDeliverableTo(live, delivery)) await parts.runner.deliver(delivery, live)
             return false
           })
           if (unknown) {
