@@ -9,6 +9,7 @@ import {
   eventsOf,
   type FakeProvider,
   newOrg,
+  principalHeader,
   type RunningApp,
   recordsOn,
   startApp,
@@ -199,10 +200,35 @@ describe("messages sent through the sandbox", () => {
     expect(before).toBeLessThanOrEqual(3)
   })
 
-  it("lists only the organization's own outbox", async () => {
+  it("keeps organizations apart: another one's outbox, customers and events are its own", async () => {
     const foreign = await asTenant(app, otherOrg, "GET", "/api/sandbox/outbox")
     expect(foreign.statusCode).toBe(200)
     expect(foreign.json()).toEqual({ data: [], nextCursor: null })
+    await connectSandbox(otherOrg)
+    const before = (await eventsOf(infra, orgId, "message.inbound")).length
+    const accepted = await asTenant(app, otherOrg, "POST", "/api/sandbox/inbound", {
+      from: "15550009999",
+      text: "Other business",
+    })
+    expect(accepted.statusCode).toBe(202)
+    expect(await eventsOf(infra, otherOrg, "message.inbound")).toHaveLength(1)
+    expect(await eventsOf(infra, orgId, "message.inbound")).toHaveLength(before)
+    const mine = await asTenant(app, orgId, "GET", "/api/messages?phone=15550009999")
+    expect(mine.json().data).toEqual([])
+  })
+
+  it("lets a member read the outbox and leaves simulating to administrators", async () => {
+    const asMember = (method: "GET" | "POST", url: string, body?: unknown) =>
+      app.http.inject({
+        method,
+        url,
+        headers: { "x-parley-principal": principalHeader(orgId, "member"), "content-type": "application/json" },
+        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+      })
+    expect((await asMember("GET", "/api/sandbox/outbox")).statusCode).toBe(200)
+    const refused = await asMember("POST", "/api/sandbox/inbound", { from: "15550001234", text: "hi" })
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json().code).toBe("admin_required")
   })
 })
 
