@@ -226,12 +226,15 @@ describe("the console's customer screens", () => {
 
   it("replaces the real channel with the sandbox after a confirmation, simulates a customer and approves a template", async () => {
     const { page } = admin
+    // A real channel first (as the first test leaves it), so that connecting the sandbox replaces it.
+    expect((await parley.api("PUT", "/api/channels/cloud", CLOUD)).status).toBe(200)
     await open(page, "/console/channels", "Channels")
     const sandbox = page.getByRole("region", { name: "Sandbox: try it without a provider account" })
     await sandbox.getByRole("button", { name: "Replace with the sandbox" }).click()
     const dialog = page.getByRole("dialog", { name: "Replace your cloud channel with the sandbox?" })
     await dialog.getByRole("button", { name: "Cancel" }).click()
-    expect((await parley.api("GET", "/api/channels")).body).toMatchObject({ data: expect.any(Array) })
+    const kept = (await parley.api("GET", "/api/channels")).body as { data: Array<{ type: string; sandbox: boolean }> }
+    expect(kept.data.find((c) => c.type === "cloud")?.sandbox).toBe(false)
     await sandbox.getByRole("button", { name: "Replace with the sandbox" }).click()
     await dialog.getByRole("button", { name: "Replace with the sandbox" }).click()
     await visible(sandbox.getByRole("heading", { name: "Simulate a customer" }))
@@ -244,6 +247,7 @@ describe("the console's customer screens", () => {
     await visible(log.getByText("Hi, I'm Sam. Please call me back."))
     // The assistant's answer, reported sent, delivered, then read by the sandbox.
     await visible(log.locator(".bubble-assistant").getByText("read", { exact: true }), 20_000)
+    await sandbox.getByRole("heading", { name: "Simulate a customer" }).scrollIntoViewIfNeeded()
     await saveScreenshot(page, "console-sandbox")
 
     await open(page, "/console/templates", "Templates")
