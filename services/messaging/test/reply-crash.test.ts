@@ -65,6 +65,11 @@ it("sends a reply left pending by a SIGKILL once the restarted service gets its 
   })
   expect(connected.status).toBe(200)
 
+  // The customer's question the reply answers (it also opens the 24-hour service window).
+  await infra.db.sql`
+    insert into messaging.messages (id, org_id, channel, direction, phone, type, text, provider_message_id, status)
+    values ('msg_question01', ${orgId}, 'cloud', 'inbound', '14155550222', 'text', 'When do you open?',
+            'wamid.opening-hours', 'received')`
   let killed: Promise<void> | undefined
   provider.onSend((to) => {
     if (to === "14155550222" && killed === undefined) killed = first.kill()
@@ -85,13 +90,15 @@ it("sends a reply left pending by a SIGKILL once the restarted service gets its 
   await eventually(() => expect(killed).toBeDefined(), { timeoutMs: 15_000 })
   await killed
   provider.onSend(undefined)
-  const left = await infra.db.sql`select id, status from messaging.messages where org_id = ${orgId}`
+  const left = await infra.db.sql`
+    select id, status from messaging.messages where org_id = ${orgId} and direction = 'outbound'`
   expect(left.map((row) => row.status)).toEqual(["pending"])
 
   await startMessaging()
   await eventually(
     async () => {
-      const rows = await infra.db.sql`select id, status from messaging.messages where org_id = ${orgId}`
+      const rows = await infra.db.sql`
+        select id, status from messaging.messages where org_id = ${orgId} and direction = 'outbound'`
       expect(rows.map((row) => [row.id, row.status])).toEqual([[left[0]?.id, "sent"]])
     },
     { timeoutMs: 20_000 },

@@ -315,6 +315,7 @@ describe("a reply left pending by a crash (DESIGN §3.1)", () => {
   it("is sent when the bus delivers its record again, once at the provider, deduplicated by its id", async () => {
     const org = newOrg()
     await connectSandbox(org)
+    await customerWrites(org, "14155550199")
     // The state a hard kill between recording the reply and calling the provider leaves: the reply
     // recorded `pending` under its source key, the bus record not committed (so delivered again).
     const sourceKey = "reply:cloud:wamid.crashed-question"
@@ -336,7 +337,8 @@ describe("a reply left pending by a crash (DESIGN §3.1)", () => {
     await infra.runtime.runPromise(publish)
     await eventually(
       async () => {
-        const rows = await infra.db.sql`select id, status from messaging.messages where org_id = ${org}`
+        const rows = await infra.db.sql`
+          select id, status from messaging.messages where org_id = ${org} and direction = 'outbound'`
         expect(rows.map((r) => [r.id, r.status])).toEqual([["msg_crashed1", "sent"]])
       },
       { timeoutMs: 8_000 },
