@@ -87,7 +87,7 @@ it("sends a reply left pending by a SIGKILL once the restarted service gets its 
       yield* bus.publish([{ topic: Topics.channelOutbound, key: orgId, value: reply }])
     }),
   )
-  await eventually(() => expect(killed).toBeDefined(), { timeoutMs: 15_000 })
+  await eventually(() => expect(killed).toBeDefined(), { timeoutMs: 30_000 })
   await killed
   provider.onSend(undefined)
   const left = await infra.db.sql`
@@ -101,8 +101,8 @@ it("sends a reply left pending by a SIGKILL once the restarted service gets its 
         select id, status from messaging.messages where org_id = ${orgId} and direction = 'outbound'`
       expect(rows.map((row) => [row.id, row.status])).toEqual([[left[0]?.id, "sent"]])
     },
-    { timeoutMs: 20_000 },
+    { timeoutMs: 40_000 },
   )
   const sends = provider.sends().filter((send) => JSON.stringify(send.body).includes("We open at 9"))
   expect(sends).toHaveLength(2)
-})
+}, 90_000)
