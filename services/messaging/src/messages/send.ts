@@ -39,7 +39,8 @@ export interface SentMessage {
 /**
  * Sends one message through the organization's channel. The message is recorded (`pending`) and
  * committed BEFORE the provider is called, then marked `sent` or `failed` with the provider's
- * answer: a send is never lost, whatever fails. Answers `undefined` when `sourceKey` was seen before.
+ * answer: a send is never lost, whatever fails. Answers `undefined` when `sourceKey` was seen before
+ * and its message was sent or failed; one still `pending` (a crash) is sent now (`pendingSend`).
  */
 export const sendMessage = (orgId: string, message: OutboundMessage) =>
   Effect.gen(function* () {
