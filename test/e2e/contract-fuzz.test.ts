@@ -119,6 +119,15 @@ beforeAll(async () => {
   // send and template routes above are not answered for a channel the fuzz broke.
   const channelKey = (await (await system.createTenant()).mintKey()).key
   const appSecret = system.running.env.PARLEY_CLOUD_APP_SECRET as string
+  // The sandbox's routes (CONTRACT.md §16), in an organization whose cloud channel is a sandbox.
+  const sandboxKey = (await (await system.createTenant()).mintKey()).key
+  const sandboxed = await system.call("PUT", "/api/channels/cloud", { key: sandboxKey, json: { sandbox: true } })
+  expect(sandboxed.status, sandboxed.text).toBe(200)
+  const sandboxTemplate = await system.call("POST", "/api/templates", {
+    key: sandboxKey,
+    json: { name: "fuzz_t", language: "en_US", category: "UTILITY", components: [{ type: "BODY", text: "x" }] },
+  })
+  expect(sandboxTemplate.status, sandboxTemplate.text).toBe(201)
 
   const json =
     (method: string, path: string, extra: CallOptions = {}) =>
@@ -225,6 +234,16 @@ beforeAll(async () => {
       send: json("PUT", "/api/channels/cloud", { key: channelKey }),
     },
     {
+      route: "POST /api/sandbox/inbound",
+      base: { from: "14155550100", name: "N", text: "hi" },
+      send: json("POST", "/api/sandbox/inbound", { key: sandboxKey }),
+    },
+    {
+      route: "POST /api/sandbox/templates/:id",
+      base: { status: "REJECTED", reason: "r", qualityScore: "GREEN", category: "UTILITY" },
+      send: json("POST", `/api/sandbox/templates/${sandboxTemplate.body.id}`, { key: sandboxKey }),
+    },
+    {
       route: "PUT /api/channels/bridge",
       base: { outboundUrl: `${system.provider.url}/bridge` },
       send: asKey("PUT", "/api/channels/bridge"),
@@ -320,6 +339,8 @@ const ROUTES = [
   "POST /api/public/chat/reset",
   "POST /api/public/bookings",
   "PUT /api/channels/cloud",
+  "POST /api/sandbox/inbound",
+  "POST /api/sandbox/templates/:id",
   "PUT /api/channels/bridge",
   "POST /api/messages",
   "POST /api/templates",

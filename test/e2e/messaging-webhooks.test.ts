@@ -94,6 +94,11 @@ beforeAll(async () => {
         },
       }
     }
+    if (request.method === "GET" && request.path === `/v21.0/${CLOUD.phoneNumberId}`) {
+      // The connection's check that the token can read the number (CONTRACT.md §10.1).
+      expect(request.headers.authorization).toBe(`Bearer ${CLOUD.accessToken}`)
+      return { body: { id: CLOUD.phoneNumberId, display_phone_number: "+1 555-000-0777", verified_name: "E2E" } }
+    }
     if (request.path === `/v21.0/${CLOUD.businessAccountId}/message_templates`) {
       return { body: { id: String(880_000_000_000 + ++templates), status: "PENDING", category: "UTILITY" } }
     }

@@ -223,6 +223,45 @@ describe("the console's customer screens", () => {
     )
     await admin.watch.expectClean()
   })
+
+  it("replaces the real channel with the sandbox after a confirmation, simulates a customer and approves a template", async () => {
+    const { page } = admin
+    // A real channel first (as the first test leaves it), so that connecting the sandbox replaces it.
+    expect((await parley.api("PUT", "/api/channels/cloud", CLOUD)).status).toBe(200)
+    await open(page, "/console/channels", "Channels")
+    const sandbox = page.getByRole("region", { name: "Sandbox: try it without a provider account" })
+    await sandbox.getByRole("button", { name: "Replace with the sandbox" }).click()
+    const dialog = page.getByRole("dialog", { name: "Replace your cloud channel with the sandbox?" })
+    await dialog.getByRole("button", { name: "Cancel" }).click()
+    const kept = (await parley.api("GET", "/api/channels")).body as { data: Array<{ type: string; sandbox: boolean }> }
+    expect(kept.data.find((c) => c.type === "cloud")?.sandbox).toBe(false)
+    await sandbox.getByRole("button", { name: "Replace with the sandbox" }).click()
+    await dialog.getByRole("button", { name: "Replace with the sandbox" }).click()
+    await visible(sandbox.getByRole("heading", { name: "Simulate a customer" }))
+
+    await sandbox.getByLabel("Customer number").fill("+1 415 555 0164")
+    await sandbox.getByLabel("Customer name (optional)").fill("Sam Rivera")
+    await sandbox.getByLabel("Customer's message").fill("Hi, I'm Sam. Please call me back.")
+    await sandbox.getByRole("button", { name: "Send as customer" }).click()
+    const log = sandbox.getByRole("log", { name: "Sandbox conversation" })
+    await visible(log.getByText("Hi, I'm Sam. Please call me back."))
+    // The assistant's answer, reported sent, delivered, then read by the sandbox.
+    await visible(log.locator(".bubble-assistant").getByText("read", { exact: true }), 20_000)
+    await sandbox.getByRole("heading", { name: "Simulate a customer" }).scrollIntoViewIfNeeded()
+    await saveScreenshot(page, "console-sandbox")
+
+    await open(page, "/console/templates", "Templates")
+    const create = page.getByRole("region", { name: "Create a template" })
+    await create.getByLabel("Name").fill("sandbox_welcome")
+    await create.getByLabel("Body").fill("Welcome, {{1}}!")
+    await create.getByRole("button", { name: "Submit for approval" }).click()
+    const row = page.getByRole("row").filter({ hasText: "sandbox_welcome" })
+    await visible(row.getByText("PENDING"))
+    await row.getByRole("button", { name: "Approve sandbox_welcome" }).click()
+    await visible(page.getByText("The sandbox provider approved sandbox_welcome."))
+    await visible(row.getByText("APPROVED"))
+    await admin.watch.expectClean()
+  })
 })
 
 const SCREENS: ReadonlyArray<{ path: string; heading: string; shot?: string }> = [

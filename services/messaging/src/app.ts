@@ -1,6 +1,6 @@
 import { type Bus, defineService, type OutboxWriter, type ServiceApp } from "@parley/bus"
 import { messagingRoutes } from "@parley/contracts"
-import { Database, loadMigrations, migrate } from "@parley/db"
+import { Database, loadMigrations, migrate, Wakeup } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
 import {
   makeHttpServer,
@@ -13,15 +13,20 @@ import {
 import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { CampaignWakeup } from "./campaigns/wakeup.ts"
 import { type CampaignWorkerOptions, runCampaignWorker } from "./campaigns/worker.ts"
+import { acceptProviderPayload } from "./cloud/accept.ts"
 import { makeGraphClient } from "./cloud/graph-client.ts"
 import { makeCloudIngress } from "./cloud/ingest.ts"
+import { graphProvider } from "./cloud/provider.ts"
 import { MessagingConfig } from "./config.ts"
 import { apiErrorOf } from "./errors.ts"
 import { apiHandlers } from "./http/api-routes.ts"
+import { channelHandlers } from "./http/channel-routes.ts"
 import { ingressHandlers } from "./http/ingress-routes.ts"
 import { consumeAssistantReplies } from "./messages/assistant-replies.ts"
 import { makeMessagingMetrics } from "./metrics.ts"
 import { MessagingResources } from "./resources.ts"
+import { makeSandboxProvider } from "./sandbox/provider.ts"
+import { runSandboxReporter } from "./sandbox/reporter.ts"
 
 export const MESSAGING_SCHEMA = "messaging"
 
@@ -50,7 +55,7 @@ export type MessagingApp = ServiceApp
 /**
  * Builds the messaging service from its infrastructure: migrations, the provider and bridge
  * clients, the HTTP routes (tenant API and provider ingress, with its group commit), the campaign
- * worker and the consumer of assistant replies. Everything stops when the surrounding Scope closes:
+ * worker, the consumer of assistant replies and the sandbox provider's status reporter. Everything stops when the surrounding Scope closes:
  * the HTTP server first, then the ingress group commit (every payload handed in gets its answer),
  * then the worker (which finishes the batch in hand), then the clients.
  */
@@ -69,11 +74,18 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       (client) => Effect.promise(() => client.close()),
     )
     const metrics = metricsForService("messaging", options.logger)
+    const graph = makeGraphClient({ baseUrl: config.cloudApiUrl, version: config.cloudApiVersion })
+    const box = SecretBox.fromBase64Key(Redacted.value(config.secretKey))
+    const { sql: providerSql } = yield* Database
+    // The sandbox's status reporter is woken by each message the sandbox accepts (CONTRACT.md §16).
+    const sandboxReports = new Wakeup()
+    const sandbox = makeSandboxProvider(providerSql, sandboxReports)
     const resources = MessagingResources.of({
       metrics: makeMessagingMetrics(metrics),
-      graph: makeGraphClient({ baseUrl: config.cloudApiUrl, version: config.cloudApiVersion }),
+      graph,
+      cloudProvider: (channel) => (channel.sandbox ? sandbox(channel) : graphProvider(graph, box, channel)),
       egress,
-      box: SecretBox.fromBase64Key(Redacted.value(config.secretKey)),
+      box,
       allowPrivateUrls: config.allowPrivateUrls,
     })
     const wakeup = yield* Layer.build(CampaignWakeup.layer)
@@ -106,6 +118,11 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       Effect.provideContext(context),
       Effect.provide(pinoLoggerLayer(options.logger)),
     )
+    if (options.background ?? true) {
+      yield* runSandboxReporter(sandboxReports, (payload) =>
+        acceptProviderPayload(cloudIngress, payload, new Date()),
+      ).pipe(Effect.provideContext(context), Effect.provide(pinoLoggerLayer(options.logger)), Effect.forkScoped)
+    }
     const { sql } = Context.get(context, Database)
     const http = makeHttpServer({
       service: "messaging",
@@ -117,7 +134,7 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
     serveRoutes(http, messagingRoutes, {
       runtime,
       internalSecret: config.internalSecret,
-      handlers: { ...apiHandlers, ...ingressHandlers(config, cloudIngress) },
+      handlers: { ...apiHandlers, ...channelHandlers(config, cloudIngress), ...ingressHandlers(config, cloudIngress) },
       toApiError: apiErrorOf,
     })
     yield* Effect.acquireRelease(

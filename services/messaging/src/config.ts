@@ -1,4 +1,4 @@
-import { databaseUrl, dataDir, kafkaBrokers, type LogLevelName, logLevel } from "@parley/platform"
+import { databaseUrl, dataDir, kafkaBrokers, type LogLevelName, logLevel, publicUrl } from "@parley/platform"
 import { Config, type Option, type Redacted } from "effect"
 
 /**
@@ -11,6 +11,8 @@ export interface MessagingConfig {
   /** Answers the provider's subscription challenge; unset → every challenge is refused. */
   readonly cloudVerifyToken: Option.Option<Redacted.Redacted<string>>
   readonly cloudApiUrl: string
+  /** PARLEY_PUBLIC_URL: the provider's callback URL shown to tenants is built from it (§10.1). */
+  readonly publicUrl: string
   readonly cloudApiVersion: string
   /** 32-byte base64 key sealing channel access tokens and bridge tokens (AES-256-GCM). */
   readonly secretKey: Redacted.Redacted<string>
@@ -33,6 +35,7 @@ export const MessagingConfig: Config.Config<MessagingConfig> = Config.all({
   cloudVerifyToken: Config.option(Config.Redacted("PARLEY_CLOUD_VERIFY_TOKEN")),
   cloudApiUrl: Config.String("PARLEY_CLOUD_API_URL").pipe(Config.withDefault("https://graph.facebook.com")),
   cloudApiVersion: Config.String("PARLEY_CLOUD_API_VERSION").pipe(Config.withDefault("v21.0")),
+  publicUrl,
   secretKey: Config.Redacted("PARLEY_SECRET_KEY"),
   internalSecret: Config.Redacted("PARLEY_INTERNAL_SECRET"),
   databaseUrl,

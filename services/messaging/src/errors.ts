@@ -33,6 +33,15 @@ export class InvalidOutboundUrl extends Schema.TaggedError<InvalidOutboundUrl>()
   reason: Schema.String,
 }) {}
 
+/** A sandbox route (CONTRACT.md §16) for an organization whose cloud channel is not a sandbox. */
+export class NotSandbox extends Schema.TaggedError<NotSandbox>()("NotSandbox", {}) {}
+
+/** The provider refused to let the token read the number (CONTRACT.md §10.1): nothing was stored. */
+export class ChannelRefused extends Schema.TaggedError<ChannelRefused>()("ChannelRefused", {
+  field: Schema.Literals(["accessToken", "phoneNumberId"]),
+  detail: Schema.String,
+}) {}
+
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {}) {}
 
 export type MessagingError =
@@ -44,6 +53,8 @@ export type MessagingError =
   | PhoneNumberTaken
   | BusinessAccountTaken
   | InvalidOutboundUrl
+  | NotSandbox
+  | ChannelRefused
   | NotFound
 
 /**
@@ -69,6 +80,15 @@ export const apiErrorOf = (error: MessagingError): ApiError => {
       return conflict("This business account is connected to another organization")
     case "InvalidOutboundUrl":
       return invalidRequest(`outboundUrl ${error.reason}`, [{ path: "outboundUrl", message: error.reason }])
+    case "NotSandbox":
+      return conflict('The cloud channel is not a sandbox: connect one with { "sandbox": true } first')
+    case "ChannelRefused": {
+      const why =
+        error.field === "accessToken"
+          ? "the provider refused the access token"
+          : "the provider does not know this phone number id, or the access token cannot read it"
+      return invalidRequest(`${error.field}: ${why} (${error.detail})`, [{ path: error.field, message: why }])
+    }
     case "NotFound":
       return notFound()
   }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest"
 import {
   asTenant,
-  connectCloud,
   newOrg,
   type RunningApp,
   startApp,
@@ -18,7 +17,8 @@ beforeAll(async () => {
   infra = await startInfrastructure()
   // No worker: this file measures acceptance only.
   app = await startApp(infra, { config: testConfig("http://127.0.0.1:9"), background: false })
-  await connectCloud(app, orgId, "9990001", "9990002")
+  // A sandbox channel: this file never reaches a provider (a real channel's connection asks one).
+  expect((await asTenant(app, orgId, "PUT", "/api/channels/cloud", { sandbox: true })).statusCode).toBe(200)
   await infra.db.sql`
     insert into messaging.templates (id, org_id, name, language, category, components, status)
     values ('tpl_scale000000000000000', ${orgId}, 'big_news', 'en_US', 'MARKETING', '[]', 'APPROVED')`

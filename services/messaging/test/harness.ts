@@ -28,6 +28,14 @@ export interface FakeProvider {
   setLatencyMs(ms: number): void
   /** Called as each send arrives, before it is answered (e.g. to kill the sender mid-batch). */
   onSend(listener: ((to: string) => void) | undefined): void
+  /**
+   * From now on only `token` can read `phoneNumberId` (`GET /<version>/<id>`); any other token gets
+   * the provider's "does not exist, or missing permissions" (code 100). Unrestricted numbers are
+   * readable by any token but one starting with `invalid`, which the provider refuses (code 190).
+   */
+  ownNumber(phoneNumberId: string, token: string): void
+  /** The `GET /<version>/<id>` reads, with the token each presented. */
+  numberReads(): Array<{ phoneNumberId: string; auth: string }>
 }
 
 export const startFakeProvider = async (): Promise<FakeProvider> => {
@@ -36,7 +44,47 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
   let counter = 0
   let latencyMs = 0
   let sendListener: ((to: string) => void) | undefined
+  const owners = new Map<string, string>()
   const server = await startHttpServer(async (request) => {
+    const read = /^\/[^/]+\/([0-9]+)$/.exec(request.path)
+    if (request.method === "GET" && read !== null) {
+      const id = read[1] as string
+      const token = String(request.headers.authorization).replace(/^Bearer /, "")
+      const failure = queued.shift()
+      if (failure !== undefined) return { status: failure.status, body: failure.body as object }
+      if (token.startsWith("invalid")) {
+        return {
+          status: 401,
+          body: {
+            error: {
+              message: "Invalid OAuth access token - Cannot parse access token",
+              type: "OAuthException",
+              code: 190,
+              fbtrace_id: "Atest",
+            },
+          },
+        }
+      }
+      const owner = owners.get(id)
+      if (owner !== undefined && owner !== token) {
+        return {
+          status: 400,
+          body: {
+            error: {
+              message: `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+              type: "GraphMethodException",
+              code: 100,
+              error_subcode: 33,
+              fbtrace_id: "Atest",
+            },
+          },
+        }
+      }
+      return {
+        status: 200,
+        body: { verified_name: "Test Business", display_phone_number: "+1 555-010-0000", quality_rating: "GREEN", id },
+      }
+    }
     if (/\/messages$/.test(request.path)) sendListener?.(String((request.json() as { to?: string }).to))
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
     const failure = queued.shift()
@@ -81,6 +129,13 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
     onSend: (listener) => {
       sendListener = listener
     },
+    ownNumber: (phoneNumberId, token) => {
+      owners.set(phoneNumberId, token)
+    },
+    numberReads: () =>
+      server.requests
+        .filter((r) => r.method === "GET" && /^\/[^/]+\/[0-9]+$/.test(r.path))
+        .map((r) => ({ phoneNumberId: r.path.split("/")[2] ?? "", auth: String(r.headers.authorization) })),
   }
 }
 
@@ -89,6 +144,7 @@ export const testConfig = (providerUrl: string, overrides: Partial<MessagingConf
   cloudVerifyToken: Option.some(Redacted.make(VERIFY_TOKEN)),
   cloudApiUrl: providerUrl,
   cloudApiVersion: API_VERSION,
+  publicUrl: "http://localhost:3000",
   secretKey: Redacted.make(Buffer.alloc(32, 7).toString("base64")),
   internalSecret: Redacted.make(INTERNAL_SECRET),
   databaseUrl: undefined,

@@ -212,7 +212,7 @@ describe("tenant isolation and authentication", () => {
   it("shows another organization nothing of this one's channels or messages", async () => {
     const channels = await asTenant(app, otherOrg, "GET", "/api/channels")
     const messages = await asTenant(app, otherOrg, "GET", "/api/messages")
-    expect(channels.json()).toEqual({ data: [] })
+    expect(channels.json()).toMatchObject({ data: [] })
     expect(messages.json()).toEqual({ data: [], nextCursor: null })
   })
 

@@ -32,9 +32,23 @@ const program = Effect.gen(function* () {
     print(`  API key:         ${demo.apiKey}`)
     print()
     print(`  try: curl -H 'X-API-Key: ${demo.apiKey}' ${running.url}/api/org/webhook-events`)
+    print()
+    print('No WhatsApp account needed to try messaging: sign in, open Channels, press "Connect the sandbox",')
+    print('then "Simulate a customer". Parley plays the provider; nothing leaves this machine.')
+    print(`  ${running.publicUrl}/console/channels`)
+    print(
+      `  or: curl -X PUT -H 'X-API-Key: ${demo.apiKey}' -H 'content-type: application/json' -d '{"sandbox":true}' ${running.url}/api/channels/cloud`,
+    )
   } else {
     print(
       `  demo org: ${marker.organizationId} (admin ${marker.adminEmail}); operator token in ${running.secrets.file}`,
+    )
+  }
+  if (running.verifyToken !== undefined) {
+    print(
+      running.verifyToken.created
+        ? `  cloud webhook verify token (generated, kept in ${running.verifyToken.file}): ${running.verifyToken.token}`
+        : `  cloud webhook verify token: in ${running.verifyToken.file}`,
     )
   }
   print()

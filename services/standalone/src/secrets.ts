@@ -48,3 +48,32 @@ export const loadOrCreateSecrets = async (dataDir: string): Promise<LoadedSecret
   await chmod(file, 0o600)
   return { secrets, file, created: true }
 }
+
+export interface LoadedVerifyToken {
+  readonly token: string
+  readonly file: string
+  readonly created: boolean
+}
+
+/**
+ * The cloud channel's webhook verify token (`PARLEY_CLOUD_VERIFY_TOKEN`, CONTRACT.md §10.1), for an
+ * operator who did not set one: generated on first start and kept in `<dataDir>/cloud-verify-token`
+ * (mode 0600), so the value pasted into the provider's app settings stays valid across restarts. A
+ * file of its own rather than a field of `secrets.json`, so installations made before it existed get
+ * one without their secrets file being rewritten.
+ */
+export const loadOrCreateVerifyToken = async (dataDir: string): Promise<LoadedVerifyToken> => {
+  const file = join(dataDir, "cloud-verify-token")
+  await mkdir(dataDir, { recursive: true, mode: 0o700 })
+  try {
+    const token = (await readFile(file, "utf8")).trim()
+    if (token === "") throw new Error(`${file} is empty; delete it to generate a new verify token`)
+    return { token, file, created: false }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error
+  }
+  const token = `parley_vt_${randomBytes(24).toString("base64url")}`
+  await writeFile(file, `${token}\n`, { mode: 0o600, flag: "wx" })
+  await chmod(file, 0o600)
+  return { token, file, created: true }
+}

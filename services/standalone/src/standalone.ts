@@ -17,7 +17,7 @@ import { databaseIdentity } from "./bootstrap.ts"
 import { StandaloneConfig } from "./config.ts"
 import { serviceEnvironment } from "./environment.ts"
 import { combinedMetrics } from "./metrics.ts"
-import { type LoadedSecrets, loadOrCreateSecrets } from "./secrets.ts"
+import { type LoadedSecrets, type LoadedVerifyToken, loadOrCreateSecrets, loadOrCreateVerifyToken } from "./secrets.ts"
 import { startInternalServices } from "./services.ts"
 
 export interface RunningStandalone {
@@ -29,6 +29,8 @@ export interface RunningStandalone {
   readonly metricsUrl: string
   readonly dataDir: string
   readonly secrets: LoadedSecrets
+  /** The verify token generated because `PARLEY_CLOUD_VERIFY_TOKEN` was unset (else `undefined`). */
+  readonly verifyToken: LoadedVerifyToken | undefined
   /** The environment the services were configured from (generated secrets included). */
   readonly env: EnvRecord
   readonly embeddedDatabase: boolean
@@ -66,7 +68,13 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
     const loggerFor = (service: string) =>
       makeLogger({ service, level: config.logLevel, accessLog: service === "gateway" || service === "standalone" })
     const logger = loggerFor("standalone")
-    const servicesEnv = serviceEnvironment(env, secrets.secrets, dataDir)
+    const verifyToken =
+      (env.PARLEY_CLOUD_VERIFY_TOKEN ?? "").trim() === ""
+        ? yield* Effect.promise(() => loadOrCreateVerifyToken(dataDir))
+        : undefined
+    const servicesEnv = serviceEnvironment(env, secrets.secrets, dataDir, {
+      ...(verifyToken === undefined ? {} : { cloudVerifyToken: verifyToken.token }),
+    })
 
     const infrastructureConfig = yield* loadConfig(InfrastructureConfig, servicesEnv)
     const infrastructure = yield* Layer.build(
@@ -112,6 +120,7 @@ const startWith = (config: StandaloneConfig, env: EnvRecord) =>
       metricsUrl: address(metricsServer.server),
       dataDir,
       secrets,
+      verifyToken,
       env: servicesEnv,
       embeddedDatabase: config.databaseUrl === undefined,
       database,

@@ -5,6 +5,8 @@
  * - `POST /hook`: a delivery (Parley's `message.inbound`, or the baseline relay's); the body's text
  *   carries `bench <n>`, and its arrival time is kept per n (wall clock in ms, sub-ms precision).
  * - `POST /<version>/<phoneNumberId>/messages`: the provider accepting a send, with a message id.
+ * - `GET /<version>/<phoneNumberId>`: the provider confirming the token can read the number (the
+ *   check `PUT /api/channels/cloud` makes before it stores a channel).
  * - `GET /arrivals`: `{ deliveries, arrivals: { "<n>": time, … } }` since the last `POST /reset`;
  *   `GET /count`: `{ arrived }`, how many distinct n.
  *
@@ -32,6 +34,11 @@ const server = createServer((request, response) => {
       response
         .writeHead(200, { "content-type": "application/json" })
         .end(JSON.stringify({ messaging_product: "whatsapp", messages: [{ id: `wamid.reply.${randomUUID()}` }] }))
+    } else if (request.method === "GET" && /^\/v[0-9.]+\/[0-9]+$/.test(url)) {
+      const id = url.split("/")[2]
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ id, display_phone_number: "+1 555-010-0000", verified_name: "Bench" }))
     } else if (request.method === "GET" && url === "/count") {
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ arrived: arrivals.size }))
     } else if (request.method === "GET" && url === "/arrivals") {

@@ -18,7 +18,7 @@ export const HumanPhoneNumber = Schema.String.check(
   ),
 )
 
-export const PutCloudChannelRequest = Schema.Struct({
+export const PutRealCloudChannelRequest = Schema.Struct({
   phoneNumberId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/u, { expected: "the provider's numeric id" })),
   businessAccountId: NonEmpty(64).check(Schema.isPattern(/^[0-9]+$/u, { expected: "the provider's numeric id" })),
   // Sent as `Authorization: Bearer <token>`: anything a header cannot carry would fail every later send.
@@ -26,6 +26,9 @@ export const PutCloudChannelRequest = Schema.Struct({
     Schema.isPattern(/^[\x21-\x7E]+$/u, { expected: "the provider's access token (visible ASCII, no spaces)" }),
   ),
 })
+/** CONTRACT.md §16: a sandbox cloud channel, in which Parley plays the provider (no account, no token). */
+export const PutSandboxCloudChannelRequest = Schema.Struct({ sandbox: Schema.Literal(true) })
+export const PutCloudChannelRequest = Schema.Union([PutSandboxCloudChannelRequest, PutRealCloudChannelRequest])
 export type PutCloudChannelRequest = typeof PutCloudChannelRequest.Type
 
 export const PutBridgeChannelRequest = Schema.Struct({ outboundUrl: NonEmpty(2048) })
@@ -38,6 +41,15 @@ export const ChannelRecord = Schema.Struct({
   phoneNumberId: Schema.NullOr(Schema.String),
   businessAccountId: Schema.NullOr(Schema.String),
   outboundUrl: Schema.NullOr(Schema.String),
+  /** A cloud channel in which Parley plays the provider (CONTRACT.md §16); `false` otherwise. */
+  sandbox: Schema.Boolean,
+  /**
+   * `connected` once the provider confirmed the token can read the number (§10.1), for a sandbox and
+   * a bridge at once; `unverified` for a cloud channel stored before connections were verified.
+   */
+  status: Schema.Literals(["connected", "unverified"]),
+  /** The number customers write to, as the provider shows it; `null` when unknown. */
+  displayPhoneNumber: Schema.NullOr(Schema.String),
   createdAt: Schema.String,
   updatedAt: Schema.String,
 })
@@ -86,6 +98,8 @@ export const MessageRecord = Schema.Struct({
   status: Schema.String,
   error: Schema.NullOr(Schema.String),
   campaignId: Schema.NullOr(Schema.String),
+  /** A customer message of a sandbox channel (CONTRACT.md §16): `true`; never in webhook payloads. */
+  sandbox: Schema.Boolean,
   createdAt: Schema.String,
   updatedAt: Schema.String,
 })
@@ -200,7 +214,15 @@ export const CampaignIdParam = Schema.String.check(Schema.isMaxLength(100))
 const page = <S extends Schema.Top>(record: S) =>
   Schema.Struct({ data: Schema.Array(record), nextCursor: Schema.NullOr(Schema.String) })
 
-export const ListChannelsResponse = Schema.Struct({ data: Schema.Array(ChannelRecord) })
+export const ListChannelsResponse = Schema.Struct({
+  data: Schema.Array(ChannelRecord),
+  /** What to paste into the provider's app settings (CONTRACT.md §10.1). */
+  cloudWebhook: Schema.Struct({
+    callbackUrl: Schema.String,
+    /** `PARLEY_CLOUD_VERIFY_TOKEN`; `null` when the operator has not set one. */
+    verifyToken: Schema.NullOr(Schema.String),
+  }),
+})
 export const BridgeChannelResponse = Schema.Struct({ ...ChannelRecord.fields, inboundToken: Schema.String })
 export const ListMessagesResponse = page(MessageRecord)
 export const ListTemplatesResponse = Schema.Struct({ data: Schema.Array(TemplateRecord) })
@@ -210,3 +232,44 @@ export const CampaignStarted = Schema.Struct({
   status: Schema.Literal("running"),
   totalRecipients: Schema.Number,
 })
+
+// ---- the sandbox (CONTRACT.md §16) ----
+
+/** `POST /api/sandbox/inbound`: a customer's message, as the sandbox provider will deliver it. */
+export const SandboxInboundRequest = Schema.Struct({
+  from: HumanPhoneNumber,
+  name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(256))),
+  text: NonEmpty(4096),
+})
+export type SandboxInboundRequest = typeof SandboxInboundRequest.Type
+export const SandboxInboundResponse = Schema.Struct({ messageId: Schema.String })
+
+/** `POST /api/sandbox/templates/:id`: the provider's decision about a template, or a re-scoring. */
+export const SandboxTemplateUpdateRequest = Schema.Struct({
+  status: Schema.optionalKey(Schema.Literals(["APPROVED", "REJECTED", "PAUSED", "DISABLED"])),
+  reason: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(512))),
+  qualityScore: Schema.optionalKey(Schema.Literals(["GREEN", "YELLOW", "RED"])),
+  category: Schema.optionalKey(TemplateCategoryName),
+})
+export type SandboxTemplateUpdateRequest = typeof SandboxTemplateUpdateRequest.Type
+/** The `:id` of `POST /api/sandbox/templates/:id` (a longer one names no template). */
+export const TemplateIdParam = Schema.String.check(Schema.isMaxLength(100))
+
+export const SandboxOutboxQuery = Schema.Struct({
+  phone: Schema.optionalKey(HumanPhoneNumber),
+  limit: LimitParam,
+  cursor: Schema.optionalKey(NonEmpty(200)),
+})
+export const SandboxOutboxRecord = Schema.Struct({
+  messageId: Schema.String,
+  to: Schema.String,
+  type: Schema.Literals(["text", "template"]),
+  text: Schema.String,
+  template: Schema.NullOr(
+    Schema.Struct({ name: Schema.String, language: Schema.String, variables: Schema.Array(Schema.String) }),
+  ),
+  status: Schema.Literals(["accepted", "sent", "delivered", "read"]),
+  sentAt: Schema.String,
+})
+export type SandboxOutboxRecord = typeof SandboxOutboxRecord.Type
+export const SandboxOutboxResponse = page(SandboxOutboxRecord)

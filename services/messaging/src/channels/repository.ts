@@ -12,6 +12,11 @@ export interface StoredChannel {
   readonly access_token_sealed: string | null
   readonly outbound_url: string | null
   readonly inbound_token_sealed: string | null
+  /** A cloud channel in which Parley plays the provider (CONTRACT.md §16). */
+  readonly sandbox: boolean
+  readonly display_phone_number: string | null
+  /** When the provider confirmed the token can read the number (§10.1); null before that existed. */
+  readonly verified_at: Date | null
   readonly created_at: Date
   readonly updated_at: Date
 }
@@ -22,6 +27,9 @@ export const toChannel = (row: StoredChannel): ChannelRecord => ({
   phoneNumberId: row.phone_number_id,
   businessAccountId: row.business_account_id,
   outboundUrl: row.outbound_url,
+  sandbox: row.sandbox,
+  status: row.verified_at === null ? "unverified" : "connected",
+  displayPhoneNumber: row.display_phone_number,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 })

@@ -35,6 +35,58 @@ const TemplateAnswer = Schema.Struct({
 })
 export type TemplateAnswer = typeof TemplateAnswer.Type
 
+const PhoneNumberAnswer = Schema.Struct({
+  id: Schema.optionalKey(Schema.String),
+  display_phone_number: Schema.optionalKey(Schema.String),
+  verified_name: Schema.optionalKey(Schema.String),
+})
+export type PhoneNumberAnswer = typeof PhoneNumberAnswer.Type
+
+/** Whether a token can read a phone number, as the provider answered. */
+export type NumberCheck =
+  | { readonly _tag: "Readable"; readonly number: PhoneNumberAnswer }
+  | { readonly _tag: "Refused"; readonly field: "accessToken" | "phoneNumberId"; readonly detail: string }
+  | { readonly _tag: "Unavailable"; readonly detail: string }
+
+/**
+ * A provider answer (status and parsed JSON) read into an outcome: shared by the Graph API client
+ * and the sandbox provider, so that a sandbox refusal reaches its callers exactly as a real one.
+ */
+export const classifyProviderAnswer = <A>(
+  status: number,
+  json: unknown,
+  answer: Schema.Decoder<A>,
+): ProviderOutcome<A> => {
+  if (status >= 200 && status < 300) {
+    const decoded = Schema.decodeUnknownOption(answer)(json)
+    return decoded._tag === "Some"
+      ? { _tag: "Accepted", value: decoded.value }
+      : { _tag: "Unavailable", detail: "unreadable provider answer" }
+  }
+  const code = providerErrorCode(json)
+  const graph = Schema.decodeUnknownOption(GraphError)(json)
+  const message = graph._tag === "Some" ? (graph.value.error.message ?? "") : ""
+  const detail = `provider answered ${status}${code === undefined ? "" : ` (code ${code})`}${message === "" ? "" : `: ${message}`}`
+  if (status === 429 || (code !== undefined && RATE_LIMIT_CODES.has(code))) return { _tag: "RateLimited", detail }
+  if (status >= 400 && status < 500) return { _tag: "Rejected", status, detail }
+  return { _tag: "Unavailable", detail }
+}
+
+/** The Graph API's `error.code` of an error body, when it has one. */
+export const providerErrorCode = (json: unknown): number | undefined => {
+  const graph = Schema.decodeUnknownOption(GraphError)(json)
+  return graph._tag === "Some" ? graph.value.error.code : undefined
+}
+
+/**
+ * Which field of `PUT /api/channels/cloud` a provider refusal of `GET /<phoneNumberId>` names
+ * (CONTRACT.md §10.1), by the Graph API's error codes: 190 (access token expired, revoked or
+ * invalid), 102 (session) and an HTTP 401 name the token; 100 (no such object, or one the token
+ * cannot load), 10 and 200–299 (permission denied) name the number the token cannot read.
+ */
+export const refusedField = (status: number, code: number | undefined): "accessToken" | "phoneNumberId" =>
+  code === 190 || code === 102 || (code === undefined && status === 401) ? "accessToken" : "phoneNumberId"
+
 export interface GraphClientOptions {
   readonly baseUrl: string
   readonly version: string
@@ -75,47 +127,44 @@ export const makeGraphClient = (options: GraphClientOptions) => {
   const base = options.baseUrl.replace(/\/+$/, "")
   const timeoutMs = options.timeoutMs ?? 15_000
 
+  /** One call: the provider's status and parsed body, or why there was none. */
+  const exchange = (
+    method: "GET" | "POST",
+    path: string,
+    token: Redacted.Redacted<string>,
+    body: unknown,
+  ): Effect.Effect<{ readonly status: number; readonly json: unknown } | { readonly failed: string }> =>
+    Effect.promise(async (signal) => {
+      const timeout = AbortSignal.timeout(timeoutMs)
+      try {
+        const response = await request(`${base}/${options.version}/${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${Redacted.value(token)}`,
+            ...(method === "POST" ? { "content-type": "application/json" } : {}),
+          },
+          ...(method === "POST" ? { body: JSON.stringify(body) } : {}),
+          signal: AbortSignal.any([signal, timeout]),
+        })
+        return { status: response.statusCode, json: parseJson(await response.body.text()) }
+      } catch {
+        return { failed: timeout.aborted ? "timeout" : "connection error" }
+      }
+    })
+
   const post = <A>(
     path: string,
     token: Redacted.Redacted<string>,
     body: unknown,
     answer: Schema.Decoder<A>,
   ): Effect.Effect<ProviderOutcome<A>> =>
-    Effect.promise(async (signal) => {
-      const timeout = AbortSignal.timeout(timeoutMs)
-      let status: number
-      let text: string
-      try {
-        const response = await request(`${base}/${options.version}/${path}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${Redacted.value(token)}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-          signal: AbortSignal.any([signal, timeout]),
-        })
-        status = response.statusCode
-        text = await response.body.text()
-      } catch {
-        return { _tag: "Unavailable", detail: timeout.aborted ? "timeout" : "connection error" } as const
-      }
-      const json = parseJson(text)
-      if (status >= 200 && status < 300) {
-        const decoded = Schema.decodeUnknownOption(answer)(json)
-        return decoded._tag === "Some"
-          ? ({ _tag: "Accepted", value: decoded.value } as const)
-          : ({ _tag: "Unavailable", detail: "unreadable provider answer" } as const)
-      }
-      const graph = Schema.decodeUnknownOption(GraphError)(json)
-      const code = graph._tag === "Some" ? graph.value.error.code : undefined
-      const message = graph._tag === "Some" ? (graph.value.error.message ?? "") : ""
-      const detail = `provider answered ${status}${code === undefined ? "" : ` (code ${code})`}${message === "" ? "" : `: ${message}`}`
-      if (status === 429 || (code !== undefined && RATE_LIMIT_CODES.has(code))) {
-        return { _tag: "RateLimited", detail } as const
-      }
-      if (status >= 400 && status < 500) {
-        return { _tag: "Rejected", status, detail } as const
-      }
-      return { _tag: "Unavailable", detail } as const
-    })
+    exchange("POST", path, token, body).pipe(
+      Effect.map((answered) =>
+        "failed" in answered
+          ? ({ _tag: "Unavailable", detail: answered.failed } as const)
+          : classifyProviderAnswer(answered.status, answered.json, answer),
+      ),
+    )
 
   return {
     /** `POST /<version>/<phoneNumberId>/messages`; the answer's `messages[0].id` is the message id. */
@@ -131,6 +180,21 @@ export const makeGraphClient = (options: GraphClientOptions) => {
       token: Redacted.Redacted<string>,
       template: { name: string; language: string; category: string; components: ReadonlyArray<unknown> },
     ) => post(`${encodeURIComponent(businessAccountId)}/message_templates`, token, template, TemplateAnswer),
+    /**
+     * `GET /<version>/<phoneNumberId>` with the token (CONTRACT.md §10.1): whether the token can read
+     * the number, asked before a channel is stored. What a refusal names is `refusedField`'s to say.
+     */
+    readPhoneNumber: (phoneNumberId: string, token: Redacted.Redacted<string>): Effect.Effect<NumberCheck> =>
+      exchange("GET", encodeURIComponent(phoneNumberId), token, undefined).pipe(
+        Effect.map((answered): NumberCheck => {
+          if ("failed" in answered) return { _tag: "Unavailable", detail: answered.failed }
+          const outcome = classifyProviderAnswer(answered.status, answered.json, PhoneNumberAnswer)
+          if (outcome._tag === "Accepted") return { _tag: "Readable", number: outcome.value }
+          if (outcome._tag !== "Rejected") return { _tag: "Unavailable", detail: outcome.detail }
+          const field = refusedField(answered.status, providerErrorCode(answered.json))
+          return { _tag: "Refused", field, detail: outcome.detail }
+        }),
+      ),
   }
 }
 export type GraphClient = ReturnType<typeof makeGraphClient>

@@ -65,21 +65,27 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
       for (const change of payload.changes) if (change.kind === "messages") phoneNumberIds.add(change.phoneNumberId)
     }
     const orgOf = new Map<string, string>()
+    // Sandbox numbers' messages are marked so in the API's lists (CONTRACT.md §16), nowhere else.
+    const sandboxNumbers = new Set<string>()
     if (phoneNumberIds.size > 0) {
       const channels = yield* Effect.promise(
-        () => tx<Array<{ phone_number_id: string; org_id: string }>>`
-          select phone_number_id, org_id from messaging.channels
+        () => tx<Array<{ phone_number_id: string; org_id: string; sandbox: boolean }>>`
+          select phone_number_id, org_id, sandbox from messaging.channels
           where kind = 'cloud' and phone_number_id = any(${[...phoneNumberIds]}::text[])`,
       )
-      for (const channel of channels) orgOf.set(channel.phone_number_id, channel.org_id)
+      for (const channel of channels) {
+        orgOf.set(channel.phone_number_id, channel.org_id)
+        if (channel.sandbox) sandboxNumbers.add(channel.phone_number_id)
+      }
     }
 
-    const rows: Array<InboundRow & { orgId: string }> = []
+    const rows: Array<InboundRow & { orgId: string; sandbox: boolean }> = []
     for (const payload of payloads) {
       for (const change of payload.changes) {
         const orgId = change.kind === "messages" ? orgOf.get(change.phoneNumberId) : undefined
         if (orgId !== undefined && change.kind === "messages")
-          for (const row of change.inbound) rows.push({ ...row, orgId })
+          for (const row of change.inbound)
+            rows.push({ ...row, orgId, sandbox: sandboxNumbers.has(change.phoneNumberId) })
       }
     }
     const fresh = yield* insertInbound(tx, rows)
@@ -130,17 +136,22 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
   })
 
 /** Stores the rows whose (organization, provider id) is new; answers those keys. */
-const insertInbound = (tx: postgres.TransactionSql, rows: ReadonlyArray<InboundRow & { orgId: string }>) =>
+const insertInbound = (
+  tx: postgres.TransactionSql,
+  rows: ReadonlyArray<InboundRow & { orgId: string; sandbox: boolean }>,
+) =>
   Effect.gen(function* () {
     if (rows.length === 0) return new Set<string>()
     const inserted = yield* Effect.promise(
       () => tx<Array<{ org_id: string; provider_message_id: string }>>`
-        insert into messaging.messages (id, org_id, channel, direction, phone, type, text, provider_message_id, status)
-        select m.id, m.org_id, 'cloud', 'inbound', m.phone, m.type, m.text, m.message_id, 'received'
+        insert into messaging.messages
+          (id, org_id, channel, direction, phone, type, text, provider_message_id, status, sandbox)
+        select m.id, m.org_id, 'cloud', 'inbound', m.phone, m.type, m.text, m.message_id, 'received', m.sandbox
         from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.orgId)}::text[],
                     ${rows.map((r) => r.phone)}::text[], ${rows.map((r) => r.type)}::text[],
-                    ${rows.map((r) => r.text)}::text[], ${rows.map((r) => r.messageId)}::text[])
-             as m(id, org_id, phone, type, text, message_id)
+                    ${rows.map((r) => r.text)}::text[], ${rows.map((r) => r.messageId)}::text[],
+                    ${rows.map((r) => (r.sandbox ? "t" : "f"))}::text[]::boolean[])
+             as m(id, org_id, phone, type, text, message_id, sandbox)
         on conflict (org_id, channel, provider_message_id) where direction = 'inbound' do nothing
         returning org_id, provider_message_id`,
     )

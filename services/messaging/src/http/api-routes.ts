@@ -3,7 +3,6 @@ import { invalidRequest, mediaTypeMatches, unsupportedMediaType } from "@parley/
 import { Effect } from "effect"
 import { createCampaign, getCampaign } from "../campaigns/campaigns.ts"
 import { putBridgeChannel, putCloudChannel } from "../channels/configure.ts"
-import { listChannels, toChannel } from "../channels/repository.ts"
 import { type ImportRefused, importContacts, listContacts } from "../contacts/contacts.ts"
 import { storeMedia } from "../media/media.ts"
 import { listMessages } from "../messages/list.ts"
@@ -11,7 +10,9 @@ import { sendMessage } from "../messages/send.ts"
 import { createTemplate, listTemplates } from "../templates/templates.ts"
 import type { MessagingHandlers } from "./tenant.ts"
 
-const badCursor = invalidRequest("cursor is not one this API issued", [{ path: "cursor", message: "is not valid" }])
+export const badCursor = invalidRequest("cursor is not one this API issued", [
+  { path: "cursor", message: "is not valid" },
+])
 
 /** The tenant routes of CONTRACT.md §9 that messaging owns, behind the gateway's signed principal. */
 export const apiHandlers = {
@@ -24,9 +25,6 @@ export const apiHandlers = {
     Effect.gen(function* () {
       return yield* putBridgeChannel(principal.orgId, yield* body)
     }),
-
-  listChannels: ({ principal }) =>
-    listChannels(principal.orgId).pipe(Effect.map((channels) => ({ data: channels.map(toChannel) }))),
 
   sendMessage: ({ principal, body }) =>
     Effect.gen(function* () {

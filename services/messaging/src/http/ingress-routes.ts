@@ -1,11 +1,10 @@
-import { constantTimeEqual, hmacSha256Hex, invalidFromIssue, invalidRequest, unauthorized } from "@parley/platform"
+import { constantTimeEqual, hmacSha256Hex, invalidRequest, unauthorized } from "@parley/platform"
 import { Effect, Option, Redacted, Schema } from "effect"
 import type { FastifyRequest } from "fastify"
 import { ingestBridgeMessage, ingestBridgeStatus } from "../bridge/ingress.ts"
 import { bridgeChannelByToken } from "../channels/configure.ts"
-import { readCloudChanges } from "../cloud/changes.ts"
+import { acceptProviderPayload } from "../cloud/accept.ts"
 import type { CloudIngress } from "../cloud/ingest.ts"
-import { CloudWebhookBody } from "../cloud/payload.ts"
 import type { MessagingConfig } from "../config.ts"
 import { MessagingResources } from "../resources.ts"
 import type { MessagingHandlers } from "./tenant.ts"
@@ -98,15 +97,7 @@ export const ingressHandlers = (
           try: () => parseProviderJson(raw.toString("utf8")),
           catch: () => invalidRequest("malformed JSON body"),
         })
-        const payload = yield* Schema.decodeUnknownEffect(CloudWebhookBody)(json, { errors: "all" }).pipe(
-          Effect.mapError((error) => invalidFromIssue("body", error.issue)),
-        )
-        const changes = yield* readCloudChanges(payload, new Date())
-        const summary = yield* cloudIngress.submit(changes)
-        const { metrics } = yield* MessagingResources
-        metrics.inbound.inc({ channel: "cloud" }, summary.inbound)
-        metrics.statuses.inc({ channel: "cloud" }, summary.statuses)
-        yield* Effect.logDebug("cloud webhook accepted").pipe(Effect.annotateLogs({ ...summary }))
+        yield* acceptProviderPayload(cloudIngress, json, new Date())
         return { received: true }
       }),
 

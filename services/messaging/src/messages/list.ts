@@ -14,6 +14,7 @@ interface MessageRow {
   status: string
   error: string | null
   campaign_id: string | null
+  sandbox: boolean
   created_at: Date
   updated_at: Date
   cursor_at: string
@@ -30,6 +31,7 @@ const toMessage = (row: MessageRow): MessageRecord => ({
   status: row.status,
   error: row.error,
   campaignId: row.campaign_id,
+  sandbox: row.sandbox,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 })
@@ -42,7 +44,7 @@ export const listMessages = (orgId: string, options: { phone?: string; limit: nu
     if (options.cursor !== undefined && after === undefined) return undefined
     const rows = yield* Effect.promise(
       () => sql<Array<MessageRow>>`
-        select id, channel, direction, phone, type, text, provider_message_id, status, error, campaign_id,
+        select id, channel, direction, phone, type, text, provider_message_id, status, error, campaign_id, sandbox,
                created_at, updated_at, created_at::text as cursor_at
         from messaging.messages
         where org_id = ${orgId}

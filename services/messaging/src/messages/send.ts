@@ -1,7 +1,7 @@
 import type { ChannelKind } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Option } from "effect"
 import { postToBridge } from "../bridge/outbound.ts"
 import { resolveSendChannel, type StoredChannel } from "../channels/repository.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
@@ -39,7 +39,8 @@ export interface SentMessage {
 /**
  * Sends one message through the organization's channel. The message is recorded (`pending`) and
  * committed BEFORE the provider is called, then marked `sent` or `failed` with the provider's
- * answer: a send is never lost, whatever fails. Answers `undefined` when `sourceKey` was seen before.
+ * answer: a send is never lost, whatever fails. Answers `undefined` when `sourceKey` was seen before
+ * and its message was sent or failed; one still `pending` (a crash) is sent now (`pendingSend`).
  */
 export const sendMessage = (orgId: string, message: OutboundMessage) =>
   Effect.gen(function* () {
@@ -50,21 +51,22 @@ export const sendMessage = (orgId: string, message: OutboundMessage) =>
       return yield* new ChannelNotConfigured({ kind: requested ?? "messaging" })
     }
     const channel = found.value
-    const id = newId("msg")
     const text = message.content.type === "text" ? message.content.text : ""
     // On the bridge Parley's id is the message id, known before the call, so a status the bridge
     // reports while our post is still in flight already finds the message.
+    const fresh = newId("msg")
     const inserted = yield* Effect.promise(
-      () => sql`
+      () => sql<Array<{ id: string }>>`
         insert into messaging.messages
           (id, org_id, channel, direction, phone, type, text, status, campaign_id, source_key, provider_message_id)
-        values (${id}, ${orgId}, ${channel.kind}, 'outbound', ${message.to}, ${message.content.type}, ${text},
+        values (${fresh}, ${orgId}, ${channel.kind}, 'outbound', ${message.to}, ${message.content.type}, ${text},
                 'pending', ${message.campaignId ?? null}, ${message.sourceKey ?? null},
-                ${channel.kind === "bridge" ? id : null})
+                ${channel.kind === "bridge" ? fresh : null})
         on conflict (org_id, source_key) where source_key is not null do nothing
         returning id`,
     )
-    if (inserted.length === 0) return undefined
+    const id = inserted[0]?.id ?? (yield* pendingSend(orgId, channel.kind, message.sourceKey))
+    if (id === undefined) return undefined
 
     const attempts = Math.max(1, message.attempts ?? 1)
     let outcome = yield* deliver(channel, id, message)
@@ -100,6 +102,30 @@ export const sendMessage = (orgId: string, message: OutboundMessage) =>
       : new ProviderUnavailable({ detail: outcome.detail, rateLimited: outcome._tag === "RateLimited" })
   })
 
+/**
+ * The message a previous send of the same source key recorded and never finished: the process
+ * stopped between recording it (`pending`) and the provider's answer, and the bus delivered the
+ * record that caused it again. It is sent now, under its own id (DESIGN §3.1: at least once). The
+ * provider-facing id is that same id — the bridge's `messageId`, the sandbox's client reference —
+ * so a provider that deduplicates by it delivers it once; the Graph API has no such key, so a crash
+ * after its call and before the answer was stored may send that message twice (never zero times).
+ * A source key whose message was sent or failed does nothing, as before.
+ */
+const pendingSend = (orgId: string, channel: ChannelKind, sourceKey: string | undefined) =>
+  Effect.gen(function* () {
+    if (sourceKey === undefined) return undefined
+    const { sql } = yield* Database
+    const [row] = yield* Effect.promise(
+      () => sql<Array<{ id: string }>>`
+        select id from messaging.messages
+        where org_id = ${orgId} and source_key = ${sourceKey} and status = 'pending' and channel = ${channel}`,
+    )
+    if (row !== undefined) {
+      yield* Effect.logInfo("resuming a send left pending").pipe(Effect.annotateLogs({ orgId, messageId: row.id }))
+    }
+    return row?.id
+  })
+
 /** One provider call for an already recorded message; never fails, the outcome says how it went. */
 export const deliver = (
   channel: StoredChannel,
@@ -119,7 +145,7 @@ const callProvider = (
   message: OutboundMessage,
 ): Effect.Effect<ProviderOutcome<string>, never, MessagingResources> =>
   Effect.gen(function* () {
-    const { graph, box } = yield* MessagingResources
+    const { cloudProvider, box } = yield* MessagingResources
     if (channel.kind === "bridge") {
       if (message.content.type !== "text" || channel.outbound_url === null || channel.inbound_token_sealed === null) {
         return { _tag: "Rejected", status: 400, detail: "the bridge channel carries text messages only" } as const
@@ -131,14 +157,11 @@ const callProvider = (
         messageId: id,
       })
     }
-    if (channel.phone_number_id === null || channel.access_token_sealed === null) {
+    if (channel.phone_number_id === null || (channel.access_token_sealed === null && !channel.sandbox)) {
       return { _tag: "Rejected", status: 400, detail: "the cloud channel is incomplete" } as const
     }
-    const token = Redacted.make(box.open(channel.access_token_sealed))
     const content = message.content
-    return yield* graph.sendMessage(
-      channel.phone_number_id,
-      token,
+    return yield* cloudProvider(channel).sendMessage(
       content.type === "text"
         ? { to: message.to, type: "text", text: content.text }
         : {
@@ -150,5 +173,6 @@ const callProvider = (
               ...(content.variables === undefined ? {} : { variables: content.variables }),
             },
           },
+      id,
     )
   })

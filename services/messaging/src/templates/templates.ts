@@ -1,7 +1,7 @@
 import type { CreateTemplateRequest, TemplateRecord } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Effect, Option, Redacted } from "effect"
+import { Effect, Option } from "effect"
 import { findChannel } from "../channels/repository.ts"
 import { ChannelNotConfigured, DuplicateTemplate, ProviderRejected, ProviderUnavailable } from "../errors.ts"
 import { MessagingResources } from "../resources.ts"
@@ -52,12 +52,12 @@ export const listTemplates = (orgId: string) =>
 export const createTemplate = (orgId: string, body: CreateTemplateRequest) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const { graph, box } = yield* MessagingResources
+    const { cloudProvider } = yield* MessagingResources
     const channel = yield* findChannel(orgId, "cloud")
     if (
       Option.isNone(channel) ||
       channel.value.business_account_id === null ||
-      channel.value.access_token_sealed === null
+      (channel.value.access_token_sealed === null && !channel.value.sandbox)
     ) {
       return yield* new ChannelNotConfigured({ kind: "cloud" })
     }
@@ -72,11 +72,12 @@ export const createTemplate = (orgId: string, body: CreateTemplateRequest) =>
     )
     if (claimed.length === 0) return yield* new DuplicateTemplate()
 
-    const outcome = yield* graph.submitTemplate(
-      channel.value.business_account_id,
-      Redacted.make(box.open(channel.value.access_token_sealed)),
-      { name: body.name, language: body.language, category: body.category, components: body.components },
-    )
+    const outcome = yield* cloudProvider(channel.value).submitTemplate({
+      name: body.name,
+      language: body.language,
+      category: body.category,
+      components: body.components,
+    })
     if (outcome._tag !== "Accepted") {
       yield* Effect.promise(() => sql`delete from messaging.templates where id = ${id}`)
       return yield* outcome._tag === "Rejected"

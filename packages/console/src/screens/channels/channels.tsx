@@ -1,7 +1,7 @@
 /**
- * Channels (CONTRACT.md §14, §9, §10): connect the cloud business-messaging number and the bridge,
- * see which are connected, and the addresses the provider and the bridge must call. The bridge's
- * inbound token is shown once.
+ * Channels (CONTRACT.md §14, §9, §10, §16): connect the sandbox (and simulate a customer on it), the
+ * cloud business-messaging number and the bridge, see which are connected, and the addresses and
+ * verify token the provider and the bridge need. The bridge's inbound token is shown once.
  */
 import { useRef, useState } from "preact/hooks"
 import { type Answer, api, unwrap } from "../../api/client.ts"
@@ -12,6 +12,7 @@ import { useAction, useLoad } from "../../ui/hooks.ts"
 import { ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section } from "../../ui/page.tsx"
 import { CopyField, ShownOnce } from "../../ui/secret.tsx"
+import { ConnectSandbox, SimulateCustomer } from "./sandbox.tsx"
 
 type Channel = Answer<"/api/channels", "get">["data"][number]
 
@@ -20,16 +21,23 @@ const State = ({ channel }: { channel: Channel | undefined }) =>
     <p>
       <span class="badge">not connected</span>
     </p>
+  ) : channel.status === "unverified" ? (
+    <p>
+      <span class="badge badge-warn">not verified</span> connected before Parley checked connections with the provider:
+      paste its access token again below to verify it.
+    </p>
   ) : (
     <p>
-      <span class="badge badge-ok">connected</span> since {formatTime(channel.createdAt)}
+      <span class="badge badge-ok">connected</span>
+      {channel.sandbox ? <span class="badge">sandbox</span> : null} since {formatTime(channel.createdAt)}
       {channel.updatedAt === channel.createdAt ? null : `, changed ${formatTime(channel.updatedAt)}`}
     </p>
   )
 
 const CloudForm = ({ channel, onSaved }: { channel: Channel | undefined; onSaved: () => void }) => {
-  const [phoneNumberId, setPhoneNumberId] = useState(channel?.phoneNumberId ?? "")
-  const [businessAccountId, setBusinessAccountId] = useState(channel?.businessAccountId ?? "")
+  const real = channel?.sandbox === true ? undefined : channel
+  const [phoneNumberId, setPhoneNumberId] = useState(real?.phoneNumberId ?? "")
+  const [businessAccountId, setBusinessAccountId] = useState(real?.businessAccountId ?? "")
   const [accessToken, setAccessToken] = useState("")
   const [errors, setErrors] = useState<FieldErrors>({})
   const [saved, setSaved] = useState(false)
@@ -63,7 +71,7 @@ const CloudForm = ({ channel, onSaved }: { channel: Channel | undefined; onSaved
   return (
     <form ref={form} onSubmit={submit} noValidate>
       <ErrorNotice error={action.error} />
-      {saved ? <StatusNotice>The cloud channel is connected.</StatusNotice> : null}
+      {saved ? <StatusNotice>The provider confirmed the number: the cloud channel is connected.</StatusNotice> : null}
       <div class="row">
         <TextField
           label="Phone number id"
@@ -90,10 +98,16 @@ const CloudForm = ({ channel, onSaved }: { channel: Channel | undefined; onSaved
         onValue={setAccessToken}
         error={shown.accessToken}
         required
-        hint="Stored encrypted and never shown again; paste it again to change it."
+        hint="Parley asks the provider whether this token can read the number before connecting it. Stored encrypted and never shown again; paste it again to change it."
       />
       <button type="submit" class="primary" disabled={action.pending}>
-        {action.pending ? "Connecting…" : channel === undefined ? "Connect cloud channel" : "Update cloud channel"}
+        {action.pending
+          ? "Checking with the provider…"
+          : channel === undefined
+            ? "Connect cloud channel"
+            : channel.sandbox
+              ? "Replace the sandbox with this number"
+              : "Update cloud channel"}
       </button>
     </form>
   )
@@ -145,6 +159,8 @@ const ChannelsScreen = () => {
   const channels = useLoad(() => unwrap(api.GET("/api/channels")), [])
   const [token, setToken] = useState<string | undefined>(undefined)
   const cloud = channels.data?.data.find((c) => c.type === "cloud")
+  const real = cloud?.sandbox === true ? undefined : cloud
+  const webhook = channels.data?.cloudWebhook
   const bridge = channels.data?.data.find((c) => c.type === "bridge")
   const origin = location.origin
   if (channels.data === undefined) {
@@ -169,20 +185,55 @@ const ChannelsScreen = () => {
         </ShownOnce>
       )}
       <ErrorNotice error={channels.error} />
+      <Section title="Sandbox: try it without a provider account">
+        {cloud?.sandbox === true ? (
+          <>
+            <State channel={cloud} />
+            <dl class="facts">
+              <dt>Sandbox number</dt>
+              <dd>{cloud.displayPhoneNumber}</dd>
+              <dt>Phone number id</dt>
+              <dd>{cloud.phoneNumberId}</dd>
+              <dt>Business account id</dt>
+              <dd>{cloud.businessAccountId}</dd>
+            </dl>
+            <SimulateCustomer channel={cloud} />
+          </>
+        ) : (
+          <>
+            <p>
+              In the sandbox Parley plays the messaging provider: customers you simulate write to a sandbox number, the
+              assistant answers them, and replies are reported sent, delivered and read. Templates, campaigns and every
+              webhook event work as with a real account, and nothing leaves this machine.
+            </p>
+            <ConnectSandbox cloud={cloud} onConnected={channels.reload} />
+          </>
+        )}
+      </Section>
       <Section title="Cloud business messaging">
-        <State channel={cloud} />
-        {cloud === undefined ? null : (
+        <State channel={real} />
+        {real === undefined ? null : (
           <dl class="facts">
+            <dt>Number</dt>
+            <dd>{real.displayPhoneNumber ?? "—"}</dd>
             <dt>Phone number id</dt>
-            <dd>{cloud.phoneNumberId}</dd>
+            <dd>{real.phoneNumberId}</dd>
             <dt>Business account id</dt>
-            <dd>{cloud.businessAccountId}</dd>
+            <dd>{real.businessAccountId}</dd>
           </dl>
         )}
         <p class="hint">
-          In the provider's app settings, set the callback URL to <code>{origin}/channels/cloud/webhook</code> with the
-          verify token of your Parley's configuration.
+          In the provider's app settings, subscribe the webhook with this callback URL and verify token.
         </p>
+        <CopyField label="Callback URL" value={webhook?.callbackUrl ?? `${origin}/channels/cloud/webhook`} />
+        {webhook?.verifyToken == null ? (
+          <p class="hint">
+            No verify token is configured: set <code>PARLEY_CLOUD_VERIFY_TOKEN</code> (<code>npm start</code> generates
+            one on first start).
+          </p>
+        ) : (
+          <CopyField label="Verify token" value={webhook.verifyToken} />
+        )}
         <CloudForm key={cloud?.updatedAt ?? "new"} channel={cloud} onSaved={channels.reload} />
       </Section>
       <Section title="Bridge">

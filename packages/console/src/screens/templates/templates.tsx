@@ -95,8 +95,67 @@ const CreateTemplate = ({ onCreated }: { onCreated: (name: string) => void }) =>
   )
 }
 
+/**
+ * The sandbox provider's decision (CONTRACT.md §16): shown only while the cloud channel is a
+ * sandbox. It reaches Parley as the provider's template update, so `template.status` fires.
+ */
+const SandboxDecision = ({
+  id,
+  name,
+  status,
+  onDecided,
+}: {
+  id: string
+  name: string
+  status: string
+  onDecided: (message: string) => void
+}) => {
+  const action = useAction()
+  const decide = async (decision: "APPROVED" | "REJECTED") => {
+    const done = await action.run(() =>
+      unwrap(
+        api.POST("/api/sandbox/templates/{id}", {
+          params: { path: { id } },
+          body: decision === "REJECTED" ? { status: decision, reason: "INVALID_FORMAT" } : { status: decision },
+        }),
+      ),
+    )
+    if (done !== undefined)
+      onDecided(`The sandbox provider ${decision === "APPROVED" ? "approved" : "rejected"} ${name}.`)
+  }
+  return (
+    <div class="sandbox-decision">
+      <button
+        type="button"
+        class="secondary"
+        aria-label={`Approve ${name}`}
+        disabled={action.pending || status === "APPROVED"}
+        onClick={() => decide("APPROVED")}
+      >
+        Approve
+      </button>
+      <button
+        type="button"
+        class="secondary"
+        aria-label={`Reject ${name}`}
+        disabled={action.pending || status === "REJECTED"}
+        onClick={() => decide("REJECTED")}
+      >
+        Reject
+      </button>
+      <ErrorNotice error={action.error} />
+    </div>
+  )
+}
+
 const TemplatesScreen = () => {
   const templates = useLoad(() => unwrap(api.GET("/api/templates")), [])
+  const channels = useLoad(
+    () => (may("GET /api/channels") ? unwrap(api.GET("/api/channels")) : Promise.resolve(undefined)),
+    [],
+  )
+  const sandbox =
+    may("POST /api/sandbox/templates/{id}") && channels.data?.data.some((c) => c.type === "cloud" && c.sandbox) === true
   const [notice, setNotice] = useState<string | undefined>(undefined)
   const list = templates.data?.data ?? []
   return (
@@ -119,7 +178,7 @@ const TemplatesScreen = () => {
         ) : list.length === 0 ? (
           <EmptyState title="No templates yet.">
             Submit one below; the provider approves or rejects it, usually within minutes. Connect the cloud channel
-            first.
+            first. In the sandbox (Channels) you decide yourself, with Approve or Reject.
           </EmptyState>
         ) : (
           <TableScroll label="Templates">
@@ -132,6 +191,7 @@ const TemplatesScreen = () => {
                   <th scope="col">Status</th>
                   <th scope="col">Quality</th>
                   <th scope="col">Updated</th>
+                  {sandbox ? <th scope="col">Sandbox provider</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -148,6 +208,19 @@ const TemplatesScreen = () => {
                     </td>
                     <td>{template.qualityScore ?? "—"}</td>
                     <td class="nowrap">{formatTime(template.updatedAt)}</td>
+                    {sandbox ? (
+                      <td>
+                        <SandboxDecision
+                          id={template.id}
+                          name={template.name}
+                          status={template.status}
+                          onDecided={(message) => {
+                            setNotice(message)
+                            templates.reload()
+                          }}
+                        />
+                      </td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

@@ -23,8 +23,14 @@ import {
   MediaRecord,
   PutBridgeChannelRequest,
   PutCloudChannelRequest,
+  SandboxInboundRequest,
+  SandboxInboundResponse,
+  SandboxOutboxQuery,
+  SandboxOutboxResponse,
+  SandboxTemplateUpdateRequest,
   SendMessageRequest,
   SendMessageResponse,
+  TemplateIdParam,
   TemplateRecord,
 } from "../messaging.ts"
 import {
@@ -100,16 +106,30 @@ const received = jsonSchema({
 
 export const messagingRoutes = serviceRoutes(
   "messaging",
-  ["/api/channels", "/api/messages", "/api/templates", "/api/campaigns", "/api/contacts", "/api/media", "/channels"],
+  [
+    "/api/channels",
+    "/api/messages",
+    "/api/templates",
+    "/api/campaigns",
+    "/api/contacts",
+    "/api/media",
+    "/api/sandbox",
+    "/channels",
+  ],
   {
     putCloudChannel: {
       method: "PUT",
       path: "/api/channels/cloud",
       access: "admin",
-      summary: "Connect the cloud channel (the access token is never returned)",
+      summary:
+        "Connect the cloud channel, verified with the provider first (the access token is never returned); or `{ sandbox: true }` for a sandbox channel",
       tag: "Channels",
       body: jsonBody(schema("PutCloudChannelRequest", PutCloudChannelRequest)),
       responses: { 200: jsonReply("The channel", schema("Channel", ChannelRecord)) },
+      extraErrors: {
+        409: "`conflict`: the number or business account is connected to another organization",
+        503: "`unavailable`: the provider could not be asked whether the token can read the number",
+      },
     },
     putBridgeChannel: {
       method: "PUT",
@@ -210,6 +230,36 @@ export const messagingRoutes = serviceRoutes(
       tag: "Contacts and media",
       body: mediaBody(MEDIA_TYPES, MEDIA_BODY_LIMIT),
       responses: { 201: jsonReply("Stored", schema("Media", MediaRecord)) },
+    },
+    sandboxInbound: {
+      method: "POST",
+      path: "/api/sandbox/inbound",
+      access: "admin",
+      summary: "Sandbox: a customer writes to the sandbox number (through the provider ingress)",
+      tag: "Sandbox",
+      body: jsonBody(schema("SandboxInboundRequest", SandboxInboundRequest)),
+      responses: { 202: jsonReply("Accepted", schema("SandboxInboundResponse", SandboxInboundResponse)) },
+      extraErrors: { 409: "`conflict`: the organization's cloud channel is not a sandbox" },
+    },
+    sandboxTemplateUpdate: {
+      method: "POST",
+      path: "/api/sandbox/templates/:id",
+      access: "admin",
+      summary: "Sandbox: the provider decides, re-scores or re-categorizes a template",
+      tag: "Sandbox",
+      params: { id: param("The template's id.", TemplateIdParam) },
+      body: jsonBody(schema("SandboxTemplateUpdateRequest", SandboxTemplateUpdateRequest)),
+      responses: { 202: jsonReply("Accepted", jsonSchema({ type: "object", properties: {} })) },
+      extraErrors: { 409: "`conflict`: the organization's cloud channel is not a sandbox" },
+    },
+    sandboxOutbox: {
+      method: "GET",
+      path: "/api/sandbox/outbox",
+      access: "member",
+      summary: "Sandbox: what the sandbox provider received from Parley, newest first",
+      tag: "Sandbox",
+      query: schema("SandboxOutboxQuery", SandboxOutboxQuery),
+      responses: { 200: jsonReply("Messages", schema("SandboxOutboxResponse", SandboxOutboxResponse)) },
     },
     cloudWebhookVerify: {
       method: "GET",
