@@ -6,7 +6,7 @@
  * with the keyboard alone, and photographed for the README.
  */
 import { readFile } from "node:fs/promises"
-import { expectAccessible, saveScreenshot } from "@parley/browser-testing"
+import { expectAccessible, expectNothingCutOff, saveScreenshot } from "@parley/browser-testing"
 import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ConsolePage, type Parley, startParley, visible } from "./support/parley.ts"
@@ -28,6 +28,16 @@ const open = async (page: ConsolePage["page"], path: string, heading: string) =>
   await page.goto(`${parley.origin}${path}`)
   await visible(page.getByRole("heading", { name: heading, level: 1 }))
 }
+
+/** A day as the console writes it, with its weekday ("Mon, Nov 30, 2026"), in the browser's en-US. */
+const weekdayDate = (date: string) =>
+  new Intl.DateTimeFormat("en-US", {
+    weekday: "short",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(`${date}T00:00:00Z`))
 
 /** The next Monday (UTC) as YYYY-MM-DD: a day the default booking settings are open. */
 const nextMonday = () => {
@@ -218,7 +228,7 @@ describe("the console's customer screens", () => {
     await visible(
       page
         .getByRole("row")
-        .filter({ hasText: `${date} 09:00` })
+        .filter({ hasText: `${weekdayDate(date)} 09:00` })
         .getByText("confirmed"),
     )
     await admin.watch.expectClean()
@@ -257,6 +267,10 @@ describe("every screen of the console", () => {
           .first()
           .waitFor({ state: "detached", timeout: 10_000 })
         await expectAccessible(page, { screen: `${screen.heading} (${variant.viewport}, ${variant.colorScheme})` })
+        await expectNothingCutOff(page, {
+          screen: `${screen.heading} (${variant.viewport})`,
+          ...(variant.viewport === "phone" ? { scrollable: ".table-scroll" } : {}),
+        })
         if (variant.viewport === "phone") {
           const width = await page.evaluate(() => document.documentElement.scrollWidth)
           expect(width, `${screen.heading} is wider than the phone`).toBeLessThanOrEqual(360)
