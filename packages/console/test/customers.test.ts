@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises"
 import { expectAccessible, expectNothingCutOff, saveScreenshot } from "@parley/browser-testing"
 import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { nextMonday, weekdayDate } from "./support/days.ts"
 import { type ConsolePage, type Parley, startParley, visible } from "./support/parley.ts"
 
 let parley: Parley
@@ -27,23 +28,6 @@ afterAll(async () => {
 const open = async (page: ConsolePage["page"], path: string, heading: string) => {
   await page.goto(`${parley.origin}${path}`)
   await visible(page.getByRole("heading", { name: heading, level: 1 }))
-}
-
-/** A day as the console writes it, with its weekday ("Mon, Nov 30, 2026"), in the browser's en-US. */
-const weekdayDate = (date: string) =>
-  new Intl.DateTimeFormat("en-US", {
-    weekday: "short",
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    timeZone: "UTC",
-  }).format(new Date(`${date}T00:00:00Z`))
-
-/** The next Monday (UTC) as YYYY-MM-DD: a day the default booking settings are open. */
-const nextMonday = () => {
-  const day = new Date()
-  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7 || 7))
-  return day.toISOString().slice(0, 10)
 }
 
 describe("the console's customer screens", () => {

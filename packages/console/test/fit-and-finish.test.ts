@@ -11,6 +11,7 @@ import { expectAccessible, expectNothingCutOff, saveScreenshot } from "@parley/b
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { nextMonday, weekdayDate } from "./support/days.ts"
 import { type ConsolePage, type Parley, startParley, visible } from "./support/parley.ts"
 
 let parley: Parley
@@ -18,22 +19,6 @@ let receiver: StubServer
 let webhookId = ""
 let bookingDay = ""
 const member = { email: `front.desk.${Date.now()}@example.com`, password: "front desk passphrase" }
-
-/** The next Monday (UTC) as YYYY-MM-DD: a day the default booking settings are open. */
-const nextMonday = () => {
-  const day = new Date()
-  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7 || 7))
-  return day.toISOString().slice(0, 10)
-}
-
-const weekdayDate = (date: string) =>
-  new Intl.DateTimeFormat("en-US", {
-    weekday: "short",
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    timeZone: "UTC",
-  }).format(new Date(`${date}T00:00:00Z`))
 
 const ok = async (answer: Promise<{ status: number; body: unknown }>, status: number) => {
   const { status: got, body } = await answer
