@@ -95,9 +95,9 @@ describe("the console's sign-in, keys and members", () => {
     await shownOnce.getByRole("button", { name: "I have copied it" }).click()
     const prefix = key.slice("parley_".length, "parley_".length + 12)
     const row = page.getByRole("row").filter({ hasText: "Website chat" })
-    await visible(row.getByText(prefix, { exact: true }))
+    await visible(row.getByRole("rowheader").getByText(prefix, { exact: true }))
     await page.reload()
-    await visible(row.getByText(prefix, { exact: true }))
+    await visible(row.getByRole("rowheader").getByText(prefix, { exact: true }))
     expect(await page.content()).not.toContain(key)
 
     // Revoking asks first; cancelling does nothing.
