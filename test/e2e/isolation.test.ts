@@ -106,6 +106,22 @@ const rows: ReadonlyArray<Row> = [
     },
   },
   {
+    route: "PATCH /api/org/members/:id",
+    control: async () => {
+      const same = await a.admin.client.patch(`/api/org/members/${memberA.id}`, { role: "member" })
+      expect(same.status, same.text).toBe(200)
+    },
+    attack: async (x) =>
+      expectNotFound(
+        await x.patch(`/api/org/members/${memberA.id}`, { role: "admin" }),
+        "B makes A's member an administrator",
+      ),
+    unchanged: async () => {
+      const list = await a.admin.client.get("/api/org/members")
+      expect(list.body.data.find((m: { id: string }) => m.id === memberA.id)?.role).toBe("member")
+    },
+  },
+  {
     route: "POST /api/org/members",
     control: async () => expect(ids(await a.admin.client.get("/api/org/members"))).toContain(memberA.id),
     attack: async (x) => {
@@ -193,6 +209,27 @@ const rows: ReadonlyArray<Row> = [
       ).toBeGreaterThan(0),
     attack: async (x) =>
       expectNotFound(await x.get(`/api/org/webhooks/${webhookA.id}/deliveries`), "B reads A's delivery log"),
+  },
+  {
+    route: "GET /api/org/webhooks/:id/deliveries/:deliveryId/attempts/:attempt",
+    control: async () => {
+      const own = await a.admin.client.get(`/api/org/webhooks/${webhookA.id}/deliveries/${deliveryA}/attempts/1`)
+      expect(own.status, own.text).toBe(200)
+    },
+    attack: async (x) => {
+      expectNotFound(
+        await x.get(`/api/org/webhooks/${webhookA.id}/deliveries/${deliveryA}/attempts/1`),
+        "B reads A's attempt",
+      )
+      // Nor through a webhook of B's own: the delivery id alone must not reach A's request and response.
+      const own = await x.post("/api/org/webhooks", { url: `${receiver.url}/b`, events: ["lead.created"] })
+      expect(own.status, own.text).toBe(201)
+      expectNotFound(
+        await x.get(`/api/org/webhooks/${own.body.id}/deliveries/${deliveryA}/attempts/1`),
+        "B reads A's attempt through B's webhook",
+      )
+      expect((await x.delete(`/api/org/webhooks/${own.body.id}`)).status).toBe(204)
+    },
   },
   {
     route: "POST /api/org/webhooks/:id/deliveries/:deliveryId/redeliver",

@@ -6,9 +6,10 @@
  * with the keyboard alone, and photographed for the README.
  */
 import { readFile } from "node:fs/promises"
-import { expectAccessible, saveScreenshot } from "@parley/browser-testing"
+import { expectAccessible, expectNothingCutOff, saveScreenshot } from "@parley/browser-testing"
 import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { nextMonday, weekdayDate } from "./support/days.ts"
 import { type ConsolePage, type Parley, startParley, visible } from "./support/parley.ts"
 
 let parley: Parley
@@ -27,13 +28,6 @@ afterAll(async () => {
 const open = async (page: ConsolePage["page"], path: string, heading: string) => {
   await page.goto(`${parley.origin}${path}`)
   await visible(page.getByRole("heading", { name: heading, level: 1 }))
-}
-
-/** The next Monday (UTC) as YYYY-MM-DD: a day the default booking settings are open. */
-const nextMonday = () => {
-  const day = new Date()
-  day.setUTCDate(day.getUTCDate() + ((8 - day.getUTCDay()) % 7 || 7))
-  return day.toISOString().slice(0, 10)
 }
 
 describe("the console's customer screens", () => {
@@ -218,7 +212,7 @@ describe("the console's customer screens", () => {
     await visible(
       page
         .getByRole("row")
-        .filter({ hasText: `${date} 09:00` })
+        .filter({ hasText: `${weekdayDate(date)} 09:00` })
         .getByText("confirmed"),
     )
     await admin.watch.expectClean()
@@ -296,6 +290,10 @@ describe("every screen of the console", () => {
           .first()
           .waitFor({ state: "detached", timeout: 10_000 })
         await expectAccessible(page, { screen: `${screen.heading} (${variant.viewport}, ${variant.colorScheme})` })
+        await expectNothingCutOff(page, {
+          screen: `${screen.heading} (${variant.viewport})`,
+          ...(variant.viewport === "phone" ? { scrollable: ".table-scroll" } : {}),
+        })
         if (variant.viewport === "phone") {
           const width = await page.evaluate(() => document.documentElement.scrollWidth)
           expect(width, `${screen.heading} is wider than the phone`).toBeLessThanOrEqual(360)

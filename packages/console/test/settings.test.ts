@@ -95,9 +95,9 @@ describe("the console's sign-in, keys and members", () => {
     await shownOnce.getByRole("button", { name: "I have copied it" }).click()
     const prefix = key.slice("parley_".length, "parley_".length + 12)
     const row = page.getByRole("row").filter({ hasText: "Website chat" })
-    await visible(row.getByRole("cell", { name: prefix }))
+    await visible(row.getByRole("rowheader").getByText(prefix, { exact: true }))
     await page.reload()
-    await visible(row.getByRole("cell", { name: prefix }))
+    await visible(row.getByRole("rowheader").getByText(prefix, { exact: true }))
     expect(await page.content()).not.toContain(key)
 
     // Revoking asks first; cancelling does nothing.
@@ -109,7 +109,7 @@ describe("the console's sign-in, keys and members", () => {
     await row.getByRole("button", { name: "Revoke Website chat" }).click()
     await dialog.getByRole("button", { name: "Revoke key" }).click()
     await visible(page.getByRole("status").getByText("The key “Website chat” is revoked."))
-    await visible(row.getByText(/^revoked /))
+    await visible(row.getByText("revoked", { exact: true }))
     const refused = await parley.api("POST", "/api/public/chat", { message: "hello" }, key)
     expect(refused.status).toBe(401)
     await watch.expectClean()
@@ -138,7 +138,14 @@ describe("the console's sign-in, keys and members", () => {
     const nav = member.page.getByRole("navigation", { name: "Console" })
     await visible(member.page.getByRole("banner").getByText("Member", { exact: true }))
     await visible(nav.getByRole("link", { name: "Webhooks" }))
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Overview", "Assistant", "Webhooks", "Members"])
+    expect(await nav.getByRole("link").allTextContents()).toEqual([
+      "Overview",
+      "Leads",
+      "Bookings",
+      "Assistant",
+      "Webhooks",
+      "Members",
+    ])
 
     await nav.getByRole("link", { name: "Webhooks" }).click()
     await visible(member.page.getByText("No webhooks yet."))
@@ -270,9 +277,11 @@ describe("the console's webhooks", () => {
     await visible(page.getByRole("region", { name: "Health" }).getByText("success"))
 
     // One attempt's detail, and a redelivery of it that the log waits for by itself.
-    await delivered.first().getByText("Attempt 1", { exact: true }).click()
-    const deliveryId = await delivered.first().locator("dd code").first().textContent()
+    await delivered.first().getByRole("button", { name: "Details of attempt 1 of lead.created" }).click()
+    const details = page.getByRole("dialog", { name: "Attempt 1 of lead.created" })
+    const deliveryId = await details.locator("dd code").first().textContent()
     expect(deliveryId).toMatch(/^dlv_/)
+    await details.getByRole("button", { name: "Close" }).click()
     await delivered.first().getByRole("button", { name: "Redeliver" }).click()
     await visible(page.getByText(/Redelivery of lead\.created queued as dlv_/))
     const rows = page
@@ -316,7 +325,12 @@ describe("the console's webhooks", () => {
     const { page } = admin
     const health = page.getByRole("region", { name: "Health" })
     await health.getByRole("button", { name: "Disable" }).click()
-    await visible(page.getByText("Disabled: nothing is delivered or queued for it until it is enabled."))
+    await visible(
+      page.getByText(
+        "Disabled: events are not delivered or queued for it until it is enabled. Test events still go out.",
+      ),
+    )
+    await visible(page.getByText("Test events you send still go out, so you can try your receiver first."))
     await visible(health.getByText("disabled", { exact: true }))
     await health.getByRole("button", { name: "Enable" }).click()
     await visible(page.getByText("Enabled: new events are delivered again."))

@@ -1,7 +1,9 @@
 /**
  * `npm run demo:widget`: the widget on a business's page, in a minute. Starts Parley as `npm start`
  * does (embedded, its data under `.parley/widget-demo/`), makes a widget key and opening hours on the
- * first run, and serves a host page on another origin with a strict CSP. Ctrl-C stops both.
+ * first run, and serves a host page on another origin with a strict CSP. It prints the console's
+ * address and login too, so the leads and bookings made on the page can be looked at there (the
+ * login is kept beside the widget key, in a file only its owner reads). Ctrl-C stops both.
  *
  *   PARLEY_DEMO_PORT   the host page's port (default 5173)
  */
@@ -16,19 +18,29 @@ const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
 const dataDir = join(repoRoot, ".parley", "widget-demo")
 const keyFile = join(dataDir, "demo-widget.json")
 
-const readSavedKey = async (): Promise<string | undefined> => {
+interface SavedDemo {
+  readonly widgetKey?: string
+  readonly console?: { readonly email: string; readonly password: string }
+}
+
+const readSaved = async (): Promise<SavedDemo> => {
   try {
-    return (JSON.parse(await readFile(keyFile, "utf8")) as { widgetKey?: string }).widgetKey
+    return JSON.parse(await readFile(keyFile, "utf8")) as SavedDemo
   } catch {
-    return undefined
+    return {}
   }
 }
 
 await mkdir(dataDir, { recursive: true })
 console.log("Starting Parley for the widget demo (data in .parley/widget-demo)…")
-const parley = await startStandaloneProcess(await embeddedEnvironment(dataDir), { timeoutMs: 120_000 })
+const environment = await embeddedEnvironment(dataDir)
+// The console accepts sessions from its public URL's origin only (CONTRACT.md §2.4): this port's.
+const publicUrl = `http://localhost:${environment.PARLEY_PORT}`
+const parley = await startStandaloneProcess({ ...environment, PARLEY_PUBLIC_URL: publicUrl }, { timeoutMs: 120_000 })
 
-let widgetKey = await readSavedKey()
+const saved = await readSaved()
+let widgetKey = saved.widgetKey
+let login = saved.console
 if (widgetKey === undefined) {
   const credentials = firstStartCredentials(parley.output())
   if (credentials === undefined) {
@@ -37,7 +49,10 @@ if (widgetKey === undefined) {
   }
   await openEveryDay(parley.url, credentials.apiKey)
   widgetKey = await createWidgetKey(parley.url, credentials.apiKey, { name: "Widget demo" })
-  await writeFile(keyFile, `${JSON.stringify({ widgetKey }, null, 2)}\n`, { mode: 0o600 })
+  login = { email: credentials.adminEmail, password: credentials.adminPassword }
+  await writeFile(keyFile, `${JSON.stringify({ widgetKey, console: login } satisfies SavedDemo, null, 2)}\n`, {
+    mode: 0o600,
+  })
 }
 
 const host = await startHostPage({
@@ -53,6 +68,8 @@ Host page:  ${host.origin}/   ← open this: the launcher is in the bottom corne
 The snippet on that page:
   <script src="${parley.url}/widget.js" data-parley-key="${widgetKey}" async></script>
 Try: "Hi, I'm Dana, please call me back on +1 415 555 0100", or "Book a time" in the panel.
+Console:    ${publicUrl}/console/   ← the leads and bookings made on the page show there
+            ${login === undefined ? "sign in with the login printed at this demo's first start (or delete .parley/widget-demo for a new one)" : `sign in as ${login.email} / ${login.password}`}
 Ctrl-C stops the demo.`)
 
 const stop = async () => {

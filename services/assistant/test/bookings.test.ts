@@ -308,8 +308,12 @@ describe("bookings", () => {
     }
   })
 
-  it("refuses the bookings list to a member and to a widget key", async () => {
-    expect((await call(app, newOrg(), "member", "GET", "/api/bookings")).statusCode).toBe(403)
+  it("lists bookings to a member (front-desk staff read them) but refuses a widget key and a member's cancel", async () => {
+    const orgId = newOrg()
+    const member = await call(app, orgId, "member", "GET", "/api/bookings")
+    expect(member.statusCode).toBe(200)
+    expect(member.json()).toEqual({ data: [], nextCursor: null })
     expect((await call(app, newOrg(), "widget", "GET", "/api/bookings")).statusCode).toBe(403)
+    expect((await call(app, orgId, "member", "DELETE", "/api/bookings/bkg_000000000000000000000")).statusCode).toBe(403)
   })
 })

@@ -131,11 +131,27 @@ describe("GET /api/leads/export", () => {
     expect(response.body).toContain(",14155550010,Dana,GENERAL_INQUIRY,,,,chat,")
   })
 
-  it("is for administrators only and shows only the organization's leads", async () => {
+  it("is readable by members and shows only the organization's leads", async () => {
     const owner = newOrg()
     await chat(owner, "4155550020")
     const other = await admin(app, newOrg(), "GET", "/api/leads/export")
     expect(other.body.split("\r\n").filter((l) => l !== "")).toHaveLength(1)
-    expect((await call(app, owner, "member", "GET", "/api/leads/export")).statusCode).toBe(403)
+    const member = await call(app, owner, "member", "GET", "/api/leads/export")
+    expect(member.statusCode).toBe(200)
+    expect(member.body).toContain(",14155550020,")
+  })
+
+  it("exports only the leads of ?type=, as the filtered list shows them", async () => {
+    const orgId = newOrg()
+    await infra.db.sql`
+      insert into assistant.leads (id, org_id, phone, name, type, last_type, source)
+      values ('lead_typeb0000000000000001', ${orgId}, '4155550031', 'Booker', 'BOOKING', 'BOOKING', 'chat'),
+             ('lead_typeg0000000000000001', ${orgId}, '4155550032', 'Asker', 'GENERAL_INQUIRY', 'GENERAL_INQUIRY', 'chat')`
+    const response = await admin(app, orgId, "GET", "/api/leads/export?type=BOOKING")
+    expect(response.statusCode).toBe(200)
+    const rows = response.body.split("\r\n").filter((l) => l !== "")
+    expect(rows).toHaveLength(2)
+    expect(rows[1]).toContain(",4155550031,Booker,BOOKING,")
+    expect((await admin(app, orgId, "GET", "/api/leads/export?type=NOPE")).statusCode).toBe(400)
   })
 })

@@ -6,6 +6,7 @@ import {
   DeliveryRecord as DeliveryRecordSchema,
   encodeBusValue,
   isoTimestamp,
+  MaxLoggedResponseChars,
   Topics,
 } from "@parley/contracts"
 import type { EgressClient } from "@parley/egress"
@@ -30,6 +31,8 @@ export interface AttemptOutcome {
   readonly responseStatus: number | null
   readonly error: string | null
   readonly durationMs: number
+  /** What a failing receiver answered (the egress reads at most 64 KiB; a 2xx body is not read). */
+  readonly responseBody?: string
   /** When the attempt started, ms since the epoch. */
   readonly attemptedAt: number
   /** When the next attempt is due (a failure with attempts left), ms since the epoch; else null. */
@@ -65,6 +68,9 @@ export const attemptDelivery = async (
     responseStatus: result.status,
     error: result.ok ? null : (result.error ?? `HTTP ${result.status}`),
     durationMs: Math.max(0, Math.round(result.durationMs)),
+    ...(result.body === null || result.body === ""
+      ? {}
+      : { responseBody: result.body.slice(0, MaxLoggedResponseChars) }),
     attemptedAt,
     retryAt: retries ? now() + (delivery.attempt === 1 ? context.schedule[1] : context.schedule[2]) : null,
   }
@@ -88,6 +94,7 @@ export const recordsOf = (delivery: DeliveryRecord, outcome: AttemptOutcome): Re
     error: outcome.error,
     durationMs: outcome.durationMs,
     attemptedAt: isoTimestamp(outcome.attemptedAt),
+    ...(outcome.responseBody === undefined ? {} : { responseBody: outcome.responseBody }),
     ...(delivery.attempt === 1
       ? {
           envelope: {

@@ -17,7 +17,9 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
       if (request.path.startsWith("/always-503")) return { status: 503 }
       if (request.path.startsWith("/redirect")) return { status: 302, headers: { location: "/elsewhere" } }
       if (request.path.startsWith("/second-ok"))
-        return { status: request.headers["x-service-attempt"] === "2" ? 204 : 500 }
+        return request.headers["x-service-attempt"] === "2"
+          ? { status: 204, body: "fine, thanks" }
+          : { status: 500, body: '{"error":"database down"}' }
       return undefined
     })
     dispatcher = await harness.startDispatcher({ schedule: fast, timeoutMs: 400 })
@@ -93,6 +95,11 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
       const settledAt = Date.now()
       await eventually(() => expect(Date.now() - settledAt).toBeGreaterThan(fast[2] * 2), { timeoutMs: 5_000 })
       expect(requestsFor("/second-ok")).toHaveLength(2)
+      // What the failing receiver answered is kept for the log; a 2xx body is not read (CONTRACT.md §6).
+      expect(harness.attempts.filter((a) => a.webhookId === webhook.webhookId).map((a) => a.responseBody)).toEqual([
+        '{"error":"database down"}',
+        undefined,
+      ])
     })
 
     it("treats a redirect as a failure and does not follow it", async () => {

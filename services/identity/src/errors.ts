@@ -36,6 +36,9 @@ export class CannotRemoveSelf extends Schema.TaggedError<CannotRemoveSelf>()("Ca
 /** A new password an attacker would guess early (`domain/password-strength.ts`); `path` names the field. */
 export class WeakPassword extends Schema.TaggedError<WeakPassword>()("WeakPassword", { path: Schema.String }) {}
 
+/** Changing one's password with a current password that is not it. */
+export class WrongCurrentPassword extends Schema.TaggedError<WrongCurrentPassword>()("WrongCurrentPassword", {}) {}
+
 export class LastAdministrator extends Schema.TaggedError<LastAdministrator>()("LastAdministrator", {}) {}
 
 export type IdentityError =
@@ -51,3 +54,4 @@ export type IdentityError =
   | CannotRemoveSelf
   | LastAdministrator
   | WeakPassword
+  | WrongCurrentPassword

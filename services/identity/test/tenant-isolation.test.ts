@@ -60,6 +60,28 @@ describe("tenant isolation", () => {
       expect(members.json().data.map((m: { id: string }) => m.id)).toEqual([a.adminId])
     })
 
+    it(`A's ${who} gets 404 changing the role of B's member or B's admin, whose roles stay`, async () => {
+      for (const [id, role] of [
+        [bMember.id, "admin"],
+        [b.adminId, "member"],
+      ] as const) {
+        const response = await harness.app.inject({
+          method: "PATCH",
+          url: `/api/org/members/${id}`,
+          headers: headers(),
+          payload: { role },
+        })
+        expect(response.statusCode, response.body).toBe(404)
+        expect(response.json()).toEqual(NOT_FOUND)
+      }
+      const rows =
+        await harness.sql`select id, role from identity.users where org_id = ${b.orgId} and removed_at is null`
+      expect(Object.fromEntries(rows.map((r) => [r.id, r.role]))).toEqual({
+        [bMember.id]: "member",
+        [b.adminId]: "admin",
+      })
+    })
+
     it(`A's ${who} gets 404 removing B's member or B's admin, who stay`, async () => {
       for (const id of [bMember.id, b.adminId]) {
         const response = await harness.app.inject({

@@ -1,6 +1,7 @@
 import type { OutgoingRecord } from "@parley/bus"
 import {
   type Attempt,
+  type AttemptDetail,
   type AttemptRecord,
   type DeliveryId,
   DeliveryRecord,
@@ -8,6 +9,7 @@ import {
   type EventId,
   type EventName,
   encodeBusValue,
+  envelopeBodyOf,
   isoTimestamp,
   Topics,
 } from "@parley/contracts"
@@ -108,14 +110,14 @@ export const recordAttempts = async (
     with batch as (
       select * from jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) as a(
         "deliveryId" text, attempt int, "webhookId" text, "orgId" text, "eventId" text, event text, status text,
-        "responseStatus" int, error text, "durationMs" int, "attemptedAt" timestamptz)
+        "responseStatus" int, error text, "durationMs" int, "attemptedAt" timestamptz, "responseBody" text)
     ),
     inserted as (
       insert into ${tx(schema)}.attempts
         (delivery_id, attempt, webhook_id, org_id, event_id, event, status, response_status, error, duration_ms,
-         attempted_at)
+         attempted_at, response_body)
       select "deliveryId", attempt, "webhookId", "orgId", "eventId", event, status, "responseStatus", error,
-             "durationMs", "attemptedAt"
+             "durationMs", "attemptedAt", "responseBody"
       from batch
       on conflict (delivery_id, attempt) do nothing
       returning webhook_id, status, response_status, attempted_at
@@ -150,6 +152,9 @@ interface AttemptRow {
   readonly duration_ms: number
   readonly attempted_at: Date
   readonly seq: bigint
+  /** Of the attempt's delivery; null for an attempt whose delivery was not recorded. */
+  readonly reason: Attempt["reason"] | null
+  readonly test: boolean | null
 }
 
 const toAttempt = (row: AttemptRow): Attempt => ({
@@ -162,6 +167,8 @@ const toAttempt = (row: AttemptRow): Attempt => ({
   error: row.error,
   durationMs: row.duration_ms,
   attemptedAt: isoTimestamp(row.attempted_at),
+  reason: row.reason ?? "event",
+  test: row.test ?? false,
 })
 
 const encodeCursor = (row: AttemptRow): string =>
@@ -182,18 +189,69 @@ export const listAttempts = async (
   options: { limit: number; after?: { at: Date; seq: bigint }; status?: "success" | "failed" },
 ) => {
   const rows = await sql<Array<AttemptRow>>`
-    select delivery_id, event_id, event, attempt, status, response_status, error, duration_ms, attempted_at, seq
-    from ${sql(schema)}.attempts
-    where webhook_id = ${webhookId}
-      ${options.status === undefined ? sql`` : sql`and status = ${options.status}`}
-      ${options.after === undefined ? sql`` : sql`and (attempted_at, seq) < (${options.after.at}, ${String(options.after.seq)}::bigint)`}
-    order by attempted_at desc, seq desc
+    select a.delivery_id, a.event_id, a.event, a.attempt, a.status, a.response_status, a.error, a.duration_ms,
+           a.attempted_at, a.seq, d.reason, d.test
+    from ${sql(schema)}.attempts a
+    left join ${sql(schema)}.deliveries d on d.delivery_id = a.delivery_id
+    where a.webhook_id = ${webhookId}
+      ${options.status === undefined ? sql`` : sql`and a.status = ${options.status}`}
+      ${options.after === undefined ? sql`` : sql`and (a.attempted_at, a.seq) < (${options.after.at}, ${String(options.after.seq)}::bigint)`}
+    order by a.attempted_at desc, a.seq desc
     limit ${options.limit + 1}`
   const page = rows.slice(0, options.limit)
   const last = page.at(-1)
   return {
     data: page.map(toAttempt),
     nextCursor: rows.length > options.limit && last !== undefined ? encodeCursor(last) : null,
+  }
+}
+
+/**
+ * One attempt of a webhook in full, or undefined: the body sent rebuilt from the delivery's kept
+ * envelope (the same bytes, `envelopeBodyOf`), the headers that do not change between signings, and
+ * the response kept. Signatures are made per attempt and not kept; the secret is never read here.
+ */
+export const findAttempt = async (
+  sql: postgres.Sql,
+  schema: string,
+  webhookId: string,
+  deliveryId: string,
+  attempt: number,
+): Promise<AttemptDetail | undefined> => {
+  const [row] = await sql<
+    Array<
+      AttemptRow & {
+        readonly response_body: string | null
+        readonly event_timestamp: string | null
+        readonly data: string | null
+      }
+    >
+  >`
+    select a.delivery_id, a.event_id, a.event, a.attempt, a.status, a.response_status, a.error, a.duration_ms,
+           a.attempted_at, a.seq, a.response_body, d.reason, d.test, d.event_timestamp, d.data
+    from ${sql(schema)}.attempts a
+    left join ${sql(schema)}.deliveries d on d.delivery_id = a.delivery_id
+    where a.webhook_id = ${webhookId} and a.delivery_id = ${deliveryId} and a.attempt = ${attempt}`
+  if (row === undefined) return undefined
+  const listed = toAttempt(row)
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-service-event": listed.event,
+    "x-service-delivery": listed.deliveryId,
+    "x-service-attempt": String(listed.attempt),
+    "webhook-id": listed.deliveryId,
+  }
+  if (listed.test) headers["x-service-test"] = "true"
+  return {
+    ...listed,
+    request: {
+      headers,
+      body:
+        row.data === null || row.event_timestamp === null
+          ? null
+          : envelopeBodyOf(row.event, row.event_timestamp, row.data),
+    },
+    response: { status: row.response_status, body: row.response_body },
   }
 }
 

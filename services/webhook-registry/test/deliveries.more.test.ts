@@ -120,6 +120,8 @@ describe("listing attempts", () => {
           error: "timeout",
           durationMs: 10_000,
           attemptedAt: new Date(t0 + 1_000).toISOString(),
+          reason: "event",
+          test: false,
         },
         {
           deliveryId: d.deliveryId,
@@ -131,6 +133,8 @@ describe("listing attempts", () => {
           error: null,
           durationMs: 10_000,
           attemptedAt: new Date(t0).toISOString(),
+          reason: "event",
+          test: false,
         },
       ],
       nextCursor: null,

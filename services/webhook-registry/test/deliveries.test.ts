@@ -142,6 +142,9 @@ describe("the delivery log", () => {
         "eventId",
         "responseStatus",
         "status",
+        // Beyond the contract's Attempt: why its delivery exists, and whether it was a test.
+        "reason",
+        "test",
       ].sort(),
     )
     expect(page1.data.map((a: { deliveryId: string }) => a.deliveryId)).toEqual(

@@ -44,6 +44,7 @@ export interface Client {
   delete(path: string, options?: CallOptions): Promise<Answer>
   post(path: string, json?: unknown, options?: CallOptions): Promise<Answer>
   put(path: string, json?: unknown, options?: CallOptions): Promise<Answer>
+  patch(path: string, json?: unknown, options?: CallOptions): Promise<Answer>
 }
 
 export interface Member {
@@ -181,6 +182,7 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
     delete: (path, o) => call("DELETE", path, { ...credential, ...o }),
     post: (path, json, o) => call("POST", path, { ...credential, ...(json === undefined ? {} : { json }), ...o }),
     put: (path, json, o) => call("PUT", path, { ...credential, ...(json === undefined ? {} : { json }), ...o }),
+    patch: (path, json, o) => call("PATCH", path, { ...credential, ...(json === undefined ? {} : { json }), ...o }),
   })
 
   const login = async (email: string, password: string): Promise<string> => {

@@ -31,18 +31,47 @@ const STEPS: ReadonlyArray<{ href: string; title: string; text: string; needs: R
   {
     href: "/console/members",
     title: "Invite your team",
-    text: "Administrators manage everything; members can see webhooks and who is on the team.",
-    needs: "GET /api/org/members",
+    text: "Administrators manage everything; members read leads, bookings, webhooks and who is on the team.",
+    needs: "POST /api/org/members",
+  },
+]
+
+/** What a member comes for: the screens a member may read, no set-up they cannot do. */
+const MEMBER_STEPS: ReadonlyArray<{ href: string; title: string; text: string; needs: RouteKey }> = [
+  {
+    href: "/console/leads",
+    title: "Leads",
+    text: "The people who left a number with the assistant, newest first; export them as CSV.",
+    needs: "GET /api/leads",
+  },
+  {
+    href: "/console/bookings",
+    title: "Bookings",
+    text: "Who is coming and when, day by day.",
+    needs: "GET /api/bookings",
+  },
+  {
+    href: "/console/settings/webhooks",
+    title: "Webhooks",
+    text: "Whether your systems receive the events, and each delivery in full.",
+    needs: "GET /api/org/webhooks",
+  },
+  {
+    href: "/console/members",
+    title: "Your password",
+    text: "Change it on the Members screen, where your team is listed.",
+    needs: "PUT /api/auth/password",
   },
 ]
 
 export const Overview = () => {
   const me = session.value
-  const steps = STEPS.filter((step) => may(step.needs))
+  const admin = me?.user.role === "admin"
+  const steps = (admin ? STEPS : MEMBER_STEPS).filter((step) => may(step.needs))
   return (
     <Page title="Overview" intro={me ? `Welcome to ${me.organization.name}'s console.` : undefined}>
       <section class="panel" aria-labelledby="getting-started">
-        <h2 id="getting-started">Getting started</h2>
+        <h2 id="getting-started">{admin ? "Getting started" : "What you can see"}</h2>
         <ol class="steps">
           {steps.map((step) => (
             <li key={step.href}>

@@ -13,6 +13,8 @@ export interface ConfirmButtonProps {
   readonly title: string
   readonly children: ComponentChildren
   readonly confirmLabel: string
+  /** The button that closes the dialog doing nothing (`Cancel`); name it when the action is itself a cancel (`Keep booking`). */
+  readonly dismissLabel?: string
   readonly onConfirm: () => void
   readonly disabled?: boolean
   readonly danger?: boolean
@@ -38,7 +40,7 @@ export const ConfirmButton = (props: ConfirmButtonProps) => {
         <div id={`${id}-body`}>{props.children}</div>
         <div class="actions">
           <button type="button" class="secondary" onClick={close}>
-            Cancel
+            {props.dismissLabel ?? "Cancel"}
           </button>
           <button
             type="button"

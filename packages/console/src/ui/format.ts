@@ -8,6 +8,18 @@ export const formatTime = (iso: string | null | undefined, fallback = "—"): st
 export const formatTimePrecise = (iso: string | null | undefined, fallback = "—"): string =>
   iso === null || iso === undefined || iso === "" ? fallback : dateTimeSeconds.format(new Date(iso))
 
+/** A calendar day (`2026-12-01`, no time zone: the business's own day) with its weekday: "Tue, Dec 1, 2026". */
+const calendarDay = new Intl.DateTimeFormat(undefined, {
+  weekday: "short",
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  timeZone: "UTC",
+})
+
+export const formatDay = (date: string): string =>
+  /^\d{4}-\d{2}-\d{2}$/.test(date) ? calendarDay.format(new Date(`${date}T00:00:00Z`)) : date
+
 export const formatNumber = (n: number): string => n.toLocaleString()
 
 /** Digits-only phone numbers (CONTRACT.md §1) with a leading `+` for reading. */

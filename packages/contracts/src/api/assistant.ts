@@ -216,6 +216,9 @@ export type AssistantProfileRecord = typeof AssistantProfileRecord.Type
 
 export const ListLeadsQuery = Schema.Struct({ ...pageQuery, type: Schema.optionalKey(LeadType) })
 
+/** `GET /api/leads/export`'s query: the same `type` filter as the list, so an export is what the list shows. */
+export const ExportLeadsQuery = Schema.Struct({ type: Schema.optionalKey(LeadType) })
+
 export const LeadRecord = Schema.Struct({
   id: Schema.String,
   phone: Schema.String,

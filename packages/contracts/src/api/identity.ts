@@ -118,6 +118,14 @@ export type CurrentUserResponse = typeof CurrentUserResponse.Type
 export const CreateMemberRequest = Schema.Struct({ email: Email, password: NewPassword, role: MemberRole })
 export type CreateMemberRequest = typeof CreateMemberRequest.Type
 
+/** `PATCH /api/org/members/:id`: the member's new role. */
+export const UpdateMemberRequest = Schema.Struct({ role: MemberRole })
+export type UpdateMemberRequest = typeof UpdateMemberRequest.Type
+
+/** `PUT /api/auth/password`: the signed-in person's current password, and the new one (as `NewPassword`). */
+export const ChangePasswordRequest = Schema.Struct({ currentPassword: LoginPassword, newPassword: NewPassword })
+export type ChangePasswordRequest = typeof ChangePasswordRequest.Type
+
 export const ListMembersResponse = Schema.Struct({ data: Schema.Array(MemberRecord) })
 export type ListMembersResponse = typeof ListMembersResponse.Type
 

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { DeliveryReason } from "../bus/dispatch.ts"
 import { EventCatalogue, EventDataSchemas, EventName } from "../events.ts"
 import { DeliveryId, EventId, WebhookId } from "../ids.ts"
 import { IsoTimestamp } from "../values.ts"
@@ -129,8 +130,38 @@ export const Attempt = Schema.Struct({
   error: Schema.NullOr(Schema.String),
   durationMs: Schema.Int,
   attemptedAt: IsoTimestamp,
+  /**
+   * Beyond CONTRACT.md's Attempt, so a log can tell them apart: why its delivery exists (an event,
+   * a test event, a redelivery or a replay) and whether it carried `X-Service-Test: true`.
+   */
+  reason: DeliveryReason,
+  test: Schema.Boolean,
 }).annotate({ identifier: "Attempt" })
 export type Attempt = typeof Attempt.Type
+
+/**
+ * One attempt in full (`GET /api/org/webhooks/:id/deliveries/:deliveryId/attempts/:attempt`): the
+ * request sent — its body exactly, and the headers that do not change between signings (the
+ * signatures and `webhook-timestamp` are made per attempt and not kept; the secret never is) — and
+ * what the receiver answered.
+ */
+export const AttemptDetail = Schema.Struct({
+  ...Attempt.fields,
+  request: Schema.Struct({
+    headers: Schema.Record(Schema.String, Schema.String),
+    /** The JSON body sent, as text; null when the delivery's envelope was not kept (past 30 days). */
+    body: Schema.NullOr(Schema.String),
+  }),
+  response: Schema.Struct({
+    status: Schema.NullOr(Schema.Int),
+    /** At most 64 KiB of a non-2xx answer as text; null when nothing was read (a 2xx body is not read, §6). */
+    body: Schema.NullOr(Schema.String),
+  }),
+}).annotate({ identifier: "AttemptDetail" })
+export type AttemptDetail = typeof AttemptDetail.Type
+
+/** The `:attempt` of an attempt's detail: 1, 2 or 3. */
+export const AttemptNumberParam = Schema.Literals(["1", "2", "3"])
 
 export const ListDeliveriesResponse = Schema.Struct({
   data: Schema.Array(Attempt),

@@ -119,6 +119,18 @@ describe("routes served from their declarations", () => {
     expect(member.json()).toEqual({ error: "Organization administrator required", code: "admin_required" })
   })
 
+  it("refuses a widget-only key on a member's route too, should the gateway ever let one through", async () => {
+    const widget = signPrincipal(secret, {
+      orgId: "org_0000000000000000000001",
+      role: "member",
+      actor: { type: "api_key", keyId: "key_0000000000000000000001", scopes: ["chat:write", "bookings:read"] },
+      requestId: "req_2",
+    } as unknown as Principal)
+    const read = await app.inject({ method: "GET", url: "/api/notes/n1", headers: { "x-parley-principal": widget } })
+    expect(read.statusCode).toBe(403)
+    expect(read.json().code).toBe("widget_key_forbidden")
+  })
+
   it("answers 400 naming the field for a bad body or param, and 413 past the declared limit", async () => {
     const headers = { "x-parley-principal": principal("admin") }
     const bad = await app.inject({ method: "POST", url: "/api/notes/n3", headers, payload: { text: "" } })

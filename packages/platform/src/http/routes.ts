@@ -10,6 +10,7 @@
  */
 import {
   ErrorText,
+  isWidgetOnly,
   type Principal,
   type RouteAccess,
   type RouteDeclaration,
@@ -99,6 +100,14 @@ const principalAccess: ReadonlySet<RouteAccess> = new Set<RouteAccess>([
 ])
 
 const adminRequired = forbidden("admin_required", ErrorText.adminRequired)
+const widgetKeyForbidden = forbidden("widget_key_forbidden", ErrorText.widgetKeyForbidden)
+
+/**
+ * A widget-only key on the private API (CONTRACT.md §2.3): the gateway refuses it first; the
+ * service refuses it again, so a gate mistake cannot serve a member's route to a widget key.
+ */
+const isWidgetKey = (principal: Principal | undefined): boolean =>
+  principal?.actor.type === "api_key" && isWidgetOnly(principal.actor.scopes)
 
 const decoderOf = (schema: Schema.Top, where: "params" | "query" | "body") => {
   const decode = Schema.decodeUnknownEffect(schema as Schema.Codec<unknown, unknown>)
@@ -198,6 +207,7 @@ export const serveRoutes = <Routes extends Readonly<Record<string, RouteDeclarat
     }
     const admin = route.access === "admin" || route.access === "adminWithApiAccess"
     const withPrincipal = principalAccess.has(route.access)
+    const privateApi = route.access === "member" || admin
     const params =
       route.params === undefined
         ? undefined
@@ -219,6 +229,7 @@ export const serveRoutes = <Routes extends Readonly<Record<string, RouteDeclarat
       handler: effectHandler(options.runtime, (request, reply) => {
         const principal = withPrincipal ? principalOf(request) : undefined
         if (admin && principal?.role !== "admin") return Effect.fail(adminRequired)
+        if (privateApi && isWidgetKey(principal)) return Effect.fail(widgetKeyForbidden)
         const refused = invalidUrlValues("params", request.params) ?? invalidUrlValues("query", request.query)
         if (refused !== undefined) return Effect.fail(refused)
         const respond = (decodedParams: unknown, decodedQuery: unknown) => {

@@ -10,21 +10,22 @@ import { loadProfile, saveProfile } from "../profile/profile-store.ts"
 import type { AssistantHandlers } from "./runtime.ts"
 
 /**
- * CONTRACT.md §9's leads and bookings rows (an administrator or a non-widget key), and §8's booking
- * cancellation and assistant profile (read by any member, written by an administrator).
+ * CONTRACT.md §9's leads and bookings rows (read by any member — front-desk staff need them, §14 "members
+ * see what they may read" — or a non-widget key), §8's booking cancellation (an administrator's) and
+ * assistant profile (read by any member, written by an administrator).
  */
 export const privateHandlers = {
   listLeads: ({ principal, query }) =>
     listLeads(principal.orgId, { limit: query.limit ?? 50, cursor: query.cursor, type: query.type }),
 
-  exportLeads: ({ principal, reply }) =>
+  exportLeads: ({ principal, query, reply }) =>
     Effect.gen(function* () {
       const { sql } = yield* Database
       reply
         .type("text/csv; charset=utf-8")
         .header("content-disposition", 'attachment; filename="leads.csv"')
         .header("cache-control", "no-store")
-      return Readable.from(leadCsv(sql, principal.orgId)) as unknown
+      return Readable.from(leadCsv(sql, principal.orgId, query.type)) as unknown
     }),
 
   listBookings: ({ principal, query }) =>

@@ -34,16 +34,20 @@ const lineOf = (row: LeadRow): string =>
   ])
 
 /**
- * `GET /api/leads/export`: every lead of the organization, newest first, as CSV text, produced batch
+ * `GET /api/leads/export`: every lead of the organization (of `type`, when given), newest first, as CSV text, produced batch
  * by batch with a keyset cursor (no transaction or server-side cursor held open, so the embedded
  * single-connection database keeps serving other requests between batches).
  */
-export async function* leadCsv(sql: postgres.Sql, orgId: string): AsyncGenerator<string> {
+export async function* leadCsv(sql: postgres.Sql, orgId: string, type?: string): AsyncGenerator<string> {
   yield csvLine(LEAD_CSV_HEADER)
   let after: { at: string; id: string } | undefined
   for (;;) {
     const rows = await Effect.runPromise(
-      leadPage(sql, orgId, { limit: BATCH, ...(after === undefined ? {} : { after }) }),
+      leadPage(sql, orgId, {
+        limit: BATCH,
+        ...(after === undefined ? {} : { after }),
+        ...(type === undefined ? {} : { type }),
+      }),
     )
     let chunk = ""
     for (const row of rows) chunk += lineOf(row)

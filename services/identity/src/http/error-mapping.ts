@@ -35,6 +35,11 @@ export const toApiError = (error: IdentityError): ApiError => {
       return conflict("You cannot remove yourself; another administrator can")
     case "LastAdministrator":
       return conflict("An organization must keep at least one administrator")
+    case "WrongCurrentPassword":
+      // 400, not 401: the session is fine (a 401 would sign the console out); the field is wrong.
+      return invalidRequest("currentPassword is not your current password", [
+        { path: "currentPassword", message: "is not your current password" },
+      ])
     case "WeakPassword":
       return invalidRequest(`${error.path} ${WeakPasswordText}`, [{ path: error.path, message: WeakPasswordText }])
   }

@@ -58,6 +58,18 @@ export const deleteSession = (sql: Sql, tokenDigest: string, userId: string): Ef
 export const deleteSessionsOfUser = (sql: Sql, userId: string): Effect.Effect<void> =>
   Effect.promise(() => sql`delete from identity.sessions where user_id = ${userId}`).pipe(Effect.asVoid)
 
+/** Ends every session of a user but the one whose token has `keepDigest` (none kept when undefined). */
+export const deleteOtherSessionsOfUser = (
+  sql: Sql,
+  userId: string,
+  keepDigest: string | undefined,
+): Effect.Effect<void> =>
+  Effect.promise(
+    () => sql`
+      delete from identity.sessions
+      where user_id = ${userId} ${keepDigest === undefined ? sql`` : sql`and token_digest <> ${keepDigest}`}`,
+  ).pipe(Effect.asVoid)
+
 /** Housekeeping on login: a user's expired sessions are of no use to anyone. */
 export const deleteExpiredSessionsOfUser = (sql: Sql, userId: string): Effect.Effect<void> =>
   Effect.promise(() => sql`delete from identity.sessions where user_id = ${userId} and expires_at <= now()`).pipe(

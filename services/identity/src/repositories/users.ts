@@ -73,3 +73,29 @@ export const markUserRemoved = (sql: Sql, orgId: string, userId: string): Effect
       update identity.users set removed_at = now()
       where id = ${userId} and org_id = ${orgId} and removed_at is null`,
   ).pipe(Effect.asVoid)
+
+/** Sets an active user's role; the user as it now is, or undefined when there is no such active user. */
+export const updateUserRole = (
+  sql: Sql,
+  orgId: string,
+  userId: string,
+  role: MemberRole,
+): Effect.Effect<User | undefined> =>
+  Effect.promise(
+    () => sql<Array<UserRow>>`
+      update identity.users set role = ${role}
+      where id = ${userId} and org_id = ${orgId} and removed_at is null
+      returning *`,
+  ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toUser(rows[0]))))
+
+export const updateUserPassword = (
+  sql: Sql,
+  orgId: string,
+  userId: string,
+  passwordHash: string,
+): Effect.Effect<void> =>
+  Effect.promise(
+    () => sql`
+      update identity.users set password_hash = ${passwordHash}
+      where id = ${userId} and org_id = ${orgId} and removed_at is null`,
+  ).pipe(Effect.asVoid)

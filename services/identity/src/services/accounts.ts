@@ -1,11 +1,18 @@
-/** Dashboard sign-in: login, logout, the current user, and the gateway's session lookup. */
+/** Dashboard sign-in: login, logout, the current user, one's own password, and the gateway's session lookup. */
 import { Database } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
 import { Clock, Context, Effect, Layer } from "effect"
 import { accountKeyOf, FreeFailures, newDeviceToken } from "../domain/login-throttle.ts"
 import type { Organization, User } from "../domain/model.ts"
 import { newSessionToken, SESSION_LIFETIME_MS } from "../domain/session-token.ts"
-import { InvalidCredentials, LoginThrottled, ResourceNotFound, SessionRequired } from "../errors.ts"
+import {
+  InvalidCredentials,
+  LoginThrottled,
+  ResourceNotFound,
+  SessionRequired,
+  type WeakPassword,
+  WrongCurrentPassword,
+} from "../errors.ts"
 import {
   clearFailures,
   deviceFailed,
@@ -17,11 +24,12 @@ import { findOrganization } from "../repositories/organizations.ts"
 import {
   type ActiveSession,
   deleteExpiredSessionsOfUser,
+  deleteOtherSessionsOfUser,
   deleteSession,
   findActiveSession,
   insertSession,
 } from "../repositories/sessions.ts"
-import { findActiveUser, findActiveUserByEmail } from "../repositories/users.ts"
+import { findActiveUser, findActiveUserByEmail, updateUserPassword } from "../repositories/users.ts"
 import { Passwords } from "./passwords.ts"
 
 export interface SignedIn {
@@ -52,6 +60,16 @@ export class Accounts extends Context.Service<
       userId: string,
     ) => Effect.Effect<{ user: User; organization: Organization }, SessionRequired>
     readonly lookupSession: (tokenDigest: string) => Effect.Effect<ActiveSession, ResourceNotFound>
+    /**
+     * A new password for the signed-in user, given the current one; every other session of the user
+     * ends (someone who knew the old password is signed out), the one presenting `token` stays.
+     */
+    readonly changePassword: (
+      orgId: string,
+      userId: string,
+      change: { readonly currentPassword: string; readonly newPassword: string },
+      token: string | undefined,
+    ) => Effect.Effect<void, SessionRequired | WrongCurrentPassword | WeakPassword>
   }
 >()("@parley/identity/Accounts") {
   static readonly layer = Layer.effect(
@@ -104,6 +122,21 @@ export class Accounts extends Context.Service<
             if (user === undefined || organization === undefined) return yield* new SessionRequired()
             return { user, organization }
           }),
+        changePassword: (orgId, userId, change, token) =>
+          Effect.gen(function* () {
+            const user = yield* findActiveUser(sql, orgId, userId)
+            const organization = yield* findOrganization(sql, orgId)
+            if (user === undefined || organization === undefined) return yield* new SessionRequired()
+            if (!(yield* passwords.verify(change.currentPassword, user.passwordHash))) {
+              return yield* new WrongCurrentPassword()
+            }
+            const passwordHash = yield* passwords.hashNew(change.newPassword, "newPassword", [
+              user.email,
+              organization.name,
+            ])
+            yield* updateUserPassword(sql, orgId, userId, passwordHash)
+            yield* deleteOtherSessionsOfUser(sql, userId, token === undefined ? undefined : sha256Hex(token))
+          }).pipe(Effect.withSpan("identity.changePassword")),
         lookupSession: (tokenDigest) =>
           findActiveSession(sql, tokenDigest).pipe(
             Effect.flatMap((s) => (s === undefined ? Effect.fail(new ResourceNotFound()) : Effect.succeed(s))),

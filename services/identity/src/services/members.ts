@@ -1,10 +1,12 @@
 /**
- * An organization's dashboard users. Removal is refused for yourself (a session must not saw off
+ * An organization's dashboard users. A role change (it takes effect on the member's next request: the
+ * gateway reads the role with each session lookup) may not leave the organization without an
+ * administrator. Removal is refused for yourself (a session must not saw off
  * the branch it sits on; another administrator removes you) and for the last administrator (an
  * organization without one could never manage keys or members again). Both checks run under the
  * organization's row lock so two administrators removing each other cannot leave none.
  */
-import type { CreateMemberRequest, Principal } from "@parley/contracts"
+import type { CreateMemberRequest, Role as MemberRole, Principal } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Context, Effect, Layer } from "effect"
@@ -18,6 +20,7 @@ import {
   insertUser,
   listActiveUsers,
   markUserRemoved,
+  updateUserRole,
 } from "../repositories/users.ts"
 import { Passwords } from "./passwords.ts"
 
@@ -26,6 +29,12 @@ export class Members extends Context.Service<
   {
     readonly add: (orgId: string, request: CreateMemberRequest) => Effect.Effect<User, EmailTaken | WeakPassword>
     readonly list: (orgId: string) => Effect.Effect<ReadonlyArray<User>>
+    /** A new role for an active member; making the last administrator a member is LastAdministrator. */
+    readonly setRole: (
+      orgId: string,
+      userId: string,
+      role: MemberRole,
+    ) => Effect.Effect<User, ResourceNotFound | LastAdministrator>
     readonly remove: (
       principal: Principal,
       userId: string,
@@ -51,6 +60,18 @@ export class Members extends Context.Service<
             })
           }).pipe(Effect.withSpan("identity.addMember")),
         list: (orgId) => listActiveUsers(sql, orgId),
+        setRole: (orgId, userId, role) =>
+          withTransaction((tx) =>
+            Effect.gen(function* () {
+              yield* lockOrganization(tx, orgId)
+              const user = yield* findActiveUser(tx, orgId, userId)
+              if (user === undefined) return yield* new ResourceNotFound()
+              if (user.role === "admin" && role !== "admin" && (yield* countActiveAdmins(tx, orgId)) <= 1) {
+                return yield* new LastAdministrator()
+              }
+              return (yield* updateUserRole(tx, orgId, userId, role)) ?? user
+            }),
+          ).pipe(Effect.provideService(Database, database), Effect.withSpan("identity.setMemberRole")),
         remove: (principal, userId) =>
           withTransaction((tx) =>
             Effect.gen(function* () {

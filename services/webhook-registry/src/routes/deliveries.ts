@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import {
   decodeCursor,
   deliveriesToReplay,
+  findAttempt,
   findDelivery,
   listAttempts,
   redeliveryOf,
@@ -49,6 +50,16 @@ export const deliveryHandlers = (ctx: RouteContext) =>
           ...(query.status === undefined ? {} : { status: query.status }),
         }
         return yield* Effect.promise(() => listAttempts(ctx.sql, ctx.schema, webhook.id, page))
+      }),
+
+    getDeliveryAttempt: ({ principal, params }) =>
+      Effect.gen(function* () {
+        const webhook = yield* ctx.store.find(ctx.sql, orgOf(principal), params.id)
+        const attempt = yield* Effect.promise(() =>
+          findAttempt(ctx.sql, ctx.schema, webhook.id, params.deliveryId, Number(params.attempt)),
+        )
+        if (attempt === undefined) return yield* new ResourceNotFound()
+        return attempt
       }),
 
     redeliver: ({ principal, params }) =>

@@ -16,28 +16,58 @@ import { keyKind } from "./scopes.ts"
 
 type KeyRecord = Answer<"/api/org/api-keys/{id}", "get">
 
+/**
+ * One key. Its name and prefix share a cell, so do its times, and its scopes wrap as badges, so that
+ * seven facts and the Revoke button fit a laptop's width without scrolling; the prefix never breaks.
+ */
 const KeyRow = ({ record, onRevoke }: { record: KeyRecord; onRevoke: (record: KeyRecord) => void }) => (
   <tr>
-    <th scope="row">{record.name}</th>
+    <th scope="row" class="wraps">
+      <span class="stacked">
+        <span class="wraps">{record.name}</span>
+        <span>
+          <code class="token" title="The key's public prefix">
+            {record.prefix}
+          </code>
+        </span>
+      </span>
+    </th>
     <td>
-      <code>{record.prefix}</code>
-    </td>
-    <td>
-      {record.scopes.length === 0 ? (
-        <span class="badge badge-warn">full access</span>
-      ) : (
-        <>
-          <span class={`badge ${keyKind(record.scopes).kind === "widget" ? "badge-ok" : "badge-warn"}`}>
-            {keyKind(record.scopes).kind}
-          </span>{" "}
-          {record.scopes.join(", ")}
-        </>
-      )}
+      <span class="badges">
+        {record.scopes.length === 0 ? (
+          <span class="badge badge-warn">full access</span>
+        ) : (
+          <>
+            <span class={`badge ${keyKind(record.scopes).kind === "widget" ? "badge-ok" : "badge-warn"}`}>
+              {keyKind(record.scopes).kind}
+            </span>
+            {record.scopes.map((scope) => (
+              <code key={scope} class="token">
+                {scope}
+              </code>
+            ))}
+          </>
+        )}
+      </span>
     </td>
     <td>{record.allowedOrigins.length === 0 ? <span class="muted">any</span> : record.allowedOrigins.join(", ")}</td>
-    <td class="nowrap">{formatTime(record.createdAt)}</td>
-    <td class="nowrap">{formatTime(record.lastUsedAt, "never")}</td>
-    <td class="nowrap">
+    <td>
+      <span class="stacked">
+        <span class="wraps">
+          Created <span class="nowrap">{formatTime(record.createdAt)}</span>
+        </span>
+        <span class="wraps muted">
+          {record.lastUsedAt === null ? (
+            "Never used"
+          ) : (
+            <>
+              Last used <span class="nowrap">{formatTime(record.lastUsedAt)}</span>
+            </>
+          )}
+        </span>
+      </span>
+    </td>
+    <td>
       {record.revokedAt === null ? (
         may("DELETE /api/org/api-keys/{id}") ? (
           <ConfirmButton
@@ -49,15 +79,22 @@ const KeyRow = ({ record, onRevoke }: { record: KeyRecord; onRevoke: (record: Ke
             onConfirm={() => onRevoke(record)}
           >
             <p>
-              Every request with the key <code>{record.prefix}</code> is refused within a second, on every gateway. This
-              cannot be undone.
+              Every request with the key <code class="token">{record.prefix}</code> is refused within a second, on every
+              gateway. This cannot be undone.
             </p>
           </ConfirmButton>
         ) : (
           "active"
         )
       ) : (
-        <span class="badge badge-bad">revoked {formatTime(record.revokedAt)}</span>
+        <span class="stacked">
+          <span>
+            <span class="badge badge-bad">revoked</span>
+          </span>
+          <span class="wraps muted">
+            <span class="nowrap">{formatTime(record.revokedAt)}</span>
+          </span>
+        </span>
       )}
     </td>
   </tr>
@@ -106,12 +143,10 @@ const ApiKeysScreen = () => {
             <table>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
+                  <th scope="col">Name and prefix</th>
                   <th scope="col">Scopes</th>
                   <th scope="col">Allowed origins</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
+                  <th scope="col">Use</th>
                   <th scope="col">Status</th>
                 </tr>
               </thead>

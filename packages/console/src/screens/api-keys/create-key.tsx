@@ -78,7 +78,10 @@ export const CreateKeyForm = ({
       ),
     )
     if (created === undefined) return
+    // The next key starts from the defaults again: a key made after a server key must not
+    // silently become one (messages:send still ticked).
     setName("")
+    setScopes([...initialScopes])
     setOrigins("")
     onCreated(created)
   }

@@ -127,8 +127,6 @@ export const BookingSettingsForm = ({ settings, onSaved }: { settings: Settings;
 
   return (
     <form ref={form} onSubmit={submit} noValidate>
-      <ErrorNotice error={action.error} title="Not saved." />
-      {saved ? <StatusNotice>Booking settings saved.</StatusNotice> : null}
       <fieldset class="field group" aria-describedby="hours-hint">
         <legend>Opening hours</legend>
         <p class="hint" id="hours-hint">
@@ -211,9 +209,14 @@ export const BookingSettingsForm = ({ settings, onSaved }: { settings: Settings;
         spellcheck={false}
         hint={`How phone numbers written without a country code are read${countryShown === undefined ? "" : `: ${countryShown}`}.`}
       />
-      <button type="submit" class="primary" disabled={action.pending}>
-        {action.pending ? "Saving…" : "Save booking settings"}
-      </button>
+      {/* The outcome shows beside the button pressed, not at the top of a long form out of sight. */}
+      <div class="form-end">
+        <button type="submit" class="primary" disabled={action.pending}>
+          {action.pending ? "Saving…" : "Save booking settings"}
+        </button>
+        <ErrorNotice error={action.error} title="Not saved." />
+        {saved ? <StatusNotice>Booking settings saved.</StatusNotice> : null}
+      </div>
     </form>
   )
 }

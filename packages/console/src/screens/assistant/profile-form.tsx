@@ -105,10 +105,6 @@ export const ProfileForm = ({
 
   return (
     <form ref={form} onSubmit={submit} noValidate>
-      <ErrorNotice error={action.error} title="Not saved." />
-      {saved ? (
-        <StatusNotice>The assistant's profile is saved; it answers with it from the next message.</StatusNotice>
-      ) : null}
       {editable ? null : <p class="muted">Only an administrator can change the profile.</p>}
       <fieldset class="plain" disabled={!editable}>
         <legend class="visually-hidden">Profile</legend>
@@ -201,9 +197,16 @@ export const ProfileForm = ({
         </fieldset>
       </fieldset>
       {editable ? (
-        <button type="submit" class="primary" disabled={action.pending}>
-          {action.pending ? "Saving…" : "Save profile"}
-        </button>
+        // The outcome shows beside the button pressed, not at the top of a long form out of sight.
+        <div class="form-end">
+          <button type="submit" class="primary" disabled={action.pending}>
+            {action.pending ? "Saving…" : "Save profile"}
+          </button>
+          <ErrorNotice error={action.error} title="Not saved." />
+          {saved ? (
+            <StatusNotice>The assistant's profile is saved; it answers with it from the next message.</StatusNotice>
+          ) : null}
+        </div>
       ) : null}
     </form>
   )

@@ -7,7 +7,7 @@ import { api, unwrap } from "../../api/client.ts"
 import { may } from "../../session.ts"
 import { ConfirmButton } from "../../ui/confirm.tsx"
 import { TextField } from "../../ui/fields.tsx"
-import { formatPhone, formatTime } from "../../ui/format.ts"
+import { formatDay, formatPhone, formatTime } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
@@ -48,7 +48,7 @@ const BookingsScreen = () => {
     <Page title="Bookings" intro="Appointments taken by the assistant and the website widget.">
       {notice === undefined ? null : <StatusNotice>{notice}</StatusNotice>}
       <ErrorNotice error={cancel.error} title="Not cancelled." />
-      <Section title={date === "" ? "All bookings" : `Bookings on ${date}`}>
+      <Section title={date === "" ? "All bookings" : `Bookings on ${formatDay(date)}`}>
         <div class="row">
           <TextField
             label="Day"
@@ -88,7 +88,9 @@ const BookingsScreen = () => {
                 {list.map((booking) => (
                   <tr key={booking.id}>
                     <th scope="row" class="nowrap">
-                      {booking.date} {booking.time}
+                      <time dateTime={`${booking.date}T${booking.time}`}>
+                        {formatDay(booking.date)} {booking.time}
+                      </time>
                     </th>
                     <td>{booking.service}</td>
                     <td>{booking.name}</td>
@@ -99,23 +101,24 @@ const BookingsScreen = () => {
                       </span>
                     </td>
                     <td>{booking.notes ?? "—"}</td>
-                    <td class="nowrap">{formatTime(booking.createdAt)}</td>
+                    <td>{formatTime(booking.createdAt)}</td>
                     {may("DELETE /api/bookings/{id}") ? (
                       <td>
                         {booking.status === "confirmed" ? (
                           <ConfirmButton
-                            label="Cancel"
-                            accessibleLabel={`Cancel ${booking.name}'s booking on ${booking.date} at ${booking.time}`}
+                            label="Cancel…"
+                            accessibleLabel={`Cancel ${booking.name}'s booking on ${formatDay(booking.date)} at ${booking.time}`}
                             title={`Cancel ${booking.name}'s booking?`}
                             confirmLabel="Cancel booking"
+                            dismissLabel="Keep booking"
                             danger
                             onConfirm={() =>
-                              onCancel(booking.id, `${booking.name} on ${booking.date} at ${booking.time}`)
+                              onCancel(booking.id, `${booking.name} on ${formatDay(booking.date)} at ${booking.time}`)
                             }
                           >
                             <p>
-                              {booking.service} on {booking.date} at {booking.time}. It stays listed as cancelled, its
-                              place is freed and the lead loses the booking.
+                              {booking.service} on {formatDay(booking.date)} at {booking.time}. It stays listed as
+                              cancelled, its place is freed and the lead loses the booking.
                             </p>
                           </ConfirmButton>
                         ) : null}

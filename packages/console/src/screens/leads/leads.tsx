@@ -7,7 +7,7 @@ import { type Answer, ApiFailure, api, type paths, unwrap } from "../../api/clie
 import { may } from "../../session.ts"
 import { readWithProgress, saveFile } from "../../ui/download.ts"
 import { SelectField } from "../../ui/fields.tsx"
-import { formatPhone, formatTime } from "../../ui/format.ts"
+import { formatDay, formatPhone, formatTime } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
@@ -26,9 +26,10 @@ const typeLabel = (type: string) => TYPES.find((t) => t.value === type)?.label ?
 type Lead = Answer<"/api/leads", "get">["data"][number]
 
 const bookingText = (booking: Lead["booking"]) =>
-  booking === null ? "—" : `${booking.service}, ${booking.date} ${booking.time}`
+  booking === null ? "—" : `${booking.service}, ${formatDay(booking.date)} ${booking.time}`
 
-const Export = () => {
+/** The CSV of the leads the list shows: every type, or the one chosen in the filter. */
+const Export = ({ type }: { type: LeadType | "" }) => {
   const action = useAction()
   const [bytes, setBytes] = useState<number | undefined>(undefined)
   const [done, setDone] = useState(false)
@@ -36,21 +37,29 @@ const Export = () => {
     setDone(false)
     setBytes(0)
     return action.run(async () => {
-      const { response } = await api.GET("/api/leads/export", { parseAs: "stream" })
+      const { response } = await api.GET("/api/leads/export", {
+        params: { query: type === "" ? {} : { type } },
+        parseAs: "stream",
+      })
       if (!response.ok || response.body === null) {
         // The refusal's own words (a 429 says to slow down): read the error body.
         await unwrap(Promise.resolve({ error: await response.json().catch(() => undefined), response }))
         throw new ApiFailure(response.status, "export", "The export failed.", [])
       }
       const blob = await readWithProgress(response.body, setBytes)
-      saveFile(blob, `leads-${new Date().toISOString().slice(0, 10)}.csv`, "text/csv")
+      const kind = type === "" ? "" : `-${type.toLowerCase().replaceAll("_", "-")}`
+      saveFile(blob, `leads${kind}-${new Date().toISOString().slice(0, 10)}.csv`, "text/csv")
       setDone(true)
     })
   }
   return (
     <div>
       <button type="button" class="secondary" onClick={run} disabled={action.pending}>
-        {action.pending ? "Exporting…" : "Export all leads as CSV"}
+        {action.pending
+          ? "Exporting…"
+          : type === ""
+            ? "Export all leads as CSV"
+            : `Export “${typeLabel(type)}” leads as CSV`}
       </button>
       {action.pending && bytes !== undefined ? (
         <p role="status">
@@ -89,7 +98,7 @@ const LeadsScreen = () => {
       title="Leads"
       intro="People who left a phone number with the assistant — on the website chat or a phone channel."
     >
-      <Section title="Leads" actions={may("GET /api/leads/export") ? <Export /> : undefined}>
+      <Section title="Leads" actions={may("GET /api/leads/export") ? <Export type={type} /> : undefined}>
         <SelectField
           label="Type"
           value={type}

@@ -1,4 +1,7 @@
-/** Members (CONTRACT.md §14, §2.4): who is in the organization; an administrator adds and removes. */
+/**
+ * Members (CONTRACT.md §14, §2.4): who is in the organization; an administrator adds members,
+ * changes their role and removes them; everyone changes their own password here.
+ */
 import { useRef, useState } from "preact/hooks"
 import { api, unwrap } from "../../api/client.ts"
 import { may, session } from "../../session.ts"
@@ -14,6 +17,7 @@ import {
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { Page, Section, TableScroll } from "../../ui/page.tsx"
+import { ChangePassword } from "./change-password.tsx"
 
 const AddMember = ({ onAdded }: { onAdded: (email: string) => void }) => {
   const [email, setEmail] = useState("")
@@ -42,7 +46,7 @@ const AddMember = ({ onAdded }: { onAdded: (email: string) => void }) => {
   return (
     <form ref={form} onSubmit={submit} noValidate>
       <ErrorNotice error={action.error} />
-      <div class="row">
+      <div class="row row-top">
         <TextField
           label="Email"
           type="email"
@@ -68,7 +72,7 @@ const AddMember = ({ onAdded }: { onAdded: (email: string) => void }) => {
         value={role}
         onValue={(value) => setRole(value === "admin" ? "admin" : "member")}
         options={[
-          { value: "member", label: "Member — sees webhooks and the team" },
+          { value: "member", label: "Member — reads leads, bookings, webhooks and the team" },
           { value: "admin", label: "Administrator — manages everything" },
         ]}
       />
@@ -82,6 +86,7 @@ const AddMember = ({ onAdded }: { onAdded: (email: string) => void }) => {
 export const Members = () => {
   const members = useLoad(() => unwrap(api.GET("/api/org/members")), [])
   const remove = useAction()
+  const changeRole = useAction()
   const [notice, setNotice] = useState<string | undefined>(undefined)
   const me = session.value?.user.id
   const list = members.data?.data ?? []
@@ -96,10 +101,25 @@ export const Members = () => {
       members.reload()
     }
   }
+  const onChangeRole = async (id: string, email: string, role: "admin" | "member") => {
+    setNotice(undefined)
+    const done = await changeRole.run(() =>
+      unwrap(api.PATCH("/api/org/members/{id}", { params: { path: { id } }, body: { role } })),
+    )
+    if (done === undefined) return
+    setNotice(
+      role === "admin"
+        ? `${email} is now an administrator.`
+        : `${email} is now a member: they read, and no longer manage.`,
+    )
+    members.reload()
+  }
+  const manages = may("PATCH /api/org/members/{id}") || may("DELETE /api/org/members/{id}")
   return (
     <Page title="Members" intro="The people who can sign in to this console for your organization.">
       {notice === undefined ? null : <StatusNotice>{notice}</StatusNotice>}
       <ErrorNotice error={remove.error} title="Not removed." />
+      <ErrorNotice error={changeRole.error} title="The role was not changed." />
       <Section title="Team">
         <ErrorNotice error={members.error} />
         {members.data === undefined && members.loading ? (
@@ -113,7 +133,7 @@ export const Members = () => {
                 <tr>
                   <th scope="col">Email</th>
                   <th scope="col">Role</th>
-                  {may("DELETE /api/org/members/{id}") ? <th scope="col">Actions</th> : null}
+                  {manages ? <th scope="col">Actions</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -124,19 +144,51 @@ export const Members = () => {
                       {member.id === me ? <span class="muted"> (you)</span> : null}
                     </th>
                     <td>{member.role === "admin" ? "Administrator" : "Member"}</td>
-                    {may("DELETE /api/org/members/{id}") ? (
+                    {manages ? (
                       <td>
-                        {member.id === me ? null : (
-                          <ConfirmButton
-                            label="Remove"
-                            accessibleLabel={`Remove ${member.email}`}
-                            title={`Remove ${member.email}?`}
-                            confirmLabel="Remove member"
-                            danger
-                            onConfirm={() => onRemove(member.id, member.email)}
-                          >
-                            <p>They can no longer sign in, and their open sessions end now.</p>
-                          </ConfirmButton>
+                        {member.id === me ? (
+                          <span class="muted">Another administrator can change you.</span>
+                        ) : (
+                          <span class="actions-inline">
+                            {may("PATCH /api/org/members/{id}") ? (
+                              member.role === "admin" ? (
+                                <ConfirmButton
+                                  label="Make member"
+                                  accessibleLabel={`Make member ${member.email}`}
+                                  title={`Make ${member.email} a member?`}
+                                  confirmLabel="Make member"
+                                  onConfirm={() => onChangeRole(member.id, member.email, "member")}
+                                >
+                                  <p>
+                                    They keep reading leads, bookings, webhooks and the team, and can no longer manage
+                                    keys, webhooks, members or the assistant. It applies from their next click.
+                                  </p>
+                                </ConfirmButton>
+                              ) : (
+                                <button
+                                  type="button"
+                                  class="secondary"
+                                  aria-label={`Make administrator ${member.email}`}
+                                  disabled={changeRole.pending}
+                                  onClick={() => onChangeRole(member.id, member.email, "admin")}
+                                >
+                                  Make administrator
+                                </button>
+                              )
+                            ) : null}
+                            {may("DELETE /api/org/members/{id}") ? (
+                              <ConfirmButton
+                                label="Remove"
+                                accessibleLabel={`Remove ${member.email}`}
+                                title={`Remove ${member.email}?`}
+                                confirmLabel="Remove member"
+                                danger
+                                onConfirm={() => onRemove(member.id, member.email)}
+                              >
+                                <p>They can no longer sign in, and their open sessions end now.</p>
+                              </ConfirmButton>
+                            ) : null}
+                          </span>
                         )}
                       </td>
                     ) : null}
@@ -146,6 +198,9 @@ export const Members = () => {
             </table>
           </TableScroll>
         )}
+      </Section>
+      <Section title="Your password">
+        <ChangePassword />
       </Section>
       {may("POST /api/org/members") ? (
         <Section title="Add a member">

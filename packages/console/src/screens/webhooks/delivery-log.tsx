@@ -1,6 +1,7 @@
 /**
  * A webhook's delivery log (§5): every attempt, newest first, filtered by outcome and paged, each
- * with its response, error and duration; an administrator can redeliver one. After a redelivery
+ * with its response, error and duration, marked when it is a test, a redelivery or a replay, and
+ * its request and response in full on demand; an administrator can redeliver one. After a redelivery
  * (or a test event) the log is read again every second until that delivery shows, for at most 20 s.
  */
 import { useEffect, useState } from "preact/hooks"
@@ -12,7 +13,9 @@ import { useAction, useInterval, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { Section, TableScroll } from "../../ui/page.tsx"
 import { Pager, usePaging } from "../../ui/pager.tsx"
+import { AttemptExchangeButton } from "./attempt-exchange.tsx"
 import { OutcomeBadge } from "./health.tsx"
+import { reasonBadge } from "./reason.ts"
 
 type Attempt = Answer<"/api/org/webhooks/{id}/deliveries", "get">["data"][number]
 
@@ -146,7 +149,13 @@ export const DeliveryLog = ({
                 <tr key={`${attempt.deliveryId}:${attempt.attempt}`}>
                   <td class="nowrap">{formatTimePrecise(attempt.attemptedAt)}</td>
                   <td>
-                    <code>{attempt.event}</code>
+                    <code class="token">{attempt.event}</code>
+                    {reasonBadge(attempt.reason, attempt.test) === undefined ? null : (
+                      <>
+                        {" "}
+                        <span class="badge">{reasonBadge(attempt.reason, attempt.test)}</span>
+                      </>
+                    )}
                   </td>
                   <td>{attempt.attempt} of 3</td>
                   <td>
@@ -156,29 +165,27 @@ export const DeliveryLog = ({
                   <td>{attempt.error ?? "—"}</td>
                   <td class="nowrap">{attempt.durationMs} ms</td>
                   <td>
-                    <details>
-                      <summary>Attempt {attempt.attempt}</summary>
-                      <dl class="facts">
-                        <dt>Delivery</dt>
-                        <dd>
-                          <code>{attempt.deliveryId}</code>
-                        </dd>
-                        <dt>Event id</dt>
-                        <dd>
-                          <code>{attempt.eventId}</code>
-                        </dd>
-                      </dl>
+                    {/* The ids, the request and the response open in a dialog: a cell is too narrow for them. */}
+                    <span class="actions-inline">
+                      <AttemptExchangeButton
+                        webhookId={webhookId}
+                        deliveryId={attempt.deliveryId}
+                        eventId={attempt.eventId}
+                        attempt={attempt.attempt}
+                        event={attempt.event}
+                      />
                       {may("POST /api/org/webhooks/{id}/deliveries/{deliveryId}/redeliver") ? (
                         <button
                           type="button"
                           class="secondary"
+                          aria-label={`Redeliver ${attempt.event} (${attempt.deliveryId})`}
                           disabled={redeliver.pending}
                           onClick={() => onRedeliver(attempt)}
                         >
                           Redeliver
                         </button>
                       ) : null}
-                    </details>
+                    </span>
                   </td>
                 </tr>
               ))}

@@ -174,7 +174,7 @@ export const WebhookDetail = () => {
     setNotice(
       enabled
         ? "Enabled: new events are delivered again."
-        : "Disabled: nothing is delivered or queued for it until it is enabled.",
+        : "Disabled: events are not delivered or queued for it until it is enabled. Test events still go out.",
     )
     webhook.reload()
   }
@@ -210,6 +210,13 @@ export const WebhookDetail = () => {
       )}
       {notice === undefined ? null : <StatusNotice>{notice}</StatusNotice>}
       <ErrorNotice error={change.error} title="Not changed." />
+      {current.enabled ? null : (
+        <p class="warning">
+          <strong>This webhook is disabled.</strong> Events are not delivered or queued for it until it is enabled
+          (enabling does not send what happened meanwhile). Test events you send still go out, so you can try your
+          receiver first.
+        </p>
+      )}
       <Section
         title="Health"
         actions={

@@ -13,6 +13,7 @@ import {
   ChatSessionParams,
   ChatTranscript,
   CreateBookingRequest,
+  ExportLeadsQuery,
   ListBookingsQuery,
   ListBookingsResponse,
   ListedBooking,
@@ -96,7 +97,7 @@ export const assistantRoutes = serviceRoutes(
     listLeads: {
       method: "GET",
       path: "/api/leads",
-      access: "admin",
+      access: "member",
       summary: "Leads, newest first",
       tag: "Leads and bookings",
       query: schema("ListLeadsQuery", ListLeadsQuery),
@@ -105,13 +106,14 @@ export const assistantRoutes = serviceRoutes(
     exportLeads: {
       method: "GET",
       path: "/api/leads/export",
-      access: "admin",
+      access: "member",
       heavy: true,
-      summary: "Every lead as CSV",
+      summary: "Every lead as CSV, optionally of one type",
       tag: "Leads and bookings",
+      query: schema("ExportLeadsQuery", ExportLeadsQuery),
       responses: {
         200: {
-          description: "`text/csv` of every lead, one row each, with a header row",
+          description: "`text/csv` of every lead (of `type`, when given), one row each, with a header row",
           content: { "text/csv": jsonSchema({ type: "string" }) },
         },
       },
@@ -119,7 +121,7 @@ export const assistantRoutes = serviceRoutes(
     listBookings: {
       method: "GET",
       path: "/api/bookings",
-      access: "admin",
+      access: "member",
       summary: "Bookings, optionally of one day",
       tag: "Leads and bookings",
       query: schema("ListBookingsQuery", ListBookingsQuery),

@@ -4,6 +4,7 @@
  */
 import {
   ApiKeyRecord,
+  ChangePasswordRequest,
   CreateApiKeyRequest,
   CreatedApiKey,
   CreateMemberRequest,
@@ -18,6 +19,7 @@ import {
   MemberRecord,
   OrganizationRecord,
   SessionLookupRequest,
+  UpdateMemberRequest,
   UpdateOrganizationRequest,
 } from "../identity.ts"
 import { jsonBody, jsonReply, jsonSchema, noContent, param, schema, serviceRoutes } from "./model.ts"
@@ -94,6 +96,20 @@ export const identityRoutes = serviceRoutes(
       tag: "Sessions",
       responses: { 200: jsonReply("The current user", schema("CurrentUser", CurrentUserResponse)) },
     },
+    changePassword: {
+      method: "PUT",
+      path: "/api/auth/password",
+      access: "session",
+      summary: "Change one's own password; one's other sessions end",
+      tag: "Sessions",
+      description:
+        "The new password follows the rules of a member's (at least 10 characters, not easy to guess). The session that asks stays signed in; every other session of the user ends.",
+      body: jsonBody(schema("ChangePasswordRequest", ChangePasswordRequest)),
+      responses: { 204: noContent("Changed") },
+      extraErrors: {
+        400: "`invalid_request`: `Invalid request: currentPassword is not your current password` (with `issues`), or the new password is too short or easy to guess",
+      },
+    },
     createMember: {
       method: "POST",
       path: "/api/org/members",
@@ -111,6 +127,19 @@ export const identityRoutes = serviceRoutes(
       summary: "List the organization's members",
       tag: "Members",
       responses: { 200: jsonReply("The members", schema("ListMembersResponse", ListMembersResponse)) },
+    },
+    updateMember: {
+      method: "PATCH",
+      path: "/api/org/members/:id",
+      access: "admin",
+      summary: "Change a member's role (takes effect on their next request)",
+      tag: "Members",
+      params: id,
+      body: jsonBody(schema("UpdateMemberRequest", UpdateMemberRequest)),
+      responses: { 200: jsonReply("The member", schema("Member", MemberRecord)) },
+      extraErrors: {
+        409: "`conflict`: `An organization must keep at least one administrator` (the last administrator made a member)",
+      },
     },
     deleteMember: {
       method: "DELETE",

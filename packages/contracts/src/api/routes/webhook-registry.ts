@@ -1,6 +1,8 @@
 /** The webhook registry's routes (CONTRACT.md §5): webhooks, their delivery log, redeliver, replay and test events. */
 import { Schema } from "effect"
 import {
+  AttemptDetail,
+  AttemptNumberParam,
   CreatedWebhook,
   CreateWebhookRequest,
   ListDeliveriesQuery,
@@ -78,6 +80,21 @@ export const webhookRegistryRoutes = serviceRoutes(
       params: webhookId,
       query: schema("ListDeliveriesQuery", ListDeliveriesQuery),
       responses: { 200: jsonReply("Attempts", schema("ListDeliveriesResponse", ListDeliveriesResponse)) },
+    },
+    getDeliveryAttempt: {
+      method: "GET",
+      path: "/api/org/webhooks/:id/deliveries/:deliveryId/attempts/:attempt",
+      access: "member",
+      summary: "One attempt in full: the request body and headers sent, the response received",
+      description:
+        "The body is the exact bytes POSTed. Headers are those that stay the same across signings; `X-Service-Signature`, `webhook-signature` and `webhook-timestamp` are computed for each attempt and not kept, and the secret is never shown. The response body is at most 64 KiB of a non-2xx answer (a 2xx body is not read).",
+      tag: "Webhooks",
+      params: {
+        ...webhookId,
+        deliveryId: param("The delivery (`dlv_…`).", Schema.String),
+        attempt: param("The attempt's number: 1, 2 or 3.", AttemptNumberParam),
+      },
+      responses: { 200: jsonReply("The attempt", schema("AttemptDetail", AttemptDetail)) },
     },
     redeliver: {
       method: "POST",

@@ -42,6 +42,15 @@ export const authHandlers = (options: AuthRouteOptions) =>
         reply.header("set-cookie", clearedSessionCookie(options.secureCookies))
       }),
 
+    changePassword: ({ principal, body, request }) =>
+      Effect.gen(function* () {
+        const userId = yield* requireUser(principal)
+        const change = yield* body
+        yield* Accounts.use((a) =>
+          a.changePassword(principal.orgId, userId, change, sessionTokenFromCookie(request.headers.cookie)),
+        )
+      }),
+
     currentUser: ({ principal }) =>
       Effect.gen(function* () {
         const userId = yield* requireUser(principal)

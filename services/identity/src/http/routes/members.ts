@@ -1,4 +1,4 @@
-/** An organization's dashboard users (CONTRACT.md §2.4): list for anyone, add and remove for admins. */
+/** An organization's dashboard users (CONTRACT.md §2.4): list for anyone, add, change the role of and remove for admins. */
 import { Effect } from "effect"
 import { memberJson } from "../../domain/model.ts"
 import { Members } from "../../services/members.ts"
@@ -13,6 +13,12 @@ export const memberHandlers = {
 
   listMembers: ({ principal }) =>
     Members.use((m) => m.list(principal.orgId)).pipe(Effect.map((users) => ({ data: users.map(memberJson) }))),
+
+  updateMember: ({ principal, params, body }) =>
+    Effect.gen(function* () {
+      const { role } = yield* body
+      return memberJson(yield* Members.use((m) => m.setRole(principal.orgId, params.id, role)))
+    }),
 
   deleteMember: ({ principal, params }) => Members.use((m) => m.remove(principal, params.id)),
 } satisfies Partial<IdentityHandlers>
