@@ -218,10 +218,10 @@ export const run = (
       ...user,
     })
     let output = ""
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8")
     })
-    child.stderr.on("data", (chunk: Buffer) => {
+    child.stderr?.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8")
     })
     child.once("error", reject)
