@@ -1,3 +1,4 @@
+import { tracedCall } from "@parley/platform"
 import { Effect, Redacted, Schema } from "effect"
 import { request } from "undici"
 
@@ -86,14 +87,24 @@ export const makeGraphClient = (options: GraphClientOptions) => {
       let status: number
       let text: string
       try {
-        const response = await request(`${base}/${options.version}/${path}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${Redacted.value(token)}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-          signal: AbortSignal.any([signal, timeout]),
-        })
-        status = response.statusCode
-        text = await response.body.text()
+        const headers = { authorization: `Bearer ${Redacted.value(token)}`, "content-type": "application/json" }
+        const url = `${base}/${options.version}/${path}`
+        // A CLIENT span of its own, whose traceparent the provider receives (when tracing is on).
+        ;({ status, text } = await tracedCall(
+          `provider POST ${path.split("/").at(-1)}`,
+          headers,
+          { "http.request.method": "POST", "url.full": url },
+          async (span) => {
+            const response = await request(url, {
+              method: "POST",
+              headers,
+              body: JSON.stringify(body),
+              signal: AbortSignal.any([signal, timeout]),
+            })
+            span?.setAttribute("http.response.status_code", response.statusCode)
+            return { status: response.statusCode, text: await response.body.text() }
+          },
+        ))
       } catch {
         return { _tag: "Unavailable", detail: timeout.aborted ? "timeout" : "connection error" } as const
       }
