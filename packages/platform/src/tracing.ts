@@ -214,21 +214,58 @@ export const withTraceContext = <A, E, R>(
  * empty without tracing or outside a trace.
  */
 export const currentTraceHeaders: Effect.Effect<Record<string, string>> = Effect.suspend(() => {
-  if (tracing === undefined) return Effect.succeed({})
-  return Effect.map(Effect.currentParentSpan, (span) => {
-    const headers: Record<string, string> = {}
-    injectContext(
-      headers,
-      Otel.trace.setSpanContext(Otel.ROOT_CONTEXT, {
-        traceId: span.traceId,
-        spanId: span.spanId,
-        traceFlags: span.sampled ? Otel.TraceFlags.SAMPLED : Otel.TraceFlags.NONE,
-        isRemote: false,
-      }),
-    )
-    return headers
-  }).pipe(Effect.orElseSucceed(() => ({})))
+  const started = tracing
+  if (started === undefined) return Effect.succeed({})
+  // Only a fiber traced by OpenTelemetry's tracer (`withTraceContext`): the native tracer's spans
+  // are exported nowhere, so their ids would name spans no collector ever sees.
+  return Effect.flatMap(Effect.tracer, (tracer) =>
+    tracer !== started.effectTracer
+      ? Effect.succeed({})
+      : Effect.map(Effect.currentParentSpan, (span) => {
+          const headers: Record<string, string> = {}
+          injectContext(
+            headers,
+            Otel.trace.setSpanContext(Otel.ROOT_CONTEXT, {
+              traceId: span.traceId,
+              spanId: span.spanId,
+              traceFlags: span.sampled ? Otel.TraceFlags.SAMPLED : Otel.TraceFlags.NONE,
+              isRemote: false,
+            }),
+          )
+          return headers
+        }).pipe(Effect.orElseSucceed(() => ({}))),
+  )
 })
+
+/** The active OpenTelemetry context when tracing is on (for a hand-over to another fiber or queue). */
+export const activeTraceContext = (): Otel.Context | undefined =>
+  tracing === undefined ? undefined : Otel.context.active()
+
+/**
+ * The context to run a batch of items in, each submitted in its own: theirs when they share one
+ * trace position (one item, typically, when idle); else a new span linked to each item's, so a
+ * batch under load is one trace that every item's own links to.
+ */
+export const batchTraceContext = (
+  contexts: ReadonlyArray<Otel.Context | undefined>,
+  name: string,
+): { readonly context: Otel.Context; readonly end: () => void } | undefined => {
+  if (tracing === undefined) return undefined
+  const spans = contexts.flatMap((context) => {
+    const span = context === undefined ? undefined : Otel.trace.getSpanContext(context)
+    return span === undefined ? [] : [span]
+  })
+  const first = contexts.find((context) => context !== undefined && Otel.trace.getSpanContext(context) !== undefined)
+  if (first === undefined) return undefined
+  if (spans.every((span) => span.spanId === spans[0]?.spanId)) return { context: first, end: () => {} }
+  const started = startSpan(
+    name,
+    { root: true, links: spans.map((context) => ({ context })), attributes: { "parley.batch.items": contexts.length } },
+    Otel.ROOT_CONTEXT,
+  )
+  if (started === undefined) return undefined
+  return { context: started.context, end: () => started.span.end() }
+}
 
 /**
  * One outgoing HTTP call as a CLIENT span, its `traceparent` added to `headers`: a provider call, a

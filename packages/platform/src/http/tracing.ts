@@ -20,7 +20,7 @@ const untraced = (url: string | undefined) => url === undefined || url.startsWit
 
 export const installTracing = (app: FastifyInstance, service: string): void => {
   if (!tracingEnabled()) return
-  app.addHook("onRequest", (request, _reply, done) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const route = request.routeOptions.url
     if (!untraced(route)) {
       const started = startSpan(
@@ -37,15 +37,17 @@ export const installTracing = (app: FastifyInstance, service: string): void => {
         },
         extractContext(request.headers),
       )
-      if (started !== undefined) (request as WithTrace)[traceKey] = started
-    }
-    done()
-  })
-  app.addHook("onResponse", (request, reply, done) => {
-    const traced = (request as WithTrace)[traceKey]
-    if (traced !== undefined) {
-      traced.span.setAttribute("http.response.status_code", reply.statusCode)
-      endSpan(traced.span, reply.statusCode >= 500 ? `HTTP ${reply.statusCode}` : undefined)
+      if (started !== undefined) {
+        ;(request as WithTrace)[traceKey] = started
+        // Ended when the answer is out, also one written on the raw response (a route that
+        // hijacks the reply, as the gateway's forwarding does, never reaches onResponse).
+        const response = reply.raw
+        response.once("close", () => {
+          started.span.setAttribute("http.response.status_code", response.statusCode)
+          if (!response.writableFinished) started.span.setAttribute("parley.response_aborted", true)
+          endSpan(started.span, response.statusCode >= 500 ? `HTTP ${response.statusCode}` : undefined)
+        })
+      }
     }
     done()
   })
