@@ -2,6 +2,7 @@ import { Writable } from "node:stream"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { effectHandler } from "./effect-http.ts"
+import { GroupCommit } from "./group-commit.ts"
 import { makeHttpServer } from "./http/server.ts"
 import { makeLogger } from "./logger.ts"
 import { makeServiceMetrics } from "./metrics.ts"
@@ -9,6 +10,8 @@ import { eventually, type OtlpReceiver, type StubServer, startHttpServer, startO
 import {
   currentTraceHeaders,
   flushTracing,
+  Otel,
+  startSpan,
   startTracing,
   tracedCall,
   tracingEnabled,
@@ -159,5 +162,46 @@ describe("tracing, exported over OTLP/HTTP (http/json)", () => {
     )
     expect(root?.parentSpanId).toBeUndefined()
     expect(receiver.spans().some((span) => span.name.includes("/health"))).toBe(false)
+  })
+  it("runs a group commit's batch in its submitter's trace, and a mixed batch in a span linked to each", async () => {
+    const seen: Array<Otel.SpanContext | undefined> = []
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const queue = new GroupCommit<string>(
+      async (items) => {
+        seen.push(Otel.trace.getSpanContext(Otel.context.active()))
+        if (items.includes("hold")) await held
+        return items.map(() => undefined)
+      },
+      { maxConcurrent: 1 },
+    )
+    const submitIn = (name: string, item: string) => {
+      const started = startSpan(name, {}, Otel.ROOT_CONTEXT)
+      const done = Otel.context.with(started?.context as Otel.Context, () => queue.submit(item))
+      started?.span.end()
+      return { done, span: started?.span.spanContext() as Otel.SpanContext }
+    }
+    const alone = submitIn("alone", "hold")
+    // Queued behind it, from two different traces: one batch.
+    const [a, b] = [submitIn("a", "a"), submitIn("b", "b")]
+    release()
+    await Promise.all([alone.done, a.done, b.done])
+    expect(seen[0]?.spanId).toBe(alone.span.spanId)
+    const batch = seen[1] as Otel.SpanContext
+    expect([a.span.traceId, b.span.traceId]).not.toContain(batch.traceId)
+    const exported = await eventually(
+      async () => {
+        await flushTracing()
+        const found = receiver.spans().find((span) => span.spanId === batch.spanId)
+        expect(found).toBeDefined()
+        return found
+      },
+      { timeoutMs: 10_000 },
+    )
+    expect(exported?.name).toBe("group commit")
+    expect(exported?.parentSpanId).toBeUndefined()
+    expect(exported?.links.map((link) => link.spanId).sort()).toEqual([a.span.spanId, b.span.spanId].sort())
   })
 })

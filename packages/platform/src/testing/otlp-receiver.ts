@@ -13,6 +13,7 @@ export interface ReceivedSpan {
   readonly spanId: string
   readonly parentSpanId: string | undefined
   readonly attributes: Record<string, unknown>
+  readonly links: ReadonlyArray<{ readonly traceId: string; readonly spanId: string }>
 }
 
 export interface OtlpReceiver {
@@ -32,6 +33,7 @@ type OtlpSpan = {
   spanId: string
   parentSpanId?: string
   attributes?: Array<KeyValue>
+  links?: Array<{ traceId: string; spanId: string }>
 }
 type OtlpExport = {
   resourceSpans?: Array<{
@@ -70,6 +72,10 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
               spanId: hexId(span.spanId) as string,
               parentSpanId: hexId(span.parentSpanId),
               attributes: attributesOf(span.attributes),
+              links: (span.links ?? []).map((link) => ({
+                traceId: hexId(link.traceId) as string,
+                spanId: hexId(link.spanId) as string,
+              })),
             })),
           )
         }),
