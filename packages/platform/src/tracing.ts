@@ -237,6 +237,13 @@ export const currentTraceHeaders: Effect.Effect<Record<string, string>> = Effect
   )
 })
 
+/**
+ * Runs `f` outside any trace: work started on behalf of one delivery or request that then serves
+ * others (a queue drained later) must not be attributed to it.
+ */
+export const outsideTrace = <T>(f: () => T): T =>
+  tracing === undefined ? f() : Otel.context.with(Otel.ROOT_CONTEXT, f)
+
 /** The active OpenTelemetry context when tracing is on (for a hand-over to another fiber or queue). */
 export const activeTraceContext = (): Otel.Context | undefined =>
   tracing === undefined ? undefined : Otel.context.active()

@@ -1,6 +1,6 @@
 import type { OutgoingRecord } from "@parley/bus"
 import type { DeliveryRecord } from "@parley/contracts"
-import { withActiveTrace } from "@parley/platform"
+import { outsideTrace, withActiveTrace } from "@parley/platform"
 import { Effect } from "effect"
 import { type AttemptContext, attemptDelivery, recordsOf } from "./attempt.ts"
 import type { AttemptLog } from "./attempt-log.ts"
@@ -130,7 +130,8 @@ export class AttemptRunner {
       return
     }
     this.#draining.set(lane, false)
-    void (async () => {
+    // Parked deliveries kept no trace context: their attempts are not the triggering delivery's.
+    void outsideTrace(async () => {
       try {
         for (let again = true; again; again = this.#draining.get(lane) === true) {
           this.#draining.set(lane, false)
@@ -158,7 +159,7 @@ export class AttemptRunner {
       } finally {
         this.#draining.delete(lane)
       }
-    })()
+    })
   }
 
   async #runClaimed(delivery: DeliveryRecord, slot: Slot): Promise<void> {

@@ -9,7 +9,7 @@ import {
   Topics,
 } from "@parley/contracts"
 import type { EgressClient } from "@parley/egress"
-import { tracedCall } from "@parley/platform"
+import { Otel, tracedCall } from "@parley/platform"
 import { envelopeBody } from "./envelope.ts"
 import { type AttemptDelays, retryTopicFor } from "./schedule.ts"
 import { signatureHeaders } from "./signing.ts"
@@ -73,7 +73,7 @@ export const attemptDelivery = async (
     async (span) => {
       const sent = await context.egress.send({ url: target.url, method: "POST", body, headers })
       if (sent.status !== null) span?.setAttribute("http.response.status_code", sent.status)
-      if (!sent.ok) span?.setStatus({ code: 2, message: sent.error ?? `HTTP ${sent.status}` })
+      if (!sent.ok) span?.setStatus({ code: Otel.SpanStatusCode.ERROR, message: sent.error ?? `HTTP ${sent.status}` })
       return sent
     },
   )
