@@ -8,7 +8,15 @@ import {
   CurrentUserResponse,
   ListDeliveriesResponse,
 } from "@parley/contracts"
-import { eventually, type ReceivedRequest, type StubServer, startHttpServer } from "@parley/platform/testing"
+import {
+  eventually,
+  type OtlpReceiver,
+  type ReceivedRequest,
+  type ReceivedSpan,
+  type StubServer,
+  startHttpServer,
+  startOtlpReceiver,
+} from "@parley/platform/testing"
 import { verify } from "@parley/webhooks"
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -22,6 +30,8 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
   let system: DistributedSystem
   let receiver: StubServer
   let provider: StubServer
+  // Every process exports its spans here (CONTRACT §18), as to a collector, over OTLP/HTTP JSON.
+  let traces: OtlpReceiver
   let buildNote = ""
 
   beforeAll(async () => {
@@ -32,7 +42,14 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     // The cloud provider's Graph API: answers every send with a message id.
     let sent = 0
     provider = await startHttpServer(() => ({ body: { messages: [{ id: `wamid.out${++sent}` }] } }))
-    system = await startDistributedSystem({ env: { PARLEY_CLOUD_API_URL: provider.url } })
+    traces = await startOtlpReceiver()
+    system = await startDistributedSystem({
+      env: {
+        PARLEY_CLOUD_API_URL: provider.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: traces.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      },
+    })
     console.info(
       `distributed e2e: ${buildNote}; ${system.services.length} processes up in ${system.startupMs} ms (Kafka: ${system.kafka.kind}; live after ${JSON.stringify(system.liveAfter)})`,
     )
@@ -42,6 +59,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     await system?.stop()
     await receiver?.close()
     await provider?.close()
+    await traces?.close()
   }, 60_000)
 
   const api = (path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) =>
@@ -221,6 +239,84 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     expect(sent.json()).toMatchObject({ messaging_product: "whatsapp", to: "14155550100", type: "text" })
     expect((sent.json() as { text: { body: string } }).text.body).toMatch(/\S/)
   }, 45_000)
+
+  it("traces the customer's message as one trace: ingress, messaging, the bus, the assistant's turn, the reply's provider call, the webhook attempt", async () => {
+    const delivery = deliveriesOf("message.inbound")[0] as ReceivedRequest
+    const [, traceId, attemptSpanId] = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(
+      String(delivery.headers.traceparent),
+    ) ?? ["", "no traceparent on the webhook attempt", ""]
+    // The reply to that very message: the provider call of the same trace.
+    const reply = await eventually(
+      () => {
+        const found = provider.requests.find((request) => String(request.headers.traceparent).includes(`-${traceId}-`))
+        if (found === undefined) throw new Error(`no provider call in trace ${traceId}`)
+        return found
+      },
+      { timeoutMs: 30_000 },
+    )
+    const providerSpanId = String(reply.headers.traceparent).split("-")[2]
+    const spans = await eventually(
+      () => {
+        const ofTrace = traces.spans().filter((span) => span.traceId === traceId)
+        const ids = new Set(ofTrace.map((span) => span.spanId))
+        if (!ids.has(attemptSpanId as string) || !ids.has(providerSpanId as string)) {
+          throw new Error(`the attempt's and the provider call's spans are not exported yet (${ofTrace.length} spans)`)
+        }
+        return ofTrace
+      },
+      { timeoutMs: 20_000 },
+    )
+    const byId = new Map(spans.map((span) => [span.spanId, span]))
+    /** The span and its ancestors, nearest first; every parent must be in the trace. */
+    const lineage = (spanId: string): Array<ReceivedSpan> => {
+      const chain: Array<ReceivedSpan> = []
+      for (let span = byId.get(spanId); span !== undefined; ) {
+        chain.push(span)
+        if (span.parentSpanId === undefined) return chain
+        const parent = byId.get(span.parentSpanId)
+        expect(
+          parent,
+          `the parent (${span.parentSpanId}) of ${span.service} "${span.name}" is in the trace:\n${spans
+            .map((each) => `${each.spanId} ← ${each.parentSpanId ?? "root"} ${each.service}: ${each.name}`)
+            .join("\n")}`,
+        ).toBeDefined()
+        span = parent
+      }
+      return chain
+    }
+    const describeChain = (chain: Array<ReceivedSpan>) => chain.map((span) => `${span.service}: ${span.name}`)
+    const SERVER = 2
+    const CLIENT = 3
+    const CONSUMER = 5
+
+    const attempt = lineage(attemptSpanId as string)
+    // The root: the gateway's span of the provider's signed POST, then messaging's, whose records the bus carries.
+    expect(attempt.at(-1)).toMatchObject({ service: "gateway", kind: SERVER, name: "POST /channels/*" })
+    expect(attempt.at(-1)?.attributes["url.path"]).toBe("/channels/cloud/webhook")
+    expect(attempt.at(-2)).toMatchObject({ service: "messaging", kind: SERVER, name: "POST /channels/cloud/webhook" })
+    expect(attempt[0]).toMatchObject({ service: "dispatcher", kind: CLIENT })
+    expect(attempt[0]?.attributes["parley.event"]).toBe("message.inbound")
+    expect(attempt[1], describeChain(attempt).join(" ← ")).toMatchObject({ service: "dispatcher", kind: CONSUMER })
+
+    const replied = lineage(providerSpanId as string)
+    const chain = describeChain(replied).join(" ← ")
+    expect(replied[0], chain).toMatchObject({ service: "messaging", kind: CLIENT })
+    expect(replied.at(-1), chain).toBe(attempt.at(-1))
+    expect(
+      replied.some((span) => span.service === "messaging" && span.kind === CONSUMER),
+      chain,
+    ).toBe(true)
+    expect(
+      replied.some((span) => span.service === "assistant" && span.kind === CONSUMER),
+      chain,
+    ).toBe(true)
+    // The assistant's turn, within the handling of the customer's message whose reply was sent.
+    const turn = spans.find((span) => span.service === "assistant" && span.name === "assistant.turn")
+    expect(turn, chain).toBeDefined()
+    expect(lineage(turn?.spanId as string).slice(1), chain).toEqual(
+      replied.slice(replied.indexOf(byId.get(turn?.parentSpanId as string) as ReceivedSpan)),
+    )
+  }, 60_000)
 
   it("delivers lead.created when a widget visitor leaves a phone number", async () => {
     const response = await api("/api/public/chat", {

@@ -1,5 +1,13 @@
 import { randomBytes } from "node:crypto"
-import { eventually, type ReceivedRequest, type StubServer, startHttpServer } from "@parley/platform/testing"
+import {
+  eventually,
+  type OtlpReceiver,
+  type ReceivedRequest,
+  type ReceivedSpan,
+  type StubServer,
+  startHttpServer,
+  startOtlpReceiver,
+} from "@parley/platform/testing"
 import { verify } from "@parley/webhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MintedKey, type System, startSystem } from "./support/system.ts"
@@ -11,6 +19,8 @@ import { type MintedKey, type System, startSystem } from "./support/system.ts"
 let system: System
 let key: MintedKey
 let receiver: StubServer
+// npm start's composition (one process, the single-node bus) exports its spans here (CONTRACT §18).
+let traces: OtlpReceiver
 const secret = randomBytes(32).toString("base64")
 const CLOUD = { phoneNumberId: "100000000777", businessAccountId: "200000000777", accessToken: "token-e2e" }
 /** The provider refuses sends to this number as undeliverable (Graph code 131026). */
@@ -77,7 +87,10 @@ const deliveryOf = async (event: string, matches: (data: Data) => boolean, timeo
 
 beforeAll(async () => {
   receiver = await startHttpServer(() => ({ status: 204 }))
-  system = await startSystem()
+  traces = await startOtlpReceiver()
+  system = await startSystem({
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: traces.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+  })
   let templates = 0
   let sends = 0
   system.provider.setHandler((request) => {
@@ -128,9 +141,65 @@ beforeAll(async () => {
 afterAll(async () => {
   await system?.close()
   await receiver?.close()
+  await traces?.close()
 })
 
 describe("messaging's events reach a tenant's webhook, signed", () => {
+  it("traces a send to its provider call, and the provider's status callback to the webhook attempt (single-node bus)", async () => {
+    const spanOf = (traceparent: unknown) => /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(String(traceparent))
+    /** The span and its ancestors, nearest first, once all of them are exported. */
+    const lineage = (traceparent: unknown) =>
+      eventually(
+        () => {
+          const [, traceId, spanId] = spanOf(traceparent) ?? []
+          expect(traceId, `a traceparent: ${String(traceparent)}`).toBeDefined()
+          const byId = new Map(
+            traces
+              .spans()
+              .filter((span) => span.traceId === traceId)
+              .map((span) => [span.spanId, span]),
+          )
+          const chain: Array<ReceivedSpan> = []
+          for (let id: string | undefined = spanId; id !== undefined; ) {
+            const span = byId.get(id)
+            if (span === undefined) throw new Error(`span ${id} of trace ${traceId} not exported yet`)
+            chain.push(span)
+            id = span.parentSpanId
+          }
+          return chain
+        },
+        { timeoutMs: 15_000 },
+      )
+    const names = (chain: ReadonlyArray<ReceivedSpan>) => chain.map((span) => span.name)
+
+    const sent = await key.client.post("/api/messages", { to: "+1 (415) 555-0102", text: "Traced" })
+    expect(sent.status, sent.text).toBe(202)
+    const call = system.provider.requests.findLast(
+      (request) => request.path === `/v21.0/${CLOUD.phoneNumberId}/messages`,
+    )
+    const send = await lineage(call?.headers.traceparent)
+    expect(send[0]?.name, names(send).join(" ← ")).toBe("provider POST messages")
+    expect(send.at(-1)).toMatchObject({ name: "POST /api/*", kind: 2, service: "parley" })
+    expect(names(send), names(send).join(" ← ")).toContain("POST /api/messages")
+
+    const { messageId } = sent.body as { messageId: string }
+    expect((await reportStatus(messageId, "sent", "14155550102")).status).toBe(200)
+    const delivered = await eventually(
+      () => {
+        const found = receiver.requests.find((request) => request.text().includes(messageId))
+        if (found === undefined) throw new Error("no message.status delivery yet")
+        return found
+      },
+      { timeoutMs: 15_000 },
+    )
+    const attempt = await lineage(delivered.headers.traceparent)
+    const chain = names(attempt).join(" ← ")
+    expect(attempt[0], chain).toMatchObject({ name: "webhook POST attempt 1", kind: 3 })
+    expect(attempt[1], chain).toMatchObject({ name: "parley.events.message.v1 process", kind: 5 })
+    expect(attempt.at(-1), chain).toMatchObject({ name: "POST /channels/*", kind: 2 })
+    expect(names(attempt), chain).toContain("POST /channels/cloud/webhook")
+  })
+
   it("delivers message.status for each status the provider reports of a message sent through Parley", async () => {
     const sent = await key.client.post("/api/messages", { to: "+1 (415) 555-0101", text: "Your order has shipped" })
     expect(sent.status, sent.text).toBe(202)

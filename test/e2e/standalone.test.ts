@@ -87,6 +87,13 @@ describe("npm start (embedded default)", () => {
     expect((await stat(join(dataDir, "secrets.json"))).mode & 0o777).toBe(0o600)
   })
 
+  it("keeps its database under the data dir of a private folder, whose permissions it leaves alone", async () => {
+    // root is mkdtemp's 0700, like a clone under /root: as root, the server's user cannot pass through it.
+    expect((await stat(root)).mode & 0o777).toBe(0o700)
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700)
+    expect(await serverPid(dataDir)).toBeDefined()
+  })
+
   it("stops cleanly on SIGTERM and restarts on the same data without creating a second demo org", async () => {
     const key = /API key:\s+(parley_\S+)/.exec(first.output())?.[1] as string
     expect(await first.stop()).toBe(0)

@@ -15,6 +15,7 @@ import {
   type ParleyLogger,
   pinoLoggerLayer,
   runMain,
+  startTracing,
 } from "@parley/platform"
 import { type Config, Effect, type Scope } from "effect"
 import { InfrastructureConfig, type InfrastructureNeed, infrastructureLayer, type Provided } from "./infrastructure.ts"
@@ -108,6 +109,11 @@ export const runService = <N extends InfrastructureNeed>(service: ServiceDefinit
       const infrastructure = yield* loadConfig(InfrastructureConfig)
       const { config, logger, make } = yield* service.configure()
       const program = Effect.gen(function* () {
+        // Before the servers and consumers are made: they instrument themselves only if it is on.
+        yield* Effect.acquireRelease(
+          Effect.promise(() => startTracing(service.name)),
+          (stop) => Effect.promise(stop),
+        )
         const app = yield* make
         const address = yield* listen(app.http, config.host, config.port)
         const metricsAddress =

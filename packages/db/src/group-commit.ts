@@ -1,4 +1,4 @@
-import { GroupCommit as Batches, isDependencyUnavailable } from "@parley/platform"
+import { activeTraceContext, GroupCommit as Batches, isDependencyUnavailable, withTraceContext } from "@parley/platform"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import type postgres from "postgres"
 import type { Database } from "./Database.ts"
@@ -81,10 +81,11 @@ export const makeGroupCommit = <I, A, E, R>(
         return outcomes
       })
 
-    const batches = new Batches<I, Exit.Exit<A, E>>((items) => Effect.runPromiseWith(context)(runBatch(items)), {
-      maxBatch,
-      maxConcurrent,
-    })
+    // The queue runs a batch in its submitters' trace (when tracing is on): the fiber continues it.
+    const batches = new Batches<I, Exit.Exit<A, E>>(
+      (items) => Effect.runPromiseWith(context)(withTraceContext(runBatch(items), activeTraceContext())),
+      { maxBatch, maxConcurrent },
+    )
     yield* Effect.addFinalizer(() => Effect.promise(() => batches.close()))
 
     const submit = (item: I): Effect.Effect<A, E> =>

@@ -8,6 +8,8 @@ import { describeIssues, requestIssues } from "@parley/contracts"
 import { Cause, Effect, Exit, type ManagedRuntime, Schema, type SchemaIssue } from "effect"
 import type { FastifyReply, FastifyRequest } from "fastify"
 import { ApiError, invalidRequest } from "./errors.ts"
+import { traceContextOf } from "./http/tracing.ts"
+import { withTraceContext } from "./tracing.ts"
 
 /** Thrown to Fastify's error handler when route logic fails with something other than `ApiError`. */
 export class UnexpectedRouteFailure extends Error {
@@ -24,7 +26,9 @@ export const effectHandler =
     // A route that answered at once (`Effect.succeed`, `Effect.fail`) needs no fiber.
     const exit: Exit.Exit<A, ApiError | ER> = Exit.isExit(effect)
       ? (effect as Exit.Exit<A, ApiError>)
-      : await runtime.runPromiseExit(effect.pipe(Effect.annotateLogs({ requestId: request.id })))
+      : await runtime.runPromiseExit(
+          withTraceContext(effect.pipe(Effect.annotateLogs({ requestId: request.id })), traceContextOf(request)),
+        )
     if (Exit.isSuccess(exit)) {
       // A route answering without a body (`reply.code(204)` and nothing returned) still completes.
       if (exit.value === undefined && !reply.sent) return reply.send()

@@ -9,6 +9,8 @@
  * (test/bench/dispatcher). `@parley/db`'s `makeGroupCommit` is this same queue with a transaction
  * per batch, item-by-item retry of a failed batch, and a Scope.
  */
+import { activeTraceContext, batchTraceContext, Otel } from "./tracing.ts"
+
 export interface GroupCommitQueueOptions {
   /** Most items in one batch (default 1,000). */
   readonly maxBatch?: number
@@ -18,6 +20,8 @@ export interface GroupCommitQueueOptions {
 
 interface Waiter<T, R> {
   readonly item: T
+  /** The submitter's trace context, when tracing is on (the batch runs in it, or links to it). */
+  readonly trace: Otel.Context | undefined
   readonly resolve: (result: R) => void
   readonly reject: (error: unknown) => void
 }
@@ -45,7 +49,7 @@ export class GroupCommit<T, R = void> {
   submit(item: T, signal?: AbortSignal): Promise<R> {
     if (this.#closed) return Promise.reject(new Error("group commit: submitted after its scope closed"))
     return new Promise<R>((resolve, reject) => {
-      const waiter: Waiter<T, R> = { item, resolve, reject }
+      const waiter: Waiter<T, R> = { item, trace: activeTraceContext(), resolve, reject }
       this.#pending.push(waiter)
       if (signal !== undefined) {
         signal.addEventListener(
@@ -85,7 +89,12 @@ export class GroupCommit<T, R = void> {
     while (this.#running < this.#maxConcurrent && this.#pending.length > 0) {
       const batch = this.#pending.splice(0, this.#maxBatch)
       this.#running++
-      this.#run(batch.map((waiter) => waiter.item))
+      const items = batch.map((waiter) => waiter.item)
+      const trace = batchTraceContext(
+        batch.map((waiter) => waiter.trace),
+        "group commit",
+      )
+      ;(trace === undefined ? this.#run(items) : Otel.context.with(trace.context, () => this.#run(items)))
         .then(
           (results) => {
             for (const [i, waiter] of batch.entries()) waiter.resolve(results[i] as R)
@@ -95,6 +104,7 @@ export class GroupCommit<T, R = void> {
           },
         )
         .finally(() => {
+          trace?.end()
           this.#running--
           this.#pump()
           this.#drainedCheck()

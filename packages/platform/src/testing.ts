@@ -7,6 +7,7 @@ export {
   type StubServer,
   startHttpServer,
 } from "./testing/http-server.ts"
+export { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.ts"
 export {
   freePort,
   type ServiceProcess,

@@ -1,5 +1,6 @@
 import type { OutgoingRecord } from "@parley/bus"
 import type { DeliveryRecord } from "@parley/contracts"
+import { outsideTrace, withActiveTrace } from "@parley/platform"
 import { Effect } from "effect"
 import { type AttemptContext, attemptDelivery, recordsOf } from "./attempt.ts"
 import type { AttemptLog } from "./attempt-log.ts"
@@ -116,7 +117,8 @@ export class AttemptRunner {
       slot.release()
     }
     await parts.attemptLog.record(delivery.deliveryId, delivery.attempt, outcome)
-    await parts.publish(recordsOf(delivery, outcome))
+    // Published through a group commit shared by every handler: each record says its own trace.
+    await parts.publish(withActiveTrace(recordsOf(delivery, outcome)))
   }
 
   /** Claims as many of the lane's parked deliveries as it has free places, until none are left. */
@@ -128,7 +130,8 @@ export class AttemptRunner {
       return
     }
     this.#draining.set(lane, false)
-    void (async () => {
+    // Parked deliveries kept no trace context: their attempts are not the triggering delivery's.
+    void outsideTrace(async () => {
       try {
         for (let again = true; again; again = this.#draining.get(lane) === true) {
           this.#draining.set(lane, false)
@@ -156,7 +159,7 @@ export class AttemptRunner {
       } finally {
         this.#draining.delete(lane)
       }
-    })()
+    })
   }
 
   async #runClaimed(delivery: DeliveryRecord, slot: Slot): Promise<void> {

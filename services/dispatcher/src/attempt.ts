@@ -10,6 +10,7 @@ import {
   Topics,
 } from "@parley/contracts"
 import type { EgressClient } from "@parley/egress"
+import { Otel, tracedCall } from "@parley/platform"
 import { envelopeBody } from "./envelope.ts"
 import { type AttemptDelays, retryTopicFor } from "./schedule.ts"
 import { signatureHeaders } from "./signing.ts"
@@ -61,7 +62,24 @@ export const attemptDelivery = async (
     ...signatureHeaders(target.keys, delivery.deliveryId, body, attemptedAt),
   }
   if (delivery.test === true) headers["x-service-test"] = "true"
-  const result = await context.egress.send({ url: target.url, method: "POST", body, headers })
+  // The attempt is a CLIENT span of its own, whose traceparent the receiver gets (tracing on).
+  const result = await tracedCall(
+    `webhook POST attempt ${delivery.attempt}`,
+    headers,
+    {
+      "http.request.method": "POST",
+      "parley.delivery_id": delivery.deliveryId,
+      "parley.webhook_id": delivery.webhookId,
+      "parley.event": delivery.event,
+      "parley.attempt": delivery.attempt,
+    },
+    async (span) => {
+      const sent = await context.egress.send({ url: target.url, method: "POST", body, headers })
+      if (sent.status !== null) span?.setAttribute("http.response.status_code", sent.status)
+      if (!sent.ok) span?.setStatus({ code: Otel.SpanStatusCode.ERROR, message: sent.error ?? `HTTP ${sent.status}` })
+      return sent
+    },
+  )
   const retries = !result.ok && delivery.attempt < 3
   return {
     ok: result.ok,

@@ -11,7 +11,14 @@ import { InfrastructureConfig, infrastructureLayer } from "@parley/bus"
 import { Database } from "@parley/db"
 import { gatewayOptions, makeGatewayApp } from "@parley/gateway"
 import { GatewayConfig } from "@parley/gateway/config"
-import { type EnvRecord, loadConfig, makeLogger, makeMetricsServer, pinoLoggerLayer } from "@parley/platform"
+import {
+  type EnvRecord,
+  loadConfig,
+  makeLogger,
+  makeMetricsServer,
+  pinoLoggerLayer,
+  startTracing,
+} from "@parley/platform"
 import { Context, Effect, Layer, type Scope } from "effect"
 import { databaseIdentity } from "./bootstrap.ts"
 import { StandaloneConfig } from "./config.ts"
@@ -62,6 +69,11 @@ export const startStandalone = (env: EnvRecord): Effect.Effect<RunningStandalone
 const startWith = (config: StandaloneConfig, env: EnvRecord) =>
   Effect.gen(function* () {
     const dataDir = resolve(config.dataDir)
+    // Before any server or consumer is made (they instrument themselves only if it is on).
+    yield* Effect.acquireRelease(
+      Effect.promise(() => startTracing("parley", env)),
+      (stop) => Effect.promise(stop),
+    )
     const secrets = yield* Effect.promise(() => loadOrCreateSecrets(dataDir))
     // One access line per request: the gateway's. The services it hands requests to in this
     // process log everything else as usual.

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { chmod, mkdtemp } from "node:fs/promises"
+import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -74,15 +74,11 @@ export const startStandaloneProcess = async (
 }
 
 /**
- * A temporary directory to keep a data dir in. Run as root, `npm start`'s PostgreSQL runs as the
- * user "postgres" (PostgreSQL refuses root), which must be able to pass through it — as through
- * every directory above a data dir; mkdtemp's 0700 would stop it.
+ * A temporary directory to keep a data dir in: private (mkdtemp's 0700), like a clone under /root.
+ * Run as root, `npm start`'s PostgreSQL runs as the user "postgres", which cannot pass through it
+ * and is handed its folders instead (see `@parley/db`'s embedded server).
  */
-export const temporaryRoot = async (prefix: string): Promise<string> => {
-  const root = await mkdtemp(join(tmpdir(), prefix))
-  await chmod(root, 0o711)
-  return root
-}
+export const temporaryRoot = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(), prefix))
 
 /** The environment of a newcomer's machine: nothing configured but where to keep data and listen. */
 export const embeddedEnvironment = async (dataDir: string): Promise<Record<string, string | undefined>> => {

@@ -5,7 +5,7 @@
  *
  *   npm run bench -w @parley/bench -- e2e
  */
-import { chmod, mkdtemp, rm } from "node:fs/promises"
+import { mkdtemp, rm } from "node:fs/promises"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { cpuSeconds } from "../gateway/cpu.ts"
@@ -99,8 +99,6 @@ const api = async (url: string, key: string, method: string, path: string, body:
 
 const parleyRound = async (): Promise<Round["parley"]> => {
   const root = await mkdtemp(join(tmpdir(), "parley-bench-e2e-"))
-  // As root, the embedded PostgreSQL runs as "postgres", which must pass through this directory.
-  await chmod(root, 0o711)
   const dataDir = join(root, "data")
   const options = {
     dataDir,

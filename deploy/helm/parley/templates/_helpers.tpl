@@ -43,6 +43,12 @@ app.kubernetes.io/component: {{ .name }}
 {{- fail "parley: set redis.url (redis://…) or redis.existingSecret (a Secret with key REDIS_URL): the gateway's rate limits are shared through Redis" -}}
 {{- end -}}
 {{- required "parley: set kafka.brokers (host:9092,…): every service talks over Kafka" .Values.kafka.brokers | quote | substr 0 0 -}}
+{{- if and .Values.secrets.existingSecret .Values.database.url (not .Values.database.existingSecret) -}}
+{{- fail "parley: database.url is kept in the chart's Secret, which secrets.existingSecret replaces: put DATABASE_URL in that Secret and set database.existingSecret to it" -}}
+{{- end -}}
+{{- if and .Values.secrets.existingSecret .Values.redis.url (not .Values.redis.existingSecret) -}}
+{{- fail "parley: redis.url is kept in the chart's Secret, which secrets.existingSecret replaces: put REDIS_URL in that Secret and set redis.existingSecret to it" -}}
+{{- end -}}
 {{- if not .Values.secrets.existingSecret -}}
 {{- required "parley: set secrets.secretKey (openssl rand -base64 32) or secrets.existingSecret" .Values.secrets.secretKey | substr 0 0 -}}
 {{- required "parley: set secrets.internalSecret (a long random string) or secrets.existingSecret" .Values.secrets.internalSecret | substr 0 0 -}}
@@ -105,6 +111,26 @@ app.kubernetes.io/component: {{ .name }}
 {{- end }}
 - name: PARLEY_WEBHOOK_ALLOW_PRIVATE
   value: {{ $root.Values.webhooks.allowPrivate | quote }}
+{{- if and (eq .name "gateway") $root.Values.gateway.trustedProxies }}
+- name: PARLEY_GATEWAY_TRUSTED_PROXIES
+  value: {{ join "," $root.Values.gateway.trustedProxies | quote }}
+{{- end }}
+{{- with $root.Values.tracing }}
+{{- if .otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ .otlpEndpoint | quote }}
+- name: OTEL_EXPORTER_OTLP_PROTOCOL
+  value: {{ .protocol | quote }}
+{{- with .sampler }}
+- name: OTEL_TRACES_SAMPLER
+  value: {{ . | quote }}
+{{- end }}
+{{- with .samplerArg }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- range $name, $svc := $root.Values.services }}
 {{- if ne $name "gateway" }}
 - name: {{ printf "PARLEY_%s_URL" ($name | upper | replace "-" "_") }}

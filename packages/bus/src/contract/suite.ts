@@ -1,7 +1,17 @@
+import { randomBytes } from "node:crypto"
 import { withTransaction } from "@parley/db"
+import {
+  currentTraceHeaders,
+  extractContext,
+  flushTracing,
+  startSpan,
+  startTracing,
+  withTraceContext,
+} from "@parley/platform"
+import { startOtlpReceiver } from "@parley/platform/testing"
 import { Effect } from "effect"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { type BusRecord, OutboxWriter } from "../Bus.ts"
+import { Bus, type BusRecord, OutboxWriter } from "../Bus.ts"
 import {
   type BusContractBackend,
   eventually,
@@ -314,5 +324,57 @@ export const busContractSuite = (name: string, makeBackend: () => Promise<BusCon
       // One key, so one partition: once the later marker is in, the rolled-back one would have been.
       await eventually("the marker arrives", () => values(seen).includes("marker"))
       expect(values(seen)).toEqual(["committed", "marker"])
+    })
+
+    it("carries the publisher's trace on its records and handles each in a CONSUMER span of that trace", async () => {
+      const receiver = await startOtlpReceiver()
+      const stop = await startTracing("bus-contract", {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      })
+      try {
+        const t = await topic(2)
+        const bus = await start()
+        const traceId = randomBytes(16).toString("hex")
+        // As a traced request would: its span is the fiber's parent while it publishes and appends.
+        const request = startSpan("request", {}, extractContext({ traceparent: `00-${traceId}-${"ab".repeat(8)}-01` }))
+        const requestSpan = request?.span.spanContext().spanId
+        await bus.run(
+          withTraceContext(
+            Bus.use((b) => b.publish([{ topic: t, key: "k", value: "published" }])),
+            request?.context,
+          ),
+        )
+        await bus.run(
+          withTraceContext(
+            withTransaction((tx) =>
+              OutboxWriter.use((outbox) => outbox.append(tx, [{ topic: t, key: "k", value: "appended" }])),
+            ),
+            request?.context,
+          ),
+        )
+        request?.span.end()
+        const seen: Array<{ record: BusRecord; inHandler: Record<string, string> }> = []
+        await bus.subscribe({ groupId: uniqueName("g"), topics: [t] }, (record) =>
+          Effect.map(currentTraceHeaders, (inHandler) => void seen.push({ record, inHandler })),
+        )
+        await eventually("both records arrive", () => seen.length >= 2)
+        const ofTrace = () => receiver.spans().filter((span) => span.traceId === traceId)
+        await eventually("both CONSUMER spans are exported", async () => {
+          await flushTracing()
+          return ofTrace().filter((span) => span.kind === 5).length >= 2
+        })
+        const spans = ofTrace()
+        for (const { record, inHandler } of seen) {
+          expect(record.headers.traceparent).toBe(`00-${traceId}-${requestSpan}-01`)
+          const consumer = spans.find(
+            (span) => span.kind === 5 && inHandler.traceparent === `00-${traceId}-${span.spanId}-01`,
+          )
+          expect(consumer, record.value).toMatchObject({ name: `${t} process`, parentSpanId: requestSpan })
+        }
+      } finally {
+        await stop()
+        await receiver.close()
+      }
     })
   })

@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { Bus, BusError } from "../Bus.ts"
+import { tracedBus } from "../tracing.ts"
 import type { KafkaClientOptions } from "./client.ts"
 import { type ConsumerTuning, startConsumer } from "./consumer.ts"
 import { connectProducer, disconnectQuietly, type ProducerOptions } from "./producer.ts"
@@ -36,31 +37,33 @@ export const makeKafkaBus = Effect.fnUntraced(function* (options: KafkaBusOption
     disconnectQuietly,
   )
   options.crashSwitch?.register(() => producer.disconnect())
-  return Bus.of({
-    publish: (records) =>
-      Effect.tryPromise({
-        try: () => producer.send(records),
-        catch: (error) => new BusError({ operation: "publish", message: message(error) }),
-      }),
-    subscribe: (subscription, handle) =>
-      Effect.gen(function* () {
-        const consumer = yield* Effect.acquireRelease(
-          Effect.tryPromise({
-            try: () => startConsumer(options, subscription, handle, context),
-            catch: (error) =>
-              new BusError({ operation: "subscribe", message: `${subscription.groupId}: ${message(error)}` }),
-          }),
-          (running) =>
-            Effect.promise(() => running.stop()).pipe(
-              Effect.catchCause((cause) =>
-                Effect.logWarning("kafka consumer did not stop cleanly", { groupId: subscription.groupId, cause }),
+  return Bus.of(
+    tracedBus({
+      publish: (records) =>
+        Effect.tryPromise({
+          try: () => producer.send(records),
+          catch: (error) => new BusError({ operation: "publish", message: message(error) }),
+        }),
+      subscribe: (subscription, handle) =>
+        Effect.gen(function* () {
+          const consumer = yield* Effect.acquireRelease(
+            Effect.tryPromise({
+              try: () => startConsumer(options, subscription, handle, context),
+              catch: (error) =>
+                new BusError({ operation: "subscribe", message: `${subscription.groupId}: ${message(error)}` }),
+            }),
+            (running) =>
+              Effect.promise(() => running.stop()).pipe(
+                Effect.catchCause((cause) =>
+                  Effect.logWarning("kafka consumer did not stop cleanly", { groupId: subscription.groupId, cause }),
+                ),
               ),
-            ),
-        )
-        options.crashSwitch?.register(consumer.abort)
-        return { pause: Effect.sync(consumer.pause), resume: Effect.sync(consumer.resume) }
-      }),
-  })
+          )
+          options.crashSwitch?.register(consumer.abort)
+          return { pause: Effect.sync(consumer.pause), resume: Effect.sync(consumer.resume) }
+        }),
+    }),
+  )
 })
 
 export const layer = (options: KafkaBusOptions): Layer.Layer<Bus, BusError> => Layer.effect(Bus, makeKafkaBus(options))

@@ -1,6 +1,7 @@
 import { Database, migrate, quoteIdentifier } from "@parley/db"
 import { Effect, Layer } from "effect"
 import { type Bus, OutboxWriter } from "../Bus.ts"
+import { tracedOutbox } from "../tracing.ts"
 import { OutboxRelay } from "./relay.ts"
 import { outboxTableSql } from "./table.ts"
 
@@ -37,24 +38,26 @@ const outboxTable = (options: OutboxOptions): Layer.Layer<never, never, Database
 export const outboxWriterLayer = (options: OutboxOptions): Layer.Layer<OutboxWriter> =>
   Layer.sync(OutboxWriter, () => {
     const table = `${quoteIdentifier(options.schema)}.outbox`
-    return OutboxWriter.of({
-      append: (tx, records) =>
-        records.length === 0
-          ? Effect.void
-          : Effect.promise(async () => {
-              const rows = records.map((r) => ({
-                topic: r.topic,
-                key: r.key,
-                value: r.value,
-                headers: r.headers ?? {},
-              }))
-              // Sent as text: a JS string bound to a jsonb parameter would be encoded as a JSON string.
-              await tx.unsafe(
-                `insert into ${table} (topic, key, value, headers)
+    return OutboxWriter.of(
+      tracedOutbox({
+        append: (tx, records) =>
+          records.length === 0
+            ? Effect.void
+            : Effect.promise(async () => {
+                const rows = records.map((r) => ({
+                  topic: r.topic,
+                  key: r.key,
+                  value: r.value,
+                  headers: r.headers ?? {},
+                }))
+                // Sent as text: a JS string bound to a jsonb parameter would be encoded as a JSON string.
+                await tx.unsafe(
+                  `insert into ${table} (topic, key, value, headers)
                    select topic, key, value, headers
                    from jsonb_to_recordset($1::text::jsonb) as r(topic text, key text, value text, headers jsonb)`,
-                [JSON.stringify(rows)],
-              )
-            }),
-    })
+                  [JSON.stringify(rows)],
+                )
+              }),
+      }),
+    )
   })

@@ -3,6 +3,7 @@ import { Database, migrate } from "@parley/db"
 import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import type postgres from "postgres"
 import { Bus, BusError, OutboxWriter } from "../Bus.ts"
+import { tracedBus, tracedOutbox } from "../tracing.ts"
 import { runConsumer } from "./consumer.ts"
 import { appendInTransaction, appendRecords, busChannel, TopicDirectory } from "./log.ts"
 import { deleteConsumedRecords } from "./retention.ts"
@@ -112,5 +113,5 @@ const make = (options: SingleNodeBusOptions) =>
       append: (tx: postgres.TransactionSql, records) => Effect.promise(() => appendInTransaction(tx, topics, records)),
     })
 
-    return Context.make(Bus, bus).pipe(Context.add(OutboxWriter, outbox))
+    return Context.make(Bus, tracedBus(bus)).pipe(Context.add(OutboxWriter, tracedOutbox(outbox)))
   })

@@ -1,6 +1,6 @@
 import { execFile as execFileCallback, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { chmod, chown, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
+import { chmod, chown, type FileHandle, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { promisify } from "node:util"
 import type { PostgresBinaries } from "./binaries.ts"
@@ -68,12 +68,14 @@ export const unreachableAncestor = async (path: string, user: ServerUser): Promi
 }
 
 /**
- * As root the server's user must reach the cluster through every directory above it. The data dir
- * itself is made traversable (not listable) for it; an ancestor that is not (a data dir under
- * /root, typically) is reported with what to do instead of initdb's bare "Permission denied".
+ * As root on Linux the server's processes are handed Parley's folders as open descriptors (see
+ * `handOver`), so nothing above them needs to change. Elsewhere as root (macOS) the server's user
+ * must reach the cluster through every directory above it: the data dir itself is made traversable
+ * (not listable) for it, and an ancestor that is not is reported with what to do instead of
+ * initdb's bare "Permission denied".
  */
 export const makeReachable = async (dataDir: string, user: ServerUser | undefined): Promise<void> => {
-  if (user === undefined) return
+  if (user === undefined || passesDescriptors) return
   const mode = (await stat(dataDir)).mode & 0o777
   if ((mode & 0o001) === 0) await chmod(dataDir, mode | 0o001)
   const dir = await unreachableAncestor(dataDir, user)
@@ -82,6 +84,49 @@ export const makeReachable = async (dataDir: string, user: ServerUser | undefine
       `the embedded PostgreSQL runs as user "${SERVER_USER_NAME}" (PostgreSQL refuses root), which cannot reach ` +
         `${dir}: put PARLEY_DATA_DIR somewhere it can reach, run Parley as a normal user, or set DATABASE_URL`,
     )
+  }
+}
+
+/** Linux names a process's open descriptors `/proc/self/fd/<n>`. */
+const passesDescriptors = process.platform === "linux"
+
+/** Files and folders as the server's processes name them, and the descriptors that make those names work. */
+export interface Handover {
+  /** The paths given, in order, as the server names them. */
+  readonly paths: ReadonlyArray<string>
+  /** Descriptors the child receives as fds 3, 4, … (spawn's stdio after the first three). */
+  readonly stdio: ReadonlyArray<number>
+  /** Closes this process's copies (the child keeps its own): call once the child is spawned. */
+  close(): Promise<void>
+}
+
+/**
+ * How the server's processes reach Parley's own files and folders. As root, the server runs as
+ * user `postgres`, which cannot pass through a private folder above the data dir (a clone under
+ * /root, a `mktemp -d` directory, both mode 0700). Root opens each path and hands the descriptor to
+ * the child, which names it `/proc/self/fd/<n>`: the kernel follows that link to the open file
+ * without looking at the folders above it, and the server's user still needs its own permissions
+ * on the file itself (the cluster is its own, mode 0700). PostgreSQL changes into its data
+ * directory at start and uses relative paths from there, and its backends are forked, so they
+ * inherit the descriptor. No permission of a folder Parley does not own changes.
+ *
+ * Otherwise (Parley's own user runs the server, or root on a system without /proc) the paths as they are.
+ */
+export const handOver = async (paths: ReadonlyArray<string>, user: ServerUser | undefined): Promise<Handover> => {
+  if (user === undefined || !passesDescriptors) return { paths, stdio: [], close: async () => {} }
+  const handles: Array<FileHandle> = []
+  try {
+    for (const path of paths) handles.push(await open(path, "r"))
+  } catch (error) {
+    await Promise.all(handles.map((handle) => handle.close()))
+    throw error
+  }
+  return {
+    paths: handles.map((_, index) => `/proc/self/fd/${index + 3}`),
+    stdio: handles.map((handle) => handle.fd),
+    close: async () => {
+      await Promise.all(handles.map((handle) => handle.close()))
+    },
   }
 }
 
@@ -130,13 +175,15 @@ export const initialiseCluster = async (input: {
     await chown(pwfile, user.uid, user.gid)
     await chown(staging, user.uid, user.gid)
   }
+  const handover = await handOver([staging, pwfile], user)
+  const [pgdata, pwfileAsSeen] = handover.paths
   try {
     await run(
       binaries.initdb,
       [
-        `--pgdata=${staging}`,
+        `--pgdata=${pgdata}`,
         `--username=postgres`,
-        `--pwfile=${pwfile}`,
+        `--pwfile=${pwfileAsSeen}`,
         "--auth=scram-sha-256",
         "--encoding=UTF8",
         "--locale=C",
@@ -145,22 +192,36 @@ export const initialiseCluster = async (input: {
         "--no-instructions",
       ],
       user,
+      handover.stdio,
     )
   } finally {
+    await handover.close()
     await rm(pwfile, { force: true })
   }
   await rename(staging, cluster)
 }
 
-/** Runs a server binary as `user` with the C locale; rejects with its output when it fails. */
-export const run = (file: string, args: ReadonlyArray<string>, user: ServerUser | undefined): Promise<void> =>
+/**
+ * Runs a server binary as `user` with the C locale, with `descriptors` as its fds 3, 4, …; rejects
+ * with its output when it fails.
+ */
+export const run = (
+  file: string,
+  args: ReadonlyArray<string>,
+  user: ServerUser | undefined,
+  descriptors: ReadonlyArray<number> = [],
+): Promise<void> =>
   new Promise((resolve, reject) => {
-    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"], env: { LC_ALL: "C" }, ...user })
+    const child = spawn(file, args, {
+      stdio: ["ignore", "pipe", "pipe", ...descriptors],
+      env: { LC_ALL: "C" },
+      ...user,
+    })
     let output = ""
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8")
     })
-    child.stderr.on("data", (chunk: Buffer) => {
+    child.stderr?.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8")
     })
     child.once("error", reject)

@@ -1,14 +1,14 @@
 import { execFile as execFileCallback, spawn } from "node:child_process"
-import { chmod, chown, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises"
+import { chown, mkdtemp, readFile, readlink, rm, stat, writeFile } from "node:fs/promises"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import postgres from "postgres"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { findBinaries } from "./binaries.ts"
-import { serverUser, unreachableAncestor } from "./cluster.ts"
+import { handOver, serverUser, unreachableAncestor } from "./cluster.ts"
 import { reachableBinaries } from "./reachable-binaries.ts"
 import { type EmbeddedPostgres, serverArgs, startEmbeddedPostgres } from "./server.ts"
 import { isRunning } from "./stale-server.ts"
@@ -41,19 +41,81 @@ const freePort = () =>
     })
   })
 
+/**
+ * The cluster's directory as the server sees it: as root it is handed the cluster as a descriptor
+ * (data_directory reads /proc/self/fd/3), and the backend's working directory names the real one.
+ */
+const dataDirectory = (url: string): Promise<string> =>
+  query(url, async (sql) => {
+    const [row] = await sql<Array<{ dir: string; pid: number }>>`
+      select current_setting('data_directory') as dir, pg_backend_pid() as pid`
+    const { dir, pid } = row as { dir: string; pid: number }
+    return dir.startsWith("/proc/self/fd/") ? readlink(`/proc/${pid}/cwd`) : dir
+  })
+
 const serverPid = async (cluster: string) =>
   Number((await readFile(join(cluster, "postmaster.pid"), "utf8")).split("\n")[0])
 
 const dirs: Array<string> = []
+/**
+ * A data dir in a private folder (mkdtemp's 0700, like a clone under /root): as root the server
+ * runs as "postgres", which cannot pass through it, and must not need to.
+ */
 const freshDir = async () => {
   const dir = await mkdtemp(join(tmpdir(), "parley-embedded-test-"))
-  // As root the server runs as "postgres", which must be able to pass through (not list) it.
-  await chmod(dir, 0o711)
   dirs.push(dir)
   return join(dir, "data")
 }
 afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+describe("the embedded PostgreSQL server in a private folder", () => {
+  it("keeps its cluster there (a clone under /root, mkdtemp's 0700) and changes no folder's permissions", async () => {
+    const dataDir = await freshDir() // <private 0700 folder>/data, as <clone>/.parley
+    const ancestors: Array<string> = []
+    for (let dir = dirname(dataDir); dirname(dir) !== dir; dir = dirname(dir)) ancestors.push(dir)
+    const modes = async () => Promise.all(ancestors.map(async (dir) => [dir, (await stat(dir)).mode & 0o7777]))
+    const before = await modes()
+    expect(before[0]?.[1]).toBe(0o700)
+    const user = await serverUser()
+    if (user !== undefined) expect(await unreachableAncestor(dataDir, user)).toBe(dirname(dataDir))
+
+    const first = await startEmbeddedPostgres({ dataDir })
+    try {
+      expect(first.initialised).toBe(true)
+      expect(await dataDirectory(first.url)).toBe(join(dataDir, "postgres"))
+      await query(first.url, (sql) => sql`create table kept as select 7 as answer`)
+    } finally {
+      await first.close()
+    }
+    const again = await startEmbeddedPostgres({ dataDir })
+    try {
+      expect(again.initialised).toBe(false)
+      expect(await query(again.url, (sql) => sql`select answer from kept`)).toEqual([{ answer: 7 }])
+      // The Unix socket, in the data dir too, reaches the same server.
+      const socket = new URL(again.socketUrl as string)
+      expect(socket.searchParams.get("host")).toBe(join(dataDir, "postgres-socket"))
+      const sql = postgres({
+        host: socket.searchParams.get("host") as string,
+        port: Number(socket.port),
+        username: "postgres",
+        password: decodeURIComponent(socket.password),
+        max: 1,
+      })
+      try {
+        expect(await sql`select answer from kept`).toEqual([{ answer: 7 }])
+      } finally {
+        await sql.end({ timeout: 5 })
+      }
+    } finally {
+      await again.close()
+    }
+    expect(await modes()).toEqual(before)
+    const [data, cluster] = await Promise.all([stat(dataDir), stat(join(dataDir, "postgres"))])
+    expect(data.mode & 0o777).toBe(0o700)
+    expect([cluster.uid, cluster.mode & 0o777]).toEqual([user?.uid ?? process.getuid?.(), 0o700])
+  }, 60_000)
 })
 
 describe("the embedded PostgreSQL server after its Parley was killed", () => {
@@ -73,11 +135,19 @@ describe("the embedded PostgreSQL server after its Parley was killed", () => {
     // (started through a shell that exits at once, as the server outlives a killed parent).
     const user = await serverUser()
     const binaries = await reachableBinaries(await findBinaries(), user)
-    await execFile(
+    const handover = await handOver([cluster], user)
+    const shell = spawn(
       "sh",
-      ["-c", '"$0" "$@" </dev/null >/dev/null 2>&1 &', binaries.postgres, ...serverArgs(cluster, await freePort())],
-      { env: { LC_ALL: "C" }, ...user },
+      [
+        "-c",
+        '"$0" "$@" </dev/null >/dev/null 2>&1 &',
+        binaries.postgres,
+        ...serverArgs(handover.paths[0] as string, await freePort()),
+      ],
+      { env: { LC_ALL: "C" }, stdio: ["ignore", "ignore", "ignore", ...handover.stdio], ...user },
     )
+    await new Promise((resolve) => shell.once("exit", resolve))
+    await handover.close()
     await until(async () => (await readFile(join(cluster, "postmaster.pid"), "utf8").catch(() => "")).includes("ready"))
     const orphan = await serverPid(cluster)
     const started = await startEmbeddedPostgres({ dataDir })
@@ -144,13 +214,10 @@ describe("the embedded PostgreSQL server's lifetime", () => {
 
   it("without a data dir, lives in a temporary directory that close() removes", async () => {
     const server: EmbeddedPostgres = await startEmbeddedPostgres()
-    const [row] = await query(
-      server.url,
-      (sql) => sql<Array<{ dir: string }>>`select current_setting('data_directory') as dir`,
-    )
-    expect(row?.dir).toMatch(/parley-postgres-/)
+    const dir = await dataDirectory(server.url)
+    expect(dir).toMatch(/parley-postgres-/)
     await server.close()
-    await expect(stat(row?.dir as string)).rejects.toThrow()
+    await expect(stat(dir)).rejects.toThrow()
   })
 })
 

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { findBinaries } from "./binaries.ts"
 import {
+  handOver,
   initialiseCluster,
   isInitialised,
   makeReachable,
@@ -68,7 +69,16 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions = {
     }
     const password = await readPassword(dataDir)
     const socketDir = await makeSocketDir(dataDir, user)
-    const { server, port } = await startServer(binaries.postgres, cluster, socketDir, user, log)
+    const handover = await handOver(socketDir === undefined ? [cluster] : [cluster, socketDir], user)
+    const [clusterAsSeen, socketDirAsSeen] = handover.paths as [string, string | undefined]
+    const { server, port } = await startServer(
+      binaries.postgres,
+      clusterAsSeen,
+      socketDirAsSeen,
+      user,
+      handover.stdio,
+      log,
+    ).finally(() => handover.close())
     await writeFile(ownerFile(dataDir), `${process.pid}\n`)
     const reaper = startReaper(server, ephemeral ? dataDir : undefined)
     return {
@@ -138,11 +148,12 @@ const startServer = async (
   cluster: string,
   socketDir: string | undefined,
   user: ServerUser | undefined,
+  descriptors: ReadonlyArray<number>,
   log: (level: "info" | "warn", message: string) => void,
 ): Promise<{ server: ChildProcess; port: number }> => {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort()
-    const started = await spawnServer(postgres, serverArgs(cluster, port, socketDir), user, log)
+    const started = await spawnServer(postgres, serverArgs(cluster, port, socketDir), user, descriptors, log)
     if (started.server !== undefined) return { server: started.server, port }
     if (!started.portTaken || attempt === 5) throw new Error(`PostgreSQL did not start:\n${started.output}`)
   }
@@ -156,12 +167,13 @@ const spawnServer = (
   postgres: string,
   args: ReadonlyArray<string>,
   user: ServerUser | undefined,
+  descriptors: ReadonlyArray<number>,
   log: (level: "info" | "warn", message: string) => void,
 ): Promise<Spawned> =>
   new Promise((done, fail) => {
     const server = spawn(postgres, args, {
       detached: true,
-      stdio: ["ignore", "ignore", "pipe"],
+      stdio: ["ignore", "ignore", "pipe", ...descriptors],
       env: { LC_ALL: "C" },
       ...user,
     })

@@ -1,5 +1,5 @@
 import { execFile as execFileCallback } from "node:child_process"
-import { readFile, rm } from "node:fs/promises"
+import { readFile, readlink, rm } from "node:fs/promises"
 import { join, resolve } from "node:path"
 import { promisify } from "node:util"
 
@@ -38,7 +38,16 @@ const isServerOf = async (pid: number, cluster: string, postgresBinary: string):
   const args = await commandLine(pid)
   if (args === undefined || args[0] !== postgresBinary) return false
   const dataDirAt = args.indexOf("-D")
-  return dataDirAt !== -1 && resolve(args[dataDirAt + 1] ?? "") === resolve(cluster)
+  if (dataDirAt === -1) return false
+  const dataDir = await asOpenedBy(pid, args[dataDirAt + 1] ?? "")
+  return dataDir !== undefined && resolve(dataDir) === resolve(cluster)
+}
+
+/** A path as `pid` names it, resolved: `/proc/self/fd/<n>` (root hands the server its cluster so) is its descriptor's target. */
+const asOpenedBy = async (pid: number, path: string): Promise<string | undefined> => {
+  const descriptor = /^\/proc\/self\/fd\/(\d+)$/.exec(path)?.[1]
+  if (descriptor === undefined) return path
+  return readlink(`/proc/${pid}/fd/${descriptor}`).catch(() => undefined)
 }
 
 /** The parent of `pid`: from /proc on Linux, else from `ps`. */

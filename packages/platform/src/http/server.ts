@@ -19,6 +19,7 @@ import { installHttpMetrics, registerMetricsRoute } from "./http-metrics.ts"
 import { LazyChildLogger } from "./lazy-child-logger.ts"
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.ts"
 import { refuseUndeclaredRoutes } from "./routes.ts"
+import { installTracing } from "./tracing.ts"
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -83,6 +84,7 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
   app.decorateRequest("principal", undefined)
   installBodyParsers(app)
   installHttpMetrics(app, metrics)
+  installTracing(app, options.service)
 
   // Callback-style hooks: an async hook costs a promise and a microtask on every request.
   app.addHook("onRequest", (request, reply, done) => {

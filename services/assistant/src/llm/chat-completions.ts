@@ -1,3 +1,4 @@
+import { tracedCall } from "@parley/platform"
 import { Effect, Redacted, Schema } from "effect"
 import { LlmFailure } from "./llm-failure.ts"
 
@@ -54,20 +55,24 @@ export const complete = (
 ): Effect.Effect<{ content: string | null; toolCalls: ReadonlyArray<ToolCall> }, LlmFailure> =>
   Effect.gen(function* () {
     const response = yield* Effect.tryPromise({
-      try: (signal) =>
-        fetch(`${endpoint.baseUrl.replace(/\/$/, "")}/chat/completions`, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            authorization: `Bearer ${Redacted.value(endpoint.apiKey)}`,
-          },
-          body: JSON.stringify({
-            model: endpoint.model,
-            messages,
-            tools: tools.map((tool) => ({ type: "function", function: tool })),
-          }),
-          signal: AbortSignal.any([signal, AbortSignal.timeout(endpoint.timeoutMs)]),
-        }).then(async (answer) => ({ status: answer.status, body: await answer.text() })),
+      try: (signal) => {
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          authorization: `Bearer ${Redacted.value(endpoint.apiKey)}`,
+        }
+        return tracedCall("llm POST chat/completions", headers, { "gen_ai.request.model": endpoint.model }, () =>
+          fetch(`${endpoint.baseUrl.replace(/\/$/, "")}/chat/completions`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({
+              model: endpoint.model,
+              messages,
+              tools: tools.map((tool) => ({ type: "function", function: tool })),
+            }),
+            signal: AbortSignal.any([signal, AbortSignal.timeout(endpoint.timeoutMs)]),
+          }).then(async (answer) => ({ status: answer.status, body: await answer.text() })),
+        )
+      },
       catch: (error) =>
         new LlmFailure({
           reason:

@@ -9,6 +9,7 @@ import { pipeline } from "node:stream"
 import {
   handPrincipalInProcess,
   type InternalSecret,
+  injectContext,
   type Principal,
   signPrincipal,
   unavailable,
@@ -105,6 +106,8 @@ export const makeForwarder = (
         forward.principal === undefined || handingOff ? undefined : signPrincipal(internalSecret, forward.principal),
       contentLength: forward.body?.length,
     })
+    // The request's span (when tracing is on) is the service's parent, not the client's.
+    injectContext(headers as Record<string, string>)
     if (handingOff) return handOff(upstream, request, reply, forward, headers, metrics)
     const clientStream = forward.body === undefined && request.body != null ? (request.body as Readable) : undefined
     let body: Buffer | Readable | undefined = forward.body

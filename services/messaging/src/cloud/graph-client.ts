@@ -1,3 +1,4 @@
+import { tracedCall } from "@parley/platform"
 import { Effect, Redacted, Schema } from "effect"
 import { request } from "undici"
 
@@ -137,16 +138,28 @@ export const makeGraphClient = (options: GraphClientOptions) => {
     Effect.promise(async (signal) => {
       const timeout = AbortSignal.timeout(timeoutMs)
       try {
-        const response = await request(`${base}/${options.version}/${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${Redacted.value(token)}`,
-            ...(method === "POST" ? { "content-type": "application/json" } : {}),
+        const headers: Record<string, string> = {
+          authorization: `Bearer ${Redacted.value(token)}`,
+          ...(method === "POST" ? { "content-type": "application/json" } : {}),
+        }
+        const url = `${base}/${options.version}/${path}`
+        // A CLIENT span of its own, whose traceparent the provider receives (when tracing is on).
+        const { status, text } = await tracedCall(
+          `provider ${method} ${path.split("/").at(-1)}`,
+          headers,
+          { "http.request.method": method, "url.full": url },
+          async (span) => {
+            const response = await request(url, {
+              method,
+              headers,
+              ...(method === "POST" ? { body: JSON.stringify(body) } : {}),
+              signal: AbortSignal.any([signal, timeout]),
+            })
+            span?.setAttribute("http.response.status_code", response.statusCode)
+            return { status: response.statusCode, text: await response.body.text() }
           },
-          ...(method === "POST" ? { body: JSON.stringify(body) } : {}),
-          signal: AbortSignal.any([signal, timeout]),
-        })
-        return { status: response.statusCode, json: parseJson(await response.body.text()) }
+        )
+        return { status, json: parseJson(text) }
       } catch {
         return { failed: timeout.aborted ? "timeout" : "connection error" }
       }
