@@ -21,6 +21,7 @@ import { apiHandlers } from "./http/api-routes.ts"
 import { ingressHandlers } from "./http/ingress-routes.ts"
 import { consumeAssistantReplies } from "./messages/assistant-replies.ts"
 import { makeMessagingMetrics } from "./metrics.ts"
+import { consumeOrganizationSettings } from "./numbers/org-country.ts"
 import { MessagingResources } from "./resources.ts"
 
 export const MESSAGING_SCHEMA = "messaging"
@@ -82,6 +83,8 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       Context.merge(wakeup),
     )
 
+    // The settings projection runs whatever `background` says: every route reading a number needs it.
+    yield* consumeOrganizationSettings.pipe(Effect.provideContext(context), Effect.provide(pinoLoggerLayer(options.logger)))
     if (options.background ?? true) {
       const retryBaseMs = options.retryBaseMs ?? 1000
       yield* runCampaignWorker({ ratePerSecond: config.campaignRatePerSecond, retryBaseMs, ...options.campaigns }).pipe(

@@ -1,4 +1,11 @@
-import { type ApiError, conflict, invalidRequest, notFound, unavailable } from "@parley/platform"
+import {
+  type ApiError,
+  conflict,
+  invalidRequest,
+  notFound,
+  outsideServiceWindow,
+  unavailable,
+} from "@parley/platform"
 import { Schema } from "effect"
 
 /** The messaging domain's failures a caller can act on; infrastructure failures are defects. */
@@ -33,6 +40,15 @@ export class InvalidOutboundUrl extends Schema.TaggedError<InvalidOutboundUrl>()
   reason: Schema.String,
 }) {}
 
+/** A request the schema let through but the organization's data refuses: a number, a template variable. */
+export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
+  what: Schema.String,
+  issues: Schema.Array(Schema.Struct({ path: Schema.String, message: Schema.String })),
+}) {}
+
+/** Free-form text to a cloud customer whose last message is older than 24 hours (CONTRACT.md §9). */
+export class OutsideServiceWindow extends Schema.TaggedError<OutsideServiceWindow>()("OutsideServiceWindow", {}) {}
+
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {}) {}
 
 export type MessagingError =
@@ -44,6 +60,8 @@ export type MessagingError =
   | PhoneNumberTaken
   | BusinessAccountTaken
   | InvalidOutboundUrl
+  | InvalidInput
+  | OutsideServiceWindow
   | NotFound
 
 /**
@@ -69,6 +87,10 @@ export const apiErrorOf = (error: MessagingError): ApiError => {
       return conflict("This business account is connected to another organization")
     case "InvalidOutboundUrl":
       return invalidRequest(`outboundUrl ${error.reason}`, [{ path: "outboundUrl", message: error.reason }])
+    case "InvalidInput":
+      return invalidRequest(error.what, error.issues)
+    case "OutsideServiceWindow":
+      return outsideServiceWindow()
     case "NotFound":
       return notFound()
   }

@@ -40,7 +40,7 @@ const startMessaging = async () => {
       PARLEY_INTERNAL_SECRET: INTERNAL_SECRET,
       PARLEY_CLOUD_API_URL: provider.server.url,
       PARLEY_CLOUD_APP_SECRET: APP_SECRET,
-      PARLEY_CAMPAIGN_RATE_PER_SEC: "40",
+      PARLEY_CLOUD_SEND_RATE: "40",
     },
   })
   children.push(child)

@@ -1,8 +1,9 @@
-import { SingleNodeBus } from "@parley/bus"
+import { Bus, SingleNodeBus } from "@parley/bus"
+import { encodeBusValue, OrganizationSettingsChanged, Topics } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { hmacSha256Hex, makeLogger, newId, signPrincipal } from "@parley/platform"
-import { type StubServer, startHttpServer } from "@parley/platform/testing"
+import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { type MessagingApp, type MessagingAppOptions, makeMessagingApp } from "../src/app.ts"
@@ -251,3 +252,41 @@ export const inboundPayload = (
     },
   ],
 })
+
+/** A customer message on the cloud channel, through the provider's webhook (opens the 24-hour window). */
+export const customerWrites = async (app: MessagingApp, phoneNumberId: string, from: string, text = "hello") => {
+  const response = await postCloudWebhook(
+    app,
+    inboundPayload(phoneNumberId, [
+      { from, id: `wamid.in-${newId("m")}`, timestamp: "1700000000", type: "text", text: { body: text } },
+    ]),
+  )
+  if (response.statusCode !== 200) throw new Error(`inbound: ${response.statusCode} ${response.body}`)
+}
+
+/**
+ * Saves the organization's country as the assistant does (a record on `parley.assistant.settings.v1`)
+ * and waits until messaging's projection has it.
+ */
+export const setCountry = async (infra: TestInfrastructure, orgId: string, country: string) => {
+  const changedAt = new Date().toISOString()
+  await infra.runtime.runPromise(
+    Effect.gen(function* () {
+      const bus = yield* Bus
+      yield* bus.publish([
+        {
+          topic: Topics.assistantSettings,
+          key: orgId,
+          value: encodeBusValue(OrganizationSettingsChanged, { orgId: orgId as never, country, changedAt }),
+        },
+      ])
+    }),
+  )
+  await eventually(
+    async () => {
+      const [row] = await infra.db.sql`select country from messaging.org_settings where org_id = ${orgId}`
+      if (row?.country !== country) throw new Error(`country not projected yet (${row?.country})`)
+    },
+    { timeoutMs: 10_000, intervalMs: 20 },
+  )
+}
