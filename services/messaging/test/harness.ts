@@ -29,7 +29,20 @@ export interface FakeProvider {
   setLatencyMs(ms: number): void
   /** Called as each send arrives, before it is answered (e.g. to kill the sender mid-batch). */
   onSend(listener: ((to: string) => void) | undefined): void
+  /**
+   * Refuses every `n`th send for throughput, in turn HTTP 429, code 130429 and code 131056, as the
+   * provider does when a number or a customer pair is over its rate (0: never).
+   */
+  throttleEvery(n: number): void
+  /** Sends the provider accepted (answered with a message id), with when: what a customer received. */
+  readonly accepted: () => ReadonlyArray<{ to: string; at: number }>
 }
+
+const THROTTLE_ANSWERS = [
+  { status: 429, body: { error: { message: "(#4) Application request limit reached", code: 4 } } },
+  { status: 400, body: { error: { message: "(#130429) Rate limit hit", code: 130429 } } },
+  { status: 400, body: { error: { message: "(#131056) Pair rate limit hit", code: 131056 } } },
+]
 
 export const startFakeProvider = async (): Promise<FakeProvider> => {
   const queued: Array<{ status: number; body: unknown }> = []
@@ -37,6 +50,9 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
   let counter = 0
   let latencyMs = 0
   let sendListener: ((to: string) => void) | undefined
+  let throttleEvery = 0
+  let sendCount = 0
+  const accepted: Array<{ to: string; at: number }> = []
   const server = await startHttpServer(async (request) => {
     if (/\/messages$/.test(request.path)) sendListener?.(String((request.json() as { to?: string }).to))
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs))
@@ -45,9 +61,14 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
     if (/\/messages$/.test(request.path)) {
       counter++
       const body = request.json() as { to?: string }
+      sendCount++
+      if (throttleEvery > 0 && sendCount % throttleEvery === 0) {
+        return THROTTLE_ANSWERS[(sendCount / throttleEvery) % THROTTLE_ANSWERS.length] as { status: number; body: object }
+      }
       if (refused.has(String(body.to))) {
         return { status: 400, body: { error: { message: "(#131026) Message undeliverable", code: 131026 } } }
       }
+      accepted.push({ to: String(body.to), at: performance.now() })
       return {
         status: 200,
         body: {
@@ -82,6 +103,10 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
     onSend: (listener) => {
       sendListener = listener
     },
+    throttleEvery: (n) => {
+      throttleEvery = n
+    },
+    accepted: () => accepted,
   }
 }
 
