@@ -8,7 +8,7 @@ import { campaignCompleted } from "../events.ts"
 import { deliver } from "../messages/send.ts"
 import { MessagingResources } from "../resources.ts"
 import { makeCampaignLedger } from "./ledger.ts"
-import { makeNumberPacer } from "./pacer.ts"
+import { makeNumberPacer, waitFor } from "./pacer.ts"
 import { CampaignWakeup } from "./wakeup.ts"
 
 export interface CampaignWorkerOptions {
@@ -61,6 +61,9 @@ interface Throttled {
   readonly _tag: "Throttled"
   readonly detail: string
 }
+
+/** The sending number a channel's sends are paced by. */
+const numberOf = (channel: StoredChannel): string => channel.phone_number_id ?? channel.id
 
 /** A recipient who opted out after the campaign was created: never sent, counted failed. */
 const OPTED_OUT = { _tag: "Rejected", status: 409, detail: "opted_out" } as const
@@ -144,7 +147,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
         })
       })
 
-    const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient) =>
+    const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient, slot: number) =>
       Effect.gen(function* () {
         const messageId = newId("msg")
         if (recipient.opted_out) {
@@ -152,8 +155,8 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
           yield* settle(campaign, recipient, messageId, Effect.succeed(OPTED_OUT), false)
           return
         }
-        const paceNumber = pacer.pace(channel.phone_number_id ?? channel.id)
-        yield* paceNumber
+        const paceNumber = pacer.pace(numberOf(channel))
+        yield* waitFor(slot)
         // Durably "being sent" before the provider hears of it (see `settle`).
         yield* settle(
           campaign,
@@ -221,7 +224,17 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
         const batch = yield* claim(campaign)
         if (batch.length === 0) return 0
         if (Option.isNone(channel)) yield* failAll(campaign, batch, "no cloud channel is configured")
-        else yield* Effect.forEach(batch, (r) => sendOne(channel.value, campaign, r), { concurrency, discard: true })
+        else {
+          // The batch's send slots in one reservation (opted-out recipients take none).
+          const sending = batch.filter((r) => !r.opted_out).length
+          const slots = yield* pacer.reserve(numberOf(channel.value), sending)
+          let next = 0
+          yield* Effect.forEach(
+            batch,
+            (r) => sendOne(channel.value, campaign, r, r.opted_out ? 0 : (slots[next++] ?? 0)),
+            { concurrency, discard: true },
+          )
+        }
         return batch.length
       }).pipe(Effect.uninterruptible)
 
