@@ -84,7 +84,10 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
     )
 
     // The settings projection runs whatever `background` says: every route reading a number needs it.
-    yield* consumeOrganizationSettings.pipe(Effect.provideContext(context), Effect.provide(pinoLoggerLayer(options.logger)))
+    yield* consumeOrganizationSettings.pipe(
+      Effect.provideContext(context),
+      Effect.provide(pinoLoggerLayer(options.logger)),
+    )
     if (options.background ?? true) {
       const retryBaseMs = options.retryBaseMs ?? 1000
       yield* runCampaignWorker({ ratePerSecond: config.campaignRatePerSecond, retryBaseMs, ...options.campaigns }).pipe(

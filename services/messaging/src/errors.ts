@@ -1,11 +1,4 @@
-import {
-  type ApiError,
-  conflict,
-  invalidRequest,
-  notFound,
-  outsideServiceWindow,
-  unavailable,
-} from "@parley/platform"
+import { type ApiError, conflict, invalidRequest, notFound, outsideServiceWindow, unavailable } from "@parley/platform"
 import { Schema } from "effect"
 
 /** The messaging domain's failures a caller can act on; infrastructure failures are defects. */

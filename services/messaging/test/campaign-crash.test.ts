@@ -139,7 +139,7 @@ it("counts every recipient exactly once across a SIGKILL mid-batch with a second
 
   // Restarted inside the dead one's lease, racing the instance that never stopped.
   const restartedAt = Date.now()
-  const second = await startMessaging()
+  await startMessaging()
   const done = await eventually(
     async () => {
       const campaign = await call(other, "GET", `/api/campaigns/${id}`)

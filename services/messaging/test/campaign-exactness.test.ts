@@ -169,7 +169,9 @@ describe("completing a campaign", () => {
       expect(attempts / (spanMs / 1000)).toBeLessThanOrEqual(rate * 1.1)
       // The body parameters went out with each recipient's own values.
       expect(provider.sends().at(-1)?.body).toMatchObject({
-        template: { components: [{ type: "body", parameters: [{ type: "text", text: expect.stringMatching(/^friend \d+$/) }] }] },
+        template: {
+          components: [{ type: "body", parameters: [{ type: "text", text: expect.stringMatching(/^friend \d+$/) }] }],
+        },
       })
       const rows = await infra.db.sql<Array<{ state: string; throttled: number }>>`
         select state, throttled from messaging.campaign_recipients where campaign_id = ${id}`

@@ -114,7 +114,13 @@ describe("creating a campaign", () => {
     const [count] = await infra.db.sql`select count(*)::int as n from messaging.campaigns where org_id = ${orgId}`
     for (const [recipients, named] of [
       [["14155550120"], "recipients[0].variables: {{1}} has no value"],
-      [[{ phone: "14155550120", variables: ["Dana", "A1"] }, { phone: "14155550121", variables: ["Lee"] }], "recipients[1].variables: {{2}}"],
+      [
+        [
+          { phone: "14155550120", variables: ["Dana", "A1"] },
+          { phone: "14155550121", variables: ["Lee"] },
+        ],
+        "recipients[1].variables: {{2}}",
+      ],
       [[{ phone: "14155550120", variables: ["Dana", "A1", "extra"] }], "{{3}} is not a variable"],
     ] as const) {
       const response = await asTenant(app, orgId, "POST", "/api/campaigns", { name: "Bad", template, recipients })
@@ -150,7 +156,13 @@ describe("running and reading campaigns", () => {
       ],
     })
     expect(created.statusCode).toBe(202)
-    expect(created.json()).toMatchObject({ status: "running", totalRecipients: 3, invalid: [], duplicates: 0, optedOut: 0 })
+    expect(created.json()).toMatchObject({
+      status: "running",
+      totalRecipients: 3,
+      invalid: [],
+      duplicates: 0,
+      optedOut: 0,
+    })
     const id = created.json().id
     await eventually(async () => expect((await campaignOf(id)).status).toBe("completed"), { timeoutMs: 15_000 })
     expect(await campaignOf(id)).toMatchObject({ template, totalRecipients: 3, sent: 2, failed: 1 })
@@ -158,7 +170,15 @@ describe("running and reading campaigns", () => {
     expect(toAna?.body.template).toEqual({
       name: "welcome",
       language: { code: "en_US" },
-      components: [{ type: "body", parameters: [{ type: "text", text: "Ana" }, { type: "text", text: "C0" }] }],
+      components: [
+        {
+          type: "body",
+          parameters: [
+            { type: "text", text: "Ana" },
+            { type: "text", text: "C0" },
+          ],
+        },
+      ],
     })
     const all = (await asTenant(app, orgId, "GET", `/api/campaigns/${id}/recipients`)).json()
     expect(all.data).toEqual([

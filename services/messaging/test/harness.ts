@@ -63,7 +63,10 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
       const body = request.json() as { to?: string }
       sendCount++
       if (throttleEvery > 0 && sendCount % throttleEvery === 0) {
-        return THROTTLE_ANSWERS[(sendCount / throttleEvery) % THROTTLE_ANSWERS.length] as { status: number; body: object }
+        return THROTTLE_ANSWERS[(sendCount / throttleEvery) % THROTTLE_ANSWERS.length] as {
+          status: number
+          body: object
+        }
       }
       if (refused.has(String(body.to))) {
         return { status: 400, body: { error: { message: "(#131026) Message undeliverable", code: 131026 } } }

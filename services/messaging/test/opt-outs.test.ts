@@ -58,7 +58,13 @@ const optOuts = async (org = orgId, query = "") =>
 
 describe("stop words", () => {
   it("records the sender on STOP, answers once with a confirmation instead of the assistant, and fires message.inbound", async () => {
-    const message = { from: "14155550201", id: "wamid.stop-1", timestamp: "1700000000", type: "text", text: { body: " stop " } }
+    const message = {
+      from: "14155550201",
+      id: "wamid.stop-1",
+      timestamp: "1700000000",
+      type: "text",
+      text: { body: " stop " },
+    }
     expect((await postCloudWebhook(app, inboundPayload(PHONE_ID, [message]))).statusCode).toBe(200)
     // The provider redelivers the same payload; the customer writes STOP again.
     expect((await postCloudWebhook(app, inboundPayload(PHONE_ID, [message]))).statusCode).toBe(200)

@@ -7,11 +7,11 @@ import {
   type FakeProvider,
   newOrg,
   type RunningApp,
+  setCountry,
   startApp,
   startFakeProvider,
   startInfrastructure,
   type TestInfrastructure,
-  setCountry,
   testConfig,
 } from "./harness.ts"
 
@@ -154,7 +154,8 @@ describe("sending a message", () => {
     const response = await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550144", text: "hi" })
     expect(response.statusCode).toBe(400)
     expect(response.json().error).toContain("131030")
-    const [row] = await infra.db.sql`select status, error from messaging.messages where phone = '14155550144' and direction = 'outbound'`
+    const [row] = await infra.db
+      .sql`select status, error from messaging.messages where phone = '14155550144' and direction = 'outbound'`
     expect(row).toMatchObject({ status: "failed" })
     expect(String(row?.error)).toContain("131030")
   })
@@ -216,7 +217,9 @@ describe("sending as the messaging network requires", () => {
     })
     expect(template.statusCode).toBe(202)
     await customerWrites(app, PHONE_ID, "14155550171")
-    expect((await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550171", text: "hi" })).statusCode).toBe(202)
+    expect((await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550171", text: "hi" })).statusCode).toBe(
+      202,
+    )
   })
 
   it("reads a national number with the organization's country, and refuses with 400 one it cannot read", async () => {
@@ -224,7 +227,9 @@ describe("sending as the messaging network requires", () => {
     await connectCloud(app, org, "2220002")
     // The default country is US: (415) 555-0110 is 14155550110, not a Swiss 41… number.
     await customerWrites(app, "2220002", "14155550110")
-    expect((await asTenant(app, org, "POST", "/api/messages", { to: "(415) 555-0110", text: "a" })).statusCode).toBe(202)
+    expect((await asTenant(app, org, "POST", "/api/messages", { to: "(415) 555-0110", text: "a" })).statusCode).toBe(
+      202,
+    )
     expect(provider.sends().at(-1)?.body.to).toBe("14155550110")
     await setCountry(infra, org, "GB")
     await customerWrites(app, "2220002", "447700900456")

@@ -111,7 +111,10 @@ const main = async () => {
       } as never)
       const response = await fetch(`${urls[1]}${path}`, {
         method,
-        headers: { "x-parley-principal": principal, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          "x-parley-principal": principal,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       })
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
@@ -145,7 +148,10 @@ const main = async () => {
     })
     const approved = await fetch(`${urls[1]}/channels/cloud/webhook`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-hub-signature-256": `sha256=${hmacSha256Hex(APP_SECRET, approval)}` },
+      headers: {
+        "content-type": "application/json",
+        "x-hub-signature-256": `sha256=${hmacSha256Hex(APP_SECRET, approval)}`,
+      },
       body: approval,
     })
     if (approved.status !== 200) throw new Error(`approval: ${approved.status}`)
@@ -159,7 +165,9 @@ const main = async () => {
     // Every process CPU second counted: the two instances, the one restarted, and the backends.
     const messagingCpu = new Map<number, number>()
     const sample = () => {
-      for (const child of instances) if (child.pid !== undefined) messagingCpu.set(child.pid, cpuSeconds(child.pid) ?? messagingCpu.get(child.pid) ?? 0)
+      for (const child of instances)
+        if (child.pid !== undefined)
+          messagingCpu.set(child.pid, cpuSeconds(child.pid) ?? messagingCpu.get(child.pid) ?? 0)
     }
     const cpuStart = new Map(instances.map((child) => [child.pid as number, cpuSeconds(child.pid) ?? 0]))
     const pgStart = new Map((await postgresPids()).map((p) => [p, cpuSeconds(p) ?? 0]))
@@ -168,8 +176,13 @@ const main = async () => {
       for (const p of await postgresPids()) pgSeen.set(p, cpuSeconds(p) ?? pgSeen.get(p) ?? 0)
     }
 
-    const created = await call("POST", "/api/campaigns", { name: "Bench", template: { name: "bench", language: "en_US" }, recipients })
-    if (created.status !== 202) throw new Error(`campaign: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`)
+    const created = await call("POST", "/api/campaigns", {
+      name: "Bench",
+      template: { name: "bench", language: "en_US" },
+      recipients,
+    })
+    if (created.status !== 202)
+      throw new Error(`campaign: ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`)
     const id = String(created.body.id)
     const startedAt = performance.now()
     console.log(
@@ -224,7 +237,9 @@ const main = async () => {
         `  completed in ${seconds.toFixed(1)} s: ${done.sent} sent, ${done.failed} failed (outcome unknown at the kill), ${throttled} throttled and retried`,
         `  recipients/s ${(RECIPIENTS / seconds).toFixed(0)} against the pace of ${RATE}/s (${((RECIPIENTS / seconds / RATE) * 100).toFixed(1)} %); provider calls/s ${(provider.calls() / seconds).toFixed(0)}`,
         `  CPU per recipient: messaging ${Math.round((messagingSeconds * 1e6) / RECIPIENTS)} µs, Postgres ${Math.round((pgSeconds * 1e6) / RECIPIENTS)} µs`,
-        problems.length === 0 ? "  exact: one completion, nobody accepted twice, every sent one accepted once" : `  NOT EXACT: ${problems.slice(0, 10).join("; ")}`,
+        problems.length === 0
+          ? "  exact: one completion, nobody accepted twice, every sent one accepted once"
+          : `  NOT EXACT: ${problems.slice(0, 10).join("; ")}`,
       ].join("\n"),
     )
     if (problems.length > 0) process.exitCode = 1

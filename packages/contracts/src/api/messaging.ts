@@ -151,7 +151,10 @@ export const TemplateVariables = Schema.Array(Schema.String.check(Schema.isMaxLe
  */
 export const CampaignRecipient = Schema.Union([
   Schema.String.check(Schema.isMaxLength(64)),
-  Schema.Struct({ phone: Schema.String.check(Schema.isMaxLength(64)), variables: Schema.optionalKey(TemplateVariables) }),
+  Schema.Struct({
+    phone: Schema.String.check(Schema.isMaxLength(64)),
+    variables: Schema.optionalKey(TemplateVariables),
+  }),
 ])
 export type CampaignRecipient = typeof CampaignRecipient.Type
 

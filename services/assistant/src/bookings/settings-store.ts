@@ -1,8 +1,8 @@
 import { OutboxWriter } from "@parley/bus"
 import {
   encodeBusValue,
-  type OrgId,
   OrganizationSettingsChanged,
+  type OrgId,
   type PutBookingSettingsRequest,
   Topics,
 } from "@parley/contracts"
@@ -80,7 +80,11 @@ export const saveBookingSettings = (
           {
             topic: Topics.assistantSettings,
             key: orgId,
-            value: encodeBusValue(OrganizationSettingsChanged, { orgId: orgId as OrgId, country: settings.country, changedAt }),
+            value: encodeBusValue(OrganizationSettingsChanged, {
+              orgId: orgId as OrgId,
+              country: settings.country,
+              changedAt,
+            }),
           },
         ])
       }),

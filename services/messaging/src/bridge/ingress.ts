@@ -33,8 +33,20 @@ export const ingestBridgeMessage = (orgId: string, body: BridgeInboundRequest, r
         const records: Array<OutgoingRecord> = [
           messageInbound(orgId, data, receivedAt),
           ...(keyword === undefined
-            ? [channelInbound({ orgId: orgId as never, channel: "bridge", ...data, receivedAt: receivedAt.toISOString() })]
-            : yield* applyOptOutKeyword(tx, keyword, { orgId, channel: "bridge", phone: from, messageId: body.messageId })),
+            ? [
+                channelInbound({
+                  orgId: orgId as never,
+                  channel: "bridge",
+                  ...data,
+                  receivedAt: receivedAt.toISOString(),
+                }),
+              ]
+            : yield* applyOptOutKeyword(tx, keyword, {
+                orgId,
+                channel: "bridge",
+                phone: from,
+                messageId: body.messageId,
+              })),
         ]
         yield* outbox.append(tx, records)
         return true

@@ -1,9 +1,4 @@
-import type {
-  CampaignCounts,
-  CampaignRecipientRecord,
-  CampaignRecord,
-  CreateCampaignRequest,
-} from "@parley/contracts"
+import type { CampaignCounts, CampaignRecipientRecord, CampaignRecord, CreateCampaignRequest } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect, Option } from "effect"
@@ -170,7 +165,8 @@ export const createCampaign = (orgId: string, body: CreateCampaignRequest) =>
     return { dryRun: false as const, started: { id, status: "running" as const, ...counts } }
   })
 
-const CAMPAIGN_COLUMNS = "id, name, template_name, template_language, status, total_recipients, sent, failed, created_at, completed_at, created_at::text as cursor_at"
+const CAMPAIGN_COLUMNS =
+  "id, name, template_name, template_language, status, total_recipients, sent, failed, created_at, completed_at, created_at::text as cursor_at"
 
 export const getCampaign = (orgId: string, id: string) =>
   Effect.gen(function* () {
@@ -222,7 +218,9 @@ export const listCampaignRecipients = (
     if (campaign === undefined) return yield* new NotFound()
     const states = query.status === undefined ? undefined : [...STATES_OF[query.status]]
     const rows = yield* Effect.promise(
-      () => sql<Array<{ seq: number; phone: string; state: string; provider_message_id: string | null; error: string | null }>>`
+      () => sql<
+        Array<{ seq: number; phone: string; state: string; provider_message_id: string | null; error: string | null }>
+      >`
         select seq, phone, state, provider_message_id, error from messaging.campaign_recipients
         where campaign_id = ${id} and seq > ${afterSeq}
           ${states === undefined ? sql`` : sql`and state = any(${states}::text[])`}

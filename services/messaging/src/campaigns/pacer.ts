@@ -41,7 +41,6 @@ export const makeNumberPacer = (sql: postgres.Sql, ratePerSecond: number): Numbe
     })
   return {
     reserve,
-    pace: (phoneNumberId) =>
-      Effect.flatMap(reserve(phoneNumberId, 1), (slots) => waitFor(slots[0] ?? 0)),
+    pace: (phoneNumberId) => Effect.flatMap(reserve(phoneNumberId, 1), (slots) => waitFor(slots[0] ?? 0)),
   }
 }

@@ -41,11 +41,7 @@ export type OptOutKeyword = { readonly action: "stop"; readonly language: Langua
 /** The keyword a message's whole text is, if it is one. */
 export const optOutKeyword = (text: string): OptOutKeyword | undefined => {
   if (text.length > 32) return undefined
-  const word = text
-    .trim()
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
+  const word = text.trim().normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
   if (word === "start") return { action: "start" }
   const language = STOP_WORDS.get(word)
   return language === undefined ? undefined : { action: "stop", language }

@@ -42,7 +42,8 @@ export const apiHandlers = {
   listMessages: ({ principal, query }) =>
     Effect.gen(function* () {
       const { sql } = yield* Database
-      const read = query.phone === undefined ? undefined : readPhoneNumber(query.phone, yield* countryOf(sql, principal.orgId))
+      const read =
+        query.phone === undefined ? undefined : readPhoneNumber(query.phone, yield* countryOf(sql, principal.orgId))
       const page = yield* listMessages(principal.orgId, {
         limit: query.limit ?? 50,
         // As the number was sent to: read with the organization's country, else its digits.

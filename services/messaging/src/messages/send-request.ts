@@ -34,7 +34,8 @@ export const outboundOfRequest = (orgId: string, request: SendMessageRequest) =>
           where org_id = ${orgId} and name = ${request.template.name} and language = ${request.template.language}`,
       )
       const variables = request.template.variables ?? []
-      const problem = template === undefined ? undefined : variablesProblem(bodyVariableCount(template.components), variables)
+      const problem =
+        template === undefined ? undefined : variablesProblem(bodyVariableCount(template.components), variables)
       if (problem !== undefined) {
         return yield* new InvalidInput({
           what: `template.variables: ${problem}`,

@@ -17,7 +17,7 @@ import {
 import { formatNumber } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading } from "../../ui/notice.tsx"
-import { CSV_LIMIT_BYTES, type Recipient, recipientsFromCsv, recipientsFromText } from "./recipients.ts"
+import { CSV_LIMIT_BYTES, recipientsFromCsv, recipientsFromText } from "./recipients.ts"
 import { renderBody, variableCount } from "./template-body.ts"
 
 type Template = Answer<"/api/templates", "get">["data"][number]
@@ -30,10 +30,22 @@ interface Counts {
 interface Review {
   counts: Counts
   preview: string
-  body: { name: string; template: { name: string; language: string }; recipients: Array<{ phone: string; variables: Array<string> }> }
+  body: {
+    name: string
+    template: { name: string; language: string }
+    recipients: Array<{ phone: string; variables: Array<string> }>
+  }
 }
 
-const Review = ({ review, onBack, onStarted }: { review: Review; onBack: () => void; onStarted: (id: string) => void }) => {
+const Review = ({
+  review,
+  onBack,
+  onStarted,
+}: {
+  review: Review
+  onBack: () => void
+  onStarted: (id: string) => void
+}) => {
   const action = useAction()
   const { counts } = review
   const confirm = async () => {
@@ -41,7 +53,7 @@ const Review = ({ review, onBack, onStarted }: { review: Review; onBack: () => v
     if (started !== undefined) onStarted(started.id)
   }
   return (
-    <div class="panel" role="group" aria-label="Review the campaign">
+    <fieldset class="panel review" aria-label="Review the campaign">
       <h3>Review “{review.body.name}”</h3>
       <ErrorNotice error={action.error} title="Not started." />
       <ul class="counts">
@@ -81,7 +93,7 @@ const Review = ({ review, onBack, onStarted }: { review: Review; onBack: () => v
           Back to edit
         </button>
       </div>
-    </div>
+    </fieldset>
   )
 }
 
@@ -140,9 +152,7 @@ export const CreateCampaign = ({ onStarted }: { onStarted: (id: string) => void 
       template: { name: chosen.name, language: chosen.language },
       recipients: recipients.map((r) => ({ phone: r.phone, variables: [...r.variables] })),
     }
-    const counts = await action.run(() =>
-      unwrap(api.POST("/api/campaigns", { body: { ...body, dryRun: true } })),
-    )
+    const counts = await action.run(() => unwrap(api.POST("/api/campaigns", { body: { ...body, dryRun: true } })))
     if (counts === undefined) return
     setReview({
       counts: counts as unknown as Counts,

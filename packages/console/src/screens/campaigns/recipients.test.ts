@@ -26,7 +26,9 @@ describe("campaign recipients", () => {
   })
 
   it("says what is wrong with a file without a phone column or without a variable's column", () => {
-    expect(recipientsFromCsv("14155550115\n14155550116\n", 0)).toEqual({ error: expect.stringContaining("no phone column") })
+    expect(recipientsFromCsv("14155550115\n14155550116\n", 0)).toEqual({
+      error: expect.stringContaining("no phone column"),
+    })
     expect(recipientsFromCsv("phone,1\n14155550115,Dana\n", 2)).toEqual({ error: expect.stringContaining("{{2}}") })
   })
 

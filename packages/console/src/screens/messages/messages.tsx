@@ -57,12 +57,12 @@ const SendText = ({
     setErrors(found)
     if (Object.values(found).some(Boolean)) return focusFirstInvalid(form.current)
     const answer = await action.run(() =>
-      unwrap(api.POST("/api/messages", { body: { to: to.trim(), text, ...(channel === "" ? {} : { channel }) } })).catch(
-        (failure: unknown) => {
-          if ((failure as { code?: string }).code === "outside_service_window") onWindowClosed()
-          throw failure
-        },
-      ),
+      unwrap(
+        api.POST("/api/messages", { body: { to: to.trim(), text, ...(channel === "" ? {} : { channel }) } }),
+      ).catch((failure: unknown) => {
+        if ((failure as { code?: string }).code === "outside_service_window") onWindowClosed()
+        throw failure
+      }),
     )
     if (answer === undefined) return
     setText("")
