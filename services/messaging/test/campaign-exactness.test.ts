@@ -7,12 +7,12 @@
 import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  approveTemplate,
   asTenant,
   connectCloud,
   eventsOf,
   type FakeProvider,
   newOrg,
-  postCloudWebhook,
   type RunningApp,
   startApp,
   startFakeProvider,
@@ -54,20 +54,7 @@ beforeAll(async () => {
       components: [{ type: "BODY", text: "Hello {{1}}" }],
     })
     expect(created.statusCode).toBe(201)
-    await postCloudWebhook(setup, {
-      object: "whatsapp_business_account",
-      entry: [
-        {
-          id: WABA,
-          changes: [
-            {
-              field: "message_template_status_update",
-              value: { event: "APPROVED", message_template_name: "exact", message_template_language: "en_US" },
-            },
-          ],
-        },
-      ],
-    })
+    await approveTemplate(setup, WABA, "exact")
   } finally {
     await setup.stop()
   }

@@ -6,12 +6,12 @@
 import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  approveTemplate,
   asTenant,
   connectCloud,
   customerWrites,
   type FakeProvider,
   newOrg,
-  postCloudWebhook,
   type RunningApp,
   startApp,
   startFakeProvider,
@@ -27,22 +27,6 @@ const orgId = newOrg()
 const WABA = "8880041"
 const PHONE_ID = "6660041"
 const template = { name: "welcome", language: "en_US" }
-
-const approve = (name: string) =>
-  postCloudWebhook(app, {
-    object: "whatsapp_business_account",
-    entry: [
-      {
-        id: WABA,
-        changes: [
-          {
-            field: "message_template_status_update",
-            value: { event: "APPROVED", message_template_name: name, message_template_language: "en_US" },
-          },
-        ],
-      },
-    ],
-  })
 
 beforeAll(async () => {
   infra = await startInfrastructure()
@@ -63,7 +47,7 @@ beforeAll(async () => {
       components: [{ type: "BODY", text }],
     })
     expect(created.statusCode).toBe(201)
-    await approve(name)
+    await approveTemplate(app, WABA, name)
   }
 }, 60_000)
 

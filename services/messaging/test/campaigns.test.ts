@@ -1,12 +1,12 @@
 import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  approveTemplate,
   asTenant,
   connectCloud,
   eventsOf,
   type FakeProvider,
   newOrg,
-  postCloudWebhook,
   type RunningApp,
   startApp,
   startFakeProvider,
@@ -55,20 +55,7 @@ beforeAll(async () => {
       })
       expect(created.statusCode).toBe(201)
     }
-    await postCloudWebhook(setup, {
-      object: "whatsapp_business_account",
-      entry: [
-        {
-          id: WABA,
-          changes: [
-            {
-              field: "message_template_status_update",
-              value: { event: "APPROVED", message_template_name: "launch", message_template_language: "en_US" },
-            },
-          ],
-        },
-      ],
-    })
+    await approveTemplate(setup, WABA, "launch")
   } finally {
     await setup.stop()
   }

@@ -318,3 +318,27 @@ export const setCountry = async (infra: TestInfrastructure, orgId: string, count
     { timeoutMs: 10_000, intervalMs: 20 },
   )
 }
+
+/** The provider approving a template (its status webhook, as §10.1 describes it). */
+export const approveTemplate = async (
+  app: MessagingApp,
+  businessAccountId: string,
+  name: string,
+  language = "en_US",
+) => {
+  const response = await postCloudWebhook(app, {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: businessAccountId,
+        changes: [
+          {
+            field: "message_template_status_update",
+            value: { event: "APPROVED", message_template_name: name, message_template_language: language },
+          },
+        ],
+      },
+    ],
+  })
+  if (response.statusCode !== 200) throw new Error(`approve ${name}: ${response.statusCode} ${response.body}`)
+}
