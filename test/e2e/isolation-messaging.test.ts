@@ -86,7 +86,13 @@ beforeAll(async () => {
               metadata: { display_phone_number: "15550000001", phone_number_id: CLOUD_A.phoneNumberId },
               messages: [
                 { from: PHONE_A, id: "wamid.iso.a1", timestamp: "1700000000", type: "text", text: { body: "Hi" } },
-                { from: OPTED_OUT_A, id: "wamid.iso.a2", timestamp: "1700000000", type: "text", text: { body: "STOP" } },
+                {
+                  from: OPTED_OUT_A,
+                  id: "wamid.iso.a2",
+                  timestamp: "1700000000",
+                  type: "text",
+                  text: { body: "STOP" },
+                },
               ],
             },
           },

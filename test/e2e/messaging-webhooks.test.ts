@@ -131,7 +131,15 @@ describe("messaging's events reach a tenant's webhook, signed", () => {
     const wrote = await providerChange("messages", {
       messaging_product: "whatsapp",
       metadata: { display_phone_number: "15550000777", phone_number_id: CLOUD.phoneNumberId },
-      messages: [{ from: "14155550101", id: "wamid.e2e.in.0101", timestamp: "1700000000", type: "text", text: { body: "Where is my order?" } }],
+      messages: [
+        {
+          from: "14155550101",
+          id: "wamid.e2e.in.0101",
+          timestamp: "1700000000",
+          type: "text",
+          text: { body: "Where is my order?" },
+        },
+      ],
     })
     expect(wrote.status).toBe(200)
     const sent = await key.client.post("/api/messages", { to: "+1 (415) 555-0101", text: "Your order has shipped" })
