@@ -100,10 +100,15 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
     // This worker's claims: a token of its own, renewed while it runs.
     const token = newId("cw")
     const ledger = yield* makeCampaignLedger(token, metrics)
+    // Rows the ledger is moving right now are skipped (renewed next time, well inside the lease):
+    // locking them here in another order than the ledger's transaction deadlocked the two.
     yield* Effect.promise(
       () => sql`
-        update messaging.campaign_recipients set claimed_at = now()
-        where claim_token = ${token} and state in ('claimed', 'sending')`,
+        update messaging.campaign_recipients r set claimed_at = now()
+        from (select campaign_id, seq from messaging.campaign_recipients
+              where claim_token = ${token} and state in ('claimed', 'sending')
+              for update skip locked) held
+        where r.campaign_id = held.campaign_id and r.seq = held.seq`,
     ).pipe(
       Effect.catchCause((cause) => Effect.logWarning("renewing campaign claims failed", cause)),
       Effect.repeat(Schedule.spaced(Math.max(100, Math.floor(leaseMs / 3)))),
