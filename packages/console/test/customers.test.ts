@@ -113,6 +113,12 @@ describe("the console's customer screens", () => {
     })
     await visible(start.getByText("The file has no phone column: its first line must name one (phone,1,2…)."))
     await start.getByLabel("Or a CSV file").setInputFiles({
+      name: "huge.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.concat([Buffer.from("phone,1\n"), Buffer.alloc(4 * 1024 * 1024, "1")]),
+    })
+    await visible(start.getByText("huge.csv is over 4 MiB, the most one campaign takes: split it."))
+    await start.getByLabel("Or a CSV file").setInputFiles({
       name: "customers.csv",
       mimeType: "text/csv",
       buffer: Buffer.from('name,phone,1\n"Lee, Ann",+1 415 555 0113,B-2\n'),
