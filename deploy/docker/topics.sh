@@ -21,3 +21,4 @@ create parley.dispatch.retry.10s.v1 8 delete
 create parley.dispatch.attempts.v1 8 delete
 create parley.channel.inbound.v1 8 delete
 create parley.channel.outbound.v1 8 delete
+create parley.assistant.settings.v1 8 compact

@@ -29,6 +29,8 @@ const ok = (answer: Answer, status: number, what: string) =>
   expect(answer.status, `${what}: ${answer.text}`).toBe(status)
 
 const PHONE_A = "14155550123"
+/** A customer of A who wrote STOP: on A's opt-out list. */
+const OPTED_OUT_A = "14155550125"
 const CLOUD_A = { phoneNumberId: "100000000001", businessAccountId: "200000000001", accessToken: "token-of-a" }
 const CLOUD_B = { phoneNumberId: "100000000002", businessAccountId: "200000000002", accessToken: "token-of-b" }
 
@@ -70,6 +72,35 @@ beforeAll(async () => {
   bookingA = booking.body.id
   ok(await keyA.client.put("/api/assistant/profile", PROFILE_A), 200, "A's assistant profile")
   ok(await keyA.client.put("/api/channels/cloud", CLOUD_A), 200, "A's cloud channel")
+  // A's customers write: PHONE_A opens the 24-hour window for free-form text, another opts out.
+  const customersWrite = await system.providerCallback({
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: CLOUD_A.businessAccountId,
+        changes: [
+          {
+            field: "messages",
+            value: {
+              messaging_product: "whatsapp",
+              metadata: { display_phone_number: "15550000001", phone_number_id: CLOUD_A.phoneNumberId },
+              messages: [
+                { from: PHONE_A, id: "wamid.iso.a1", timestamp: "1700000000", type: "text", text: { body: "Hi" } },
+                {
+                  from: OPTED_OUT_A,
+                  id: "wamid.iso.a2",
+                  timestamp: "1700000000",
+                  type: "text",
+                  text: { body: "STOP" },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  })
+  ok(customersWrite, 200, "A's customers write")
   const sent = await keyA.client.post("/api/messages", { to: PHONE_A, text: "Hello from A" })
   ok(sent, 202, "A's message")
   messageA = sent.body
@@ -286,6 +317,31 @@ const rows: ReadonlyArray<Row> = [
     route: "GET /api/campaigns/:id",
     control: async () => ok(await keyA.client.get(`/api/campaigns/${campaignA}`), 200, "A's campaign"),
     attack: async (x) => expectNotFound(await x.private.get(`/api/campaigns/${campaignA}`), "B reads A's campaign"),
+  },
+  {
+    route: "GET /api/campaigns",
+    control: aHasOne("/api/campaigns", "id", () => campaignA),
+    attack: seesNoneOf("/api/campaigns", () => [campaignA, "A's campaign"]),
+  },
+  {
+    route: "GET /api/campaigns/:id/recipients",
+    control: () => aHasOne(`/api/campaigns/${campaignA}/recipients`, "phone", () => "14155550124")(),
+    attack: async (x) =>
+      expectNotFound(await x.private.get(`/api/campaigns/${campaignA}/recipients`), "B reads A's recipients"),
+  },
+  {
+    route: "GET /api/contacts/opt-outs",
+    control: aHasOne("/api/contacts/opt-outs", "phone", () => OPTED_OUT_A),
+    attack: seesNoneOf("/api/contacts/opt-outs", () => [OPTED_OUT_A]),
+  },
+  {
+    route: "DELETE /api/contacts/opt-outs/:phone",
+    control: aHasOne("/api/contacts/opt-outs", "phone", () => OPTED_OUT_A),
+    attack: async (x) => {
+      const removed = await x.private.delete(`/api/contacts/opt-outs/${OPTED_OUT_A}`)
+      expect(removed.status, "B removes a number from its own list").toBe(204)
+    },
+    unchanged: aHasOne("/api/contacts/opt-outs", "phone", () => OPTED_OUT_A),
   },
   {
     route: "GET /api/leads",

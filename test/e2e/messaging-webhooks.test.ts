@@ -201,6 +201,21 @@ describe("messaging's events reach a tenant's webhook, signed", () => {
   })
 
   it("delivers message.status for each status the provider reports of a message sent through Parley", async () => {
+    // Free-form text needs the customer to have written within 24 hours (CONTRACT.md §9).
+    const wrote = await providerChange("messages", {
+      messaging_product: "whatsapp",
+      metadata: { display_phone_number: "15550000777", phone_number_id: CLOUD.phoneNumberId },
+      messages: [
+        {
+          from: "14155550101",
+          id: "wamid.e2e.in.0101",
+          timestamp: "1700000000",
+          type: "text",
+          text: { body: "Where is my order?" },
+        },
+      ],
+    })
+    expect(wrote.status).toBe(200)
     const sent = await key.client.post("/api/messages", { to: "+1 (415) 555-0101", text: "Your order has shipped" })
     expect(sent.status, sent.text).toBe(202)
     const { messageId } = sent.body as { messageId: string }

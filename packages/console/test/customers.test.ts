@@ -92,28 +92,77 @@ describe("the console's customer screens", () => {
     )
 
     await open(page, "/console/campaigns", "Campaigns")
+    await visible(page.getByText("No campaigns yet."))
     const start = page.getByRole("region", { name: "Start a campaign" })
     await start.getByLabel("Campaign name").fill("Spring sale")
-    await start.getByLabel("Recipients").fill("+1 415 555 0111\nnot a number")
-    await start.getByRole("button", { name: "Start campaign" }).click()
-    await visible(start.getByText("“not a number” is not a phone number."))
-    await start.getByLabel("Recipients").fill("+1 415 555 0111\n+1 415 555 0112")
+    // The template has {{1}}: each line needs its value after the number.
+    await start.getByLabel("Recipients").fill("(415) 555-0111")
+    await start.getByRole("button", { name: "Review campaign" }).click()
+    await visible(start.getByText("(415) 555-0111 needs 1 value after the number ({{1}}…{{1}})."))
+    await start.getByLabel("Recipients").fill("(415) 555-0111, A-1\nnot a number, X\n+1 415 555 0111, A-1 again")
+    await start.getByLabel("Or a CSV file").setInputFiles({
+      name: "no-phone.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from("mobile,1\n+1 415 555 0113,B-2\n"),
+    })
+    await visible(start.getByText("The file has no phone column: its first line must name one (phone,1,2…)."))
+    await start.getByLabel("Or a CSV file").setInputFiles({
+      name: "huge.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.concat([Buffer.from("phone,1\n"), Buffer.alloc(4 * 1024 * 1024, "1")]),
+    })
+    await visible(start.getByText("huge.csv is over 4 MiB, the most one campaign takes: split it."))
     await start.getByLabel("Or a CSV file").setInputFiles({
       name: "customers.csv",
       mimeType: "text/csv",
-      buffer: Buffer.from('name,phone\n"Lee, Ann",+1 415 555 0113\n'),
+      buffer: Buffer.from('name,phone,1\n"Lee, Ann",+1 415 555 0113,B-2\n'),
     })
-    await visible(start.getByText("customers.csv: 1 numbers."))
-    await start.getByRole("button", { name: "Start campaign" }).click()
+    await visible(start.getByText("customers.csv: 1 recipients."))
+    await start.getByRole("button", { name: "Review campaign" }).click()
+    // Parley's dry run: who receives it, what it could not read, the repeat; and the message.
+    const review = start.getByRole("group", { name: "Review the campaign" })
+    await visible(review.getByText("will receive it"))
+    expect(await review.getByRole("listitem").allInnerTexts()).toEqual([
+      "2 will receive it",
+      "1 invalid",
+      "1 duplicates (sent once)",
+      "0 opted out (left out)",
+    ])
+    await visible(review.getByLabel("Message preview").getByText("Your order A-1 is on its way"))
+    await saveScreenshot(page, "console-campaign-review")
+    expect((await parley.api("GET", "/api/campaigns")).body).toEqual({ data: [], nextCursor: null })
+    await review.getByRole("button", { name: "Send to 2 recipients" }).click()
     const progress = page.getByRole("article", { name: "Spring sale" })
-    await visible(progress.getByText("3 of 3 attempted: 3 sent, 0 failed."), 30_000)
-    await visible(progress.getByText("completed"))
-    await saveScreenshot(page, "console-campaigns")
+    await visible(progress.getByText("2 of 2 attempted: 2 sent, 0 failed."), 30_000)
+    await visible(progress.getByText("completed", { exact: true }))
+    await progress.getByRole("button", { name: "Show recipients of Spring sale" }).click()
+    const results = progress.getByRole("region", { name: "Recipients" })
+    await visible(results.getByRole("row").filter({ hasText: "+14155550111" }).getByText("sent"))
+    await visible(results.getByRole("row").filter({ hasText: "+14155550113" }).getByText("sent"))
+    await progress.scrollIntoViewIfNeeded()
+    await saveScreenshot(page, "console-campaign-results")
+    await page.setViewportSize({ width: 375, height: 800 })
+    await progress.scrollIntoViewIfNeeded()
+    await saveScreenshot(page, "console-campaign-results-375")
+    await page.setViewportSize({ width: 1280, height: 800 })
 
+    // The customer never wrote: the window is closed, and a template is offered instead of text.
     await open(page, "/console/messages", "Messages")
     await page.getByLabel("Customer number").fill("+1 415 555 0113")
     await page.getByRole("button", { name: "Show messages" }).click()
     await visible(page.getByRole("region", { name: "Messages" }).getByRole("row").filter({ hasText: "+14155550113" }))
+    const closed = page.getByRole("region", { name: "The 24-hour window is closed" })
+    await visible(closed.getByText("has not written on the cloud channel", { exact: false }))
+    await closed.getByLabel("Value of {{1}}").fill("C-3")
+    await visible(closed.getByLabel("Template preview").getByText("Your order C-3 is on its way"))
+    await saveScreenshot(page, "console-messages-window-closed")
+    await closed.getByRole("button", { name: "Send template" }).click()
+    await visible(closed.getByText("Template sent", { exact: false }))
+    // A free-form text is refused by the API with the contract's words.
+    const text = page.getByRole("region", { name: "Send a text message" })
+    await text.getByLabel("Message").fill("Are you there?")
+    await text.getByRole("button", { name: "Send message" }).click()
+    await visible(text.getByText("Outside the 24-hour customer service window: send an approved template"))
     await admin.watch.expectClean()
   })
 

@@ -16,6 +16,7 @@ export const Topics = {
   dispatchAttempts: "parley.dispatch.attempts.v1",
   channelInbound: "parley.channel.inbound.v1",
   channelOutbound: "parley.channel.outbound.v1",
+  assistantSettings: "parley.assistant.settings.v1",
 } as const
 export type TopicName = (typeof Topics)[keyof typeof Topics]
 

@@ -58,6 +58,9 @@ export const notFound = (): ApiError => make("not_found", ErrorText.notFound)
 
 export const conflict = (text: string): ApiError => make("conflict", text)
 
+/** 409 `outside_service_window`: free-form text past 24 h since the customer last wrote (CONTRACT.md §9). */
+export const outsideServiceWindow = (): ApiError => make("outside_service_window", ErrorText.outsideServiceWindow)
+
 export const payloadTooLarge = (): ApiError => make("payload_too_large", ErrorText.payloadTooLarge)
 
 export const unsupportedMediaType = (): ApiError => make("unsupported_media_type", ErrorText.unsupportedMediaType)

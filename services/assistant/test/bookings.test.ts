@@ -7,6 +7,7 @@ import {
   newOrg,
   pastDate,
   type RunningApp,
+  recordsOn,
   startApp,
   startInfrastructure,
   type TestInfrastructure,
@@ -114,6 +115,10 @@ describe("slots", () => {
       capacity: 2,
       hours: { mon: [], sat: settings.hours.sat },
     })
+    // The country other services read numbers with goes out with the save (messaging's projection).
+    expect(await recordsOn(infra, "parley.assistant.settings.v1", orgId)).toEqual([
+      { orgId, country: "NZ", changedAt: expect.stringMatching(/Z$/) },
+    ])
     const response = await widget(
       app,
       orgId,

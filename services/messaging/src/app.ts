@@ -24,6 +24,7 @@ import { channelHandlers } from "./http/channel-routes.ts"
 import { ingressHandlers } from "./http/ingress-routes.ts"
 import { consumeAssistantReplies } from "./messages/assistant-replies.ts"
 import { makeMessagingMetrics } from "./metrics.ts"
+import { consumeOrganizationSettings } from "./numbers/org-country.ts"
 import { MessagingResources } from "./resources.ts"
 import { makeSandboxProvider } from "./sandbox/provider.ts"
 import { runSandboxReporter } from "./sandbox/reporter.ts"
@@ -94,6 +95,11 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       Context.merge(wakeup),
     )
 
+    // The settings projection runs whatever `background` says: every route reading a number needs it.
+    yield* consumeOrganizationSettings.pipe(
+      Effect.provideContext(context),
+      Effect.provide(pinoLoggerLayer(options.logger)),
+    )
     if (options.background ?? true) {
       const retryBaseMs = options.retryBaseMs ?? 1000
       yield* runCampaignWorker({ ratePerSecond: config.campaignRatePerSecond, retryBaseMs, ...options.campaigns }).pipe(

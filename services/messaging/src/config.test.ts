@@ -14,7 +14,7 @@ describe("MessagingConfig", () => {
       cloudApiVersion: "v21.0",
       port: 3105,
       host: "127.0.0.1",
-      campaignRatePerSecond: 80,
+      campaignRatePerSecond: 50,
       allowPrivateUrls: false,
     })
     expect(Option.isNone(config.cloudAppSecret)).toBe(true)

@@ -24,7 +24,10 @@ export interface MessagingConfig {
   readonly dataDir: string
   readonly port: number
   readonly host: string
-  /** Campaign sends per second per process (the provider allows up to 1,000/s per number). */
+  /**
+   * Campaign sends per second per sending number, shared by every instance (PARLEY_CLOUD_SEND_RATE,
+   * CONTRACT.md §9; the provider allows 80/s per number by default).
+   */
   readonly campaignRatePerSecond: number
   /** Lets a bridge `outboundUrl` point at loopback or private addresses (development and tests). */
   readonly allowPrivateUrls: boolean
@@ -48,6 +51,6 @@ export const MessagingConfig: Config.Config<MessagingConfig> = Config.all({
     Config.orElse(() => Config.String("PARLEY_HOST")),
     Config.withDefault("127.0.0.1"),
   ),
-  campaignRatePerSecond: Config.Int("PARLEY_CAMPAIGN_RATE_PER_SEC").pipe(Config.withDefault(80)),
+  campaignRatePerSecond: Config.Int("PARLEY_CLOUD_SEND_RATE").pipe(Config.withDefault(50)),
   allowPrivateUrls: Config.Boolean("PARLEY_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
 })

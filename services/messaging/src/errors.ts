@@ -1,4 +1,4 @@
-import { type ApiError, conflict, invalidRequest, notFound, unavailable } from "@parley/platform"
+import { type ApiError, conflict, invalidRequest, notFound, outsideServiceWindow, unavailable } from "@parley/platform"
 import { Schema } from "effect"
 
 /** The messaging domain's failures a caller can act on; infrastructure failures are defects. */
@@ -42,6 +42,15 @@ export class ChannelRefused extends Schema.TaggedError<ChannelRefused>()("Channe
   detail: Schema.String,
 }) {}
 
+/** A request the schema let through but the organization's data refuses: a number, a template variable. */
+export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
+  what: Schema.String,
+  issues: Schema.Array(Schema.Struct({ path: Schema.String, message: Schema.String })),
+}) {}
+
+/** Free-form text to a cloud customer whose last message is older than 24 hours (CONTRACT.md §9). */
+export class OutsideServiceWindow extends Schema.TaggedError<OutsideServiceWindow>()("OutsideServiceWindow", {}) {}
+
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {}) {}
 
 export type MessagingError =
@@ -55,6 +64,8 @@ export type MessagingError =
   | InvalidOutboundUrl
   | NotSandbox
   | ChannelRefused
+  | InvalidInput
+  | OutsideServiceWindow
   | NotFound
 
 /**
@@ -89,6 +100,10 @@ export const apiErrorOf = (error: MessagingError): ApiError => {
           : "the provider does not know this phone number id, or the access token cannot read it"
       return invalidRequest(`${error.field}: ${why} (${error.detail})`, [{ path: error.field, message: why }])
     }
+    case "InvalidInput":
+      return invalidRequest(error.what, error.issues)
+    case "OutsideServiceWindow":
+      return outsideServiceWindow()
     case "NotFound":
       return notFound()
   }

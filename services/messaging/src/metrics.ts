@@ -25,7 +25,7 @@ export const makeMessagingMetrics = (metrics: ServiceMetrics) => ({
   }),
   campaignRecipients: metrics.counter({
     name: "parley_messaging_campaign_recipients_total",
-    help: "Campaign recipients finished, by outcome (sent, failed)",
+    help: "Campaign recipients finished, by outcome (sent, failed), and put back after a throughput refusal (throttled)",
     labelNames: ["outcome"],
   }),
 })

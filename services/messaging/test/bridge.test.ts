@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   asTenant,
   connectCloud,
+  customerWrites,
   eventsOf,
   type FakeProvider,
   newOrg,
@@ -188,6 +189,7 @@ describe("sending through the bridge", () => {
     const both = newOrg()
     await asTenant(app, both, "PUT", "/api/channels/bridge", { outboundUrl: `${bridge.url}/other` })
     await connectCloud(app, both, "3330001")
+    await customerWrites(app, "3330001", "15550300001")
     const sentBefore = provider.sends().length
     const response = await asTenant(app, both, "POST", "/api/messages", { to: "15550300001", text: "hi" })
     expect(response.statusCode).toBe(202)

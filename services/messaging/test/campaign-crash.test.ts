@@ -1,10 +1,12 @@
 /**
  * A campaign stays exact across a hard kill in the middle of a send batch (CONTRACT.md §7:
- * `campaign.completed` once every recipient was attempted, `sent + failed = totalRecipients`): the
- * messaging service runs as its own process, exactly as deployed, and is SIGKILLed by the provider
- * stand-in the moment a send reaches it, with other sends of the batch claimed, in flight or
- * answered. After a restart nobody is sent twice, nobody is counted without a provider call, every
- * recorded answer stands, and the campaign completes within seconds.
+ * `campaign.completed` once every recipient was attempted, `sent + failed = totalRecipients`): two
+ * messaging instances run as their own processes, exactly as deployed, sharing the campaign while
+ * the provider stand-in refuses every 7th send for throughput; one is SIGKILLed the moment a send
+ * reaches the provider, with other sends of its batch claimed, in flight or answered, and restarted
+ * inside its lease. Nobody is sent twice, nobody is counted without a provider call, no throttle
+ * counts as a failure, every recorded answer stands, both numbers' pace holds, and the campaign
+ * completes once, within seconds of the lease.
  */
 import { hmacSha256Hex } from "@parley/platform"
 import { eventually, type ServiceProcess, startServiceProcess } from "@parley/platform/testing"
@@ -27,6 +29,8 @@ const children: Array<ServiceProcess> = []
 const orgId = newOrg()
 const WABA = "8880077"
 const PHONE_ID = "6660077"
+const TOTAL = 200
+const RATE = 40
 const UNKNOWN = "outcome unknown: the worker stopped while sending; not resent to avoid a duplicate"
 
 const startMessaging = async () => {
@@ -40,7 +44,7 @@ const startMessaging = async () => {
       PARLEY_INTERNAL_SECRET: INTERNAL_SECRET,
       PARLEY_CLOUD_API_URL: provider.server.url,
       PARLEY_CLOUD_APP_SECRET: APP_SECRET,
-      PARLEY_CAMPAIGN_RATE_PER_SEC: "40",
+      PARLEY_CLOUD_SEND_RATE: String(RATE),
     },
   })
   children.push(child)
@@ -65,13 +69,14 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(async () => {
   provider?.onSend(undefined)
+  provider?.throttleEvery(0)
   for (const child of children) await child.kill()
   await provider?.server.close()
   await infra?.close()
 })
 
-it("counts every recipient exactly once across a SIGKILL mid-batch, and completes within seconds of the restart", async () => {
-  const first = await startMessaging()
+it("counts every recipient exactly once across a SIGKILL mid-batch with a second instance racing and the provider throttling, and completes once within seconds of the lease", async () => {
+  const [first, other] = await Promise.all([startMessaging(), startMessaging()])
   expect((await call(first, "PUT", "/api/channels/cloud", cloudChannel)).status).toBe(200)
   const template = {
     name: "crash",
@@ -106,13 +111,14 @@ it("counts every recipient exactly once across a SIGKILL mid-batch, and complete
 
   // Answers take 80 ms at 40 sends/s: a few sends are always in flight, the rest of the batch claimed.
   provider.setLatencyMs(80)
+  provider.throttleEvery(7)
   const received: Array<string> = []
   let killed: Promise<void> | undefined
   provider.onSend((to) => {
     received.push(to)
     if (received.length === 45) killed = first.kill()
   })
-  const list = Array.from({ length: 120 }, (_, i) => `1990${String(i).padStart(7, "0")}`)
+  const list = Array.from({ length: TOTAL }, (_, i) => `1990${String(i).padStart(7, "0")}`)
   const created = await call(first, "POST", "/api/campaigns", {
     name: "Killed",
     template: { name: "crash", language: "en_US" },
@@ -131,11 +137,12 @@ it("counts every recipient exactly once across a SIGKILL mid-batch, and complete
   expect(atKill.filter((r) => r.state === "sending").length).toBeGreaterThan(0)
   expect(atKill.filter((r) => r.state === "claimed" || r.state === "pending").length).toBeGreaterThan(0)
 
+  // Restarted inside the dead one's lease, racing the instance that never stopped.
   const restartedAt = Date.now()
-  const second = await startMessaging()
+  await startMessaging()
   const done = await eventually(
     async () => {
-      const campaign = await call(second, "GET", `/api/campaigns/${id}`)
+      const campaign = await call(other, "GET", `/api/campaigns/${id}`)
       expect(campaign.body.status).toBe("completed")
       return campaign.body as { sent: number; failed: number; totalRecipients: number }
     },
@@ -146,29 +153,41 @@ it("counts every recipient exactly once across a SIGKILL mid-batch, and complete
 
   const finalRows = await infra.db.sql<Array<{ phone: string; state: string; error: string | null }>>`
     select phone, state, error from messaging.campaign_recipients where campaign_id = ${id}`
-  const sends = new Map<string, number>()
-  for (const send of provider.sends()) sends.set(String(send.body.to), (sends.get(String(send.body.to)) ?? 0) + 1)
+  const accepted = new Map<string, number>()
+  for (const send of provider.accepted()) accepted.set(send.to, (accepted.get(send.to) ?? 0) + 1)
+  const attempts = provider.sends()
+  const throttled = attempts.length - provider.accepted().length
+  expect(throttled).toBeGreaterThan(10)
   for (const row of finalRows) {
-    // Nobody twice; every recipient attempted.
-    expect(sends.get(row.phone), row.phone).toBe(1)
     if (row.state === "failed") {
-      // Counted failed only for a send the provider had received when the kill cut its answer.
+      // Counted failed only for a send the provider had received when the kill cut its answer,
+      // never because of a throttle; and not sent again.
       expect(row.error).toBe(UNKNOWN)
       expect(receivedBeforeKill.has(row.phone)).toBe(true)
       expect(sentAtKill.has(row.phone)).toBe(false)
-    } else expect(row.state).toBe("sent")
+      expect(accepted.get(row.phone) ?? 0).toBeLessThanOrEqual(1)
+    } else {
+      // Sent: the provider accepted it exactly once.
+      expect(row.state).toBe("sent")
+      expect(accepted.get(row.phone), row.phone).toBe(1)
+    }
   }
   // Every answer recorded before the kill stands.
   for (const phone of sentAtKill) expect(finalRows.find((r) => r.phone === phone)?.state).toBe("sent")
   const failed = finalRows.filter((r) => r.state === "failed").length
-  expect(done).toMatchObject({ totalRecipients: 120, sent: 120 - failed, failed })
+  expect(done).toMatchObject({ totalRecipients: TOTAL, sent: TOTAL - failed, failed })
   expect(failed).toBeLessThanOrEqual(receivedBeforeKill.size - sentAtKill.size)
+  // The number's pace holds across the instances (every provider call, throttled ones included).
+  const times = provider.server.requests.filter((r) => /\/messages$/.test(r.path)).map((r) => r.receivedAt)
+  const perSecond = new Map<number, number>()
+  for (const at of times) perSecond.set(Math.floor(at / 1000), (perSecond.get(Math.floor(at / 1000)) ?? 0) + 1)
+  expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(RATE * 1.2 + 1)
   const completed = (await eventsOf(infra, orgId, "campaign.completed")).filter((e) => e.data.campaignId === id)
   expect(completed.map((e) => e.data)).toEqual([
-    { campaignId: id, name: "Killed", totalRecipients: 120, sent: 120 - failed, failed },
+    { campaignId: id, name: "Killed", totalRecipients: TOTAL, sent: TOTAL - failed, failed },
   ])
   console.log(
-    `campaign across SIGKILL: ${sentAtKill.size} recorded sent at the kill, ${receivedBeforeKill.size - sentAtKill.size} in flight, ${failed} counted failed (outcome unknown), completed ${completedAfterMs} ms after the restart`,
+    `campaign across SIGKILL, two instances: ${sentAtKill.size} recorded sent at the kill, ${receivedBeforeKill.size - sentAtKill.size} in flight, ${failed} counted failed (outcome unknown), ${throttled} throttled and retried, completed ${completedAfterMs} ms after the restart`,
   )
 }, 120_000)
 

@@ -1,12 +1,12 @@
 import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  approveTemplate,
   asTenant,
   connectCloud,
   eventsOf,
   type FakeProvider,
   newOrg,
-  postCloudWebhook,
   type RunningApp,
   startApp,
   startFakeProvider,
@@ -29,7 +29,7 @@ const sendsPerRecipient = (): Map<string, number> => {
 }
 
 const recipients = (count: number, prefix: string) =>
-  Array.from({ length: count }, (_, i) => `+1 ${prefix}${String(i).padStart(6, "0")}`)
+  Array.from({ length: count }, (_, i) => `+1 41${prefix} ${String(i).padStart(7, "0")}`)
 
 const campaignOf = async (app: RunningApp, id: string) =>
   (await asTenant(app, orgId, "GET", `/api/campaigns/${id}`)).json() as {
@@ -55,20 +55,7 @@ beforeAll(async () => {
       })
       expect(created.statusCode).toBe(201)
     }
-    await postCloudWebhook(setup, {
-      object: "whatsapp_business_account",
-      entry: [
-        {
-          id: WABA,
-          changes: [
-            {
-              field: "message_template_status_update",
-              value: { event: "APPROVED", message_template_name: "launch", message_template_language: "en_US" },
-            },
-          ],
-        },
-      ],
-    })
+    await approveTemplate(setup, WABA, "launch")
   } finally {
     await setup.stop()
   }
@@ -126,7 +113,7 @@ describe("running a campaign", () => {
     try {
       const list = recipients(120, "2")
       // One refusal: that recipient counts as failed, the rest still go.
-      provider.refuseRecipient("12000007")
+      provider.refuseRecipient("14120000007")
       const created = await asTenant(app, orgId, "POST", "/api/campaigns", {
         name: "Spring launch",
         template: { name: "launch", language: "en_US" },
@@ -223,7 +210,7 @@ describe("running a campaign", () => {
     const first = await startApp(infra, { config })
     const list = recipients(300, "6")
     // One refusal: whichever instance attempts it, it is counted failed exactly once.
-    provider.refuseRecipient("16000280")
+    provider.refuseRecipient("14160000280")
     const created = await asTenant(first, orgId, "POST", "/api/campaigns", {
       name: "Restarted",
       template: { name: "launch", language: "en_US" },
@@ -305,6 +292,7 @@ describe("running a campaign", () => {
       template: { name: "launch", language: "en_US" },
       recipients: ["+1 700 000 0001", "+1 700 000 0002"],
     })
+    expect(created.statusCode, created.body).toBe(202)
     const { id } = created.json()
     await app.stop()
     // What a crashed worker leaves: one recipient whose provider call had begun, one only claimed.

@@ -1,8 +1,9 @@
-import { SingleNodeBus } from "@parley/bus"
+import { Bus, SingleNodeBus } from "@parley/bus"
+import { encodeBusValue, OrganizationSettingsChanged, Topics } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { hmacSha256Hex, makeLogger, newId, signPrincipal } from "@parley/platform"
-import { type StubServer, startHttpServer } from "@parley/platform/testing"
+import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { Effect, Exit, Layer, ManagedRuntime, Option, Redacted, Scope } from "effect"
 import type { LightMyRequestResponse } from "fastify"
 import { type MessagingApp, type MessagingAppOptions, makeMessagingApp } from "../src/app.ts"
@@ -36,7 +37,19 @@ export interface FakeProvider {
   ownNumber(phoneNumberId: string, token: string): void
   /** The `GET /<version>/<id>` reads, with the token each presented. */
   numberReads(): Array<{ phoneNumberId: string; auth: string }>
+   * Refuses every `n`th send for throughput, in turn HTTP 429, code 130429 and code 131056, as the
+   * provider does when a number or a customer pair is over its rate (0: never).
+   */
+  throttleEvery(n: number): void
+  /** Sends the provider accepted (answered with a message id), with when: what a customer received. */
+  readonly accepted: () => ReadonlyArray<{ to: string; at: number }>
 }
+
+const THROTTLE_ANSWERS = [
+  { status: 429, body: { error: { message: "(#4) Application request limit reached", code: 4 } } },
+  { status: 400, body: { error: { message: "(#130429) Rate limit hit", code: 130429 } } },
+  { status: 400, body: { error: { message: "(#131056) Pair rate limit hit", code: 131056 } } },
+]
 
 export const startFakeProvider = async (): Promise<FakeProvider> => {
   const queued: Array<{ status: number; body: unknown }> = []
@@ -45,6 +58,9 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
   let latencyMs = 0
   let sendListener: ((to: string) => void) | undefined
   const owners = new Map<string, string>()
+  let throttleEvery = 0
+  let sendCount = 0
+  const accepted: Array<{ to: string; at: number }> = []
   const server = await startHttpServer(async (request) => {
     const read = /^\/[^/]+\/([0-9]+)$/.exec(request.path)
     if (request.method === "GET" && read !== null) {
@@ -92,9 +108,17 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
     if (/\/messages$/.test(request.path)) {
       counter++
       const body = request.json() as { to?: string }
+      sendCount++
+      if (throttleEvery > 0 && sendCount % throttleEvery === 0) {
+        return THROTTLE_ANSWERS[(sendCount / throttleEvery) % THROTTLE_ANSWERS.length] as {
+          status: number
+          body: object
+        }
+      }
       if (refused.has(String(body.to))) {
         return { status: 400, body: { error: { message: "(#131026) Message undeliverable", code: 131026 } } }
       }
+      accepted.push({ to: String(body.to), at: performance.now() })
       return {
         status: 200,
         body: {
@@ -136,6 +160,10 @@ export const startFakeProvider = async (): Promise<FakeProvider> => {
       server.requests
         .filter((r) => r.method === "GET" && /^\/[^/]+\/[0-9]+$/.test(r.path))
         .map((r) => ({ phoneNumberId: r.path.split("/")[2] ?? "", auth: String(r.headers.authorization) })),
+    throttleEvery: (n) => {
+      throttleEvery = n
+    },
+    accepted: () => accepted,
   }
 }
 
@@ -307,3 +335,65 @@ export const inboundPayload = (
     },
   ],
 })
+
+/** A customer message on the cloud channel, through the provider's webhook (opens the 24-hour window). */
+export const customerWrites = async (app: MessagingApp, phoneNumberId: string, from: string, text = "hello") => {
+  const response = await postCloudWebhook(
+    app,
+    inboundPayload(phoneNumberId, [
+      { from, id: `wamid.in-${newId("m")}`, timestamp: "1700000000", type: "text", text: { body: text } },
+    ]),
+  )
+  if (response.statusCode !== 200) throw new Error(`inbound: ${response.statusCode} ${response.body}`)
+}
+
+/**
+ * Saves the organization's country as the assistant does (a record on `parley.assistant.settings.v1`)
+ * and waits until messaging's projection has it.
+ */
+export const setCountry = async (infra: TestInfrastructure, orgId: string, country: string) => {
+  const changedAt = new Date().toISOString()
+  await infra.runtime.runPromise(
+    Effect.gen(function* () {
+      const bus = yield* Bus
+      yield* bus.publish([
+        {
+          topic: Topics.assistantSettings,
+          key: orgId,
+          value: encodeBusValue(OrganizationSettingsChanged, { orgId: orgId as never, country, changedAt }),
+        },
+      ])
+    }),
+  )
+  await eventually(
+    async () => {
+      const [row] = await infra.db.sql`select country from messaging.org_settings where org_id = ${orgId}`
+      if (row?.country !== country) throw new Error(`country not projected yet (${row?.country})`)
+    },
+    { timeoutMs: 10_000, intervalMs: 20 },
+  )
+}
+
+/** The provider approving a template (its status webhook, as §10.1 describes it). */
+export const approveTemplate = async (
+  app: MessagingApp,
+  businessAccountId: string,
+  name: string,
+  language = "en_US",
+) => {
+  const response = await postCloudWebhook(app, {
+    object: "whatsapp_business_account",
+    entry: [
+      {
+        id: businessAccountId,
+        changes: [
+          {
+            field: "message_template_status_update",
+            value: { event: "APPROVED", message_template_name: name, message_template_language: language },
+          },
+        ],
+      },
+    ],
+  })
+  if (response.statusCode !== 200) throw new Error(`approve ${name}: ${response.statusCode} ${response.body}`)
+}

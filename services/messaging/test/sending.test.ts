@@ -3,9 +3,11 @@ import {
   API_VERSION,
   asTenant,
   connectCloud,
+  customerWrites,
   type FakeProvider,
   newOrg,
   type RunningApp,
+  setCountry,
   startApp,
   startFakeProvider,
   startInfrastructure,
@@ -25,6 +27,8 @@ beforeAll(async () => {
   provider = await startFakeProvider()
   app = await startApp(infra, { config: testConfig(provider.server.url), background: false })
   await connectCloud(app, orgId, PHONE_ID, "5550001")
+  // Free-form text goes only to customers who wrote within 24 hours (CONTRACT.md §9).
+  for (const n of ["0142", "0144", "0145", "0146", "0160"]) await customerWrites(app, PHONE_ID, `1415555${n}`)
 })
 
 afterAll(async () => {
@@ -150,7 +154,8 @@ describe("sending a message", () => {
     const response = await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550144", text: "hi" })
     expect(response.statusCode).toBe(400)
     expect(response.json().error).toContain("131030")
-    const [row] = await infra.db.sql`select status, error from messaging.messages where phone = '14155550144'`
+    const [row] = await infra.db
+      .sql`select status, error from messaging.messages where phone = '14155550144' and direction = 'outbound'`
     expect(row).toMatchObject({ status: "failed" })
     expect(String(row?.error)).toContain("131030")
   })
@@ -166,7 +171,7 @@ describe("sending a message", () => {
       expect(Number(response.headers["retry-after"])).toBeGreaterThanOrEqual(1)
     }
     const rows = await infra.db.sql`
-      select status from messaging.messages where phone in ('14155550145', '14155550146')`
+      select status from messaging.messages where phone in ('14155550145', '14155550146') and direction = 'outbound'`
     expect(rows.map((r) => r.status)).toEqual(["failed", "failed"])
   })
 
@@ -185,6 +190,87 @@ describe("sending a message", () => {
   })
 })
 
+describe("sending as the messaging network requires", () => {
+  it("answers 409 outside_service_window to free-form text when the customer never wrote or wrote more than 24 hours ago, and sends nothing", async () => {
+    const before = provider.sends().length
+    const never = await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550170", text: "hi" })
+    expect(never.statusCode).toBe(409)
+    expect(never.json()).toEqual({
+      error: "Outside the 24-hour customer service window: send an approved template",
+      code: "outside_service_window",
+    })
+    await customerWrites(app, PHONE_ID, "14155550171")
+    await infra.db.sql`
+      update messaging.messages set created_at = now() - interval '24 hours 1 minute'
+      where org_id = ${orgId} and phone = '14155550171' and direction = 'inbound'`
+    const lapsed = await asTenant(app, orgId, "POST", "/api/messages", { to: "+1 415 555 0171", text: "hi" })
+    expect(lapsed.statusCode).toBe(409)
+    expect(lapsed.json().code).toBe("outside_service_window")
+    expect(provider.sends().length).toBe(before)
+    const [stored] = await infra.db.sql`
+      select count(*)::int as n from messaging.messages where phone in ('14155550170', '14155550171') and direction = 'outbound'`
+    expect(stored?.n).toBe(0)
+    // A template is not limited by the window; a new message from the customer reopens it.
+    const template = await asTenant(app, orgId, "POST", "/api/messages", {
+      to: "14155550171",
+      template: { name: "reminder", language: "en_US" },
+    })
+    expect(template.statusCode).toBe(202)
+    await customerWrites(app, PHONE_ID, "14155550171")
+    expect((await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550171", text: "hi" })).statusCode).toBe(
+      202,
+    )
+  })
+
+  it("reads a national number with the organization's country, and refuses with 400 one it cannot read", async () => {
+    const org = newOrg()
+    await connectCloud(app, org, "2220002")
+    // The default country is US: (415) 555-0110 is 14155550110, not a Swiss 41… number.
+    await customerWrites(app, "2220002", "14155550110")
+    expect((await asTenant(app, org, "POST", "/api/messages", { to: "(415) 555-0110", text: "a" })).statusCode).toBe(
+      202,
+    )
+    expect(provider.sends().at(-1)?.body.to).toBe("14155550110")
+    await setCountry(infra, org, "GB")
+    await customerWrites(app, "2220002", "447700900456")
+    const gb = await asTenant(app, org, "POST", "/api/messages", { to: "07700 900456", text: "b" })
+    expect(gb.statusCode).toBe(202)
+    expect(provider.sends().at(-1)?.body.to).toBe("447700900456")
+    const bad = await asTenant(app, org, "POST", "/api/messages", { to: "+999 1234 5678", text: "c" })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().issues).toEqual([{ path: "to", message: expect.stringContaining("not a possible") }])
+  })
+
+  it("requires a value for each of the template's {{1}}…{{n}} and answers 400 naming the missing one", async () => {
+    const org = newOrg()
+    await connectCloud(app, org, "2220003")
+    const created = await asTenant(app, org, "POST", "/api/templates", {
+      name: "order_ready",
+      language: "en_US",
+      category: "UTILITY",
+      components: [{ type: "BODY", text: "Hi {{1}}, order {{2}} is ready" }],
+    })
+    expect(created.statusCode).toBe(201)
+    expect(created.json().components).toEqual([{ type: "BODY", text: "Hi {{1}}, order {{2}} is ready" }])
+    const before = provider.sends().length
+    for (const [variables, named] of [
+      [undefined, "{{1}}"],
+      [["Dana"], "{{2}}"],
+      [["Dana", ""], "{{2}}"],
+      [["Dana", "42", "x"], "{{3}}"],
+    ] as const) {
+      const response = await asTenant(app, org, "POST", "/api/messages", {
+        to: "14155550180",
+        template: { name: "order_ready", language: "en_US", ...(variables === undefined ? {} : { variables }) },
+      })
+      expect(response.statusCode).toBe(400)
+      expect(response.json().error).toContain(named)
+      expect(response.json().issues[0].path).toBe("template.variables")
+    }
+    expect(provider.sends().length).toBe(before)
+  })
+})
+
 describe("listing messages", () => {
   it("lists newest first, filters by phone, and pages with a cursor", async () => {
     for (const text of ["one", "two", "three"]) {
@@ -196,7 +282,8 @@ describe("listing messages", () => {
     const cursor = first.json().nextCursor
     expect(typeof cursor).toBe("string")
     const second = await asTenant(app, orgId, "GET", `/api/messages?phone=14155550160&limit=2&cursor=${cursor}`)
-    expect(second.json().data.map((m: { text: string }) => m.text)).toEqual(["one"])
+    // The customer's own message, which opened the service window, is the oldest.
+    expect(second.json().data.map((m: { text: string }) => m.text)).toEqual(["one", "hello"])
     expect(second.json().nextCursor).toBeNull()
     expect(second.json().data[0]).toMatchObject({ direction: "outbound", channel: "cloud", status: "sent" })
   })

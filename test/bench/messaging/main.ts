@@ -7,6 +7,9 @@
  * that every accepted payload's rows and bus records are there.
  *
  *   npm run bench -w @parley/bench -- messaging
+ *
+ * `npm run bench -w @parley/bench -- messaging campaign` runs the campaign benchmark instead
+ * (`campaign.ts`).
  */
 import { pathToFileURL } from "node:url"
 import { Topics } from "@parley/contracts"
@@ -298,4 +301,5 @@ const main = async () => {
   }
 }
 
-await main()
+if (process.argv[3] === "campaign") await import("./campaign.ts")
+else await main()

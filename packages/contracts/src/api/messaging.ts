@@ -115,6 +115,8 @@ export const ListMessagesQuery = Schema.Struct({
   cursor: Schema.optionalKey(NonEmpty(200)),
 })
 export const ListContactsQuery = Schema.Struct({ limit: LimitParam, cursor: Schema.optionalKey(NonEmpty(200)) })
+export const ListCampaignsQuery = ListContactsQuery
+export const ListOptOutsQuery = ListContactsQuery
 
 export const TemplateCategoryName = Schema.Literals(["MARKETING", "UTILITY", "AUTHENTICATION"])
 
@@ -141,31 +143,110 @@ export const TemplateRecord = Schema.Struct({
   qualityScore: Schema.NullOr(Schema.String),
   metaTemplateId: Schema.NullOr(Schema.String),
   reason: Schema.String,
+  /** As submitted: the body's `{{1}}`…`{{n}}` are the variables a send must give. */
+  components: Schema.Array(Schema.Record(Schema.String, Schema.Unknown)),
   createdAt: Schema.String,
   updatedAt: Schema.String,
 })
 export type TemplateRecord = typeof TemplateRecord.Type
 
+/**
+ * A template body's values (`{{1}}`…`{{n}}`, in order), sent as the provider's body parameters.
+ * The provider takes at most 1,024 characters per value.
+ */
+export const TemplateVariables = Schema.Array(Schema.String.check(Schema.isMaxLength(1024))).check(
+  Schema.isMaxLength(100),
+)
+
+/**
+ * One campaign recipient: a number as written (read with the organization's country), or the
+ * number with its own template variables. A number that cannot be read is listed in `invalid`,
+ * not refused with the request, so one bad line of a pasted list does not stop the rest.
+ */
+export const CampaignRecipient = Schema.Union([
+  Schema.String.check(Schema.isMaxLength(64)),
+  Schema.Struct({
+    phone: Schema.String.check(Schema.isMaxLength(64)),
+    variables: Schema.optionalKey(TemplateVariables),
+  }),
+])
+export type CampaignRecipient = typeof CampaignRecipient.Type
+
 export const CreateCampaignRequest = Schema.Struct({
   name: NonEmpty(200),
   template: CampaignTemplateRef,
-  recipients: Schema.Array(HumanPhoneNumber).check(
+  recipients: Schema.Array(CampaignRecipient).check(
     Schema.isMinLength(1, { expected: "at least 1 recipient" }),
     Schema.isMaxLength(100_000, { expected: "at most 100000 recipients" }),
   ),
+  /** Count and check only: nothing is stored or sent (answered 200). */
+  dryRun: Schema.optionalKey(Schema.Boolean),
 })
 export type CreateCampaignRequest = typeof CreateCampaignRequest.Type
+
+export const InvalidRecipient = Schema.Struct({
+  /** 0-based, into the request's `recipients`. */
+  index: Schema.Number,
+  input: Schema.String,
+  error: Schema.String,
+})
+
+/** What a campaign's creation (or its dry run) found in the list. */
+export const CampaignCounts = Schema.Struct({
+  /** Distinct readable numbers, opted-out ones left out: who will be sent to. */
+  totalRecipients: Schema.Number,
+  invalid: Schema.Array(InvalidRecipient),
+  /** Repeats of a number already in the list (each sent once). */
+  duplicates: Schema.Number,
+  /** Numbers left out because their owner opted out. */
+  optedOut: Schema.Number,
+})
+export type CampaignCounts = typeof CampaignCounts.Type
+
+export const CampaignTemplate = Schema.Struct({ name: Schema.String, language: Schema.String })
 
 export const CampaignRecord = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
+  template: CampaignTemplate,
   status: Schema.Literals(["running", "completed"]),
   totalRecipients: Schema.Number,
   sent: Schema.Number,
   failed: Schema.Number,
+  createdAt: Schema.String,
   completedAt: Schema.NullOr(Schema.String),
 })
 export type CampaignRecord = typeof CampaignRecord.Type
+
+export const CampaignRecipientStatus = Schema.Literals(["pending", "sent", "failed"])
+export const ListCampaignRecipientsQuery = Schema.Struct({
+  status: Schema.optionalKey(CampaignRecipientStatus),
+  limit: LimitParam,
+  cursor: Schema.optionalKey(NonEmpty(200)),
+})
+
+export const CampaignRecipientRecord = Schema.Struct({
+  phone: Schema.String,
+  status: CampaignRecipientStatus,
+  /** The provider's message id once sent. */
+  messageId: Schema.NullOr(Schema.String),
+  /** Why it failed: the provider's code and message, `opted_out`, or an unknown outcome. */
+  error: Schema.NullOr(Schema.String),
+})
+export type CampaignRecipientRecord = typeof CampaignRecipientRecord.Type
+
+export const OptOutRecord = Schema.Struct({
+  phone: Schema.String,
+  optedOutAt: Schema.String,
+  /** `keyword` (the customer wrote a stop word). */
+  source: Schema.String,
+})
+export type OptOutRecord = typeof OptOutRecord.Type
+
+/** `:phone` of `DELETE /api/contacts/opt-outs/:phone`: international digits. */
+export const PhoneDigitsParam = Schema.String.check(
+  Schema.isPattern(/^[0-9]{7,15}$/u, { expected: "international digits (14155550100)" }),
+)
 
 export const ImportContactsResponse = Schema.Struct({
   imported: Schema.Number,
@@ -230,7 +311,7 @@ export const ListContactsResponse = page(ContactRecord)
 export const CampaignStarted = Schema.Struct({
   id: Schema.String,
   status: Schema.Literal("running"),
-  totalRecipients: Schema.Number,
+  ...CampaignCounts.fields,
 })
 
 // ---- the sandbox (CONTRACT.md §16) ----
@@ -273,3 +354,6 @@ export const SandboxOutboxRecord = Schema.Struct({
 })
 export type SandboxOutboxRecord = typeof SandboxOutboxRecord.Type
 export const SandboxOutboxResponse = page(SandboxOutboxRecord)
+export const ListCampaignsResponse = page(CampaignRecord)
+export const ListCampaignRecipientsResponse = page(CampaignRecipientRecord)
+export const ListOptOutsResponse = page(OptOutRecord)

@@ -1,6 +1,13 @@
-import type { PutBookingSettingsRequest } from "@parley/contracts"
-import { Database } from "@parley/db"
-import { Effect } from "effect"
+import { OutboxWriter } from "@parley/bus"
+import {
+  encodeBusValue,
+  OrganizationSettingsChanged,
+  type OrgId,
+  type PutBookingSettingsRequest,
+  Topics,
+} from "@parley/contracts"
+import { type Database, withTransaction } from "@parley/db"
+import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { type BookingSettings, DEFAULT_BOOKING_SETTINGS, withAllDays } from "./settings.ts"
 
@@ -37,13 +44,18 @@ export const settingsOf = (row: SettingsRow | undefined): BookingSettings =>
         hours: row.hours,
       }
 
-/** Replaces the organization's settings; existing bookings stay as they are. */
+/**
+ * Replaces the organization's settings; existing bookings stay as they are. What other services
+ * need of them (the country numbers are read with) goes out on `parley.assistant.settings.v1` in
+ * the same transaction, so messaging's projection never misses a save.
+ */
 export const saveBookingSettings = (
   orgId: string,
   request: PutBookingSettingsRequest,
-): Effect.Effect<BookingSettings, never, Database> =>
+): Effect.Effect<BookingSettings, never, Database | OutboxWriter> =>
   Effect.gen(function* () {
-    const { sql } = yield* Database
+    const outbox = yield* OutboxWriter
+    const changedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     const settings = withAllDays({
       timezone: request.timezone,
       country: request.country ?? "US",
@@ -52,8 +64,10 @@ export const saveBookingSettings = (
       capacity: request.capacity,
       hours: request.hours,
     })
-    yield* Effect.promise(
-      () => sql`
+    yield* withTransaction((sql) =>
+      Effect.gen(function* () {
+        yield* Effect.promise(
+          () => sql`
         insert into assistant.booking_settings
           (org_id, timezone, country, services, slot_minutes, capacity, hours, updated_at)
         values (${orgId}, ${settings.timezone}, ${settings.country}, ${sql.json(settings.services as never)},
@@ -61,6 +75,19 @@ export const saveBookingSettings = (
         on conflict (org_id) do update set
           timezone = excluded.timezone, country = excluded.country, services = excluded.services, slot_minutes = excluded.slot_minutes,
           capacity = excluded.capacity, hours = excluded.hours, updated_at = now()`,
+        )
+        yield* outbox.append(sql, [
+          {
+            topic: Topics.assistantSettings,
+            key: orgId,
+            value: encodeBusValue(OrganizationSettingsChanged, {
+              orgId: orgId as OrgId,
+              country: settings.country,
+              changedAt,
+            }),
+          },
+        ])
+      }),
     )
     return settings
   })

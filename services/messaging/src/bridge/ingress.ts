@@ -3,6 +3,7 @@ import { type BridgeInboundRequest, type BridgeStatusRequest, normalizePhone } f
 import { withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect } from "effect"
+import { applyOptOutKeyword, optOutKeyword } from "../contacts/opt-outs.ts"
 import { channelInbound, messageInbound, messageStatus } from "../events.ts"
 import { recordStatus } from "../messages/status.ts"
 
@@ -28,9 +29,24 @@ export const ingestBridgeMessage = (orgId: string, body: BridgeInboundRequest, r
         )
         if (inserted.length === 0) return false
         const data = { from, name: body.name ?? "", type: body.type, text, messageId: body.messageId }
+        const keyword = optOutKeyword(text)
         const records: Array<OutgoingRecord> = [
           messageInbound(orgId, data, receivedAt),
-          channelInbound({ orgId: orgId as never, channel: "bridge", ...data, receivedAt: receivedAt.toISOString() }),
+          ...(keyword === undefined
+            ? [
+                channelInbound({
+                  orgId: orgId as never,
+                  channel: "bridge",
+                  ...data,
+                  receivedAt: receivedAt.toISOString(),
+                }),
+              ]
+            : yield* applyOptOutKeyword(tx, keyword, {
+                orgId,
+                channel: "bridge",
+                phone: from,
+                messageId: body.messageId,
+              })),
         ]
         yield* outbox.append(tx, records)
         return true

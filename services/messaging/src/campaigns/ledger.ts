@@ -20,9 +20,24 @@ export interface SendFinished {
   readonly phone: string
   readonly messageId: string
   readonly outcome: ProviderOutcome<string>
+  /** Whether the provider was called (a message record is kept); false for an opted-out recipient. */
+  readonly called: boolean
 }
 
-export type LedgerEntry = SendStarting | SendFinished
+/**
+ * The provider refused for throughput (130429, 131056, HTTP 429): the message was certainly not
+ * sent, so the recipient goes back, `sending → pending`, to be claimed again after `delayMs`.
+ * Never counted, never a failure.
+ */
+export interface SendDeferred {
+  readonly kind: "deferred"
+  readonly campaignId: string
+  readonly seq: number
+  readonly delayMs: number
+  readonly detail: string
+}
+
+export type LedgerEntry = SendStarting | SendFinished | SendDeferred
 
 /**
  * Where a campaign worker writes each recipient's progress, by group commit: the marks and outcomes
@@ -43,6 +58,7 @@ export const makeCampaignLedger = (
       const keyOf = (campaignId: string, seq: number) => `${campaignId}\n${seq}`
       const starting = entries.filter((e): e is SendStarting => e.kind === "starting")
       const finished = entries.filter((e): e is SendFinished => e.kind === "finished")
+      const deferred = entries.filter((e): e is SendDeferred => e.kind === "deferred")
       if (starting.length > 0) {
         const marked = await tx<Array<{ campaign_id: string; seq: number }>>`
           update messaging.campaign_recipients r set state = 'sending'
@@ -53,6 +69,19 @@ export const makeCampaignLedger = (
         for (const row of marked) applied.add(`starting\n${keyOf(row.campaign_id, row.seq)}`)
       }
       if (finished.length > 0) await applyOutcomes(tx, token, finished, applied, metrics)
+      if (deferred.length > 0) {
+        const put = await tx<Array<{ campaign_id: string; seq: number }>>`
+          update messaging.campaign_recipients r
+          set state = 'pending', claim_token = null, throttled = r.throttled + 1, error = d.detail,
+              retry_at = now() + make_interval(secs => d.delay_ms / 1000.0)
+          from unnest(${deferred.map((e) => e.campaignId)}::text[], ${deferred.map((e) => e.seq)}::int[],
+                      ${deferred.map((e) => e.delayMs)}::int[], ${deferred.map((e) => e.detail)}::text[])
+               as d(campaign_id, seq, delay_ms, detail)
+          where r.campaign_id = d.campaign_id and r.seq = d.seq and r.state = 'sending' and r.claim_token = ${token}
+          returning r.campaign_id, r.seq`
+        for (const row of put) applied.add(`deferred\n${keyOf(row.campaign_id, row.seq)}`)
+        metrics.campaignRecipients.inc({ outcome: "throttled" }, put.length)
+      }
       return entries.map((e) => applied.has(`${e.kind}\n${keyOf(e.campaignId, e.seq)}`))
     }),
   )
@@ -72,7 +101,7 @@ const applyOutcomes = async (
   }))
   const marked = await tx<Array<{ campaign_id: string; seq: number; state: string }>>`
     update messaging.campaign_recipients r
-    set state = o.state, provider_message_id = o.provider_id, error = o.error
+    set state = o.state, provider_message_id = o.provider_id, error = o.error, retry_at = null
     from unnest(${rows.map((r) => r.campaignId)}::text[], ${rows.map((r) => r.seq)}::int[],
                 ${rows.map((r) => r.state)}::text[], ${rows.map((r) => r.providerId)}::text[],
                 ${rows.map((r) => r.error)}::text[]) as o(campaign_id, seq, state, provider_id, error)
@@ -94,7 +123,7 @@ const applyOutcomes = async (
     from unnest(${ids}::text[], ${ids.map((id) => counts.get(id)?.sent ?? 0)}::int[],
                 ${ids.map((id) => counts.get(id)?.failed ?? 0)}::int[]) as n(id, sent, failed)
     where c.id = n.id`
-  const recorded = rows.filter((r) => kept.has(`${r.campaignId}\n${r.seq}`))
+  const recorded = rows.filter((r) => r.called && kept.has(`${r.campaignId}\n${r.seq}`))
   await tx`
     insert into messaging.messages
       (id, org_id, channel, direction, phone, type, text, provider_message_id, status, error, campaign_id)

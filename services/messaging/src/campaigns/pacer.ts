@@ -1,17 +1,46 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
+import type postgres from "postgres"
 
 /**
- * Spaces provider calls evenly at `ratePerSecond` across every campaign this process sends: each
- * caller reserves the next free slot and sleeps until it. Shared by all in-flight sends, so the
- * concurrency window never pushes the rate past the limit.
+ * Paces campaign sends per sending number at `ratePerSecond` (CONTRACT.md §9, PARLEY_CLOUD_SEND_RATE),
+ * across every instance: the number's next free send time lives in `messaging.send_pace`, and a
+ * worker reserves the slots of a whole batch at once by moving it forward in one statement. N
+ * instances then interleave their batches and together send at the set rate, not N times it, for
+ * one round trip per batch rather than per send, and no reserved slot goes unused. Slot times are
+ * the database's clock, waited for here as offsets from the database's "now" read in the same
+ * statement, so the instances' own clocks need not agree.
  */
-export const makePacer = (ratePerSecond: number) => {
-  const gapMs = 1000 / Math.max(1, ratePerSecond)
-  let nextSlot = 0
-  return Effect.gen(function* () {
-    const now = yield* Clock.currentTimeMillis
-    const slot = Math.max(now, nextSlot)
-    nextSlot = slot + gapMs
-    if (slot > now) yield* Effect.sleep(slot - now)
+export interface NumberPacer {
+  /** Reserves `count` consecutive send slots of the number; answers when each is (`performance.now()` ms). */
+  readonly reserve: (phoneNumberId: string, count: number) => Effect.Effect<ReadonlyArray<number>>
+  /** Waits for one slot of the number (a retry's). */
+  readonly pace: (phoneNumberId: string) => Effect.Effect<void>
+}
+
+/** Sleeps until a reserved slot. */
+export const waitFor = (slot: number) =>
+  Effect.suspend(() => {
+    const wait = slot - performance.now()
+    return wait > 0 ? Effect.sleep(wait) : Effect.void
   })
+
+export const makeNumberPacer = (sql: postgres.Sql, ratePerSecond: number): NumberPacer => {
+  const gapMs = 1000 / Math.max(1, ratePerSecond)
+  const reserve = (phoneNumberId: string, count: number) =>
+    Effect.promise(async () => {
+      if (count <= 0) return []
+      const spanSeconds = (count * gapMs) / 1000
+      const [row] = await sql<Array<{ wait_ms: number }>>`
+        insert into messaging.send_pace as p (phone_number_id, next_at)
+        values (${phoneNumberId}, clock_timestamp() + make_interval(secs => ${spanSeconds}))
+        on conflict (phone_number_id) do update
+          set next_at = greatest(p.next_at, clock_timestamp()) + make_interval(secs => ${spanSeconds})
+        returning (extract(epoch from (next_at - clock_timestamp())) * 1000)::float8 - ${spanSeconds * 1000} as wait_ms`
+      const first = performance.now() + Math.max(0, row?.wait_ms ?? 0)
+      return Array.from({ length: count }, (_, i) => first + i * gapMs)
+    })
+  return {
+    reserve,
+    pace: (phoneNumberId) => Effect.flatMap(reserve(phoneNumberId, 1), (slots) => waitFor(slots[0] ?? 0)),
+  }
 }

@@ -8,17 +8,20 @@ import { campaignCompleted } from "../events.ts"
 import { deliver } from "../messages/send.ts"
 import { MessagingResources } from "../resources.ts"
 import { makeCampaignLedger } from "./ledger.ts"
-import { makePacer } from "./pacer.ts"
+import { makeNumberPacer, waitFor } from "./pacer.ts"
 import { CampaignWakeup } from "./wakeup.ts"
 
 export interface CampaignWorkerOptions {
-  /** Provider calls per second, across every campaign of this process. */
+  /** Provider calls per second per sending number, across every instance (PARLEY_CLOUD_SEND_RATE). */
   readonly ratePerSecond: number
   /** Recipients claimed and in flight at once per campaign batch. */
   readonly concurrency?: number
-  /** Attempts per recipient while the provider answers rate-limited or unavailable. */
+  /** Attempts per recipient while the provider answers unavailable (5xx, timeout, connection error). */
   readonly maxAttempts?: number
-  /** First backoff after a rate-limited answer; doubles per attempt, capped at 30 s. */
+  /**
+   * First backoff after an unavailable answer, and the first pause of a recipient the provider
+   * refused for throughput; doubles per attempt, capped at 30 s (60 s for throughput).
+   */
   readonly retryBaseMs?: number
   /**
    * How long a worker's claims stay its own without renewal. A live worker renews them every third
@@ -48,7 +51,22 @@ interface RunningCampaign {
 interface ClaimedRecipient {
   seq: number
   phone: string
+  variables: ReadonlyArray<string> | null
+  throttled: number
+  opted_out: boolean
 }
+
+/** The provider refused for throughput: the recipient goes back to pending, not counted. */
+interface Throttled {
+  readonly _tag: "Throttled"
+  readonly detail: string
+}
+
+/** The sending number a channel's sends are paced by. */
+const numberOf = (channel: StoredChannel): string => channel.phone_number_id ?? channel.id
+
+/** A recipient who opted out after the campaign was created: never sent, counted failed. */
+const OPTED_OUT = { _tag: "Rejected", status: 409, detail: "opted_out" } as const
 
 const UNKNOWN_OUTCOME = "outcome unknown: the worker stopped while sending; not resent to avoid a duplicate"
 
@@ -72,7 +90,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
     const { sql } = yield* Database
     const wakeup = yield* CampaignWakeup
     const { metrics } = yield* MessagingResources
-    const pace = makePacer(options.ratePerSecond)
+    const pacer = makeNumberPacer(sql, options.ratePerSecond)
     const concurrency = options.concurrency ?? Math.max(1, Math.min(64, Math.ceil(options.ratePerSecond / 4)))
     const maxAttempts = options.maxAttempts ?? 6
     const retryBaseMs = options.retryBaseMs ?? 1000
@@ -82,10 +100,15 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
     // This worker's claims: a token of its own, renewed while it runs.
     const token = newId("cw")
     const ledger = yield* makeCampaignLedger(token, metrics)
+    // Rows the ledger is moving right now are skipped (renewed next time, well inside the lease):
+    // locking them here in another order than the ledger's transaction deadlocked the two.
     yield* Effect.promise(
       () => sql`
-        update messaging.campaign_recipients set claimed_at = now()
-        where claim_token = ${token} and state in ('claimed', 'sending')`,
+        update messaging.campaign_recipients r set claimed_at = now()
+        from (select campaign_id, seq from messaging.campaign_recipients
+              where claim_token = ${token} and state in ('claimed', 'sending')
+              for update skip locked) held
+        where r.campaign_id = held.campaign_id and r.seq = held.seq`,
     ).pipe(
       Effect.catchCause((cause) => Effect.logWarning("renewing campaign claims failed", cause)),
       Effect.repeat(Schedule.spaced(Math.max(100, Math.floor(leaseMs / 3)))),
@@ -101,10 +124,22 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
       campaign: RunningCampaign,
       recipient: ClaimedRecipient,
       messageId: string,
-      outcome: Effect.Effect<ProviderOutcome<string>, E, R>,
+      outcome: Effect.Effect<ProviderOutcome<string> | Throttled, E, R>,
+      called = true,
     ) =>
       Effect.gen(function* () {
         if (!(yield* ledger.submit({ kind: "starting", campaignId: campaign.id, seq: recipient.seq }))) return
+        const answer = yield* outcome
+        if (answer._tag === "Throttled") {
+          yield* ledger.submit({
+            kind: "deferred",
+            campaignId: campaign.id,
+            seq: recipient.seq,
+            delayMs: Math.min(60_000, retryBaseMs * 2 ** recipient.throttled),
+            detail: answer.detail,
+          })
+          return
+        }
         yield* ledger.submit({
           kind: "finished",
           campaignId: campaign.id,
@@ -112,14 +147,21 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
           seq: recipient.seq,
           phone: recipient.phone,
           messageId,
-          outcome: yield* outcome,
+          outcome: answer,
+          called,
         })
       })
 
-    const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient) =>
+    const sendOne = (channel: StoredChannel, campaign: RunningCampaign, recipient: ClaimedRecipient, slot: number) =>
       Effect.gen(function* () {
         const messageId = newId("msg")
-        yield* pace
+        if (recipient.opted_out) {
+          // Opted out after the campaign was created: not sent, counted failed (CONTRACT.md §9).
+          yield* settle(campaign, recipient, messageId, Effect.succeed(OPTED_OUT), false)
+          return
+        }
+        const paceNumber = pacer.pace(numberOf(channel))
+        yield* waitFor(slot)
         // Durably "being sent" before the provider hears of it (see `settle`).
         yield* settle(
           campaign,
@@ -128,11 +170,18 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
           Effect.gen(function* () {
             let outcome: ProviderOutcome<string> = { _tag: "Unavailable", detail: "not attempted" }
             for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-              if (attempt > 1) yield* pace
+              if (attempt > 1) yield* paceNumber
               outcome = yield* deliver(channel, messageId, {
                 to: recipient.phone,
-                content: { type: "template", name: campaign.template_name, language: campaign.template_language },
+                content: {
+                  type: "template",
+                  name: campaign.template_name,
+                  language: campaign.template_language,
+                  variables: recipient.variables ?? [],
+                },
               })
+              // Certainly not sent: back to pending, to be tried again after a pause, never a failure.
+              if (outcome._tag === "RateLimited") return { _tag: "Throttled", detail: outcome.detail } as const
               if (outcome._tag === "Accepted" || outcome._tag === "Rejected") break
               if (attempt < maxAttempts) yield* Effect.sleep(Math.min(30_000, retryBaseMs * 2 ** (attempt - 1)))
             }
@@ -144,13 +193,18 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
     const claim = (campaign: RunningCampaign) =>
       Effect.promise(
         () => sql<Array<ClaimedRecipient>>`
-          update messaging.campaign_recipients set state = 'claimed', claimed_at = now(), claim_token = ${token}
-          where campaign_id = ${campaign.id} and seq in (
-            select seq from messaging.campaign_recipients
-            where campaign_id = ${campaign.id} and state = 'pending'
-            order by seq limit ${concurrency}
-            for update skip locked)
-          returning seq, phone`,
+          with claimed as (
+            update messaging.campaign_recipients set state = 'claimed', claimed_at = now(), claim_token = ${token}
+            where campaign_id = ${campaign.id} and seq in (
+              select seq from messaging.campaign_recipients
+              where campaign_id = ${campaign.id} and state = 'pending' and (retry_at is null or retry_at <= now())
+              order by seq limit ${concurrency}
+              for update skip locked)
+            returning seq, phone, variables, throttled)
+          select c.seq, c.phone, c.variables, c.throttled,
+                 exists (select 1 from messaging.opt_outs o where o.org_id = ${campaign.org_id} and o.phone = c.phone)
+                   as opted_out
+          from claimed c`,
       )
 
     /** No channel to send through: each claimed recipient is refused without a provider call. */
@@ -158,7 +212,13 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
       Effect.forEach(
         batch,
         (recipient) =>
-          settle(campaign, recipient, newId("msg"), Effect.succeed({ _tag: "Rejected", status: 409, detail } as const)),
+          settle(
+            campaign,
+            recipient,
+            newId("msg"),
+            Effect.succeed(recipient.opted_out ? OPTED_OUT : ({ _tag: "Rejected", status: 409, detail } as const)),
+            !recipient.opted_out,
+          ),
         { concurrency: "unbounded", discard: true },
       )
 
@@ -169,7 +229,17 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
         const batch = yield* claim(campaign)
         if (batch.length === 0) return 0
         if (Option.isNone(channel)) yield* failAll(campaign, batch, "no cloud channel is configured")
-        else yield* Effect.forEach(batch, (r) => sendOne(channel.value, campaign, r), { concurrency, discard: true })
+        else {
+          // The batch's send slots in one reservation (opted-out recipients take none).
+          const sending = batch.filter((r) => !r.opted_out).length
+          const slots = yield* pacer.reserve(numberOf(channel.value), sending)
+          let next = 0
+          yield* Effect.forEach(
+            batch,
+            (r) => sendOne(channel.value, campaign, r, r.opted_out ? 0 : (slots[next++] ?? 0)),
+            { concurrency, discard: true },
+          )
+        }
         return batch.length
       }).pipe(Effect.uninterruptible)
 
@@ -179,16 +249,15 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
       withTransaction((tx) =>
         Effect.gen(function* () {
           const outbox = yield* OutboxWriter
-          // Two probes, each on one partial index, so this stays cheap however far the campaign is:
-          // a `state in (…)` filter, or a plain EXISTS on pending (the planner drops its ORDER BY and
-          // seq-scans past the sent rows), costs a scan of the campaign. The recount below runs once,
-          // when nothing is left.
+          // Anything left: a recipient pending (also one waiting out a throughput pause), claimed by a
+          // worker that has not called the provider yet, or being sent. One probe on the partial
+          // index of exactly those states, so it stays cheap however far the campaign is. Every
+          // state change moves a recipient toward sent or failed (or, on reclaim, from claimed back
+          // to pending), so "none left" seen in one snapshot stays true.
           const [open] = yield* Effect.promise(
             () => tx<Array<{ open: boolean }>>`
-              select (select seq from messaging.campaign_recipients
-                      where campaign_id = ${campaign.id} and state = 'pending' order by seq limit 1) is not null
-                  or exists (select 1 from messaging.campaign_recipients
-                             where campaign_id = ${campaign.id} and state = 'sending') as open`,
+              select exists (select 1 from messaging.campaign_recipients
+                             where campaign_id = ${campaign.id} and state in ('pending', 'claimed', 'sending')) as open`,
           )
           if (open?.open !== false) return
           const [done] = yield* Effect.promise(

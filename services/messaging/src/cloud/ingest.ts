@@ -2,6 +2,7 @@ import { OutboxWriter, type OutgoingRecord } from "@parley/bus"
 import { type Database, type GroupCommit, makeGroupCommit } from "@parley/db"
 import { Effect, type Scope } from "effect"
 import type postgres from "postgres"
+import { applyOptOutKeyword, optOutKeyword } from "../contacts/opt-outs.ts"
 import { channelInbound, messageInbound, messageStatus } from "../events.ts"
 import { recordStatus } from "../messages/status.ts"
 import type { MessagingMetrics } from "../metrics.ts"
@@ -118,9 +119,15 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
           if (!fresh.delete(key(orgId, row.messageId))) continue
           const data = { from: row.phone, name: row.name, type: row.type, text: row.text, messageId: row.messageId }
           records.push(messageInbound(orgId, data, at))
-          records.push(
-            channelInbound({ orgId: orgId as never, channel: "cloud", ...data, receivedAt: at.toISOString() }),
-          )
+          const keyword = optOutKeyword(row.text)
+          if (keyword !== undefined) {
+            const message = { orgId, channel: "cloud" as const, phone: row.phone, messageId: row.messageId }
+            records.push(...(yield* applyOptOutKeyword(tx, keyword, message)))
+          } else {
+            records.push(
+              channelInbound({ orgId: orgId as never, channel: "cloud", ...data, receivedAt: at.toISOString() }),
+            )
+          }
           summary.inbound++
         }
         for (const report of change.statuses) {

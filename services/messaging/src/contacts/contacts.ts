@@ -1,7 +1,8 @@
-import { type ContactRecord, normalizePhone } from "@parley/contracts"
+import type { ContactRecord } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect } from "effect"
+import { readPhoneNumber } from "../numbers/phone-number.ts"
 import { decodeCursor, pageOf } from "../paging.ts"
 import { CsvReader, type CsvRecord } from "./csv.ts"
 
@@ -22,9 +23,10 @@ export class ImportRefused extends Error {}
 /**
  * Imports a CSV of contacts: a header row naming a `phone` column (and optionally `name`), then
  * one contact per row. Rows are read as a stream and upserted in batches, all inside ONE
- * transaction, so a refused file (no phone column) writes nothing.
+ * transaction, so a refused file (no phone column) writes nothing. Numbers are read with the
+ * organization's `country` (CONTRACT.md §9), as a campaign's are.
  */
-export const importContacts = (orgId: string, chunks: Iterable<Uint8Array>) =>
+export const importContacts = (orgId: string, country: string, chunks: Iterable<Uint8Array>) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     return yield* Effect.promise(() =>
@@ -65,13 +67,11 @@ export const importContacts = (orgId: string, chunks: Iterable<Uint8Array>) =>
               continue
             }
             if (record.fields.every((f) => f.trim() === "")) continue
-            const raw = (record.fields[phoneAt] ?? "").trim()
-            const phone = normalizePhone(raw)
-            if (raw === "") refuse(record.line, "phone is empty")
-            else if (!/^\+?[0-9 ().-]+$/.test(raw) || phone.length < 7 || phone.length > 15) {
-              refuse(record.line, "phone must be a number of 7–15 digits")
-            } else if (seen.has(phone)) result.skipped++
+            const read = readPhoneNumber(record.fields[phoneAt] ?? "", country)
+            if ("error" in read) refuse(record.line, `phone ${read.error}`)
+            else if (seen.has(read.digits)) result.skipped++
             else {
+              const phone = read.digits
               seen.add(phone)
               const name = nameAt < 0 ? "" : (record.fields[nameAt] ?? "").trim().slice(0, 200)
               batch.push({ phone, name })

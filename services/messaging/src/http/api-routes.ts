@@ -1,12 +1,17 @@
 import { MEDIA_TYPES, normalizePhone } from "@parley/contracts"
+import { Database } from "@parley/db"
 import { invalidRequest, mediaTypeMatches, unsupportedMediaType } from "@parley/platform"
 import { Effect } from "effect"
-import { createCampaign, getCampaign } from "../campaigns/campaigns.ts"
+import { createCampaign, getCampaign, listCampaignRecipients, listCampaigns } from "../campaigns/campaigns.ts"
 import { putBridgeChannel, putCloudChannel } from "../channels/configure.ts"
 import { type ImportRefused, importContacts, listContacts } from "../contacts/contacts.ts"
+import { listOptOuts, removeOptOut } from "../contacts/opt-outs.ts"
 import { storeMedia } from "../media/media.ts"
 import { listMessages } from "../messages/list.ts"
 import { sendMessage } from "../messages/send.ts"
+import { outboundOfRequest } from "../messages/send-request.ts"
+import { countryOf } from "../numbers/org-country.ts"
+import { readPhoneNumber } from "../numbers/phone-number.ts"
 import { createTemplate, listTemplates } from "../templates/templates.ts"
 import type { MessagingHandlers } from "./tenant.ts"
 
@@ -28,21 +33,21 @@ export const apiHandlers = {
 
   sendMessage: ({ principal, body }) =>
     Effect.gen(function* () {
-      const request = yield* body
-      const sent = yield* sendMessage(principal.orgId, {
-        to: normalizePhone(request.to),
-        channel: request.channel,
-        content:
-          "template" in request ? { type: "template", ...request.template } : { type: "text", text: request.text },
-      })
+      const sent = yield* sendMessage(principal.orgId, yield* outboundOfRequest(principal.orgId, yield* body))
       return { id: sent?.id, messageId: sent?.messageId, status: "sent" as const }
     }),
 
   listMessages: ({ principal, query }) =>
     Effect.gen(function* () {
+      const { sql } = yield* Database
+      const read =
+        query.phone === undefined ? undefined : readPhoneNumber(query.phone, yield* countryOf(sql, principal.orgId))
       const page = yield* listMessages(principal.orgId, {
         limit: query.limit ?? 50,
-        ...(query.phone === undefined ? {} : { phone: normalizePhone(query.phone) }),
+        // As the number was sent to: read with the organization's country, else its digits.
+        ...(query.phone === undefined || read === undefined
+          ? {}
+          : { phone: "digits" in read ? read.digits : normalizePhone(query.phone) }),
         ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
       })
       return page ?? (yield* Effect.fail(badCursor))
@@ -55,12 +60,40 @@ export const apiHandlers = {
       return yield* createTemplate(principal.orgId, yield* body)
     }),
 
-  createCampaign: ({ principal, body }) =>
+  createCampaign: ({ principal, body, reply }) =>
     Effect.gen(function* () {
-      return yield* createCampaign(principal.orgId, yield* body)
+      const created = yield* createCampaign(principal.orgId, yield* body)
+      if (!created.dryRun) return created.started
+      // A dry run stores and sends nothing: 200 with the counts alone (CONTRACT.md §9).
+      reply.code(200)
+      return created.counts as never
     }),
 
   getCampaign: ({ principal, params }) => getCampaign(principal.orgId, params.id),
+
+  listCampaigns: ({ principal, query }) =>
+    Effect.gen(function* () {
+      const page = yield* listCampaigns(principal.orgId, query.limit ?? 50, query.cursor)
+      return page ?? (yield* Effect.fail(badCursor))
+    }),
+
+  listCampaignRecipients: ({ principal, params, query }) =>
+    Effect.gen(function* () {
+      const page = yield* listCampaignRecipients(principal.orgId, params.id, {
+        status: query.status,
+        limit: query.limit ?? 50,
+        cursor: query.cursor,
+      })
+      return page ?? (yield* Effect.fail(badCursor))
+    }),
+
+  listOptOuts: ({ principal, query }) =>
+    Effect.gen(function* () {
+      const page = yield* listOptOuts(principal.orgId, query.limit ?? 50, query.cursor)
+      return page ?? (yield* Effect.fail(badCursor))
+    }),
+
+  deleteOptOut: ({ principal, params }) => removeOptOut(principal.orgId, params.phone),
 
   importContacts: ({ principal, body }) =>
     Effect.gen(function* () {
@@ -69,7 +102,8 @@ export const apiHandlers = {
       const chunks = function* () {
         for (let at = 0; at < bytes.length; at += 65_536) yield bytes.subarray(at, at + 65_536)
       }
-      return yield* importContacts(principal.orgId, chunks()).pipe(
+      const { sql } = yield* Database
+      return yield* importContacts(principal.orgId, yield* countryOf(sql, principal.orgId), chunks()).pipe(
         Effect.mapError((refused: ImportRefused) =>
           invalidRequest(refused.message, [{ path: "body", message: refused.message }]),
         ),

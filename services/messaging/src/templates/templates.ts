@@ -15,6 +15,7 @@ interface TemplateRow {
   quality_score: string | null
   meta_template_id: string | null
   reason: string
+  components: ReadonlyArray<Record<string, unknown>>
   created_at: Date
   updated_at: Date
 }
@@ -28,6 +29,7 @@ const toTemplate = (row: TemplateRow): TemplateRecord => ({
   qualityScore: row.quality_score,
   metaTemplateId: row.meta_template_id,
   reason: row.reason,
+  components: row.components,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 })

@@ -1,6 +1,8 @@
 /**
  * Messages (CONTRACT.md §14, §9): the conversation with one customer number (or every message),
- * newest first and paged, and a text message sent to that number.
+ * newest first and paged, and a text message sent to that number — or, when the provider's 24-hour
+ * customer-service window with that customer is closed (their last message on the cloud channel is
+ * older, or there is none; or the API answered `outside_service_window`), a template instead.
  */
 
 import { useRef, useState } from "preact/hooks"
@@ -21,11 +23,22 @@ import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
 import { Pager, usePaging } from "../../ui/pager.tsx"
 import { isPhone } from "../campaigns/recipients.ts"
+import { SendTemplate } from "./send-template.tsx"
+
+const WINDOW_MS = 24 * 60 * 60 * 1000
 
 const phoneProblem = (phone: string): string | undefined =>
   isPhone(phone.trim()) ? undefined : "Enter a phone number of 7–15 digits, like +1 415 555 0100."
 
-const SendText = ({ phone, onSent }: { phone: string; onSent: () => void }) => {
+const SendText = ({
+  phone,
+  onSent,
+  onWindowClosed,
+}: {
+  phone: string
+  onSent: () => void
+  onWindowClosed: () => void
+}) => {
   const [to, setTo] = useState(phone)
   const [text, setText] = useState("")
   const [channel, setChannel] = useState<"" | "cloud" | "bridge">("")
@@ -44,7 +57,12 @@ const SendText = ({ phone, onSent }: { phone: string; onSent: () => void }) => {
     setErrors(found)
     if (Object.values(found).some(Boolean)) return focusFirstInvalid(form.current)
     const answer = await action.run(() =>
-      unwrap(api.POST("/api/messages", { body: { to: to.trim(), text, ...(channel === "" ? {} : { channel }) } })),
+      unwrap(
+        api.POST("/api/messages", { body: { to: to.trim(), text, ...(channel === "" ? {} : { channel }) } }),
+      ).catch((failure: unknown) => {
+        if ((failure as { code?: string }).code === "outside_service_window") onWindowClosed()
+        throw failure
+      }),
     )
     if (answer === undefined) return
     setText("")
@@ -98,12 +116,21 @@ const MessagesScreen = () => {
     [phone, paging.cursor],
   )
   const list = messages.data?.data ?? []
+  const [refused, setRefused] = useState(false)
+  // The window is known from the newest customer message on the cloud channel among those shown.
+  const lastInbound = list.find((m) => m.direction === "inbound" && m.channel === "cloud")
+  const windowClosed =
+    phone !== "" &&
+    messages.data !== undefined &&
+    paging.page === 1 &&
+    (refused || lastInbound === undefined || Date.now() - Date.parse(lastInbound.createdAt) > WINDOW_MS)
   const filter = (event: Event) => {
     event.preventDefault()
     const problem = phoneInput.trim() === "" ? undefined : phoneProblem(phoneInput)
     setError(problem)
     if (problem !== undefined) return
     setPhone(phoneInput.trim())
+    setRefused(false)
     paging.reset()
   }
   return (
@@ -164,9 +191,20 @@ const MessagesScreen = () => {
         )}
         <Pager paging={paging} nextCursor={messages.data?.nextCursor} label="Messages" />
       </Section>
+      {may("POST /api/messages") && windowClosed ? (
+        <Section title="The 24-hour window is closed">
+          <p role="status" class="notice notice-warn">
+            {lastInbound === undefined
+              ? `${phone} has not written on the cloud channel`
+              : `${phone} last wrote ${formatTimePrecise(lastInbound.createdAt)}`}
+            , so the provider accepts no free-form text until they write again. Send an approved template instead.
+          </p>
+          <SendTemplate key={phone} to={phone} onSent={messages.reload} />
+        </Section>
+      ) : null}
       {may("POST /api/messages") ? (
         <Section title="Send a text message">
-          <SendText key={phone} phone={phone} onSent={messages.reload} />
+          <SendText key={phone} phone={phone} onSent={messages.reload} onWindowClosed={() => setRefused(true)} />
         </Section>
       ) : null}
     </Page>

@@ -1,0 +1,146 @@
+/**
+ * Opt-out by keyword and the opt-out list (CONTRACT.md §9): a message whose whole text is a stop word
+ * records the sender (source `keyword`) and is answered once with a confirmation instead of by the
+ * assistant; START reverses it; the list routes show and remove, per organization.
+ */
+import { Topics } from "@parley/contracts"
+import { eventually } from "@parley/platform/testing"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  asTenant,
+  connectCloud,
+  customerWrites,
+  eventsOf,
+  type FakeProvider,
+  inboundPayload,
+  newOrg,
+  postCloudWebhook,
+  principalHeader,
+  type RunningApp,
+  recordsOn,
+  startApp,
+  startFakeProvider,
+  startInfrastructure,
+  type TestInfrastructure,
+  testConfig,
+} from "./harness.ts"
+
+let infra: TestInfrastructure
+let provider: FakeProvider
+let app: RunningApp
+const orgId = newOrg()
+const PHONE_ID = "6660051"
+
+beforeAll(async () => {
+  infra = await startInfrastructure()
+  provider = await startFakeProvider()
+  app = await startApp(infra, { config: testConfig(provider.server.url) })
+  await connectCloud(app, orgId, PHONE_ID)
+}, 60_000)
+
+afterAll(async () => {
+  await app?.stop()
+  await provider?.server.close()
+  await infra?.close()
+})
+
+const textsTo = (phone: string) =>
+  provider
+    .sends()
+    .filter((s) => s.body.to === phone && s.body.type === "text")
+    .map((s) => (s.body.text as { body: string }).body)
+
+const optOuts = async (org = orgId, query = "") =>
+  (await asTenant(app, org, "GET", `/api/contacts/opt-outs${query}`)).json() as {
+    data: Array<{ phone: string; source: string; optedOutAt: string }>
+    nextCursor: string | null
+  }
+
+describe("stop words", () => {
+  it("records the sender on STOP, answers once with a confirmation instead of the assistant, and fires message.inbound", async () => {
+    const message = {
+      from: "14155550201",
+      id: "wamid.stop-1",
+      timestamp: "1700000000",
+      type: "text",
+      text: { body: " stop " },
+    }
+    expect((await postCloudWebhook(app, inboundPayload(PHONE_ID, [message]))).statusCode).toBe(200)
+    // The provider redelivers the same payload; the customer writes STOP again.
+    expect((await postCloudWebhook(app, inboundPayload(PHONE_ID, [message]))).statusCode).toBe(200)
+    await customerWrites(app, PHONE_ID, "14155550201", "STOP")
+    await eventually(() => expect(textsTo("14155550201")).toHaveLength(1))
+    expect(textsTo("14155550201")[0]).toContain("unsubscribed")
+    expect((await optOuts()).data).toEqual([
+      { phone: "14155550201", source: "keyword", optedOutAt: expect.stringMatching(/Z$/) },
+    ])
+    const inbound = (await eventsOf(infra, orgId, "message.inbound")).filter((e) => e.data.from === "14155550201")
+    expect(inbound.map((e) => e.data.text)).toEqual([" stop ", "STOP"])
+    // Not a conversation turn: nothing for the assistant to answer.
+    const turns = (await recordsOn(infra, Topics.channelInbound, orgId)) as Array<{ from: string }>
+    expect(turns.filter((t) => t.from === "14155550201")).toEqual([])
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(textsTo("14155550201")).toHaveLength(1)
+  })
+
+  it("confirms in the stop word's language, takes every listed word, and leaves other messages to the assistant", async () => {
+    const words = ["UNSUBSCRIBE", "stopall", "Cancel", "END", "quit", "ARRÊT", "baja", "Abmelden", "PARAR"]
+    for (const [i, word] of words.entries()) await customerWrites(app, PHONE_ID, `1415555030${i}`, word)
+    await customerWrites(app, PHONE_ID, "14155550320", "please stop calling me at 9")
+    await eventually(async () => expect((await optOuts()).data).toHaveLength(1 + words.length), { timeoutMs: 5000 })
+    await eventually(() => expect(textsTo("14155550305")).toHaveLength(1))
+    expect(textsTo("14155550305")[0]).toContain("désabonné")
+    await eventually(() => expect(textsTo("14155550306")[0]).toContain("dado de baja"))
+    await eventually(() => expect(textsTo("14155550307")[0]).toContain("abgemeldet"))
+    await eventually(() => expect(textsTo("14155550308")[0]).toContain("cancelada"))
+    const turns = (await recordsOn(infra, Topics.channelInbound, orgId)) as Array<{ from: string }>
+    expect(turns.filter((t) => t.from === "14155550320")).toHaveLength(1)
+    expect((await optOuts()).data.map((o) => o.phone)).not.toContain("14155550320")
+  })
+
+  it("reverses an opt-out on START, confirmed once", async () => {
+    await customerWrites(app, PHONE_ID, "14155550201", "Start")
+    await eventually(() => expect(textsTo("14155550201")).toHaveLength(2))
+    expect(textsTo("14155550201")[1]).toContain("subscribed again")
+    expect((await optOuts()).data.map((o) => o.phone)).not.toContain("14155550201")
+  })
+})
+
+describe("the opt-out list", () => {
+  it("pages newest first, removes a number on DELETE (admin), and shows or changes nothing of another organization", async () => {
+    const all = await optOuts()
+    const first = await optOuts(orgId, "?limit=3")
+    expect(first.data).toHaveLength(3)
+    const second = await optOuts(orgId, `?limit=100&cursor=${first.nextCursor}`)
+    expect([...first.data, ...second.data].map((o) => o.phone)).toEqual(all.data.map((o) => o.phone))
+    const other = newOrg()
+    expect(await optOuts(other)).toEqual({ data: [], nextCursor: null })
+    const phone = all.data[0]?.phone as string
+    const member = await app.http.inject({
+      method: "DELETE",
+      url: `/api/contacts/opt-outs/${phone}`,
+      headers: { "x-parley-principal": principalHeader(orgId, "member") },
+    })
+    expect(member.statusCode).toBe(403)
+    const foreign = await app.http.inject({
+      method: "DELETE",
+      url: `/api/contacts/opt-outs/${phone}`,
+      headers: { "x-parley-principal": principalHeader(other) },
+    })
+    expect(foreign.statusCode).toBe(204)
+    expect((await optOuts()).data.map((o) => o.phone)).toContain(phone)
+    const removed = await app.http.inject({
+      method: "DELETE",
+      url: `/api/contacts/opt-outs/${phone}`,
+      headers: { "x-parley-principal": principalHeader(orgId) },
+    })
+    expect(removed.statusCode).toBe(204)
+    expect((await optOuts()).data.map((o) => o.phone)).not.toContain(phone)
+    const malformed = await app.http.inject({
+      method: "DELETE",
+      url: "/api/contacts/opt-outs/+1%20415",
+      headers: { "x-parley-principal": principalHeader(orgId) },
+    })
+    expect(malformed.statusCode).toBe(400)
+  })
+})
