@@ -37,6 +37,7 @@ export interface FakeProvider {
   ownNumber(phoneNumberId: string, token: string): void
   /** The `GET /<version>/<id>` reads, with the token each presented. */
   numberReads(): Array<{ phoneNumberId: string; auth: string }>
+  /**
    * Refuses every `n`th send for throughput, in turn HTTP 429, code 130429 and code 131056, as the
    * provider does when a number or a customer pair is over its rate (0: never).
    */
