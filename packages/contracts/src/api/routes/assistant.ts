@@ -152,6 +152,18 @@ export const assistantRoutes = serviceRoutes(
       body: jsonBody(schema("PutAssistantProfileRequest", PutAssistantProfileRequest)),
       responses: { 200: jsonReply("The profile", schema("AssistantProfile", AssistantProfileRecord)) },
     },
+    previewChat: {
+      method: "POST",
+      path: "/api/assistant/preview",
+      access: "member",
+      summary:
+        "The console's live preview: a message to the organization's own assistant, as a visitor's would be, with the signed-in session (no widget key, whatever origins the keys allow)",
+      tag: "Assistant",
+      description:
+        "Answers as `POST /api/public/chat` does (CONTRACT.md §14). It is the live assistant: a phone number written here records a real lead.",
+      body: jsonBody(schema("ChatRequest", ChatRequest)),
+      responses: { 200: jsonReply("The assistant's reply", schema("ChatResponse", ChatResponse)) },
+    },
     getBookingSettings: {
       method: "GET",
       path: "/api/bookings/settings",
