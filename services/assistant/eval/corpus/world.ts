@@ -29,7 +29,7 @@ export interface World {
     readonly services: ReadonlyArray<string>
     readonly slotMinutes: number
     readonly capacity: number
-    readonly hours: Readonly<Partial<Record<keyof typeof hours, ReadonlyArray<readonly [string, string]>>>>
+    readonly hours: Readonly<Partial<Record<keyof typeof hours, ReadonlyArray<ReadonlyArray<string>>>>>
   }
   readonly profile: {
     readonly businessName: string

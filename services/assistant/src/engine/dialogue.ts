@@ -22,6 +22,9 @@ import type { BookedSlot, ConversationState } from "./state.ts"
 
 export interface HeldBooking extends BookedSlot {
   readonly id: string
+  /** Who holds it (a booking of the widget's form or a channel: the conversation may not know the number). */
+  readonly phone?: string | undefined
+  readonly name?: string | undefined
 }
 
 /** The calendar's view of one day: the start times it offers and those still free now. */
@@ -154,12 +157,21 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (previous.awaiting === "callbackOffer" && intents.yes && !intents.noCall) {
     return requestCall({ ...turn, state: { ...next, callback: true, noCall: false } }, "callback")
   }
+  // A slot proposed (a date the visitor did not name) and accepted: the booking goes on with it.
+  if (previous.awaiting === "confirm" && previous.pending !== undefined && accepts(facts)) {
+    return bookOn({ ...turn, state: { ...next, bookingAsked: true } }, previous.pending)
+  }
   const held = heldBooking(turn)
   if (held === "needed") return need({ kind: "held" })
   if (held !== undefined && intents.cancel && !intents.move) return cancel(turn, held)
   if (held !== undefined && isMoveRequest(turn, previous)) return move(turn, held)
   if (intents.cancel && (intents.booking || previous.booking !== undefined) && held === undefined) {
     return reply(turn, catalog.nothingToCancel(), { ...next, awaiting: "callbackOffer" })
+  }
+  // A question the business's knowledge answers gets that answer, never a booking reply.
+  if (isKnowledgeQuestion(turn, previous)) {
+    const answer = answerQuestion(facts, context, catalog, formats)
+    if (answer !== undefined) return reply(turn, answer)
   }
   if (isAboutBooking(turn, previous)) return book(turn, previous)
   if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name))
@@ -174,6 +186,38 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
     return reply(turn, context.profile.greeting?.trim() || catalog.greeting(context.profile.businessName))
   }
   return reply(turn, catalog.menu(context.profile.businessName))
+}
+
+/** An answer that accepts a proposed slot: a yes, or going on with the details it needs. */
+const accepts = (facts: MessageFacts): boolean =>
+  !facts.intents.no &&
+  !facts.intents.noCall &&
+  !facts.intents.cancel &&
+  facts.when.date === undefined &&
+  facts.when.time === undefined &&
+  (facts.intents.yes || facts.name !== undefined || facts.phone !== undefined || facts.intents.booking)
+
+/**
+ * A question about the business, outside a booking dialogue, naming no day or time and asking for
+ * nothing (a callback, a demo, a booking, a change): answered from what the business wrote.
+ */
+const isKnowledgeQuestion = (turn: Turn, previous: ConversationState): boolean => {
+  const { intents, when, phone } = turn.facts
+  return (
+    intents.question &&
+    !intents.booking &&
+    !intents.demo &&
+    !intents.callback &&
+    !intents.cancel &&
+    !intents.move &&
+    phone === undefined &&
+    when.date === undefined &&
+    when.time === undefined &&
+    !when.earliest &&
+    previous.pending === undefined &&
+    previous.offered === undefined &&
+    previous.conflict === undefined
+  )
 }
 
 /** A callback or demo asked for: noted when the number is known, else the number asked for. */
@@ -248,8 +292,9 @@ const move = (turn: Turn, held: HeldBooking): Step => {
       kind: "move",
       from: held,
       to: target,
-      phone: phoneOf(turn) ?? "",
-      name: state.name ?? "",
+      // A booking of the widget's form is held under the number written in the form.
+      phone: held.phone ?? phoneOf(turn) ?? "",
+      name: state.name ?? held.name ?? "",
     })
   }
   if (known.booking.kind === "refused") return refused(turn, target, known.booking.reason)
@@ -303,15 +348,26 @@ const wantedSlot = (turn: Turn, previous: ConversationState) => {
   }
   date ??= previous.pending?.date ?? previous.offered?.date
   time ??= when.earliest ? "earliest" : undefined
-  if (time === undefined && when.date === undefined) time = previous.pending?.time
+  // "Wednesday, not Tuesday": another day for the time already chosen.
+  if (time === undefined) time = previous.pending?.time
   const chosenService =
-    service ?? previous.pending?.service ?? previous.offered?.service ?? conflict?.service ?? services[0] ?? ""
+    service ??
+    previous.pending?.service ??
+    previous.offered?.service ??
+    conflict?.service ??
+    previous.service ??
+    services[0] ??
+    ""
   return { date, time, service: chosenService }
 }
 
 const book = (turn: Turn, previous: ConversationState): Step => {
   const { facts, catalog, formats, known, context } = turn
-  const state: ConversationState = { ...turn.state, bookingAsked: true }
+  const state: ConversationState = {
+    ...turn.state,
+    bookingAsked: true,
+    ...(facts.service === undefined ? {} : { service: facts.service }),
+  }
   const booking = { ...turn, state }
   const { when } = facts
   const wanted = wantedSlot(booking, previous)
@@ -332,17 +388,18 @@ const book = (turn: Turn, previous: ConversationState): Step => {
     )
   }
   if (wanted.date === undefined) {
-    if (wanted.time !== undefined && wanted.time !== "earliest") {
-      // A time with no day: today's, if it is still ahead, else the next open day's.
-      const today = context.today
-      if (wanted.time > context.nowTime) return bookOn(booking, { ...wanted, date: today, time: wanted.time })
+    // A time with no day: today's if it is still ahead, else the next open day's — a guess, so it is
+    // proposed and booked only when the visitor accepts it (never booked as "today" unasked).
+    const guessed = wanted.time !== undefined && wanted.time !== "earliest"
+    if (guessed && wanted.time !== undefined && wanted.time > context.nowTime && !closedForTheDay(context)) {
+      return bookOn(booking, { ...wanted, date: context.today, time: wanted.time }, true)
     }
-    const from = context.today
+    const from = guessed ? addDays(context.today, 1) : context.today
     if (known.nextOpen === undefined || known.nextOpen.from !== from) return need({ kind: "nextOpenDay", from })
     if (known.nextOpen.date === null) {
       return reply(booking, catalog.noOpenDay(wanted.service), { ...settle(state), awaiting: "callbackOffer" })
     }
-    return bookOn(booking, { ...wanted, date: known.nextOpen.date })
+    return bookOn(booking, { ...wanted, date: known.nextOpen.date }, guessed)
   }
   return bookOn(booking, { ...wanted, date: wanted.date })
 }
@@ -351,11 +408,16 @@ const book = (turn: Turn, previous: ConversationState): Step => {
 const bookOn = (
   turn: Turn,
   wanted: { readonly date: string; readonly time: string | undefined; readonly service: string },
+  /** The day was not named by the visitor: the slot is proposed, and booked once accepted. */
+  proposed = false,
 ): Step => {
   const { catalog, formats, known, context, state } = turn
   const day = known.days.get(wanted.date)
   if (day === undefined) return need({ kind: "day", date: wanted.date })
   const dayLabel = formats.date(wanted.date)
+  if (wanted.date === context.today && closedForTheDay(context) && day.offered.length > 0) {
+    return closedForToday(turn, wanted.service)
+  }
   if (day.offered.length === 0 || wanted.date < context.today) {
     if (wanted.date < context.today) {
       return reply(turn, catalog.pastTime(dayLabel, formats.time(wanted.time ?? "00:00"), undefined), settle(state))
@@ -368,7 +430,7 @@ const bookOn = (
       ...(nextOpen === null ? {} : { offered: { date: nextOpen, service: wanted.service } }),
     })
   }
-  let time = wanted.time
+  let time = fitHour(turn, day, wanted.time)
   if (time === "earliest") time = day.free[0]
   if (time === undefined) {
     if (day.free.length === 0) return reply(turn, catalog.dayFull(wanted.service, dayLabel), settle(state))
@@ -384,6 +446,12 @@ const bookOn = (
   // The slot is free: the name, then the number, then the booking.
   const phone = phoneOf(turn)
   const pending = { ...settle(state), pending: slot }
+  if (proposed) {
+    return reply(turn, catalog.proposeSlot(slot.service, dayLabel, formats.time(slot.time)), {
+      ...pending,
+      awaiting: "confirm",
+    })
+  }
   if (phone === undefined) {
     if (state.name === undefined && state.awaiting !== "name" && turn.facts.name === undefined) {
       return reply(turn, catalog.askName(slot.service, dayLabel, formats.time(slot.time)), {
@@ -417,8 +485,39 @@ const checkSlot = (turn: Turn, slot: BookedSlot): Step | undefined => {
   return undefined
 }
 
+/** Whether today's opening hours are over at the organization's wall clock (or there are none today). */
+const closedForTheDay = (context: EngineContext): boolean =>
+  openingRangesOn(context.settings, context.today).every(([, close]) => close <= context.nowTime)
+
+/** A time asked for today after today's closing: said as such, with the next open day offered. */
+const closedForToday = (turn: Turn, service: string): Step => {
+  const { catalog, formats, known, context, state } = turn
+  const from = addDays(context.today, 1)
+  if (known.nextOpen === undefined || known.nextOpen.from !== from) return need({ kind: "nextOpenDay", from })
+  const nextOpen = known.nextOpen.date
+  return reply(turn, catalog.closedForToday(nextOpen === null ? undefined : formats.date(nextOpen)), {
+    ...settle(state),
+    ...(nextOpen === null ? {} : { offered: { date: nextOpen, service } }),
+  })
+}
+
+/**
+ * An hour named without am/pm was read as an afternoon one ("at 3" → 15:00); when only the morning
+ * reading is a time the day offers ("amanhã às 7h" at a studio opening at 7:00), it is that one.
+ */
+const fitHour = (turn: Turn, day: DayView, time: string | undefined): string | undefined => {
+  if (time === undefined || turn.facts.when.hourShifted !== true || time !== turn.facts.when.time) return time
+  if (day.offered.includes(time)) return time
+  const hour = Number(time.slice(0, 2)) - 12
+  const morning = `${String(hour).padStart(2, "0")}${time.slice(2)}`
+  return hour >= 0 && day.offered.includes(morning) ? morning : time
+}
+
 const refused = (turn: Turn, slot: BookedSlot, reason: "full" | "notOffered" | "past"): Step => {
   const { catalog, formats, known, context, state } = turn
+  if (reason !== "full" && slot.date === context.today && closedForTheDay(context)) {
+    return closedForToday(turn, slot.service)
+  }
   const day = known.days.get(slot.date)
   const free = day?.free ?? []
   const dayLabel = formats.date(slot.date)
