@@ -248,7 +248,7 @@ const heldBooking = (turn: Turn): HeldBooking | undefined | "needed" => {
   const { state, known, facts } = turn
   if (state.booking !== undefined && state.bookingId !== undefined) return { ...state.booking, id: state.bookingId }
   // A booking made through the widget's form in this session, or on a channel by this customer.
-  const wantsChange = facts.intents.cancel || (facts.intents.move && facts.intents.booking)
+  const wantsChange = facts.intents.cancel || facts.intents.move
   if (wantsChange) {
     if (known.held === undefined) return "needed"
     return known.held ?? undefined

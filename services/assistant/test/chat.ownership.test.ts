@@ -1,0 +1,94 @@
+/**
+ * A conversation releases or changes only the leads and bookings it made (CONTRACT.md §8, issue #22),
+ * and moves or cancels a booking however it was made — the widget's booking form included — without
+ * ever answering 5xx to the visitor.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  admin,
+  futureWeekday,
+  newOrg,
+  type RunningApp,
+  startApp,
+  startInfrastructure,
+  type TestInfrastructure,
+  widget,
+} from "./harness.ts"
+
+let infra: TestInfrastructure
+let app: RunningApp
+
+beforeAll(async () => {
+  infra = await startInfrastructure()
+  app = await startApp(infra, { background: false })
+})
+afterAll(async () => {
+  await app?.stop()
+  await infra?.close()
+})
+
+const chat = async (orgId: string, message: string, sessionId?: string) => {
+  const response = await widget(app, orgId, "POST", "/api/public/chat", {
+    message,
+    ...(sessionId === undefined ? {} : { sessionId }),
+  })
+  expect(response.statusCode).toBe(200)
+  return response.json() as { sessionId: string; reply: { text: string } }
+}
+
+const leadsOf = async (orgId: string) =>
+  ((await admin(app, orgId, "GET", "/api/leads")).json() as { data: Array<{ phone: string; name: string; type: string }> })
+    .data
+
+describe("a corrected number", () => {
+  it("leaves another visitor's lead as it was, also one created after this conversation began", async () => {
+    const orgId = newOrg()
+    // Bob's conversation starts first; Ana then leaves her number in her own conversation.
+    const bob = await chat(orgId, "hi there")
+    await chat(orgId, "I'm Ana, please call me back on 415 555 0100")
+    // Bob writes Ana's number by mistake, with his name, then corrects it.
+    await chat(orgId, "I'm Bob, my number is 415 555 0100", bob.sessionId)
+    const corrected = await chat(orgId, "sorry, wrong number, it's 415 555 0199", bob.sessionId)
+    expect(corrected.reply.text).toContain("415")
+    const leads = await leadsOf(orgId)
+    expect(leads.find((lead) => lead.phone === "14155550100")).toMatchObject({
+      name: "Ana",
+      type: "CALLBACK_REQUESTED",
+    })
+    expect(leads.find((lead) => lead.phone === "14155550199")).toMatchObject({ name: "Bob" })
+  })
+
+  it("withdraws the lead the conversation itself made for the mistaken number", async () => {
+    const orgId = newOrg()
+    const first = await chat(orgId, "I'm Cleo, 415 555 0101")
+    await chat(orgId, "oops, wrong number, it's 415 555 0102", first.sessionId)
+    expect((await leadsOf(orgId)).map((lead) => lead.phone)).toEqual(["14155550102"])
+  })
+})
+
+describe("a booking made with the widget's form", () => {
+  it("is moved from the chat of the same session, under the number written in the form", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(2)
+    const session = await chat(orgId, "hello")
+    const booked = await widget(app, orgId, "POST", "/api/public/bookings", {
+      name: "Dee",
+      phone: "(415) 555-0188",
+      date,
+      time: "10:00",
+      service: "consultation",
+      sessionId: session.sessionId,
+    })
+    expect(booked.statusCode).toBe(201)
+    const moved = await chat(orgId, "move it to 12:00", session.sessionId)
+    expect(moved.reply.text).toMatch(/12:00 PM/)
+    const bookings = (
+      (await admin(app, orgId, "GET", `/api/bookings?date=${date}`)).json() as {
+        data: Array<{ time: string; status: string; phone: string }>
+      }
+    ).data
+    expect(bookings.filter((b) => b.status === "confirmed")).toMatchObject([{ time: "12:00", phone: "14155550188" }])
+    const [lead] = await leadsOf(orgId)
+    expect(lead).toMatchObject({ phone: "14155550188", type: "BOOKING" })
+  })
+})
