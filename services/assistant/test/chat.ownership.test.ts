@@ -92,3 +92,30 @@ describe("a booking made with the widget's form", () => {
     expect(lead).toMatchObject({ phone: "14155550188", type: "BOOKING" })
   })
 })
+
+describe("a step that fails on our side", () => {
+  it("still gets a reply saying so, never a 5xx, and the conversation goes on", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(3)
+    // The booking's transaction fails in Postgres for this organization only.
+    await infra.db.sql.unsafe(`
+      create or replace function assistant.refuse_test_booking() returns trigger language plpgsql as $$
+      begin
+        if new.org_id = '${orgId}' then raise exception 'bookings are broken for this test'; end if;
+        return new;
+      end $$;
+      create trigger refuse_test_booking before insert on assistant.bookings
+        for each row execute function assistant.refuse_test_booking();`)
+    try {
+      const first = await chat(orgId, `I'm Eve, 415 555 0177, book a consultation on ${date} at 10:00`)
+      expect(first.reply.text).toMatch(/went wrong on our side/)
+      const next = await chat(orgId, "what are your opening hours?", first.sessionId)
+      expect(next.reply.text).toMatch(/opening hours/)
+      expect((await admin(app, orgId, "GET", "/api/bookings")).json()).toMatchObject({ data: [] })
+    } finally {
+      await infra.db.sql.unsafe(
+        "drop trigger refuse_test_booking on assistant.bookings; drop function assistant.refuse_test_booking();",
+      )
+    }
+  })
+})

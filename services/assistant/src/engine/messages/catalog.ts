@@ -52,6 +52,8 @@ export interface Catalog {
   services(list: string): string
   about(business: string, about: string | undefined): string
   dontKnow(): string
+  /** A step failed on our side (the calendar, the database): said as such, nothing promised. */
+  stepFailed(): string
   /** "Monday to Friday 9:00–18:00; Saturday 10:00–14:00; closed on Sunday" pieces. */
   weekRange(first: string, last: string): string
   closedDays(days: string): string

@@ -59,6 +59,8 @@ export const de: Catalog = {
   services: (list) => `Wir bieten ${list} an. Möchten Sie einen Termin buchen?`,
   about: (business, about) =>
     about === undefined ? `Hier ist ${business}. Wie kann ich helfen?` : `Hier ist ${business}. ${about}`,
+  stepFailed: () =>
+    "Entschuldigung, bei uns ist etwas schiefgegangen und ich konnte das nicht abschließen. Es wurde nichts geändert – versuchen Sie es bitte gleich noch einmal.",
   dontKnow: () => "Das kann ich leider nicht beantworten. Sollen wir Sie zurückrufen?",
   weekRange: (first, last) => `${first} bis ${last}`,
   closedDays: (days) => `${days} geschlossen`,

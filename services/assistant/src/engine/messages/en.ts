@@ -58,6 +58,8 @@ export const en: Catalog = {
   services: (list) => `We offer ${list}. Would you like to book one?`,
   about: (business, about) =>
     about === undefined ? `This is ${business}. How can I help?` : `This is ${business}. ${about}`,
+  stepFailed: () =>
+    "Sorry, something went wrong on our side and I couldn't finish that. Nothing was changed — could you try again in a moment?",
   dontKnow: () => "I'm sorry, I don't know the answer to that. Shall someone from the team call you back?",
   weekRange: (first, last) => `${first} to ${last}`,
   closedDays: (days) => `closed on ${days}`,

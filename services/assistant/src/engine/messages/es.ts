@@ -59,6 +59,8 @@ export const es: Catalog = {
   services: (list) => `Ofrecemos ${list}. ¿Quieres reservar?`,
   about: (business, about) =>
     about === undefined ? `Somos ${business}. ¿En qué te ayudo?` : `Somos ${business}. ${about}`,
+  stepFailed: () =>
+    "Lo siento, algo ha fallado por nuestra parte y no he podido terminarlo. No se ha cambiado nada: ¿puedes intentarlo de nuevo en un momento?",
   dontKnow: () => "Lo siento, no sé la respuesta. ¿Quieres que alguien del equipo te llame?",
   weekRange: (first, last) => `de ${first} a ${last}`,
   closedDays: (days) => `cerrado el ${days}`,

@@ -61,6 +61,8 @@ export const fr: Catalog = {
   services: (list) => `Nous proposons ${list}. Souhaitez-vous réserver ?`,
   about: (business, about) =>
     about === undefined ? `Ici ${business}. Que puis-je faire pour vous ?` : `Ici ${business}. ${about}`,
+  stepFailed: () =>
+    "Désolé, un problème de notre côté m'a empêché de terminer. Rien n'a été modifié : pouvez-vous réessayer dans un instant ?",
   dontKnow: () => "Désolé, je ne connais pas la réponse. Voulez-vous qu'un membre de l'équipe vous rappelle ?",
   weekRange: (first, last) => `du ${first} au ${last}`,
   closedDays: (days) => `fermé le ${days}`,

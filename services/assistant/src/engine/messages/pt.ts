@@ -61,6 +61,8 @@ export const pt: Catalog = {
   services: (list) => `Oferecemos ${list}. Quer agendar?`,
   about: (business, about) =>
     about === undefined ? `Aqui é a ${business}. Como posso ajudar?` : `Aqui é a ${business}. ${about}`,
+  stepFailed: () =>
+    "Desculpe, algo deu errado do nosso lado e não consegui concluir. Nada foi alterado — pode tentar de novo em instantes?",
   dontKnow: () => "Desculpe, não sei responder isso. Quer que alguém da equipe ligue para você?",
   weekRange: (first, last) => `de ${first} a ${last}`,
   closedDays: (days) => `fechado no ${days}`,
