@@ -94,6 +94,9 @@ export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Data
       Effect.timeoutOption(Duration.millis(model.turnTimeoutMs)),
       Effect.map(Option.flatten),
     )
+    // Cut off at the deadline while a booking commits: wait for it, so it is confirmed, not booked again.
+    const committing = progress.committing
+    if (Option.isNone(answered) && committing !== undefined) yield* Effect.promise(() => committing)
     const booked = progress.booked
     if (Option.isSome(answered)) {
       yield* countTurn(surface, "model")
