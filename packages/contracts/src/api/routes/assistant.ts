@@ -22,6 +22,8 @@ import {
   PutBookingSettingsRequest,
   SlotsQuery,
   SlotsResponse,
+  WidgetWelcome,
+  WidgetWelcomeQuery,
 } from "../assistant.ts"
 import { jsonBody, jsonReply, jsonSchema, param, schema, serviceRoutes } from "./model.ts"
 
@@ -69,6 +71,17 @@ export const assistantRoutes = serviceRoutes(
       description: widgetKeyNote,
       params: { sessionId: param("The widget session.", ChatSessionParams.fields.sessionId) },
       responses: { 200: jsonReply("The transcript", schema("ChatTranscript", ChatTranscript)) },
+    },
+    widgetWelcome: {
+      method: "GET",
+      path: "/api/public/assistant",
+      access: "public",
+      scope: "chat:write",
+      summary: "What the widget shows before the first message: the business's name (the panel's title) and its greeting",
+      tag: "Widget",
+      description: widgetKeyNote,
+      query: schema("WidgetWelcomeQuery", WidgetWelcomeQuery),
+      responses: { 200: jsonReply("The welcome", schema("WidgetWelcome", WidgetWelcome)) },
     },
     widgetBookingSlots: {
       method: "GET",
