@@ -119,3 +119,18 @@ describe("a step that fails on our side", () => {
     }
   })
 })
+
+describe("a day the visitor did not name", () => {
+  it("is proposed, never booked as today, and booked once the visitor accepts", async () => {
+    const orgId = newOrg()
+    const first = await chat(orgId, "I'm Fay, 415 555 0190. Can I come in at 3pm?")
+    expect(first.reply.text).toMatch(/Shall I book that for you\?/)
+    expect((await admin(app, orgId, "GET", "/api/bookings")).json()).toMatchObject({ data: [] })
+    const yes = await chat(orgId, "yes please", first.sessionId)
+    expect(yes.reply.text).toMatch(/You're booked, Fay/)
+    const bookings = (
+      (await admin(app, orgId, "GET", "/api/bookings")).json() as { data: Array<{ time: string; status: string }> }
+    ).data
+    expect(bookings).toMatchObject([{ time: "15:00", status: "confirmed" }])
+  })
+})

@@ -108,11 +108,11 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
     sicher sicherheit daten dsgvo dsgvo-konform datenschutz
     securite donnees rgpd confidentialite hebergees heberge
     seguro seguros seguranca dados lgpd privacidade`.split(/\s+/),
-  sell: `sell sells selling sold sale shop store
-    vender vendeis venden vendemos venta tienda
-    verkaufen verkauft verkauf laden
-    vendre vendez vendons vend vente magasin boutique
-    vender vendem vendemos venda loja`.split(/\s+/),
+  sell: `sell sells selling sold sale
+    vender vendeis venden vendemos venta
+    verkaufen verkauft verkauf
+    vendre vendez vendons vend vente
+    vender vendem vendemos venda`.split(/\s+/),
   checkup: `checkup check-up tune-up inspection servicing overhaul
     revision revisar puesta
     inspektion durchsicht wartung
