@@ -188,7 +188,6 @@ describe("the console's customer screens", () => {
       `<script src="${parley.origin}/widget.js" data-parley-key="${key}" async></script>`,
     )
 
-
     await open(page, "/console/leads", "Leads")
     const row = page.getByRole("row").filter({ hasText: "+14155550177" })
     await visible(row.getByText("Callback requested"))

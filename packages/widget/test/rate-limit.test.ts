@@ -51,7 +51,9 @@ describe("a key over its rate limit", () => {
       await box.press("Enter")
       await expect
         .poll(
-          async () => (await notice.count()) + (await page.locator("parley-widget li.assistant:not(.typing):not(.greeting)").count()),
+          async () =>
+            (await notice.count()) +
+            (await page.locator("parley-widget li.assistant:not(.typing):not(.greeting)").count()),
         )
         .toBeGreaterThanOrEqual(sent)
     }

@@ -236,7 +236,6 @@ describe("the widget on a page of another origin", () => {
 const bookTab = (page: Page) => page.getByRole("button", { name: "Book a time" })
 
 describe("booking through the form", () => {
-
   /** Opens the form and chooses a service, a date and a time. */
   const chooseSlot = async (page: Page, service: string, date: string, time: string) => {
     await bookTab(page).click()
@@ -404,10 +403,9 @@ describe("when things go wrong", () => {
     // A reload keeps both, in order, with a way to send them (the panel that was open opens again).
     await v.page.reload()
     await expect.poll(() => panel(v.page).isVisible()).toBe(true)
-    await expect.poll(() => notSent.allTextContents()).toEqual([
-      expect.stringContaining("first question"),
-      expect.stringContaining("second question"),
-    ])
+    await expect
+      .poll(() => notSent.allTextContents())
+      .toEqual([expect.stringContaining("first question"), expect.stringContaining("second question")])
     await expect.poll(() => notice.textContent()).toContain("haven't been sent yet")
     await v.context.unroute("**/api/public/chat")
     await notice.getByRole("button", { name: "Retry" }).click()
@@ -431,9 +429,7 @@ describe("when things go wrong", () => {
     await openPanel(v.page)
     // The title defaults to the business's name and its greeting opens the empty conversation.
     expect(await v.page.getByRole("heading", { name: "Demo" }).isVisible()).toBe(true)
-    await expect
-      .poll(() => conversation(v.page).locator("li.greeting").textContent())
-      .toContain("welcome to Demo")
+    await expect.poll(() => conversation(v.page).locator("li.greeting").textContent()).toContain("welcome to Demo")
     await bookTab(v.page).click()
     const date = dayFromToday(3)
     await v.page.getByLabel("Date").fill(date)

@@ -14,7 +14,7 @@ import { Clock, Effect, Layer, Scope } from "effect"
 import { eld } from "eld/small"
 import type { FastifyInstance } from "fastify"
 import { makeAssistantApp } from "../src/app.ts"
-import { type Category, type Conversation, type Lang, NOW, type Turn, type World, WORLDS } from "./corpus/index.ts"
+import { type Category, type Conversation, type Lang, NOW, type Turn, WORLDS, type World } from "./corpus/index.ts"
 
 const INTERNAL_SECRET = `eval-${crypto.randomUUID()}`
 const LANGS: ReadonlyArray<Lang> = ["en", "es", "de", "fr", "pt"]
@@ -337,9 +337,15 @@ export const table = (outcomes: ReadonlyArray<Outcome>): string => {
     `- wrong bookings confirmed: ${s.wrongBookings} — target 0`,
     `- conversations with a reply in the wrong language: ${s.wrongLanguage}`,
   )
-  const moments = [...new Set(outcomes.flatMap((o) => (o.conversation.moment === undefined ? [] : [o.conversation.moment.label])))]
+  const moments = [
+    ...new Set(outcomes.flatMap((o) => (o.conversation.moment === undefined ? [] : [o.conversation.moment.label]))),
+  ]
   if (moments.length > 0) {
-    lines.push("", "| moment | lead conversations fully right | lead and booking right | all fully right | wrong bookings |", "|---|---:|---:|---:|---:|")
+    lines.push(
+      "",
+      "| moment | lead conversations fully right | lead and booking right | all fully right | wrong bookings |",
+      "|---|---:|---:|---:|---:|",
+    )
     for (const label of moments) {
       const at = outcomes.filter((o) => o.conversation.moment?.label === label)
       const withLead = at.filter((o) => o.conversation.lead !== null)

@@ -37,8 +37,11 @@ const chat = async (orgId: string, message: string, sessionId?: string) => {
 }
 
 const leadsOf = async (orgId: string) =>
-  ((await admin(app, orgId, "GET", "/api/leads")).json() as { data: Array<{ phone: string; name: string; type: string }> })
-    .data
+  (
+    (await admin(app, orgId, "GET", "/api/leads")).json() as {
+      data: Array<{ phone: string; name: string; type: string }>
+    }
+  ).data
 
 describe("a corrected number", () => {
   it("leaves another visitor's lead as it was, also one created after this conversation began", async () => {

@@ -23,7 +23,10 @@ describe("conversations played at every moment of a week", () => {
       const at = outcomes.filter((o) => o.conversation.moment?.label === label)
       const summary = summarize(at)
       const failed = at.filter((o) => !fullyRight(o)).map((o) => `${o.conversation.id}: ${o.problems.join("; ")}`)
-      expect(summary.leadConversationsRight / summary.leadConversations, `${label}\n${failed.join("\n")}`).toBeGreaterThanOrEqual(0.95)
+      expect(
+        summary.leadConversationsRight / summary.leadConversations,
+        `${label}\n${failed.join("\n")}`,
+      ).toBeGreaterThanOrEqual(0.95)
       expect(summary.wrongBookings, failed.join("\n")).toBe(0)
     }
   }, 240_000)

@@ -234,7 +234,8 @@ const fr: PanelStrings = {
   slotTaken: "Désolé, ce créneau vient d’être pris. Choisissez-en un autre.",
   pastDate: "Choisissez une date à partir d’aujourd’hui.",
   bookingUnavailable: "La réservation n’est pas disponible ici.",
-  phoneInvalid: "Vérifiez le numéro de téléphone : écrivez-le en entier, par exemple 06 12 34 56 78 ou +33 6 12 34 56 78.",
+  phoneInvalid:
+    "Vérifiez le numéro de téléphone : écrivez-le en entier, par exemple 06 12 34 56 78 ou +33 6 12 34 56 78.",
   nameInvalid: "Indiquez votre nom, s’il vous plaît.",
   checkDetails: "Vérifiez vos informations et réessayez.",
   unsent: "Certains de vos messages n’ont pas encore été envoyés.",

@@ -12,9 +12,7 @@ interface HeldOutFile {
   readonly note: string
   readonly moments: Readonly<Record<string, { readonly date: string; readonly time: string }>>
   readonly worlds: Readonly<Record<Lang, World>>
-  readonly conversations: ReadonlyArray<
-    Omit<Conversation, "world" | "moment"> & { readonly moment: string }
-  >
+  readonly conversations: ReadonlyArray<Omit<Conversation, "world" | "moment"> & { readonly moment: string }>
 }
 
 export const loadHeldOut = (path = new URL("./heldout.json", import.meta.url)): ReadonlyArray<Conversation> => {

@@ -102,7 +102,11 @@ export const MOMENTS_CORPUS: ReadonlyArray<Conversation> = (Object.keys(BOOKS) a
   const book = BOOKS[lang]
   return DAYS.flatMap((day) =>
     TIMES.flatMap(([label, time]) => {
-      const moment: Moment = { label: `${["sun", "mon", "tue", "wed", "thu", "fri", "sat"][weekdayOf(day)]} ${label}`, date: day, time }
+      const moment: Moment = {
+        label: `${["sun", "mon", "tue", "wed", "thu", "fri", "sat"][weekdayOf(day)]} ${label}`,
+        date: day,
+        time,
+      }
       const asks: ReadonlyArray<readonly [string, string, string, string]> = [
         ["tomorrow", book.tomorrow, addDays(day, 1), "10:00"],
         ["day-after", book.dayAfter, addDays(day, 2), "11:00"],

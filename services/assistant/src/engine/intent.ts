@@ -1,14 +1,4 @@
-import {
-  BUSINESS_NAME,
-  CLOSING,
-  GREETING,
-  HOURS,
-  NO,
-  NOW,
-  QUESTION_START,
-  SERVICES,
-  YES,
-} from "./intent-questions.ts"
+import { BUSINESS_NAME, CLOSING, GREETING, HOURS, NO, NOW, QUESTION_START, SERVICES, YES } from "./intent-questions.ts"
 import { BOOKING, CALLBACK, CANCEL, DEMO, MOVE, NO_CALL } from "./intent-requests.ts"
 import { fold, type Language, type PerLanguage } from "./text.ts"
 

@@ -44,10 +44,14 @@ const serviceIn = (text: string, services: ReadonlyArray<string>): string | unde
   const byLength = [...services].sort((a, b) => b.length - a.length)
   const whole = byLength.find((service) => patternOf(fold(service)).test(folded))
   if (whole !== undefined) return whole
-  const wordsOf = (service: string) => fold(service).split(/[^\p{L}]+/u).filter((word) => word.length >= 5)
+  const wordsOf = (service: string) =>
+    fold(service)
+      .split(/[^\p{L}]+/u)
+      .filter((word) => word.length >= 5)
   const named = services.filter((service) =>
     wordsOf(service).some(
-      (word) => patternOf(word).test(folded) && !services.some((other) => other !== service && wordsOf(other).includes(word)),
+      (word) =>
+        patternOf(word).test(folded) && !services.some((other) => other !== service && wordsOf(other).includes(word)),
     ),
   )
   return named.length === 1 ? named[0] : undefined

@@ -48,7 +48,9 @@ export const ConversationState = Schema.Struct({
       Schema.String,
       Schema.Struct({
         created: Schema.Boolean,
-        before: Schema.optionalKey(Schema.Struct({ name: Schema.String, type: Schema.String, lastType: Schema.String })),
+        before: Schema.optionalKey(
+          Schema.Struct({ name: Schema.String, type: Schema.String, lastType: Schema.String }),
+        ),
       }),
     ),
   ),

@@ -230,8 +230,7 @@ const MORNING: PerLanguage<RegExp> = {
 }
 
 /** Words just before a number that make it a clock time ("at 9.30"), in the five languages. */
-const AT_CLOCK =
-  /(?<![\p{L}])(?:at|by|from|around|um|gegen|ab|bis|[àa]|vers|las|la|[àa]s|pelas|por\s+volta\s+das)\s*$/u
+const AT_CLOCK = /(?<![\p{L}])(?:at|by|from|around|um|gegen|ab|bis|[àa]|vers|las|la|[àa]s|pelas|por\s+volta\s+das)\s*$/u
 
 /** "now" in the five languages: chrono reads it as this very minute, which is never a time asked for. */
 const NOW_WORDS = /^(?:(?:right\s+)?now|ahora(?:\s+mismo)?|jetzt|gerade|maintenant|agora|hoje\s+agora)$/u

@@ -28,8 +28,7 @@ export const widgetHandlers = {
       const { sql } = yield* Database
       const profile = engineProfile(yield* loadProfile(sql, principal.orgId, principal.orgName ?? ""))
       const asked = query.locale?.slice(0, 2).toLowerCase() ?? ""
-      const language =
-        isLanguage(asked) && profile.languages.includes(asked) ? asked : (profile.languages[0] ?? "en")
+      const language = isLanguage(asked) && profile.languages.includes(asked) ? asked : (profile.languages[0] ?? "en")
       const greeting = profile.greeting?.trim() || CATALOGS[language].greeting(profile.businessName)
       return { businessName: profile.businessName, greeting }
     }),

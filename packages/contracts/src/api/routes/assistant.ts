@@ -77,7 +77,8 @@ export const assistantRoutes = serviceRoutes(
       path: "/api/public/assistant",
       access: "public",
       scope: "chat:write",
-      summary: "What the widget shows before the first message: the business's name (the panel's title) and its greeting",
+      summary:
+        "What the widget shows before the first message: the business's name (the panel's title) and its greeting",
       tag: "Widget",
       description: widgetKeyNote,
       query: schema("WidgetWelcomeQuery", WidgetWelcomeQuery),

@@ -136,7 +136,8 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
     void drain()
   }
 
-  if (keptUnsent) problem.value = { failure: { kind: "refused", status: 0, code: "unsent", message: "" }, retry: retryUnsent }
+  if (keptUnsent)
+    problem.value = { failure: { kind: "refused", status: 0, code: "unsent", message: "" }, retry: retryUnsent }
 
   /**
    * Sends what the visitor wrote (the draft is emptied only once the message is safely listed). The
