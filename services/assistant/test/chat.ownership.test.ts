@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   admin,
+  call,
   futureWeekday,
   newOrg,
   type RunningApp,
@@ -135,5 +136,40 @@ describe("a day the visitor did not name", () => {
       (await admin(app, orgId, "GET", "/api/bookings")).json() as { data: Array<{ time: string; status: string }> }
     ).data
     expect(bookings).toMatchObject([{ time: "15:00", status: "confirmed" }])
+  })
+})
+
+describe("the console's preview and the widget's welcome", () => {
+  it("answer each organization from its own assistant, never another's conversation or profile", async () => {
+    const [a, b] = [newOrg(), newOrg()]
+    await admin(app, a, "PUT", "/api/assistant/profile", {
+      businessName: "Alpha Dental",
+      languages: ["en", "fr"],
+      greeting: "Welcome to Alpha!",
+      faqs: [{ question: "Do you have parking?", answer: "Alpha parking is behind the building." }],
+    })
+    // A member's session previews its own assistant, without any widget key.
+    const preview = await call(app, a, "member", "POST", "/api/assistant/preview", { message: "Do you have parking?" })
+    expect(preview.statusCode).toBe(200)
+    const answered = preview.json() as { sessionId: string; reply: { text: string } }
+    expect(answered.reply.text).toContain("Alpha parking")
+    // Organization B, given A's session id, gets a conversation of its own, not A's.
+    const other = await call(app, b, "member", "POST", "/api/assistant/preview", {
+      message: "Do you have parking?",
+      sessionId: answered.sessionId,
+    })
+    expect(other.statusCode).toBe(200)
+    const otherAnswer = other.json() as { sessionId: string; reply: { text: string } }
+    expect(otherAnswer.sessionId).not.toBe(answered.sessionId)
+    expect(otherAnswer.reply.text).not.toContain("Alpha")
+
+    const welcomeA = await widget(app, a, "GET", "/api/public/assistant?locale=fr-FR")
+    expect(welcomeA.json()).toEqual({ businessName: "Alpha Dental", greeting: "Welcome to Alpha!" })
+    const welcomeB = (await widget(app, b, "GET", "/api/public/assistant?locale=fr")).json() as {
+      businessName: string
+      greeting: string
+    }
+    expect(welcomeB.businessName).not.toBe("Alpha Dental")
+    expect(welcomeB.greeting).not.toContain("Alpha")
   })
 })
