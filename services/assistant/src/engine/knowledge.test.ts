@@ -12,6 +12,7 @@ const FAQS = [
 describe("findFaq", () => {
   it.each([
     ["is there somewhere to park?", "Mill Lane"],
+    ["Is parking easy round there, or should I take the bus?", "Mill Lane"],
     ["What's the price?", "$29"],
     ["how much is it per month?", "$29"],
     ["what's your address?", "Harbor Street"],

@@ -212,11 +212,20 @@ export const findAnswer = (
       .filter((term): term is string => term !== null),
   )
   if (asked.size === 0) return undefined
-  const [best] = index.search.search(askedText(question))
-  if (best === undefined) return undefined
-  const matched = new Set(best.terms)
-  const covered = [...asked].filter((term) => matched.has(term)).length
-  return covered * 3 >= asked.size ? index.entries[best.id as number] : undefined
+  const results = index.search.search(askedText(question))
+  // What the question is about must be covered for a third at least; a concept matched ("parking",
+  // "price") names the subject and weighs double against the words around it ("is parking easy round there,
+  // or should I take the bus?" is a parking question).
+  const answers = (result: { readonly terms: ReadonlyArray<string> }) => {
+    const matched = new Set(result.terms)
+    const weight = (term: string) => (matched.has(term) && term.startsWith("§") ? 2 : 1)
+    const total = [...asked].reduce((sum, term) => sum + weight(term), 0)
+    return [...asked].filter((term) => matched.has(term)).reduce((sum, term) => sum + weight(term), 0) * 3 >= total
+  }
+  // The best-ranked entry that answers it (an FAQ's question weighs double, so an FAQ written for the
+  // question comes first); one that shares only a word or two is passed over for the next.
+  const best = results.slice(0, 3).find(answers)
+  return best === undefined ? undefined : index.entries[best.id as number]
 }
 
 /** The FAQ that answers `question`, or `undefined`. */
