@@ -3,8 +3,8 @@
  * (before opening), 12:15 (midday), 19:30 (after closing) and 00:10 (just after midnight), in the
  * organization's own zone, over a week that crosses a month end (31 October → 1 November 2026) and
  * daylight-saving changes (Europe on 25 October, the United States on 1 November), in the five
- * languages. Each conversation asks for "tomorrow at 10", "the day after tomorrow at 11" and "<the
- * weekday three days ahead> at 10"; the expected booking is computed here from the moment, so a
+ * languages. Each conversation asks for "today at 15:00", "tomorrow at 10", "the day after tomorrow
+ * at 11" or "<the weekday three days ahead> at 10"; the expected booking is computed here from the moment, so a
  * relative word read against the wrong day, zone or clock books the wrong slot and fails.
  */
 import { addDays, weekdayOf } from "../../src/engine/calendar-date.ts"
@@ -24,6 +24,7 @@ interface Phrasebook {
   readonly phone: string
   readonly digits: string
   readonly intro: (phone: string) => string
+  readonly today: string
   readonly tomorrow: string
   readonly dayAfter: string
   /** "on <weekday> at 10", the weekday (0 = Sunday) given. */
@@ -37,6 +38,7 @@ const BOOKS: Record<Lang, Phrasebook> = {
     phone: "415 555 0100",
     digits: "14155550100",
     intro: (phone) => `I'm Ana, ${phone}.`,
+    today: "Can I book a consultation today at 3pm?",
     tomorrow: "Can I book a consultation tomorrow at 10am?",
     dayAfter: "Can I book a consultation the day after tomorrow at 11am?",
     onWeekday: (d) =>
@@ -48,6 +50,7 @@ const BOOKS: Record<Lang, Phrasebook> = {
     phone: "612 345 678",
     digits: "34612345678",
     intro: (phone) => `Soy Ana, ${phone}.`,
+    today: "Quiero reservar una consulta hoy a las 15:00",
     tomorrow: "Quiero reservar una consulta mañana a las 10",
     dayAfter: "Quiero reservar una consulta pasado mañana a las 11",
     onWeekday: (d) =>
@@ -59,6 +62,7 @@ const BOOKS: Record<Lang, Phrasebook> = {
     phone: "030 1234567",
     digits: "49301234567",
     intro: (phone) => `Ich bin Ana, ${phone}.`,
+    today: "Ich möchte heute um 15 Uhr einen Termin buchen",
     tomorrow: "Ich möchte morgen um 10 Uhr einen Termin buchen",
     dayAfter: "Ich möchte übermorgen um 11 Uhr einen Termin buchen",
     onWeekday: (d) =>
@@ -70,6 +74,7 @@ const BOOKS: Record<Lang, Phrasebook> = {
     phone: "06 12 34 56 78",
     digits: "33612345678",
     intro: (phone) => `Je m'appelle Ana, ${phone}.`,
+    today: "Je voudrais prendre rendez-vous aujourd'hui à 15h",
     tomorrow: "Je voudrais prendre rendez-vous demain à 10h",
     dayAfter: "Je voudrais prendre rendez-vous après-demain à 11h",
     onWeekday: (d) =>
@@ -81,11 +86,12 @@ const BOOKS: Record<Lang, Phrasebook> = {
     phone: "912 345 678",
     digits: "351912345678",
     intro: (phone) => `Meu nome é Ana, ${phone}.`,
+    today: "Queria marcar uma consulta hoje às 15h",
     tomorrow: "Queria marcar uma consulta amanhã às 10h",
     dayAfter: "Queria marcar uma consulta depois de amanhã às 11h",
     onWeekday: (d) =>
       `Queria marcar uma consulta ${["no domingo", "na segunda-feira", "na terça-feira", "na quarta-feira", "na quinta-feira", "na sexta-feira", "no sábado"][d]} às 10h`,
-    closed: "fechad",
+    closed: "fech",
   },
 }
 
@@ -108,12 +114,14 @@ export const MOMENTS_CORPUS: ReadonlyArray<Conversation> = (Object.keys(BOOKS) a
         time,
       }
       const asks: ReadonlyArray<readonly [string, string, string, string]> = [
+        ["today", book.today, day, "15:00"],
         ["tomorrow", book.tomorrow, addDays(day, 1), "10:00"],
         ["day-after", book.dayAfter, addDays(day, 2), "11:00"],
         ["weekday", book.onWeekday(weekdayOf(addDays(day, 3))), addDays(day, 3), "10:00"],
       ]
       return asks.map(([kind, ask, date, at]): Conversation => {
-        const open = weekdayOf(date) !== 0
+        // Open that day, and (today) the time still ahead: booked; else said closed (for today).
+        const open = weekdayOf(date) !== 0 && (date !== day || at > time)
         const lead: ExpectedLead = open
           ? { phone: book.digits, name: "Ana", type: "BOOKING", booking: { date, time: at } }
           : { phone: book.digits, name: "Ana", type: "GENERAL_INQUIRY", booking: null }
