@@ -238,7 +238,7 @@ describe("with a language model", () => {
     const answer = await chat(orgId, "please call me back on 4155550144")
     // Well before the 5 s per-request timeout: the whole turn's deadline cut it off.
     expect(Date.now() - started).toBeLessThan(TURN_TIMEOUT_MS + 2_500)
-    expect(answer.reply.text).toContain("call you back at +14155550144")
+    expect(answer.reply.text).toContain("call you back at (415) 555-0144")
     expect(answer.lead?.type).toBe("CALLBACK_REQUESTED")
   })
 
