@@ -428,7 +428,7 @@ describe("when things go wrong", () => {
     await v.page.goto(site.origin)
     await openPanel(v.page)
     // The title defaults to the business's name and its greeting opens the empty conversation.
-    expect(await v.page.getByRole("heading", { name: "Demo" }).isVisible()).toBe(true)
+    await expect.poll(() => v.page.getByRole("heading", { name: "Demo" }).isVisible()).toBe(true)
     await expect.poll(() => conversation(v.page).locator("li.greeting").textContent()).toContain("welcome to Demo")
     await bookTab(v.page).click()
     const date = dayFromToday(3)
