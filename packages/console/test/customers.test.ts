@@ -123,7 +123,7 @@ describe("the console's customer screens", () => {
     await admin.watch.expectClean()
   })
 
-  it("saves the assistant's hours, previews it with a new widget key, and exports the lead it recorded", async () => {
+  it("saves the assistant's hours, previews it with the session (no widget key), makes a widget key, and exports the lead it recorded", async () => {
     const { page } = admin
     await open(page, "/console/assistant", "Assistant")
     const profile = page.getByRole("region", { name: "Profile" })
