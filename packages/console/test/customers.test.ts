@@ -166,7 +166,7 @@ describe("the console's customer screens", () => {
     await admin.watch.expectClean()
   })
 
-  it("saves the assistant's hours, previews it with a new widget key, and exports the lead it recorded", async () => {
+  it("saves the assistant's hours, previews it with the session (no widget key), makes a widget key, and exports the lead it recorded", async () => {
     const { page } = admin
     await open(page, "/console/assistant", "Assistant")
     const profile = page.getByRole("region", { name: "Profile" })
@@ -201,6 +201,20 @@ describe("the console's customer screens", () => {
     const saved = await parley.api("GET", "/api/bookings/settings")
     expect(saved.body).toMatchObject({ country: "GB", hours: { sat: [["10:00", "14:00"]] } })
 
+    // The live preview talks to the assistant with the session: no widget key exists yet (CONTRACT.md §14).
+    const preview = page.getByRole("region", { name: "Preview" })
+    await preview.getByLabel("Your message").fill("Hi, I'm Sam, please call me back at +1 415 555 0177")
+    await preview.getByRole("button", { name: "Send" }).click()
+    const log = preview.getByRole("log", { name: "Preview conversation" })
+    await visible(log.getByText("Hi, I'm Sam, please call me back at +1 415 555 0177"))
+    expect(await log.getByRole("listitem").count()).toBe(2)
+    // The assistant answers from the FAQ just saved.
+    await preview.getByLabel("Your message").fill("Do you have parking?")
+    await preview.getByRole("button", { name: "Send" }).click()
+    await visible(log.getByText(/free parking right behind the building/))
+    await expectAccessible(page, { screen: "assistant" })
+    await saveScreenshot(page, "console-assistant")
+
     const keyPanel = page.getByRole("region", { name: "Widget key" })
     await keyPanel.getByRole("button", { name: "Create a widget key" }).click()
     await keyPanel.getByLabel("Name").fill("Website")
@@ -216,19 +230,6 @@ describe("the console's customer screens", () => {
     expect(await snippet.getByLabel("Widget snippet").inputValue()).toBe(
       `<script src="${parley.origin}/widget.js" data-parley-key="${key}" async></script>`,
     )
-
-    const preview = page.getByRole("region", { name: "Preview" })
-    await preview.getByLabel("Your message").fill("Hi, I'm Sam, please call me back at +1 415 555 0177")
-    await preview.getByRole("button", { name: "Send" }).click()
-    const log = preview.getByRole("log", { name: "Preview conversation" })
-    await visible(log.getByText("Hi, I'm Sam, please call me back at +1 415 555 0177"))
-    expect(await log.getByRole("listitem").count()).toBe(2)
-    // The assistant answers from the FAQ just saved.
-    await preview.getByLabel("Your message").fill("Do you have parking?")
-    await preview.getByRole("button", { name: "Send" }).click()
-    await visible(log.getByText(/free parking right behind the building/))
-    await expectAccessible(page, { screen: "assistant" })
-    await saveScreenshot(page, "console-assistant")
 
     await open(page, "/console/leads", "Leads")
     const row = page.getByRole("row").filter({ hasText: "+14155550177" })

@@ -27,7 +27,10 @@ afterAll(async () => {
 describe("a key over its rate limit", () => {
   it("shows the 429 with its Retry-After and a retry, and keeps every message and the draft", async () => {
     const v = await newVisitor(bed.browser, [site.origin, bed.parley.url], {
-      expectedConsoleErrors: [failedLoad(429), failedLoad(403)],
+      // Preflights count against the address's 8 a minute too: after the reload, reading the history
+      // back may be refused at its preflight (Chromium reports that as a CORS failure). The history
+      // then simply waits; what is tested is that nothing typed is lost.
+      expectedConsoleErrors: [failedLoad(429), failedLoad(403), /blocked by CORS policy/, /net::ERR_FAILED/],
     })
     const { page } = v
     const limited: Array<string | null> = []
@@ -48,7 +51,9 @@ describe("a key over its rate limit", () => {
       await box.press("Enter")
       await expect
         .poll(
-          async () => (await notice.count()) + (await page.locator("parley-widget li.assistant:not(.typing)").count()),
+          async () =>
+            (await notice.count()) +
+            (await page.locator("parley-widget li.assistant:not(.typing):not(.greeting)").count()),
         )
         .toBeGreaterThanOrEqual(sent)
     }

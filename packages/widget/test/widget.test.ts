@@ -36,7 +36,11 @@ const visitor = (options: Parameters<typeof newVisitor>[2] = {}) =>
   newVisitor(bed.browser, [site.origin, bed.parley.url], options)
 
 const launcher = (page: Page): Locator => page.getByRole("button", { name: /^(Open|Close) chat$/ })
-const panel = (page: Page): Locator => page.getByRole("dialog", { name: "Chat with us" })
+/**
+ * The panel, titled by default with the business's name (the testbed's organization is "Demo"), or
+ * the widget's own "Chat with us" while Parley has not said it (a key it refuses, say).
+ */
+const panel = (page: Page): Locator => page.getByRole("dialog", { name: /^(Demo|Chat with us)$/ })
 const messageBox = (page: Page): Locator => page.getByRole("textbox", { name: "Message" })
 const conversation = (page: Page): Locator => page.getByRole("list", { name: "Conversation" })
 
@@ -53,7 +57,7 @@ const say = async (page: Page, text: string) => {
 
 /** The text of the n-th assistant reply once it is there (1-based). */
 const reply = async (page: Page, n: number): Promise<string> => {
-  const replies = conversation(page).locator("li.assistant:not(.typing) .bubble")
+  const replies = conversation(page).locator("li.assistant:not(.typing):not(.greeting) .bubble")
   await expect.poll(() => replies.count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(n)
   return (await replies.nth(n - 1).textContent()) ?? ""
 }
@@ -142,11 +146,11 @@ describe("the widget on a page of another origin", () => {
     await v.page.reload()
     await expect.poll(() => panel(v.page).isVisible()).toBe(true)
     await expect
-      .poll(() => conversation(v.page).locator("li .bubble").allTextContents())
+      .poll(() => conversation(v.page).locator("li:not(.greeting) .bubble").allTextContents())
       .toEqual(["Do you do teeth whitening?", answer])
     // Another page of the same site: the same conversation, and it goes on.
     await v.page.goto(`${site.origin}/about`)
-    await expect.poll(() => conversation(v.page).locator("li .bubble").count()).toBe(2)
+    await expect.poll(() => conversation(v.page).locator("li:not(.greeting) .bubble").count()).toBe(2)
     await say(v.page, "And a check-up?")
     await reply(v.page, 2)
 
@@ -161,11 +165,11 @@ describe("the widget on a page of another origin", () => {
     expect((await transcript()).messages).toHaveLength(4)
 
     await v.page.evaluate(() => window.Parley?.reset())
-    await expect.poll(() => conversation(v.page).locator("li").count()).toBe(0)
+    await expect.poll(() => conversation(v.page).locator("li:not(.greeting)").count()).toBe(0)
     expect((await transcript()).messages).toEqual([])
     await v.page.reload()
     await expect.poll(() => panel(v.page).isVisible()).toBe(true)
-    expect(await conversation(v.page).locator("li").count()).toBe(0)
+    expect(await conversation(v.page).locator("li:not(.greeting)").count()).toBe(0)
     await done(v)
   })
 
@@ -229,9 +233,9 @@ describe("the widget on a page of another origin", () => {
   })
 })
 
-describe("booking through the form", () => {
-  const bookTab = (page: Page) => page.getByRole("button", { name: "Book a time" })
+const bookTab = (page: Page) => page.getByRole("button", { name: "Book a time" })
 
+describe("booking through the form", () => {
   /** Opens the form and chooses a service, a date and a time. */
   const chooseSlot = async (page: Page, service: string, date: string, time: string) => {
     await bookTab(page).click()
@@ -329,8 +333,8 @@ describe("booking through the form", () => {
     // The session goes on after a reload, but its history cannot be read back with this key.
     await v.page.reload()
     await expect.poll(() => panel(v.page).isVisible()).toBe(true)
-    await expect.poll(() => v.page.getByText("Ask us anything").isVisible()).toBe(true)
-    expect(await conversation(v.page).locator("li").count()).toBe(0)
+    await expect.poll(() => conversation(v.page).locator("li.greeting").isVisible()).toBe(true)
+    expect(await conversation(v.page).locator("li:not(.greeting)").count()).toBe(0)
     await done(v)
     await other.close()
   })
@@ -378,6 +382,72 @@ describe("when things go wrong", () => {
     await reply(v.page, 2)
     expect(await notSent.count()).toBe(0)
     expect(await notice.count()).toBe(0)
+    await done(v)
+  })
+
+  it("never jams: a 5xx is retried, a new message retries what failed, and a reload keeps the unsent with a Retry", async () => {
+    const v = await visitor({ expectedConsoleErrors: [failedLoad(500)] })
+    await v.page.goto(site.origin)
+    await openPanel(v.page)
+    const notSent = conversation(v.page).locator("li.visitor.failed")
+    const notice = v.page.getByRole("alert")
+    // Parley answers 500 to the chat: the message stays, marked, with a Retry.
+    await v.context.route("**/api/public/chat", (route) =>
+      route.fulfill({ status: 500, contentType: "application/json", body: '{"error":"boom","code":"internal"}' }),
+    )
+    await say(v.page, "first question")
+    await expect.poll(() => notice.textContent()).toContain("Something went wrong")
+    expect(await notice.getByRole("button", { name: "Retry" }).isVisible()).toBe(true)
+    await say(v.page, "second question")
+    await expect.poll(() => notSent.count()).toBe(2)
+    // A reload keeps both, in order, with a way to send them (the panel that was open opens again).
+    await v.page.reload()
+    await expect.poll(() => panel(v.page).isVisible()).toBe(true)
+    await expect
+      .poll(() => notSent.allTextContents())
+      .toEqual([expect.stringContaining("first question"), expect.stringContaining("second question")])
+    await expect.poll(() => notice.textContent()).toContain("haven't been sent yet")
+    await v.context.unroute("**/api/public/chat")
+    await notice.getByRole("button", { name: "Retry" }).click()
+    await reply(v.page, 2)
+    expect(await notSent.count()).toBe(0)
+    // Writing again is a retry too: a failure followed by a new message sends both once Parley answers.
+    await v.context.route("**/api/public/chat", (route) => route.fulfill({ status: 500, body: "" }))
+    await say(v.page, "third question")
+    await expect.poll(() => notSent.count()).toBe(1)
+    await v.context.unroute("**/api/public/chat")
+    await say(v.page, "fourth question")
+    await reply(v.page, 4)
+    expect(await notSent.count()).toBe(0)
+    expect(await notice.count()).toBe(0)
+    await done(v)
+  })
+
+  it("opens with the business's greeting under its name as the title, and speaks to visitors, never in API text", async () => {
+    const v = await visitor({ expectedConsoleErrors: [failedLoad(400)] })
+    await v.page.goto(site.origin)
+    await openPanel(v.page)
+    // The title defaults to the business's name and its greeting opens the empty conversation.
+    await expect.poll(() => v.page.getByRole("heading", { name: "Demo" }).isVisible()).toBe(true)
+    await expect.poll(() => conversation(v.page).locator("li.greeting").textContent()).toContain("welcome to Demo")
+    await bookTab(v.page).click()
+    const date = dayFromToday(3)
+    await v.page.getByLabel("Date").fill(date)
+    await expect.poll(() => v.page.getByRole("radio").count()).toBeGreaterThan(0)
+    await v.page.getByRole("radio", { name: "11:00" }).check()
+    await v.page.getByLabel("Name").fill("Kim")
+    await v.page.getByLabel("Phone").fill("12")
+    await v.page.getByRole("button", { name: "Book", exact: true }).click()
+    const said = v.page.locator("parley-widget .form-message")
+    await expect.poll(() => said.textContent()).toContain("Please check the phone number")
+    expect(await said.textContent()).not.toMatch(/Invalid request|Expected|digits/)
+    // The number as the visitor wrote it, not Parley's international digits.
+    await v.page.getByLabel("Phone").fill("(415) 555-0188")
+    await v.page.getByRole("button", { name: "Book", exact: true }).click()
+    await expect.poll(() => v.page.getByRole("heading", { name: "You are booked" }).isVisible()).toBe(true)
+    const confirmation = (await v.page.locator("parley-widget .confirmation").textContent()) ?? ""
+    expect(confirmation).toContain("(415) 555-0188")
+    expect(confirmation).not.toContain("14155550188")
     await done(v)
   })
 
@@ -510,7 +580,7 @@ describe("for every visitor", () => {
     await say(v.page, "Hello")
     await reply(v.page, 1)
     const text = await conversation(v.page)
-      .locator("li.assistant .bubble")
+      .locator("li.assistant:not(.greeting) .bubble")
       .first()
       .evaluate((el) => {
         const style = getComputedStyle(el)

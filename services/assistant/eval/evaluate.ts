@@ -14,7 +14,7 @@ import { Clock, Effect, Layer, Scope } from "effect"
 import { eld } from "eld/small"
 import type { FastifyInstance } from "fastify"
 import { makeAssistantApp } from "../src/app.ts"
-import { type Category, type Conversation, type Lang, NOW, type Turn, WORLDS } from "./corpus/index.ts"
+import { type Category, type Conversation, type Lang, NOW, type Turn, WORLDS, type World } from "./corpus/index.ts"
 
 const INTERNAL_SECRET = `eval-${crypto.randomUUID()}`
 const LANGS: ReadonlyArray<Lang> = ["en", "es", "de", "fr", "pt"]
@@ -83,12 +83,18 @@ const languageOf = (text: string): string | undefined => {
   return best
 }
 
+/** The business a conversation talks to: its own, else its language's. */
+export const worldOf = (conversation: Conversation): World => conversation.world ?? WORLDS[conversation.lang]
+
 /** Letters only, the business's own words (names, FAQ answers) taken out: what the engine wrote. */
 const engineWords = (reply: string, conversation: Conversation): string => {
-  const world = WORLDS[conversation.lang]
+  const world = worldOf(conversation)
   let text = reply
   for (const faq of world.profile.faqs) text = text.replace(faq.answer, " ")
   if (world.profile.handoffMessage !== undefined) text = text.replace(world.profile.handoffMessage, " ")
+  if (world.profile.about !== undefined) {
+    for (const sentence of world.profile.about.split(/(?<=[.!?])\s+/)) text = text.replace(sentence, " ")
+  }
   for (const word of [world.profile.businessName, ...world.settings.services]) text = text.replaceAll(word, " ")
   return text
     .replace(/[\d\p{P}\p{S}]+/gu, " ")
@@ -118,8 +124,10 @@ export const evaluate = async (corpus: ReadonlyArray<Conversation>): Promise<Rea
     )
     const outcomes: Array<Outcome> = []
     for (const lang of LANGS) {
-      time.setWallClock(NOW.date, NOW.time, WORLDS[lang].settings.timezone)
       for (const conversation of corpus.filter((c) => c.lang === lang)) {
+        // Each conversation starts at its own moment (else the corpus's), in its business's zone.
+        const moment = conversation.moment ?? NOW
+        time.setWallClock(moment.date, moment.time, worldOf(conversation).settings.timezone)
         outcomes.push(await runConversation(app, conversation))
       }
     }
@@ -132,7 +140,7 @@ export const evaluate = async (corpus: ReadonlyArray<Conversation>): Promise<Rea
 
 const runConversation = async (app: FastifyInstance, conversation: Conversation): Promise<Outcome> => {
   const orgId = newId("org")
-  const world = WORLDS[conversation.lang]
+  const world = worldOf(conversation)
   const principal = (role: "admin" | "member", scopes: Array<string>) =>
     signPrincipal(INTERNAL_SECRET, {
       orgId,
@@ -329,5 +337,24 @@ export const table = (outcomes: ReadonlyArray<Outcome>): string => {
     `- wrong bookings confirmed: ${s.wrongBookings} — target 0`,
     `- conversations with a reply in the wrong language: ${s.wrongLanguage}`,
   )
+  const moments = [
+    ...new Set(outcomes.flatMap((o) => (o.conversation.moment === undefined ? [] : [o.conversation.moment.label]))),
+  ]
+  if (moments.length > 0) {
+    lines.push(
+      "",
+      "| moment | lead conversations fully right | lead and booking right | all fully right | wrong bookings |",
+      "|---|---:|---:|---:|---:|",
+    )
+    for (const label of moments) {
+      const at = outcomes.filter((o) => o.conversation.moment?.label === label)
+      const withLead = at.filter((o) => o.conversation.lead !== null)
+      const m = summarize(at)
+      const leadFully = withLead.filter(fullyRight).length
+      lines.push(
+        `| ${label} | ${leadFully}/${withLead.length} (${percent(leadFully, withLead.length)}) | ${m.leadConversationsRight}/${m.leadConversations} (${percent(m.leadConversationsRight, m.leadConversations)}) | ${m.fullyRight}/${m.conversations} | ${m.wrongBookings} |`,
+      )
+    }
+  }
   return lines.join("\n")
 }

@@ -1,15 +1,21 @@
 /**
- * `npm run eval -w @parley/assistant [-- --verbose] [-- --only <id-prefix>]`: runs the evaluation
- * corpus and prints the per-category, per-language table (see README.md, "Evaluation").
+ * `npm run eval -w @parley/assistant [-- --verbose] [-- --only <id-prefix>] [-- --heldout | --moments]`:
+ * runs the evaluation corpus (or, with `--heldout`, the held-out set of `eval/heldout/`, each
+ * conversation at its own moment of the week; with `--moments`, `eval/moments/`: the same requests at
+ * every weekday and hour that matters) and prints the per-category, per-language table (see README.md,
+ * "Evaluation").
  * Needs Postgres like the tests (`DATABASE_URL`, else the local default).
  */
 import { CORPUS } from "./corpus/index.ts"
 import { evaluate, fullyRight, table } from "./evaluate.ts"
+import { loadHeldOut } from "./heldout/load.ts"
+import { MOMENTS_CORPUS } from "./moments/moments.ts"
 
 const args = process.argv.slice(2)
 const verbose = args.includes("--verbose")
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined
-const corpus = only === undefined ? CORPUS : CORPUS.filter((c) => c.id.startsWith(only))
+const all = args.includes("--heldout") ? loadHeldOut() : args.includes("--moments") ? MOMENTS_CORPUS : CORPUS
+const corpus = only === undefined ? all : all.filter((c) => c.id.startsWith(only))
 
 const started = performance.now()
 const outcomes = await evaluate(corpus)

@@ -186,6 +186,51 @@ describe("with a language model", () => {
     expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
   })
 
+  it("confirms a book_slot that commits as the deadline passes (slow database, slow model), booking nothing more", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    // The model, itself slow, books 16:30 (the visitor named 16:00, which the deterministic engine would
+    // book); the booking's transaction outlasts the turn's deadline in Postgres.
+    model.setHandler(async (request) => {
+      await new Promise((resolve) => setTimeout(resolve, TURN_TIMEOUT_MS / 3))
+      const body = request.json() as Completion
+      if (body.messages.some((m) => m.role === "tool")) return new Promise(() => {})
+      return {
+        body: {
+          choices: [
+            {
+              message: {
+                role: "assistant",
+                content: null,
+                tool_calls: [toolCall("c1", "book_slot", { date, time: "16:30", name: "Kai", phone: "4155550161" })],
+              },
+            },
+          ],
+        },
+      }
+    })
+    await infra.db.sql.unsafe(`
+      create or replace function assistant.slow_test_booking() returns trigger language plpgsql as $$
+      begin
+        if new.org_id = '${orgId}' then perform pg_sleep(${(TURN_TIMEOUT_MS * 1.5) / 1000}); end if;
+        return new;
+      end $$;
+      create trigger slow_test_booking before insert on assistant.bookings
+        for each row execute function assistant.slow_test_booking();`)
+    try {
+      const answer = await chat(orgId, `I'm Kai, 4155550161, book me on ${date} at 16:00`)
+      expect(answer.reply.text).toContain(`${dayOf(date)} at 4:30 PM`)
+      const bookings = await infra.db.sql<Array<{ time: string }>>`
+        select time from assistant.bookings where org_id = ${orgId} and status = 'confirmed'`
+      expect(bookings.map((b) => b.time)).toEqual(["16:30"])
+      expect(answer.lead?.type).toBe("BOOKING")
+    } finally {
+      await infra.db.sql.unsafe(
+        "drop trigger slow_test_booking on assistant.bookings; drop function assistant.slow_test_booking();",
+      )
+    }
+  })
+
   it("answers with the deterministic engine once the turn's deadline passes, the model still silent", async () => {
     const orgId = newOrg()
     model.setHandler(() => new Promise(() => {}))
@@ -193,7 +238,7 @@ describe("with a language model", () => {
     const answer = await chat(orgId, "please call me back on 4155550144")
     // Well before the 5 s per-request timeout: the whole turn's deadline cut it off.
     expect(Date.now() - started).toBeLessThan(TURN_TIMEOUT_MS + 2_500)
-    expect(answer.reply.text).toContain("call you back at +14155550144")
+    expect(answer.reply.text).toContain("call you back at (415) 555-0144")
     expect(answer.lead?.type).toBe("CALLBACK_REQUESTED")
   })
 

@@ -50,6 +50,19 @@ export const ChatTranscript = Schema.Struct({
   ),
 })
 
+/** `GET /api/public/assistant?locale=`: what the widget shows before the first message (CONTRACT.md §15). */
+export const WidgetWelcomeQuery = Schema.Struct({
+  /** The widget's language; the greeting is in it when the assistant speaks it, else in its default. */
+  locale: Schema.optionalKey(Text(2, 35)),
+})
+
+export const WidgetWelcome = Schema.Struct({
+  /** The panel's title when the page sets none. */
+  businessName: Schema.String,
+  /** Shown when the panel opens on an empty conversation: the profile's greeting, else the assistant's own. */
+  greeting: Schema.String,
+})
+
 export const SlotsQuery = Schema.Struct({
   date: CalendarDate,
   /** Omitted: the organization's first service. */

@@ -15,6 +15,7 @@ const explain = (failure: Failure, s: PanelStrings): string => {
     case "offline":
       return s.offline
     case "refused":
+      if (failure.code === "unsent") return s.unsent
       return failure.status === 401 || failure.code === "origin_not_allowed" || failure.code === "missing_scope"
         ? s.forbidden
         : s.failed

@@ -50,7 +50,7 @@ export const Panel = ({ host, chat, booking, view, show, s }: PanelProps) => {
     >
       {/* A div, not <header>: that would be a second banner landmark on the host's page. */}
       <div class="header">
-        <h2 id="parley-title">{host.options.title ?? s.defaultTitle}</h2>
+        <h2 id="parley-title">{host.options.title ?? (chat.welcome.value?.businessName || s.defaultTitle)}</h2>
         {booking.availability.value === "available" ? (
           <button type="button" class="switch" onClick={() => show(current === "chat" ? "booking" : "chat")}>
             {current === "chat" ? s.book : s.backToChat}
@@ -75,6 +75,7 @@ export const Panel = ({ host, chat, booking, view, show, s }: PanelProps) => {
           ) : (
             <BookingConfirmation
               booking={confirmed}
+              phone={booking.confirmedPhone.value}
               timezone={booking.timezone.value}
               locale={host.options.locale}
               s={s}

@@ -42,6 +42,7 @@ export const mount: MountPanel = (host) => {
   render(<Panel host={host} chat={chat} booking={booking} view={view} show={show} s={s} />, host.container)
   window.addEventListener("online", chat.online)
   void chat.loadHistory()
+  void chat.loadWelcome()
 
   return {
     open: (focus) => {

@@ -41,6 +41,11 @@ export interface PanelStrings {
   readonly slotTaken: string
   readonly pastDate: string
   readonly bookingUnavailable: string
+  readonly phoneInvalid: string
+  readonly nameInvalid: string
+  readonly checkDetails: string
+  /** Messages kept from before (a reload) that Parley has not received yet. */
+  readonly unsent: string
   readonly booked: string
   readonly bookedAt: (service: string, date: string, time: string, timezone: string) => string
   readonly bookedFor: (name: string, phone: string) => string
@@ -85,6 +90,10 @@ const en: PanelStrings = {
   slotTaken: "Sorry, that time was just taken. Please choose another one.",
   pastDate: "Please choose a date from today on.",
   bookingUnavailable: "Booking is not available here.",
+  phoneInvalid: "Please check the phone number: write it with its area code, like (415) 555-0100 or +44 7700 900456.",
+  nameInvalid: "Please write your name.",
+  checkDetails: "Please check the details above and try again.",
+  unsent: "Some of your messages haven't been sent yet.",
   booked: "You are booked",
   bookedAt: (service, date, time, zone) => `${service}, ${date} at ${time} (${zone})`,
   bookedFor: (name, phone) => `For ${name}, ${phone}`,
@@ -129,6 +138,10 @@ const es: PanelStrings = {
   slotTaken: "Lo sentimos, esa hora acaba de ocuparse. Elige otra.",
   pastDate: "Elige una fecha a partir de hoy.",
   bookingUnavailable: "Las reservas no están disponibles aquí.",
+  phoneInvalid: "Revisa el número de teléfono: escríbelo completo, por ejemplo 612 345 678 o +34 612 345 678.",
+  nameInvalid: "Escribe tu nombre, por favor.",
+  checkDetails: "Revisa los datos e inténtalo de nuevo.",
+  unsent: "Algunos de tus mensajes aún no se han enviado.",
   booked: "Reserva confirmada",
   bookedAt: (service, date, time, zone) => `${service}, ${date} a las ${time} (${zone})`,
   bookedFor: (name, phone) => `Para ${name}, ${phone}`,
@@ -173,6 +186,10 @@ const de: PanelStrings = {
   slotTaken: "Diese Zeit wurde gerade vergeben. Bitte wählen Sie eine andere.",
   pastDate: "Bitte wählen Sie ein Datum ab heute.",
   bookingUnavailable: "Buchungen sind hier nicht verfügbar.",
+  phoneInvalid: "Bitte prüfen Sie die Telefonnummer: mit Vorwahl, etwa 030 1234567 oder +49 30 1234567.",
+  nameInvalid: "Bitte geben Sie Ihren Namen ein.",
+  checkDetails: "Bitte prüfen Sie Ihre Angaben und versuchen Sie es noch einmal.",
+  unsent: "Einige Ihrer Nachrichten wurden noch nicht gesendet.",
   booked: "Ihr Termin ist gebucht",
   bookedAt: (service, date, time, zone) => `${service}, ${date} um ${time} (${zone})`,
   bookedFor: (name, phone) => `Für ${name}, ${phone}`,
@@ -217,6 +234,11 @@ const fr: PanelStrings = {
   slotTaken: "Désolé, ce créneau vient d’être pris. Choisissez-en un autre.",
   pastDate: "Choisissez une date à partir d’aujourd’hui.",
   bookingUnavailable: "La réservation n’est pas disponible ici.",
+  phoneInvalid:
+    "Vérifiez le numéro de téléphone : écrivez-le en entier, par exemple 06 12 34 56 78 ou +33 6 12 34 56 78.",
+  nameInvalid: "Indiquez votre nom, s’il vous plaît.",
+  checkDetails: "Vérifiez vos informations et réessayez.",
+  unsent: "Certains de vos messages n’ont pas encore été envoyés.",
   booked: "Votre réservation est confirmée",
   bookedAt: (service, date, time, zone) => `${service}, ${date} à ${time} (${zone})`,
   bookedFor: (name, phone) => `Pour ${name}, ${phone}`,
@@ -261,6 +283,10 @@ const pt: PanelStrings = {
   slotTaken: "Desculpe, esse horário acabou de ser ocupado. Escolha outro.",
   pastDate: "Escolha uma data a partir de hoje.",
   bookingUnavailable: "O agendamento não está disponível aqui.",
+  phoneInvalid: "Confira o telefone: escreva com o DDD, por exemplo (11) 91234-5678 ou +55 11 91234-5678.",
+  nameInvalid: "Escreva seu nome, por favor.",
+  checkDetails: "Confira os dados e tente de novo.",
+  unsent: "Algumas das suas mensagens ainda não foram enviadas.",
   booked: "Horário agendado",
   bookedAt: (service, date, time, zone) => `${service}, ${date} às ${time} (${zone})`,
   bookedFor: (name, phone) => `Para ${name}, ${phone}`,

@@ -9,7 +9,7 @@ import type { BookingRecord } from "@parley/contracts"
 export interface WidgetOptions {
   /** `data-parley-key`: a widget key (§2.3). */
   readonly key: string
-  /** `data-parley-title`: the panel's heading; a localized "Chat with us" when absent. */
+  /** `data-parley-title`: the panel's heading; when absent the business's name, else a localized "Chat with us". */
   readonly title: string | undefined
   /** `data-parley-color`: any CSS colour; the accent of the launcher, header and visitor bubbles. */
   readonly color: string | undefined

@@ -6,6 +6,8 @@
  * Every conversation runs in an organization of its own, set up as `world.ts` describes for its
  * language, at a fixed instant: Wednesday 25 November 2026, 10:00 in the organization's zone.
  */
+import type { World } from "./world.ts"
+
 export type Lang = "en" | "es" | "de" | "fr" | "pt"
 
 export type Category =
@@ -58,6 +60,17 @@ export interface Conversation {
   readonly lead: ExpectedLead | null
   /** Digits that must never be recorded as a phone number (reference numbers in the text). */
   readonly notPhones?: ReadonlyArray<string>
+  /** The business this conversation talks to; omitted: its language's world (`world.ts`). */
+  readonly world?: World
+  /** The organization's wall clock when the conversation starts; omitted: the corpus's `NOW`. */
+  readonly moment?: Moment
+}
+
+/** A wall-clock instant in the organization's zone, and a label to report it by. */
+export interface Moment {
+  readonly label: string
+  readonly date: string
+  readonly time: string
 }
 
 /** A terse constructor, so a corpus file reads as a list of conversations. */

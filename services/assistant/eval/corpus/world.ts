@@ -29,7 +29,7 @@ export interface World {
     readonly services: ReadonlyArray<string>
     readonly slotMinutes: number
     readonly capacity: number
-    readonly hours: typeof hours
+    readonly hours: Readonly<Partial<Record<keyof typeof hours, ReadonlyArray<ReadonlyArray<string>>>>>
   }
   readonly profile: {
     readonly businessName: string

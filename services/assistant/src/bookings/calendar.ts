@@ -276,8 +276,8 @@ export const upcomingBooking = (
   Effect.gen(function* () {
     const { sql } = yield* Database
     const [row] = yield* Effect.promise(
-      () => sql<Array<{ id: string; date: string; time: string; service: string }>>`
-        select id, date, time, service from assistant.bookings
+      () => sql<Array<{ id: string; date: string; time: string; service: string; phone: string; name: string }>>`
+        select id, date, time, service, phone, name from assistant.bookings
         where org_id = ${orgId} and ${"sessionId" in of ? sql`session_id = ${of.sessionId}` : sql`phone = ${of.phone}`}
           and status = 'confirmed' and date >= ${today}
         order by date, time limit 1`,

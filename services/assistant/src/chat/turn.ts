@@ -1,12 +1,14 @@
 import type { OutboxWriter } from "@parley/bus"
 import { Database } from "@parley/db"
-import { Duration, Effect, Option } from "effect"
+import { Cause, Duration, Effect, Option } from "effect"
 import { organizationNow } from "../bookings/calendar.ts"
 import { bookingConfirmation, captureFacts } from "../engine/dialogue.ts"
 import type { LeadSource } from "../engine/lead-capture.ts"
+import { CATALOGS } from "../engine/messages/index.ts"
 import { internationalDigits } from "../engine/phone.ts"
 import { readMessage } from "../engine/read-message.ts"
 import type { ConversationState } from "../engine/state.ts"
+import { isLanguage, type Language } from "../engine/text.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import type { ModelProgress } from "../llm/model-turn.ts"
 import { countTurn } from "../metrics.ts"
@@ -74,7 +76,7 @@ export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Data
     const model = yield* LanguageModel
     const surface = input.customerPhone === undefined ? "widget" : "channel"
     if (!model.enabled) {
-      const result = yield* deterministicTurn(start, input.message, context)
+      const result = yield* safely(deterministicTurn(start, input.message, context), start, context)
       yield* countTurn(surface, "deterministic")
       return nonEmpty(result)
     }
@@ -92,6 +94,9 @@ export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Data
       Effect.timeoutOption(Duration.millis(model.turnTimeoutMs)),
       Effect.map(Option.flatten),
     )
+    // Cut off at the deadline while a booking commits: wait for it, so it is confirmed, not booked again.
+    const committing = progress.committing
+    if (Option.isNone(answered) && committing !== undefined) yield* Effect.promise(() => committing)
     const booked = progress.booked
     if (Option.isSome(answered)) {
       yield* countTurn(surface, "model")
@@ -107,8 +112,34 @@ export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Data
       const state = captureFacts(progress.state, facts, engine)
       return { text: bookingConfirmation(state, facts, engine, booked), state }
     }
-    return nonEmpty(yield* deterministicTurn(progress.state, input.message, context))
+    return nonEmpty(yield* safely(deterministicTurn(progress.state, input.message, context), progress.state, context))
   }).pipe(Effect.withSpan("assistant.turn"))
+
+/**
+ * A step of the turn that failed on our side (a calendar query, a booking's transaction) still gets
+ * a reply, in the conversation's language, saying so (CONTRACT.md §8: never a 5xx to a visitor); the
+ * state stays as it was, so nothing is half-remembered.
+ */
+const safely = (
+  turn: Effect.Effect<TurnResult, never, Database | OutboxWriter>,
+  state: ConversationState,
+  context: TurnContext,
+): Effect.Effect<TurnResult, never, Database | OutboxWriter> =>
+  turn.pipe(
+    Effect.catchCause((cause) =>
+      Effect.logError("a step of the assistant's turn failed; the visitor is told").pipe(
+        Effect.annotateLogs({ orgId: context.orgId, cause: Cause.pretty(cause) }),
+        Effect.as({ text: CATALOGS[replyLanguage(state, context)].stepFailed(), state }),
+      ),
+    ),
+  )
+
+const replyLanguage = (state: ConversationState, context: TurnContext): Language => {
+  const languages = context.profile.languages
+  return state.language !== undefined && isLanguage(state.language) && languages.includes(state.language)
+    ? state.language
+    : (languages[0] ?? "en")
+}
 
 const nonEmpty = (result: TurnResult): TurnResult =>
   result.text.trim() === "" ? { ...result, text: FALLBACK_TEXT } : result

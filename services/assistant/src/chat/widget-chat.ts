@@ -6,7 +6,7 @@ import { Clock, Effect } from "effect"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
-import { forgetMistakenLead, recordLead } from "../leads/record-lead.ts"
+import { recordLead, releaseMistakenLead } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import {
   findWidgetSession,
@@ -76,23 +76,34 @@ const chatTurn = (
     const at = new Date(yield* Clock.currentTimeMillis)
     const lead = yield* withTransaction((tx) =>
       Effect.gen(function* () {
+        // The leads this conversation recorded, so a corrected number undoes only what it did.
+        const made = { ...found?.state.leads }
+        const before = found?.state.phone
+        if (before !== undefined && turn.state.phone !== undefined && turn.state.phone !== before) {
+          yield* releaseMistakenLead(tx, orgId, before, made[before])
+          delete made[before]
+        }
+        const capture = leadOfConversation(turn.state, "chat")
+        const recorded = capture === undefined ? null : yield* recordLead(tx, orgId, capture)
+        if (recorded !== null && capture !== undefined && made[capture.phone] === undefined) {
+          made[capture.phone] = {
+            created: recorded.outcome === "created",
+            ...(recorded.before === undefined ? {} : { before: recorded.before }),
+          }
+        }
+        const leads = Object.keys(made).length === 0 ? {} : { leads: made }
         yield* storeTurn(tx, {
           id: sessionId,
           readVersion: found?.version,
           orgId,
           channel: null,
           customer: null,
-          state: turn.state,
+          state: { ...turn.state, ...leads },
           visitorText: request.message,
           replyText: turn.text,
           at,
         })
-        const before = found?.state.phone
-        if (before !== undefined && turn.state.phone !== undefined && turn.state.phone !== before) {
-          yield* forgetMistakenLead(tx, orgId, before, sessionId)
-        }
-        const capture = leadOfConversation(turn.state, "chat")
-        return capture === undefined ? null : yield* recordLead(tx, orgId, capture)
+        return recorded
       }),
     )
     return { sessionId, reply: { text: turn.text }, lead: lead === null ? null : { id: lead.id, type: lead.type } }

@@ -1,4 +1,5 @@
 import { openingRangesOn } from "../bookings/settings.ts"
+import { addDays } from "./calendar-date.ts"
 import type { Catalog, Formats } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -48,6 +49,9 @@ export const answerQuestion = (
   formats: Formats,
 ): string | undefined => {
   const { intents } = facts
+  if (intents.hours && intents.now && (facts.when.date === undefined || facts.when.date === context.today)) {
+    return openNow(context, catalog, formats)
+  }
   if (intents.hours) {
     const date = facts.when.date
     if (date !== undefined) {
@@ -67,3 +71,24 @@ export const answerQuestion = (
 /** What to say when a question has no answer here. */
 export const dontKnow = (context: EngineContext, catalog: Catalog): string =>
   context.profile.handoffMessage?.trim() || catalog.dontKnow()
+
+/**
+ * "Are you open now?", "until when today?": answered from the opening hours at the organization's
+ * wall clock — open until when, or when it opens again (today, or the next open day within a week).
+ */
+export const openNow = (context: EngineContext, catalog: Catalog, formats: Formats): string => {
+  const { today, nowTime } = context
+  const ranges = openingRangesOn(context.settings, today)
+  const current = ranges.find(([open, close]) => nowTime >= open && nowTime < close)
+  if (current !== undefined) return catalog.openNow(formats.time(current[1]))
+  const later = ranges.find(([open]) => open > nowTime)
+  if (later !== undefined) {
+    return `${catalog.closedNowOpensToday(formats.time(later[0]))} ${catalog.hoursOn(formats.weekday(today), rangesText(context, formats, today))}`
+  }
+  for (let ahead = 1; ahead <= 7; ahead++) {
+    const date = addDays(today, ahead)
+    const [first] = openingRangesOn(context.settings, date)
+    if (first !== undefined) return catalog.closedNowOpensOn(formats.date(date), formats.time(first[0]))
+  }
+  return catalog.hours(weekText(context, formats, catalog))
+}

@@ -140,7 +140,7 @@ describe("requests, numbers and questions", () => {
   it("takes a corrected number", () => {
     const { state, last } = converse("call me on 415 555 0175", "sorry, wrong number, it's 415 555 0176")
     expect(state.phone).toBe("14155550176")
-    expect(last.text).toContain("+14155550176")
+    expect(last.text).toContain("(415) 555-0176")
   })
 
   it("answers from the FAQ, the hours and the services, and says when it does not know", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { findFaq } from "./knowledge.ts"
+import { findAnswer, findFaq } from "./knowledge.ts"
 
 const FAQS = [
   { question: "Do you have parking?", answer: "Yes, free parking behind the building on Mill Lane." },
@@ -12,6 +12,7 @@ const FAQS = [
 describe("findFaq", () => {
   it.each([
     ["is there somewhere to park?", "Mill Lane"],
+    ["Is parking easy round there, or should I take the bus?", "Mill Lane"],
     ["What's the price?", "$29"],
     ["how much is it per month?", "$29"],
     ["what's your address?", "Harbor Street"],
@@ -32,5 +33,28 @@ describe("findFaq", () => {
 
   it("has nothing to say without FAQs", () => {
     expect(findFaq([], "do you have parking?", "en")).toBeUndefined()
+  })
+})
+
+describe("findAnswer", () => {
+  const faqs = FAQS.filter((faq) => !faq.question.startsWith("Where"))
+  const about =
+    "Atelier Vélo is a bike shop in Lyon. You'll find us at 18 rue de la Charité, near Bellecour. We sell electric bikes and repair all brands."
+  it.each([
+    ["where exactly are you?", "18 rue de la Charité"],
+    ["vous êtes où exactement ?", "18 rue de la Charité"],
+    ["wo seid ihr genau?", "18 rue de la Charité"],
+    ["do you sell electric bikes?", "We sell electric bikes"],
+    ["is there somewhere to park?", "Mill Lane"],
+  ])("answers %j from the FAQ or the sentence of `about` that says %j", (question, expected) => {
+    expect(findAnswer(faqs, about, question, "en")?.answer).toContain(expected)
+  })
+
+  it("prefers an FAQ written for the question to a sentence of `about`", () => {
+    expect(findAnswer(FAQS, about, "where is your office?", "en")?.answer).toContain("Harbor Street")
+  })
+
+  it("answers nothing when neither the FAQ nor `about` speaks of it", () => {
+    expect(findAnswer(faqs, about, "Can you fix my laptop's screen?", "en")).toBeUndefined()
   })
 })

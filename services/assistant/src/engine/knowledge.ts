@@ -35,53 +35,89 @@ const STOP_WORDS = new Set(
   o a os as um uma uns umas de do da dos das e em no na nos nas por para com sem que qual quais eu voce voces meu
   minha seu sua nosso tem ter ha ser esta estao sao posso pode podem da pra como quando onde ola oi obrigado muito
   moment now currently today right ahora actualmente momento jetzt momentan aktuell gerade maintenant actuellement
-  agora atualmente`
+  agora atualmente oye ahi alli aqui aca algo ir pues bueno entonces wenn ihnen euch dann denn mal doch
+  aussi alors donc bien tout toute tous also again exactly exactamente genau exactement exatamente`
     .split(/\s+/)
     .filter((word) => word !== ""),
 )
 
 /** Words that name one concept, in all five languages (folded). */
 const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
-  price: `price prices pricing cost costs much fee fees charge charges expensive cheap rate rates plans
+  price: `price prices pricing cost costs much fee fees charge charges expensive cheap rate rates plans spend
     precio precios cuesta cuestan coste costo cuanto tarifa tarifas caro
-    preis preise kosten kostet teuer tarif tarife gebuhr gebuhren
+    preis preise kosten kostet teuer tarif tarife gebuhr gebuhren selbstzahler
     prix cout coute coutent tarif tarifs combien cher formules
-    preco precos custa custam custo valor valores quanto caro`.split(/\s+/),
-  parking: `park parking parked car cars garage
-    aparcar aparcamiento aparco coche estacionar
-    parken parkplatz parkplatze parkmoglichkeit parkmoglichkeiten parkhaus
-    garer gare parking stationner stationnement voiture
+    preco precos custa custam custo valor valores quanto caro gastar mensalidade`.split(/\s+/),
+  parking: `park parking parked car cars garage drive driving lot
+    aparcar aparcamiento aparco coche coches estacionar
+    parken parkplatz parkplatze parkmoglichkeit parkmoglichkeiten parkhaus auto abstellen patientenparkplatze
+    garer gare parking stationner stationnement voiture garer
     estacionar estacionamento estaciono carro`.split(/\s+/),
-  location: `address located location office offices directions situated
-    direccion ubicacion oficina oficinas situados estais estamos
-    adresse buro standort anfahrt sitz
-    adresse bureau bureaux situe situes trouvez trouve
-    endereco escritorio localizacao ficam fica localizados`.split(/\s+/),
+  location: `address located location office offices directions situated street avenue find
+    direccion calle ubicacion oficina oficinas situados estais estamos
+    adresse buro standort anfahrt sitz finden strasse
+    adresse bureau bureaux situe situes trouvez trouve rue
+    endereco escritorio localizacao ficam fica ficamos localizados rua`.split(/\s+/),
   trial: `trial try trying test testing
     prueba probar probarlo gratis
     testen testphase test probieren kostenlos
     essai essayer tester gratuit gratuitement gratuite
     teste testar experimentar gratis`.split(/\s+/),
   payment: `pay paying payment payments card cards credit visa mastercard paypal transfer
-    pagar pago pagos tarjeta bizum transferencia
+    pagar pago pagos tarjeta bizum transferencia movil
     zahlen zahlung zahlungsarten bezahlen lastschrift kreditkarte uberweisung
-    payer paiement paiements moyens carte virement prelevement
+    payer regler reglement paiement paiements moyens carte virement prelevement
     pagar pagamento pagamentos pix boleto cartao`.split(/\s+/),
   integration: `integrate integrates integration integrations connect connects compatible
     integra integrar integracion conectar compatible
     schnittstelle integration integrieren anbindung kompatibel
     compatible integration integrer connecter
     integra integrar integracao conectar compativel`.split(/\s+/),
-  cancellation: `cancel cancelling quit contract terminate commitment subscription
-    baja cancelar permanencia contrato
-    kundigen kundigung mindestlaufzeit vertrag laufzeit
-    resilier resiliation engagement contrat
-    cancelar fidelidade contrato multa`.split(/\s+/),
+  cancellation: `cancel cancelling cancellation quit contract terminate commitment subscription no-show
+    baja cancelar anulo anular anulacion permanencia contrato surge
+    kundigen kundigung mindestlaufzeit vertrag laufzeit absagen dazwischenkommt
+    resilier resiliation engagement contrat annuler annulation
+    cancelar fidelidade contrato multa desmarcar remarcar`.split(/\s+/),
+  accessible: `wheelchair wheelchairs accessible accessibility elevator lift stairs steps
+    silla sillas ruedas accesible accesibilidad escalones ascensor
+    rollstuhl rollstuhlgerecht barrierefrei ebenerdig aufzug stufen
+    fauteuil roulant accessible accessibilite ascenseur marches
+    cadeira cadeirante acessivel acessibilidade elevador degraus`.split(/\s+/),
+  insurance: `insurance insured medicare medicaid aetna cigna
+    seguro aseguradora mutua
+    krankenkasse krankenkassen kassenpatient kassenpatienten versicherung verordnung rezept gesetzlich gesetzlichen privat
+    mutuelle assurance secu
+    convenio plano reembolso`.split(/\s+/),
+  bring: `bring
+    llevar traer
+    mitbringen dabeihaben mitnehmen
+    apporter amener
+    levar trazer`.split(/\s+/),
+  loan: `loan loaner replacement courtesy
+    prestamo sustitucion
+    leihrad ersatz
+    pret courtoisie deplacer
+    emprestimo`.split(/\s+/),
+  instalments: `instalments installments financing finance
+    plazos financiacion
+    raten ratenzahlung finanzierung
+    fois plusieurs echelonne
+    parcelar parcelado parcelas vezes`.split(/\s+/),
   security: `safe secure security privacy private data gdpr encrypted stored
     seguro seguros seguridad datos rgpd privacidad guardan
     sicher sicherheit daten dsgvo dsgvo-konform datenschutz
     securite donnees rgpd confidentialite hebergees heberge
     seguro seguros seguranca dados lgpd privacidade`.split(/\s+/),
+  sell: `sell sells selling sold sale
+    vender vendeis venden vendemos venta
+    verkaufen verkauft verkauf
+    vendre vendez vendons vend vente
+    vender vendem vendemos venda`.split(/\s+/),
+  checkup: `checkup check-up tune-up inspection servicing overhaul
+    revision revisar puesta
+    inspektion durchsicht wartung
+    revision verifier verification entretien controle
+    revisao revisar manutencao`.split(/\s+/),
   weekend: `weekend weekends saturday saturdays sunday sundays
     finde sabado sabados domingo domingos
     wochenende samstag samstags sonntag sonntags
@@ -111,17 +147,31 @@ export interface Faq {
   readonly answer: string
 }
 
-interface Index {
-  readonly search: MiniSearch<{ id: number; question: string; answer: string }>
-  readonly process: (term: string) => string | null
+interface Entry {
+  readonly id: number
+  readonly question: string
+  readonly answer: string
 }
 
-/** Indexes built for the FAQ lists in use, most recent last (FAQs change rarely). */
+interface Index {
+  readonly search: MiniSearch<Entry>
+  readonly process: (term: string) => string | null
+  readonly entries: ReadonlyArray<Faq>
+}
+
+/** Indexes built for the knowledge in use, most recent last (FAQs and `about` change rarely). */
 const INDEXES = new Map<string, Index>()
 const MAX_INDEXES = 200
 
-const indexOf = (faqs: ReadonlyArray<Faq>, language: Language): Index => {
-  const key = `${language}\u0000${JSON.stringify(faqs)}`
+/** The sentences of `about`, each an answer of its own ("where are you?" → the one with the address). */
+const sentencesOf = (about: string | undefined): ReadonlyArray<string> =>
+  (about ?? "")
+    .split(/(?<=[.!?])\s+(?=\p{Lu}|\d)/u)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence !== "")
+
+const indexOf = (faqs: ReadonlyArray<Faq>, about: string | undefined, language: Language): Index => {
+  const key = `${language}\u0000${about ?? ""}\u0000${JSON.stringify(faqs)}`
   const cached = INDEXES.get(key)
   if (cached !== undefined) {
     INDEXES.delete(key)
@@ -129,32 +179,61 @@ const indexOf = (faqs: ReadonlyArray<Faq>, language: Language): Index => {
     return cached
   }
   const process = termOf(language)
-  const search = new MiniSearch<{ id: number; question: string; answer: string }>({
+  const search = new MiniSearch<Entry>({
     fields: ["question", "answer"],
     tokenize,
     processTerm: process,
     searchOptions: { boost: { question: 2 }, combineWith: "OR", fuzzy: (term) => (term.length >= 6 ? 0.15 : false) },
   })
-  search.addAll(faqs.map((faq, id) => ({ id, question: faq.question, answer: faq.answer })))
-  const index = { search, process }
+  // An FAQ answers first (its question was written for it); a sentence of `about` when no FAQ does.
+  const entries: ReadonlyArray<Faq> = [...faqs, ...sentencesOf(about).map((answer) => ({ question: "", answer }))]
+  search.addAll(entries.map((entry, id) => ({ id, question: entry.question, answer: entry.answer })))
+  const index = { search, process, entries }
   INDEXES.set(key, index)
   if (INDEXES.size > MAX_INDEXES) INDEXES.delete(INDEXES.keys().next().value as string)
   return index
 }
 
-/** The FAQ that answers `question`, or `undefined`. `language` picks the stemmer (the profile's default). */
-export const findFaq = (faqs: ReadonlyArray<Faq>, question: string, language: Language): Faq | undefined => {
-  if (faqs.length === 0) return undefined
-  const index = indexOf(faqs, language)
+/**
+ * The FAQ, or the sentence of `about`, that answers `question`, or `undefined`. `language` picks the
+ * stemmer (the profile's default).
+ */
+export const findAnswer = (
+  faqs: ReadonlyArray<Faq>,
+  about: string | undefined,
+  question: string,
+  language: Language,
+): Faq | undefined => {
+  if (faqs.length === 0 && (about ?? "").trim() === "") return undefined
+  const index = indexOf(faqs, about, language)
   const asked = new Set(
-    tokenize(question)
+    tokenize(askedText(question))
       .map(index.process)
       .filter((term): term is string => term !== null),
   )
   if (asked.size === 0) return undefined
-  const [best] = index.search.search(question)
-  if (best === undefined) return undefined
-  const matched = new Set(best.terms)
-  const covered = [...asked].filter((term) => matched.has(term)).length
-  return covered * 3 >= asked.size ? faqs[best.id as number] : undefined
+  const results = index.search.search(askedText(question))
+  // What the question is about must be covered for a third at least; a concept matched ("parking",
+  // "price") names the subject and weighs double against the words around it ("is parking easy round there,
+  // or should I take the bus?" is a parking question).
+  const answers = (result: { readonly terms: ReadonlyArray<string> }) => {
+    const matched = new Set(result.terms)
+    const weight = (term: string) => (matched.has(term) && term.startsWith("§") ? 2 : 1)
+    const total = [...asked].reduce((sum, term) => sum + weight(term), 0)
+    return [...asked].filter((term) => matched.has(term)).reduce((sum, term) => sum + weight(term), 0) * 3 >= total
+  }
+  // The best-ranked entry that answers it (an FAQ's question weighs double, so an FAQ written for the
+  // question comes first); one that shares only a word or two is passed over for the next.
+  const best = results.slice(0, 3).find(answers)
+  return best === undefined ? undefined : index.entries[best.id as number]
 }
+
+/** The FAQ that answers `question`, or `undefined`. */
+export const findFaq = (faqs: ReadonlyArray<Faq>, question: string, language: Language): Faq | undefined =>
+  findAnswer(faqs, undefined, question, language)
+
+/** "Where are you?" in the five languages asks for the address, though "where" alone says little. */
+const WHERE_ARE_YOU =
+  /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde)(?![\p{L}])/iu
+
+const askedText = (question: string): string => (WHERE_ARE_YOU.test(question) ? `${question} address` : question)

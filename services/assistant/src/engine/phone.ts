@@ -194,13 +194,16 @@ const PHONE_WORDS = wordsPattern([
 ])
 
 const REFERENCE_WORDS_ALL = new RegExp(REFERENCE_WORDS.source, "gu")
+const IN_CASE = /(?<![\p{L}])in\s+case(?![\p{L}])/gu
 
 /** The words between the previous number (or the start) and this one, up to a clause's length. */
 const leadIn = (text: string, start: number, previousEnd: number): string =>
   fold(text.slice(Math.max(previousEnd, start - 48), start))
 
 /** Named as a reference by the words before it, with no phone word after that name. */
-const namedAsReference = (before: string): boolean => {
+const namedAsReference = (written: string): boolean => {
+  // "just in case: 415 555 0167" names no case number.
+  const before = written.replace(IN_CASE, " ")
   let last = -1
   for (const match of before.matchAll(REFERENCE_WORDS_ALL)) last = match.index ?? last
   if (last === -1) return false

@@ -1,11 +1,11 @@
 import { detectIntents, type Intents } from "./intent.ts"
-import { type Faq, findFaq } from "./knowledge.ts"
+import { type Faq, findAnswer } from "./knowledge.ts"
 import { languageOf } from "./language.ts"
 import { extractName } from "./name.ts"
 import { type FoundPhone, findPhones } from "./phone.ts"
 import type { EngineContext } from "./profile.ts"
 import type { ConversationState } from "./state.ts"
-import { fold, isLanguage, type Language } from "./text.ts"
+import { fold, isLanguage, LANGUAGES, type Language } from "./text.ts"
 import { type NamedWhen, readWhen } from "./when.ts"
 
 /** Everything the deterministic engine reads from one message. Pure. */
@@ -19,7 +19,7 @@ export interface MessageFacts {
   readonly when: NamedWhen
   /** One of the organization's services named in the message. */
   readonly service: string | undefined
-  /** The FAQ that answers the message, if any (looked up on first use). */
+  /** The FAQ (or sentence of the profile's `about`) that answers the message, if any (looked up on first use). */
   faq(): Faq | undefined
 }
 
@@ -34,16 +34,27 @@ const patternOf = (word: string): RegExp => {
   return pattern
 }
 
-/** The service named in `text`: its whole name, or its first word when that is distinctive ("onboarding"). */
+/**
+ * The service named in `text`: its whole name, else the one service that a distinctive word of its
+ * name points at — a word of five letters or more that no other service's name has ("onboarding",
+ * "removal" for "ear wax removal", not "hearing" shared by "hearing test" and "hearing aid fitting").
+ */
 const serviceIn = (text: string, services: ReadonlyArray<string>): string | undefined => {
   const folded = fold(text)
   const byLength = [...services].sort((a, b) => b.length - a.length)
   const whole = byLength.find((service) => patternOf(fold(service)).test(folded))
   if (whole !== undefined) return whole
-  return byLength.find((service) => {
-    const first = fold(service).split(/\s+/)[0] ?? ""
-    return first.length >= 6 && patternOf(first).test(folded)
-  })
+  const wordsOf = (service: string) =>
+    fold(service)
+      .split(/[^\p{L}]+/u)
+      .filter((word) => word.length >= 5)
+  const named = services.filter((service) =>
+    wordsOf(service).some(
+      (word) =>
+        patternOf(word).test(folded) && !services.some((other) => other !== service && wordsOf(other).includes(word)),
+    ),
+  )
+  return named.length === 1 ? named[0] : undefined
 }
 
 const escapeRegExp = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
@@ -52,6 +63,9 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
   const languages = context.profile.languages
   const current = state.language !== undefined && isLanguage(state.language) ? state.language : undefined
   const language = languageOf(text, languages, current && languages.includes(current) ? current : undefined)
+  // Dates and times are read in the language the message is written in, whichever of the five, even
+  // when the business answers only in others ("demain à 14h" to an English-only business).
+  const written = languages.length === LANGUAGES.length ? language : languageOf(text, LANGUAGES, language)
   const country = context.settings.country
   const span = findPhones(text, country)[0]
   // On a phone channel numbers in the text are still read, only to keep them out of dates and names.
@@ -65,11 +79,13 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
       ...(span === undefined ? {} : { phoneSpan: span }),
       expectingName: state.awaiting === "name",
     }),
-    intents: detectIntents(text, language),
-    when: readWhen(text, language, context.today, span === undefined ? [] : [span]),
+    intents: detectIntents(text, written),
+    when: readWhen(text, written, context.today, span === undefined ? [] : [span]),
     service: serviceIn(text, context.settings.services),
     faq: () => {
-      faq ??= { value: findFaq(context.profile.faqs, text, languages[0] ?? language) }
+      faq ??= {
+        value: findAnswer(context.profile.faqs, context.profile.about, text, languages[0] ?? language),
+      }
       return faq.value
     },
   }

@@ -31,11 +31,29 @@ export const ConversationState = Schema.Struct({
     }),
   ),
   /** What the last reply asked for, so a bare answer ("Dana", "415 555 0100") is read as that. */
-  awaiting: Schema.optionalKey(Schema.Literals(["name", "phone", "time", "callbackOffer"])),
+  awaiting: Schema.optionalKey(Schema.Literals(["name", "phone", "time", "callbackOffer", "confirm"])),
+  /** The service the visitor asked for in this conversation (kept when a time is refused). */
+  service: Schema.optionalKey(Schema.String),
   /** The visitor asked not to be called (a callback request withdrawn). */
   noCall: Schema.optionalKey(Schema.Boolean),
   /** The language of the conversation so far (one of the profile's). */
   language: Schema.optionalKey(Schema.String),
+  /**
+   * The leads this conversation recorded, by phone: whether it created the lead, and what the lead
+   * said before this conversation first changed it — so a corrected number releases or restores only
+   * what this conversation did (CONTRACT.md §8), never another visitor's lead.
+   */
+  leads: Schema.optionalKey(
+    Schema.Record(
+      Schema.String,
+      Schema.Struct({
+        created: Schema.Boolean,
+        before: Schema.optionalKey(
+          Schema.Struct({ name: Schema.String, type: Schema.String, lastType: Schema.String }),
+        ),
+      }),
+    ),
+  ),
 })
 export type ConversationState = typeof ConversationState.Type
 export type BookedSlot = typeof Slot.Type
@@ -48,6 +66,7 @@ export const resetConversation = (state: ConversationState): ConversationState =
   ...(state.phone === undefined ? {} : { phone: state.phone }),
   ...(state.name === undefined ? {} : { name: state.name }),
   ...(state.language === undefined ? {} : { language: state.language }),
+  ...(state.leads === undefined ? {} : { leads: state.leads }),
 })
 
 export const decodeConversationState = (value: unknown): ConversationState => {

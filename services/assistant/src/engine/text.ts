@@ -24,7 +24,12 @@ export const fold = (text: string): string =>
 export const wordsPattern = (words: ReadonlyArray<string>, flags = ""): RegExp =>
   new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeWord).join("|")})(?![\\p{L}\\p{N}])`, `u${flags}`)
 
-const escapeWord = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+")
+/** A word as a pattern: spaces match any blank, and a final `*` any letters after it ("cancel*"). */
+const escapeWord = (word: string): string => {
+  const prefix = word.endsWith("*")
+  const escaped = (prefix ? word.slice(0, -1) : word).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+")
+  return prefix ? `${escaped}\\p{L}*` : escaped
+}
 
 /** Each language's words for one idea, written folded (see `fold`). */
 export type PerLanguage<A> = Readonly<Record<Language, A>>

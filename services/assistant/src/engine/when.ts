@@ -26,6 +26,8 @@ export interface NamedWhen {
   readonly conflict?: { readonly byWeekday: string; readonly byDay: string }
   /** "the first one", "earliest": the earliest free slot of the day in play. */
   readonly earliest: boolean
+  /** The hour was named without am/pm and read as an afternoon one ("at 3" → 15:00). */
+  readonly hourShifted?: boolean
 }
 
 const WEEKDAYS: PerLanguage<ReadonlyArray<string>> = {
@@ -69,7 +71,29 @@ const NUMBER_WORDS: PerLanguage<ReadonlyArray<string>> = {
     "elf",
     "zw[oö]lf",
   ],
-  fr: ["une|un", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf", "dix", "onze", "douze"],
+  fr: [
+    "une|un",
+    "deux",
+    "trois",
+    "quatre",
+    "cinq",
+    "six",
+    "sept",
+    "huit",
+    "neuf",
+    "dix",
+    "onze",
+    "douze",
+    // The 24-hour clock in words ("quinze heures trente").
+    "treize",
+    "quatorze",
+    "quinze",
+    "seize",
+    "dix-sept",
+    "dix-huit",
+    "dix-neuf",
+    "vingt",
+  ],
   pt: ["uma|um", "duas|dois", "tr[eê]s", "quatro", "cinco", "seis", "sete", "oito", "nove", "dez", "onze", "doze"],
 }
 
@@ -144,6 +168,15 @@ const NOON: PerLanguage<string> = {
   pt: "(?:ao\\s+)?meio[\\s-]dia",
 }
 
+/** "and a half" after noon: "meio-dia e meia", "mediodía y media", "midi et demi". */
+const HALF: PerLanguage<string> = {
+  en: "\\s+thirty",
+  es: "\\s+y\\s+media",
+  de: "\\s+drei(?:ss|ß)ig",
+  fr: "\\s+et\\s+demie?",
+  pt: "\\s+e\\s+meia",
+}
+
 /** Clock phrases in words: `h` is the hour word; each yields minutes after the hour or before it. */
 const CLOCK_PHRASES: PerLanguage<
   ReadonlyArray<readonly [(h: string) => string, (hour: number) => readonly [number, number]]>
@@ -165,9 +198,13 @@ const CLOCK_PHRASES: PerLanguage<
     [(h) => `viertel\\s+vor\\s+${h}`, (hour) => [hour - 1, 45]],
   ],
   fr: [
+    [(h) => `${h}\\s+heures?\\s+trente`, (hour) => [hour, 30]],
+    [(h) => `${h}\\s+heures?\\s+quinze`, (hour) => [hour, 15]],
+    [(h) => `${h}\\s+heures?\\s+quarante-cinq`, (hour) => [hour, 45]],
     [(h) => `${h}\\s*(?:h|heures?)\\s+et\\s+demie`, (hour) => [hour, 30]],
     [(h) => `${h}\\s*(?:h|heures?)\\s+et\\s+quart`, (hour) => [hour, 15]],
     [(h) => `${h}\\s*(?:h|heures?)\\s+moins\\s+(?:le\\s+)?quart`, (hour) => [hour - 1, 45]],
+    [(h) => `${h}\\s+heures?`, (hour) => [hour, 0]],
   ],
   pt: [
     [(h) => `${h}\\s+e\\s+meia`, (hour) => [hour, 30]],
@@ -191,6 +228,12 @@ const MORNING: PerLanguage<RegExp> = {
   fr: /(?<![\p{L}])(?:du matin|le matin)(?![\p{L}])/u,
   pt: /(?<![\p{L}])(?:da manh[aã]|de manh[aã])(?![\p{L}])/u,
 }
+
+/** Words just before a number that make it a clock time ("at 9.30"), in the five languages. */
+const AT_CLOCK = /(?<![\p{L}])(?:at|by|from|around|um|gegen|ab|bis|[àa]|vers|las|la|[àa]s|pelas|por\s+volta\s+das)\s*$/u
+
+/** "now" in the five languages: chrono reads it as this very minute, which is never a time asked for. */
+const NOW_WORDS = /^(?:(?:right\s+)?now|ahora(?:\s+mismo)?|jetzt|gerade|maintenant|agora|hoje\s+agora)$/u
 
 /** A date in digits without words: day first except in English (the organization's US-style m/d). */
 const NUMERIC_DATE =
@@ -258,6 +301,13 @@ export const readWhen = (
   let weekday: number | undefined
   let dayNamed: string | undefined
   let weekdayOnly = false
+  let hourShifted = false
+  /** An hour as the visitor meant it (see `businessHour`), noting when it was moved to the afternoon. */
+  const hourOf = (hour: number): number => {
+    const read = businessHour(hour, lowered, language)
+    if (read !== hour && !AFTERNOON[language].test(lowered)) hourShifted = true
+    return read
+  }
 
   const weekdayMatch = weekdayPattern(language).exec(rest)
   if (weekdayMatch?.[1] !== undefined) {
@@ -281,7 +331,19 @@ export const readWhen = (
   }
   if (dayNamed === undefined && date === undefined) {
     const numeric = NUMERIC_DATE.exec(rest)
-    if (numeric?.[1] !== undefined && numeric[2] !== undefined) {
+    const clockLike =
+      numeric?.[1] !== undefined &&
+      numeric[2] !== undefined &&
+      numeric[3] === undefined &&
+      /^\d{2}$/.test(numeric[2]) &&
+      Number(numeric[1]) <= 23 &&
+      Number(numeric[2]) < 60 &&
+      AT_CLOCK.test(rest.slice(0, numeric.index))
+    if (clockLike && numeric?.[1] !== undefined && numeric[2] !== undefined) {
+      // "at 9.30", "um 9.30", "à 9.30": a time written with a dot, not the 30th of September.
+      time = timeOf(hourOf(Number(numeric[1])), Number(numeric[2]))
+      rest = blank(rest, numeric.index, numeric[0].length)
+    } else if (numeric?.[1] !== undefined && numeric[2] !== undefined) {
       const [first, second] = [Number(numeric[1]), Number(numeric[2])]
       const [month, day] = language === "en" ? [first, second] : [second, first]
       const year =
@@ -312,28 +374,31 @@ export const readWhen = (
     const found = re(`${B}${phrase(numberPattern(language))}${E}`).exec(rest)
     if (found?.[1] !== undefined) {
       const [hour, minute] = clock(numberValue(language, found[1]))
-      time = timeOf(businessHour(hour, lowered, language), minute)
+      time = timeOf(hourOf(hour), minute)
       rest = blank(rest, found.index, found[0].length)
       break
     }
   }
   if (time === undefined) {
-    const noon = re(`${B}(?:${NOON[language]})${E}`).exec(rest)
+    const noon = re(`${B}(?:${NOON[language]})(${HALF[language]})?${E}`).exec(rest)
     if (noon !== null) {
-      time = "12:00"
+      time = noon[1] === undefined ? "12:00" : "12:30"
       rest = blank(rest, noon.index, noon[0].length)
     }
   }
   if (time === undefined) {
     const clock = H_CLOCK.exec(rest)
     if (clock?.[1] !== undefined) {
-      time = timeOf(businessHour(Number(clock[1]), lowered, language), Number(clock[2] ?? "0"))
+      time = timeOf(hourOf(Number(clock[1])), Number(clock[2] ?? "0"))
       rest = blank(rest, clock.index, clock[0].length)
     }
   }
 
   const reference = { instant: new Date(`${today}T12:00:00.000Z`), timezone: 0 }
   for (const result of CHRONO[language].parse(rest, reference, { forwardDate: true })) {
+    // "now" is not a time anyone books ("are you open now?"), and "so", "mi", "do" are words before
+    // they are weekday abbreviations (chrono reads German "Ach so" as Sunday).
+    if (NOW_WORDS.test(result.text.trim()) || /^\p{L}{1,3}\p{P}*$/u.test(result.text.trim())) continue
     const start = result.start
     if (date === undefined && dayNamed === undefined && (start.isCertain("day") || start.isCertain("weekday"))) {
       const found = dateOf(start.get("year") ?? 0, start.get("month") ?? 0, start.get("day") ?? 0)
@@ -349,7 +414,7 @@ export const readWhen = (
     if (time === undefined && start.isCertain("hour")) {
       const hour = start.get("hour") ?? 0
       const meridiem = start.isCertain("meridiem")
-      time = timeOf(meridiem ? hour : businessHour(hour, lowered, language), start.get("minute") ?? 0)
+      time = timeOf(meridiem ? hour : hourOf(hour), start.get("minute") ?? 0)
     }
   }
 
@@ -371,5 +436,6 @@ export const readWhen = (
     ...(conflict === undefined ? {} : { conflict }),
     ...(weekdayOnly ? { weekdayOnly } : {}),
     earliest: re(`${B}(?:${EARLIEST[language]})${E}`).test(lowered),
+    ...(hourShifted && time !== undefined ? { hourShifted } : {}),
   }
 }

@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { cancelBooking, listBookings } from "../bookings/calendar.ts"
 import { withAllDays } from "../bookings/settings.ts"
 import { loadBookingSettings, saveBookingSettings } from "../bookings/settings-store.ts"
+import { chat } from "../chat/widget-chat.ts"
 import { leadCsv } from "../leads/export.ts"
 import { listLeads } from "../leads/lead-list.ts"
 import { loadProfile, saveProfile } from "../profile/profile-store.ts"
@@ -42,6 +43,12 @@ export const privateHandlers = {
   putAssistantProfile: ({ principal, body }) =>
     Effect.gen(function* () {
       return yield* saveProfile(principal.orgId, yield* body)
+    }),
+
+  /** The console's live preview (CONTRACT.md §14): the widget's conversation, reached with the session. */
+  previewChat: ({ principal, body }) =>
+    Effect.gen(function* () {
+      return yield* chat(principal.orgId, yield* body, principal.orgName ?? "")
     }),
 
   getBookingSettings: ({ principal }) =>

@@ -1,6 +1,10 @@
+import { Database } from "@parley/db"
 import { Effect } from "effect"
 import { makeBooking, slotsOf } from "../bookings/calendar.ts"
 import { chat, resetChat, transcript } from "../chat/widget-chat.ts"
+import { CATALOGS } from "../engine/messages/index.ts"
+import { isLanguage } from "../engine/text.ts"
+import { engineProfile, loadProfile } from "../profile/profile-store.ts"
 import type { AssistantHandlers } from "./runtime.ts"
 
 /** CONTRACT.md §8: the widget surface (the gateway already checked the key's scope). */
@@ -17,6 +21,17 @@ export const widgetHandlers = {
     }),
 
   widgetChatTranscript: ({ principal, params }) => transcript(principal.orgId, params.sessionId),
+
+  /** The panel's title and greeting before any message: the profile's, in the widget's language when the assistant speaks it. */
+  widgetWelcome: ({ principal, query }) =>
+    Effect.gen(function* () {
+      const { sql } = yield* Database
+      const profile = engineProfile(yield* loadProfile(sql, principal.orgId, principal.orgName ?? ""))
+      const asked = query.locale?.slice(0, 2).toLowerCase() ?? ""
+      const language = isLanguage(asked) && profile.languages.includes(asked) ? asked : (profile.languages[0] ?? "en")
+      const greeting = profile.greeting?.trim() || CATALOGS[language].greeting(profile.businessName)
+      return { businessName: profile.businessName, greeting }
+    }),
 
   widgetBookingSlots: ({ principal, query }) => slotsOf(principal.orgId, query.date, query.service),
 

@@ -13,6 +13,15 @@ export interface RecordedLead {
   readonly id: string
   readonly type: string
   readonly outcome: "created" | "updated" | "unchanged"
+  /** What an existing lead said before this call changed it (absent when it was created). */
+  readonly before?: LeadBefore
+}
+
+/** A lead's name and types, as they were before a conversation changed them. */
+export interface LeadBefore {
+  readonly name: string
+  readonly type: string
+  readonly lastType: string
 }
 
 interface LeadRow {
@@ -72,6 +81,7 @@ export const recordLead = (
         for update`,
     )
     if (existing === undefined) return yield* Effect.die(new Error("lead vanished between insert and select"))
+    const before = { name: existing.name, type: existing.type, lastType: existing.last_type }
     const name = input.name === "" ? existing.name : input.name
     // A withdrawn request ("don't call me") lowers the listed type to this turn's; a booking held still wins.
     const type =
@@ -86,7 +96,7 @@ export const recordLead = (
       sameBooking(booking, existing.booking)
     ) {
       yield* countLead("unchanged")
-      return { id: existing.id, type: existing.type, outcome: "unchanged" as const }
+      return { id: existing.id, type: existing.type, outcome: "unchanged" as const, before }
     }
     yield* Effect.promise(
       () => tx`
@@ -98,26 +108,46 @@ export const recordLead = (
     const data = { phone: input.phone, name, type: input.type, booking }
     yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
     yield* countLead("updated")
-    return { id: existing.id, type, outcome: "updated" as const }
+    return { id: existing.id, type, outcome: "updated" as const, before }
   }).pipe(Effect.withSpan("assistant.recordLead"))
 
 /**
- * The visitor corrected their number ("sorry, wrong number, it's …"): the lead recorded for the
- * mistaken one goes, when this conversation made it (it was created after the conversation began,
- * from the chat) and it holds no booking — a stranger's number must not stay on the call list. No
- * event announces it (the catalogue has none for a lead withdrawn); the corrected number's lead
- * fires `lead.created` or `lead.updated` as usual.
+ * The visitor corrected their number ("sorry, wrong number, it's …"): only what this conversation
+ * did to the mistaken number's lead is undone (CONTRACT.md §8), never another visitor's lead.
+ * - This conversation created it and it holds no booking: it goes — a stranger's number must not
+ *   stay on the call list. No event announces that (the catalogue has none for a lead withdrawn).
+ * - It was someone's lead before: its name and types go back to what they were before this
+ *   conversation changed them (`lead.updated` says so when anything changed); its booking is left.
+ * - This conversation never recorded it (`made` absent): nothing is touched.
  */
-export const forgetMistakenLead = (
+export const releaseMistakenLead = (
   tx: postgres.TransactionSql,
   orgId: string,
   phone: string,
-  conversationId: string,
-): Effect.Effect<void> =>
-  Effect.promise(
-    () => tx`
-      delete from assistant.leads l
-      using assistant.conversations c
-      where l.org_id = ${orgId} and l.phone = ${phone} and l.source = 'chat' and l.booking is null
-        and c.id = ${conversationId} and c.org_id = ${orgId} and l.created_at >= c.created_at`,
-  ).pipe(Effect.asVoid)
+  made: { readonly created: boolean; readonly before?: LeadBefore | undefined } | undefined,
+): Effect.Effect<void, never, OutboxWriter> =>
+  Effect.gen(function* () {
+    if (made === undefined) return
+    if (made.created) {
+      yield* Effect.promise(
+        () => tx`delete from assistant.leads
+                 where org_id = ${orgId} and phone = ${phone} and booking is null and source = 'chat'`,
+      )
+      return
+    }
+    const before = made.before
+    if (before === undefined) return
+    const [restored] = yield* Effect.promise(
+      () => tx<Array<{ booking: Booking | null }>>`
+        update assistant.leads set name = ${before.name}, type = ${before.type}, last_type = ${before.lastType},
+               updated_at = now()
+        where org_id = ${orgId} and phone = ${phone}
+          and (name, type, last_type) is distinct from (${before.name}, ${before.type}, ${before.lastType})
+        returning booking`,
+    )
+    if (restored === undefined) return
+    const at = new Date(yield* Clock.currentTimeMillis)
+    const outbox = yield* OutboxWriter
+    const data = { phone, name: before.name, type: before.lastType, booking: restored.booking }
+    yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
+  }).pipe(Effect.withSpan("assistant.releaseMistakenLead"))

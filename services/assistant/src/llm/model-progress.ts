@@ -8,4 +8,10 @@ import type { BookedSlot, ConversationState } from "../engine/state.ts"
 export interface ModelProgress {
   state: ConversationState
   booked: BookedSlot | undefined
+  /**
+   * A `book_slot` commit under way. It is uninterruptible, so a turn cut off at its deadline waits
+   * for it (it settles once the booking committed or was refused) before the deterministic engine
+   * may answer: a booking that commits as the deadline passes is confirmed, never booked twice.
+   */
+  committing?: Promise<void> | undefined
 }

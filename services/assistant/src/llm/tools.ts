@@ -162,6 +162,21 @@ export const runTool = (
           return { state, result: { booked: false, error: "ask the visitor for a phone number" } }
         const name = args.name?.trim() || state.name || ""
         const service = args.service ?? context.settings.services[0] ?? ""
+        const slot = { date: args.date, time: args.time, service }
+        const bookedState = (id: string): ConversationState => ({
+          ...state,
+          ...(context.customerPhone === undefined ? { phone } : {}),
+          ...(name === "" ? {} : { name }),
+          bookingAsked: true,
+          booking: slot,
+          bookingId: id,
+        })
+        let settle = () => {}
+        guard.progress.committing = new Promise<void>((resolve) => {
+          settle = resolve
+        })
+        // Uninterruptible: cut off at the turn's deadline, the booking still commits (or is refused) and
+        // is recorded here, where the turn, waiting on `committing`, finds it to confirm.
         const made = yield* makeBooking(context.orgId, {
           name,
           phone,
@@ -170,21 +185,20 @@ export const runTool = (
           service,
           sessionId: context.conversationId,
           source: context.source,
-        }).pipe(Effect.result)
+        }).pipe(
+          Effect.result,
+          Effect.tap((outcome) =>
+            Effect.sync(() => {
+              if (outcome._tag === "Failure") return
+              guard.progress.booked = slot
+              guard.progress.state = bookedState(outcome.success.booking.id)
+            }),
+          ),
+          Effect.ensuring(Effect.sync(() => settle())),
+          Effect.uninterruptible,
+        )
         if (made._tag === "Failure") return { state, result: { booked: false, error: made.failure.detail } }
-        const slot = { date: args.date, time: args.time, service }
-        guard.progress.booked = slot
-        return {
-          state: {
-            ...state,
-            ...(context.customerPhone === undefined ? { phone } : {}),
-            ...(name === "" ? {} : { name }),
-            bookingAsked: true,
-            booking: slot,
-            bookingId: made.success.booking.id,
-          },
-          result: { booked: true, booking: made.success.booking },
-        }
+        return { state: bookedState(made.success.booking.id), result: { booked: true, booking: made.success.booking } }
       }
       default:
         return yield* Effect.fail(new LlmFailure({ reason: `unknown tool ${call.function.name}` }))

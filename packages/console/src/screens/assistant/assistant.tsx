@@ -39,9 +39,6 @@ const OnYourWebsite = () => {
       <Section title="Widget key">
         <WidgetKey onChoice={setChoice} />
       </Section>
-      <Section title="Preview">
-        <PreviewChat key={choice.key ?? ""} widgetKey={choice.key} />
-      </Section>
       <Section title="Add the assistant to your website">
         <p>Paste this tag into every page that should show the chat, just before &lt;/body&gt;.</p>
         <pre>
@@ -62,6 +59,11 @@ const AssistantScreen = () => (
     {may("GET /api/bookings/settings") ? (
       <Section title="Booking settings">
         <BookingSettings />
+      </Section>
+    ) : null}
+    {may("POST /api/assistant/preview") ? (
+      <Section title="Preview">
+        <PreviewChat />
       </Section>
     ) : null}
     {may("GET /api/org/api-keys") ? <OnYourWebsite /> : null}

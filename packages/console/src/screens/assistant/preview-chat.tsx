@@ -1,7 +1,8 @@
 /**
- * A live preview of the organization's own assistant: the widget's conversation route
- * (`POST /api/public/chat`, §8) with the chosen widget key, exactly as a visitor's browser calls
- * it. It is real: a phone number written here records a lead.
+ * A live preview of the organization's own assistant (CONTRACT.md §14): `POST /api/assistant/preview`
+ * with the signed-in session answers as the widget's conversation route does for a visitor, so it
+ * needs no widget key and works whatever origins the keys allow. It is real: a phone number written
+ * here records a lead.
  */
 import { useRef, useState } from "preact/hooks"
 import { api, unwrap } from "../../api/client.ts"
@@ -14,24 +15,19 @@ interface Line {
   readonly text: string
 }
 
-export const PreviewChat = ({ widgetKey }: { widgetKey: string | undefined }) => {
+export const PreviewChat = () => {
   const [lines, setLines] = useState<Array<Line>>([])
   const [message, setMessage] = useState("")
   const [sessionId, setSessionId] = useState<string | undefined>(undefined)
   const action = useAction()
   const list = useRef<HTMLDivElement>(null)
-  if (widgetKey === undefined) {
-    return <p class="muted">Choose a widget key and paste it above to talk with your assistant here.</p>
-  }
-  const headers = { "x-api-key": widgetKey }
   const send = async (event: Event) => {
     event.preventDefault()
     const text = message.trim()
     if (text === "") return
     const answer = await action.run(() =>
       unwrap(
-        api.POST("/api/public/chat", {
-          headers,
+        api.POST("/api/assistant/preview", {
           body: { message: text, ...(sessionId === undefined ? {} : { sessionId }) },
         }),
       ),
@@ -42,11 +38,8 @@ export const PreviewChat = ({ widgetKey }: { widgetKey: string | undefined }) =>
     setLines((l) => [...l, { role: "visitor", text }, { role: "assistant", text: answer.reply.text }])
     setTimeout(() => list.current?.scrollTo({ top: list.current.scrollHeight }), 0)
   }
-  const reset = async () => {
-    if (sessionId !== undefined) {
-      const done = await action.run(() => unwrap(api.POST("/api/public/chat/reset", { headers, body: { sessionId } })))
-      if (done === undefined) return
-    }
+  // A new conversation: the next message starts a new session (the last one's lead, if any, stays).
+  const reset = () => {
     setLines([])
     setSessionId(undefined)
   }

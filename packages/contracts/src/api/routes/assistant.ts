@@ -23,6 +23,8 @@ import {
   PutBookingSettingsRequest,
   SlotsQuery,
   SlotsResponse,
+  WidgetWelcome,
+  WidgetWelcomeQuery,
 } from "../assistant.ts"
 import { jsonBody, jsonReply, jsonSchema, param, schema, serviceRoutes } from "./model.ts"
 
@@ -70,6 +72,18 @@ export const assistantRoutes = serviceRoutes(
       description: widgetKeyNote,
       params: { sessionId: param("The widget session.", ChatSessionParams.fields.sessionId) },
       responses: { 200: jsonReply("The transcript", schema("ChatTranscript", ChatTranscript)) },
+    },
+    widgetWelcome: {
+      method: "GET",
+      path: "/api/public/assistant",
+      access: "public",
+      scope: "chat:write",
+      summary:
+        "What the widget shows before the first message: the business's name (the panel's title) and its greeting",
+      tag: "Widget",
+      description: widgetKeyNote,
+      query: schema("WidgetWelcomeQuery", WidgetWelcomeQuery),
+      responses: { 200: jsonReply("The welcome", schema("WidgetWelcome", WidgetWelcome)) },
     },
     widgetBookingSlots: {
       method: "GET",
@@ -153,6 +167,18 @@ export const assistantRoutes = serviceRoutes(
       tag: "Assistant",
       body: jsonBody(schema("PutAssistantProfileRequest", PutAssistantProfileRequest)),
       responses: { 200: jsonReply("The profile", schema("AssistantProfile", AssistantProfileRecord)) },
+    },
+    previewChat: {
+      method: "POST",
+      path: "/api/assistant/preview",
+      access: "member",
+      summary:
+        "The console's live preview: a message to the organization's own assistant, as a visitor's would be, with the signed-in session (no widget key, whatever origins the keys allow)",
+      tag: "Assistant",
+      description:
+        "Answers as `POST /api/public/chat` does (CONTRACT.md §14). It is the live assistant: a phone number written here records a real lead.",
+      body: jsonBody(schema("ChatRequest", ChatRequest)),
+      responses: { 200: jsonReply("The assistant's reply", schema("ChatResponse", ChatResponse)) },
     },
     getBookingSettings: {
       method: "GET",

@@ -11,10 +11,12 @@ import type {
   ChatTranscript,
   CreateBookingRequest,
   SlotsResponse,
+  WidgetWelcome,
 } from "@parley/contracts"
 
 export type Transcript = (typeof ChatTranscript)["Type"]
 export type DaySlots = (typeof SlotsResponse)["Type"]
+export type Welcome = (typeof WidgetWelcome)["Type"]
 
 export type Failure =
   | { readonly kind: "retryLater"; readonly status: number; readonly seconds: number }
@@ -51,6 +53,8 @@ export interface PublicApi {
   readonly transcript: (sessionId: string) => Promise<Transcript>
   readonly slots: (date: string, service: string | undefined) => Promise<DaySlots>
   readonly book: (body: CreateBookingRequest) => Promise<BookingRecord>
+  /** The business's name (the default title) and greeting, in the widget's language. */
+  readonly welcome: (locale: string) => Promise<Welcome>
 }
 
 export const makePublicApi = (parleyUrl: URL, key: string): PublicApi => {
@@ -108,5 +112,7 @@ export const makePublicApi = (parleyUrl: URL, key: string): PublicApi => {
       return call("GET", `api/public/bookings/slots?${query}`, undefined, READ_TIMEOUT_MS)
     },
     book: (body) => call("POST", "api/public/bookings", body, READ_TIMEOUT_MS),
+    welcome: (locale) =>
+      call("GET", `api/public/assistant?${new URLSearchParams({ locale })}`, undefined, READ_TIMEOUT_MS),
   }
 }

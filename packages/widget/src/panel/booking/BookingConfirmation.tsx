@@ -15,6 +15,8 @@ const longDate = (date: string, locale: string): string => {
 
 export const BookingConfirmation = (props: {
   booking: BookingRecord
+  /** The number as the visitor wrote it (Parley stores international digits). */
+  phone: string
   timezone: string
   locale: string
   s: PanelStrings
@@ -30,7 +32,7 @@ export const BookingConfirmation = (props: {
         {s.booked}
       </h3>
       <p>{s.bookedAt(booking.service, longDate(booking.date, props.locale), booking.time, props.timezone)}</p>
-      <p>{s.bookedFor(booking.name, booking.phone)}</p>
+      <p>{s.bookedFor(booking.name, props.phone === "" ? `+${booking.phone}` : props.phone)}</p>
       <div class="actions">
         <button type="button" class="primary" onClick={props.backToChat}>
           {s.backToChat}

@@ -7,7 +7,7 @@ import type { Signal } from "@preact/signals"
 import type { PanelStrings } from "../strings.ts"
 import type { BookingState, FormMessage } from "./booking-state.ts"
 
-const say = (message: FormMessage, s: PanelStrings): string => (typeof message === "string" ? s[message] : message.text)
+const say = (message: FormMessage, s: PanelStrings): string => s[message]
 
 const Slots = ({ booking, s }: { booking: BookingState; s: PanelStrings }) => {
   if (booking.loadingSlots.value) return <p class="quiet">{s.loadingSlots}</p>

@@ -36,7 +36,21 @@ export const nextDay = (date: string): string => {
 export type BookingAvailability = "unknown" | "available" | "unavailable"
 
 /** A message shown in the form, for the visitor to act on. */
-export type FormMessage = "slotTaken" | "pastDate" | "pickTime" | "bookingUnavailable" | { readonly text: string }
+export type FormMessage =
+  | "slotTaken"
+  | "pastDate"
+  | "pickTime"
+  | "bookingUnavailable"
+  | "phoneInvalid"
+  | "nameInvalid"
+  | "checkDetails"
+
+/**
+ * A 400 said as the field to fix, in the visitor's words: the API's validation text is for developers
+ * ("Invalid request: phone: Expected a phone number of 7–15 digits…"), never shown to a visitor.
+ */
+const invalidField = (apiMessage: string): FormMessage =>
+  /\bphone\b/i.test(apiMessage) ? "phoneInvalid" : /\bname\b/i.test(apiMessage) ? "nameInvalid" : "checkDetails"
 
 export type BookingState = ReturnType<typeof makeBookingState>
 
@@ -59,6 +73,8 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
   const message = signal<FormMessage | undefined>(undefined)
   const problem = signal<Problem | undefined>(undefined)
   const confirmed = signal<BookingRecord | undefined>(undefined)
+  /** The phone number as the visitor wrote it in the form (Parley answers it as international digits). */
+  const confirmedPhone = signal("")
 
   const freeTimes = computed(() => (slots.value ?? []).filter((slot) => slot.available).map((slot) => slot.time))
 
@@ -122,7 +138,7 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
       batch(() => {
         slots.value = undefined
         if (failure.kind === "refused" && failure.status === 400) message.value = "pastDate"
-        else if (failure.kind === "refused") message.value = { text: failure.message }
+        else if (failure.kind === "refused" && failure.status < 500) message.value = "bookingUnavailable"
         else problem.value = { failure, retry: () => void loadSlots() }
       })
     } finally {
@@ -160,7 +176,10 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
         service: service.value,
         ...(sessionId === undefined ? {} : { sessionId }),
       })
-      confirmed.value = booking
+      batch(() => {
+        confirmedPhone.value = phone.value.trim()
+        confirmed.value = booking
+      })
       host.emit("booking", booking)
     } catch (error) {
       const failure = failureOf(error)
@@ -172,8 +191,10 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
         await loadSlots()
       } else if (failure.kind === "refused" && failure.code === "missing_scope") {
         message.value = "bookingUnavailable"
-      } else if (failure.kind === "refused") {
-        message.value = { text: failure.message }
+      } else if (failure.kind === "refused" && failure.status === 400) {
+        message.value = invalidField(failure.message)
+      } else if (failure.kind === "refused" && failure.status < 500 && failure.status !== 0) {
+        message.value = "bookingUnavailable"
       } else {
         problem.value = { failure, retry: () => void submit() }
       }
@@ -208,6 +229,7 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
     message,
     problem,
     confirmed,
+    confirmedPhone,
     discover,
     loadSlots,
     choose,

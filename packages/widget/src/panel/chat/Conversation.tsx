@@ -11,6 +11,8 @@ export const Conversation = ({ chat, s }: { chat: ChatState; s: PanelStrings }) 
   const scroller = useRef<HTMLDivElement>(null)
   const items = chat.items.value
   const replying = chat.replying.value
+  // The business's greeting opens an empty conversation (CONTRACT.md §15, issue #23).
+  const greeting = chat.welcome.value?.greeting
   useEffect(() => {
     const box = scroller.current
     if (box !== null) box.scrollTop = box.scrollHeight
@@ -19,8 +21,18 @@ export const Conversation = ({ chat, s }: { chat: ChatState; s: PanelStrings }) 
   return (
     <div class="messages" ref={scroller}>
       {chat.loadingHistory.value ? <p class="quiet">{s.loadingHistory}</p> : null}
-      {items.length === 0 && !chat.loadingHistory.value ? <p class="quiet">{s.empty}</p> : null}
+      {items.length === 0 && !chat.loadingHistory.value && greeting === undefined ? (
+        <p class="quiet">{s.empty}</p>
+      ) : null}
       <ol class="log" aria-label={s.conversation}>
+        {!chat.loadingHistory.value && greeting !== undefined ? (
+          <li class="message assistant sent greeting">
+            <span class="sr-only">{s.assistant}: </span>
+            <span class="bubble" dir="auto">
+              {greeting}
+            </span>
+          </li>
+        ) : null}
         {items.map((item) => (
           <li key={item.id} class={`message ${item.role} ${item.state}`}>
             <span class="sr-only">{item.role === "visitor" ? s.you : s.assistant}: </span>

@@ -2,12 +2,14 @@
  * The conversation: its messages, whether the assistant is replying, the problem to show (with what
  * retrying means), and what the visitor typed. Messages go to Parley one at a time, in order; one
  * that fails stays on screen marked "not sent" (and in `localStorage`, so a reload keeps it), the
- * messages after it wait, and Retry sends them all again. Nothing the visitor typed is dropped.
+ * messages after it wait, and Retry — or simply sending another message — sends them all again, in
+ * order; after a reload the unsent messages come back with a Retry. Nothing the visitor typed is
+ * dropped, and no failure (5xx, 429, a lost network) leaves the chat unable to send.
  */
 import { batch, signal } from "@preact/signals"
 import type { PanelHost } from "../../shared/bridge.ts"
 import { storedValue } from "../../shared/visitor-memory.ts"
-import { failureOf, type PublicApi } from "../api/public-api.ts"
+import { failureOf, type PublicApi, type Welcome } from "../api/public-api.ts"
 import type { Problem } from "../problem.ts"
 
 export interface ChatItem {
@@ -44,6 +46,8 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
   const sessionMemory = storedValue("localStorage", key, "session")
   const unsentMemory = storedValue("localStorage", key, "unsent")
   const draftMemory = storedValue("localStorage", key, "draft")
+  // Once per tab: a reload or another page of the site shows it without asking Parley again.
+  const welcomeMemory = storedValue("sessionStorage", key, `welcome:${host.options.locale}`)
 
   const items = signal<ReadonlyArray<ChatItem>>(
     parseUnsent(unsentMemory.read()).map((u) => ({ id: u.id, role: "visitor", text: u.text, state: "failed" })),
@@ -51,11 +55,17 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
   const replying = signal(false)
   const loadingHistory = signal(false)
   const problem = signal<Problem | undefined>(undefined)
+  /** Unsent messages kept from before a reload: offered again with a Retry (set below, once `retryUnsent` exists). */
+  const keptUnsent = items.value.length > 0
   /** The text of the last reply, for the panel's live region. */
   const announcement = signal("")
   const draft = signal(draftMemory.read() ?? "")
+  /** The business's name and greeting, once Parley has said them (the panel works without them). */
+  const welcome = signal<Welcome | undefined>(undefined)
 
   let sending = false
+  /** Until when Parley asked us to wait (a 429 or 503's `Retry-After`): new messages queue behind. */
+  let waitUntil = 0
   let lastLead = ""
 
   const rememberUnsent = () => {
@@ -104,7 +114,9 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
         } catch (error) {
           batch(() => {
             items.value = items.value.map((item) => (item.state === "pending" ? { ...item, state: "failed" } : item))
-            problem.value = { failure: failureOf(error), retry: retryUnsent }
+            const failure = failureOf(error)
+            waitUntil = failure.kind === "retryLater" ? Date.now() + failure.seconds * 1000 : 0
+            problem.value = { failure, retry: retryUnsent }
           })
           return
         } finally {
@@ -124,18 +136,33 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
     void drain()
   }
 
-  /** Sends what the visitor wrote (the draft is emptied only once the message is safely listed). */
+  if (keptUnsent)
+    problem.value = { failure: { kind: "refused", status: 0, code: "unsent", message: "" }, retry: retryUnsent }
+
+  /**
+   * Sends what the visitor wrote (the draft is emptied only once the message is safely listed). The
+   * messages that failed before it go first, in order: writing again is also a way to retry.
+   */
   const send = (text: string) => {
     const message = text.trim().slice(0, 2000)
     if (message === "") return
-    const waiting = items.value.some((item) => item.state === "failed")
-    items.value = [
-      ...items.value,
-      { id: localId(), role: "visitor", text: message, state: waiting ? "failed" : "pending" },
-    ]
+    if (Date.now() < waitUntil && items.value.some((item) => item.state === "failed")) {
+      // Parley asked for a pause: this one waits behind the others for the Retry (or the countdown).
+      items.value = [...items.value, { id: localId(), role: "visitor", text: message, state: "failed" }]
+      rememberUnsent()
+      setDraft("")
+      return
+    }
+    batch(() => {
+      problem.value = undefined
+      items.value = [
+        ...items.value.map((item): ChatItem => (item.state === "failed" ? { ...item, state: "pending" } : item)),
+        { id: localId(), role: "visitor", text: message, state: "pending" },
+      ]
+    })
     rememberUnsent()
     setDraft("")
-    if (!waiting) void drain()
+    void drain()
   }
 
   /** Reads the conversation back from Parley (§8, `chat:read`), keeping the messages not yet sent. */
@@ -190,10 +217,39 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
     }
   }
 
+  /** The greeting shown when the panel opens on an empty conversation, and the default title. */
+  const loadWelcome = async (): Promise<void> => {
+    const remembered = welcomeMemory.read()
+    try {
+      if (remembered !== undefined) {
+        welcome.value = JSON.parse(remembered) as Welcome
+        return
+      }
+      welcome.value = await api.welcome(host.options.locale)
+      welcomeMemory.write(JSON.stringify(welcome.value))
+    } catch {
+      // The panel's own words stand in ("Chat with us", "Ask us anything").
+    }
+  }
+
   /** Back online: what failed for want of a network goes again. */
   const online = () => {
     if (problem.value?.failure.kind === "offline") problem.value.retry()
   }
 
-  return { items, replying, loadingHistory, problem, announcement, draft, setDraft, send, loadHistory, reset, online }
+  return {
+    items,
+    replying,
+    loadingHistory,
+    problem,
+    announcement,
+    draft,
+    welcome,
+    setDraft,
+    send,
+    loadHistory,
+    loadWelcome,
+    reset,
+    online,
+  }
 }

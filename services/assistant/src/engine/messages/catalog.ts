@@ -30,6 +30,8 @@ export interface Catalog {
   weekdayMismatch(named: string, byWeekday: string, byDay: string): string
 
   askName(service: string, day: string, time: string): string
+  /** A slot on a day the visitor did not name (today, the next open day): booked only if they accept. */
+  proposeSlot(service: string, day: string, time: string): string
   askPhoneForBooking(name: string | undefined): string
   booked(name: string | undefined, service: string, day: string, time: string): string
   cancelled(service: string, day: string, time: string): string
@@ -39,9 +41,19 @@ export interface Catalog {
   hours(week: string): string
   hoursOn(day: string, ranges: string): string
   closedOn(day: string): string
+  /** Asked "are you open now?" (or until when today) while open: `close` is when this opening range ends. */
+  openNow(close: string): string
+  /** Closed at this moment; open again today at `time`. */
+  closedNowOpensToday(time: string): string
+  /** Closed at this moment and for the rest of today; open again on `day` at `time`. */
+  closedNowOpensOn(day: string, time: string): string
+  /** A time asked for today after today's closing: `nextOpen` the next open day, if any. */
+  closedForToday(nextOpen: string | undefined): string
   services(list: string): string
   about(business: string, about: string | undefined): string
   dontKnow(): string
+  /** A step failed on our side (the calendar, the database): said as such, nothing promised. */
+  stepFailed(): string
   /** "Monday to Friday 9:00–18:00; Saturday 10:00–14:00; closed on Sunday" pieces. */
   weekRange(first: string, last: string): string
   closedDays(days: string): string

@@ -29,7 +29,7 @@ export const de: Catalog = {
   slotNotOffered: (day, time, times) =>
     `Um ${time} gibt es am ${day} keinen Termin. ${times === "" ? "Passt Ihnen ein anderer Tag?" : `Freie Zeiten an dem Tag: ${times}. Welche möchten Sie?`}`,
   outsideHours: (day, time, ranges, times) =>
-    `${time} liegt am ${day} außerhalb unserer Öffnungszeiten (${ranges}). ${times === "" ? "Passt Ihnen ein anderer Tag?" : `Freie Zeiten an dem Tag: ${times}. Welche möchten Sie?`}`,
+    `Um ${time} haben wir am ${day} geschlossen (geöffnet ${ranges}). ${times === "" ? "Passt Ihnen ein anderer Tag?" : `Freie Zeiten an dem Tag: ${times}. Welche möchten Sie?`}`,
   slotTaken: (day, time, times) =>
     `Leider ist ${time} am ${day} schon vergeben. ${times === "" ? "An dem Tag ist nichts mehr frei; passt ein anderer Tag?" : `Noch frei: ${times}. Welche möchten Sie?`}`,
   noOpenDay: (service) =>
@@ -39,6 +39,7 @@ export const de: Catalog = {
     `Nur zur Sicherheit: Meinen Sie ${byWeekday} oder ${byDay}? (Das Datum ist kein ${named}.)`,
 
   askName: (service, day, time) => `${service} am ${day} um ${time} ist frei. Auf welchen Namen darf ich buchen?`,
+  proposeSlot: (service, day, time) => `${service} ist am ${day} um ${time} frei. Soll ich das für Sie buchen?`,
   askPhoneForBooking: (name) => `Danke${to(name)}! Unter welcher Telefonnummer darf ich den Termin eintragen?`,
   booked: (name, service, day, time) => `Gebucht${to(name)}: ${service} am ${day} um ${time}. Bis dann!`,
   cancelled: (service, day, time) =>
@@ -50,9 +51,16 @@ export const de: Catalog = {
   hours: (week) => `Unsere Öffnungszeiten: ${week}.`,
   hoursOn: (day, ranges) => `Am ${day} haben wir von ${ranges} geöffnet.`,
   closedOn: (day) => `Am ${day} haben wir geschlossen.`,
+  openNow: (close) => `Ja, wir haben jetzt geöffnet, heute bis ${close}.`,
+  closedNowOpensToday: (time) => `Im Moment haben wir geschlossen; heute öffnen wir um ${time}.`,
+  closedNowOpensOn: (day, time) => `Im Moment haben wir geschlossen; wir öffnen wieder am ${day} um ${time}.`,
+  closedForToday: (nextOpen) =>
+    `Leider haben wir heute schon geschlossen.${nextOpen === undefined ? " Passt Ihnen ein anderer Tag?" : ` Der nächste geöffnete Tag ist ${nextOpen}. Passt Ihnen das?`}`,
   services: (list) => `Wir bieten ${list} an. Möchten Sie einen Termin buchen?`,
   about: (business, about) =>
     about === undefined ? `Hier ist ${business}. Wie kann ich helfen?` : `Hier ist ${business}. ${about}`,
+  stepFailed: () =>
+    "Entschuldigung, bei uns ist etwas schiefgegangen und ich konnte das nicht abschließen. Es wurde nichts geändert – versuchen Sie es bitte gleich noch einmal.",
   dontKnow: () => "Das kann ich leider nicht beantworten. Sollen wir Sie zurückrufen?",
   weekRange: (first, last) => `${first} bis ${last}`,
   closedDays: (days) => `${days} geschlossen`,

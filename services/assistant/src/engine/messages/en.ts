@@ -28,7 +28,7 @@ export const en: Catalog = {
   slotNotOffered: (day, time, times) =>
     `We don't have a slot at ${time} on ${day}. ${times === "" ? "Would another day suit you?" : `Free times that day: ${times}. Which would you like?`}`,
   outsideHours: (day, time, ranges, times) =>
-    `${time} is outside our opening hours on ${day} (${ranges}). ${times === "" ? "Would another day suit you?" : `Free times that day: ${times}. Which would you like?`}`,
+    `We're closed at ${time} on ${day} (open ${ranges}). ${times === "" ? "Would another day suit you?" : `Free times that day: ${times}. Which would you like?`}`,
   slotTaken: (day, time, times) =>
     `Sorry, ${time} on ${day} is already taken. ${times === "" ? "There's nothing else free that day; would another day suit you?" : `Still free that day: ${times}. Which would you like?`}`,
   noOpenDay: (service) =>
@@ -38,6 +38,7 @@ export const en: Catalog = {
     `Just to check: did you mean ${byWeekday} or ${byDay}? (The date you gave isn't a ${named}.)`,
 
   askName: (service, day, time) => `${service} on ${day} at ${time} is free. May I have your name for the booking?`,
+  proposeSlot: (service, day, time) => `${service} is free on ${day} at ${time}. Shall I book that for you?`,
   askPhoneForBooking: (name) => `Thanks${to(name)}! What phone number should I put the booking under?`,
   booked: (name, service, day, time) => `You're booked${to(name)}: ${service} on ${day} at ${time}. See you then!`,
   cancelled: (service, day, time) =>
@@ -49,9 +50,16 @@ export const en: Catalog = {
   hours: (week) => `Our opening hours: ${week}.`,
   hoursOn: (day, ranges) => `On ${day} we're open ${ranges}.`,
   closedOn: (day) => `We're closed on ${day}.`,
+  openNow: (close) => `Yes, we're open now, until ${close} today.`,
+  closedNowOpensToday: (time) => `We're closed right now; we open today at ${time}.`,
+  closedNowOpensOn: (day, time) => `We're closed right now; we open again on ${day} at ${time}.`,
+  closedForToday: (nextOpen) =>
+    `Sorry, we're already closed for today.${nextOpen === undefined ? " Would another day suit you?" : ` The next day we're open is ${nextOpen}. Would that suit you?`}`,
   services: (list) => `We offer ${list}. Would you like to book one?`,
   about: (business, about) =>
     about === undefined ? `This is ${business}. How can I help?` : `This is ${business}. ${about}`,
+  stepFailed: () =>
+    "Sorry, something went wrong on our side and I couldn't finish that. Nothing was changed — could you try again in a moment?",
   dontKnow: () => "I'm sorry, I don't know the answer to that. Shall someone from the team call you back?",
   weekRange: (first, last) => `${first} to ${last}`,
   closedDays: (days) => `closed on ${days}`,

@@ -29,7 +29,7 @@ export const es: Catalog = {
   slotNotOffered: (day, time, times) =>
     `No tenemos hora a las ${time} el ${day}. ${times === "" ? "¿Te va bien otro día?" : `Horas libres ese día: ${times}. ¿Cuál prefieres?`}`,
   outsideHours: (day, time, ranges, times) =>
-    `Las ${time} quedan fuera de nuestro horario del ${day} (${ranges}). ${times === "" ? "¿Te va bien otro día?" : `Horas libres ese día: ${times}. ¿Cuál prefieres?`}`,
+    `A las ${time} del ${day} estamos cerrados (abrimos ${ranges}). ${times === "" ? "¿Te va bien otro día?" : `Horas libres ese día: ${times}. ¿Cuál prefieres?`}`,
   slotTaken: (day, time, times) =>
     `Lo siento, las ${time} del ${day} ya están ocupadas. ${times === "" ? "No queda nada libre ese día; ¿te va bien otro?" : `Aún quedan libres: ${times}. ¿Cuál prefieres?`}`,
   noOpenDay: (service) =>
@@ -39,6 +39,7 @@ export const es: Catalog = {
     `Para asegurarme: ¿te refieres al ${byWeekday} o al ${byDay}? (La fecha que indicas no cae en ${named}.)`,
 
   askName: (service, day, time) => `${service} el ${day} a las ${time} está libre. ¿A nombre de quién hago la reserva?`,
+  proposeSlot: (service, day, time) => `Tenemos ${service} libre el ${day} a las ${time}. ¿Te lo reservo?`,
   askPhoneForBooking: (name) => `¡Gracias${to(name)}! ¿Qué número de teléfono pongo en la reserva?`,
   booked: (name, service, day, time) => `¡Reservado${to(name)}! ${service} el ${day} a las ${time}. ¡Hasta entonces!`,
   cancelled: (service, day, time) =>
@@ -50,9 +51,16 @@ export const es: Catalog = {
   hours: (week) => `Nuestro horario: ${week}.`,
   hoursOn: (day, ranges) => `El ${day} abrimos de ${ranges}.`,
   closedOn: (day) => `El ${day} está cerrado.`,
+  openNow: (close) => `Sí, ahora estamos abiertos, hoy hasta las ${close}.`,
+  closedNowOpensToday: (time) => `Ahora mismo estamos cerrados; hoy abrimos a las ${time}.`,
+  closedNowOpensOn: (day, time) => `Ahora mismo estamos cerrados; volvemos a abrir el ${day} a las ${time}.`,
+  closedForToday: (nextOpen) =>
+    `Lo siento, hoy ya hemos cerrado.${nextOpen === undefined ? " ¿Te va bien otro día?" : ` El próximo día que abrimos es el ${nextOpen}. ¿Te viene bien?`}`,
   services: (list) => `Ofrecemos ${list}. ¿Quieres reservar?`,
   about: (business, about) =>
     about === undefined ? `Somos ${business}. ¿En qué te ayudo?` : `Somos ${business}. ${about}`,
+  stepFailed: () =>
+    "Lo siento, algo ha fallado por nuestra parte y no he podido terminarlo. No se ha cambiado nada: ¿puedes intentarlo de nuevo en un momento?",
   dontKnow: () => "Lo siento, no sé la respuesta. ¿Quieres que alguien del equipo te llame?",
   weekRange: (first, last) => `de ${first} a ${last}`,
   closedDays: (days) => `cerrado el ${days}`,

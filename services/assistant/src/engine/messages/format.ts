@@ -1,3 +1,4 @@
+import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js"
 import type { Language } from "../text.ts"
 
 /**
@@ -15,7 +16,11 @@ export interface Formats {
   list(items: ReadonlyArray<string>): string
   /** "10:00 AM–6:00 PM" */
   range(open: string, close: string): string
-  /** The international digits as a visitor reads them: "+1 415 555 0100" style grouping is left to them: "+14155550100". */
+  /**
+   * International digits as people write the number: nationally when it is of the organization's
+   * country ("(415) 555-0100" in the US, "06 12 34 56 78" in France), else internationally ("+44 7700
+   * 900456"); digits the number plan does not know are shown as they are, with their "+".
+   */
   phone(digits: string): string
 }
 
@@ -65,7 +70,15 @@ export const formatsFor = (language: Language, country: string): Formats => {
         : listFormat.format([...values.slice(0, max).map(time), MORE[language](values.length - max)]),
     list: (items) => listFormat.format(items),
     range: (open, close) => `${time(open)}–${time(close)}`,
-    phone: (digits) => `+${digits}`,
+    phone: (digits) => {
+      const parsed = parsePhoneNumberFromString(`+${digits}`)
+      if (parsed === undefined || !parsed.isPossible()) return `+${digits}`
+      // National only where the plan knows how the country writes it (with its trunk prefix).
+      const national = parsed.country === (country as CountryCode) ? parsed.formatNational() : ""
+      return /\D/.test(national) && !national.startsWith(parsed.nationalNumber)
+        ? national
+        : parsed.formatInternational()
+    },
   }
   cache.set(key, formats)
   return formats

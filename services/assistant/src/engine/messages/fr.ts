@@ -30,7 +30,7 @@ export const fr: Catalog = {
   slotNotOffered: (day, time, times) =>
     `Nous n'avons pas de créneau à ${time} le ${day}. ${times === "" ? "Un autre jour vous conviendrait-il ?" : `Créneaux libres ce jour-là : ${times}. Lequel préférez-vous ?`}`,
   outsideHours: (day, time, ranges, times) =>
-    `${time}, c'est en dehors de nos horaires du ${day} (${ranges}). ${times === "" ? "Un autre jour vous conviendrait-il ?" : `Créneaux libres ce jour-là : ${times}. Lequel préférez-vous ?`}`,
+    `À ${time}, nous sommes fermés le ${day} (ouvert ${ranges}). ${times === "" ? "Un autre jour vous conviendrait-il ?" : `Créneaux libres ce jour-là : ${times}. Lequel préférez-vous ?`}`,
   slotTaken: (day, time, times) =>
     `Désolé, ${time} le ${day} est déjà pris. ${times === "" ? "Il n'y a plus rien ce jour-là ; un autre jour vous conviendrait-il ?" : `Encore libres : ${times}. Lequel préférez-vous ?`}`,
   noOpenDay: (service) =>
@@ -41,6 +41,7 @@ export const fr: Catalog = {
 
   askName: (service, day, time) =>
     `${service} le ${day} à ${time} est libre. À quel nom dois-je faire la réservation ?`,
+  proposeSlot: (service, day, time) => `${service} est disponible le ${day} à ${time}. Voulez-vous que je le réserve ?`,
   askPhoneForBooking: (name) => `Merci${to(name)} ! Quel numéro de téléphone dois-je indiquer pour la réservation ?`,
   booked: (name, service, day, time) => `C'est réservé${to(name)} : ${service} le ${day} à ${time}. À bientôt !`,
   cancelled: (service, day, time) =>
@@ -52,9 +53,16 @@ export const fr: Catalog = {
   hours: (week) => `Nos horaires : ${week}.`,
   hoursOn: (day, ranges) => `Le ${day}, nous sommes ouverts de ${ranges}.`,
   closedOn: (day) => `Nous sommes fermés le ${day}.`,
+  openNow: (close) => `Oui, nous sommes ouverts en ce moment, jusqu'à ${close} aujourd'hui.`,
+  closedNowOpensToday: (time) => `Nous sommes fermés en ce moment ; nous ouvrons aujourd'hui à ${time}.`,
+  closedNowOpensOn: (day, time) => `Nous sommes fermés en ce moment ; nous rouvrons le ${day} à ${time}.`,
+  closedForToday: (nextOpen) =>
+    `Désolé, nous sommes déjà fermés pour aujourd'hui.${nextOpen === undefined ? " Un autre jour vous conviendrait-il ?" : ` Le prochain jour d'ouverture est le ${nextOpen}. Cela vous convient-il ?`}`,
   services: (list) => `Nous proposons ${list}. Souhaitez-vous réserver ?`,
   about: (business, about) =>
     about === undefined ? `Ici ${business}. Que puis-je faire pour vous ?` : `Ici ${business}. ${about}`,
+  stepFailed: () =>
+    "Désolé, un problème de notre côté m'a empêché de terminer. Rien n'a été modifié : pouvez-vous réessayer dans un instant ?",
   dontKnow: () => "Désolé, je ne connais pas la réponse. Voulez-vous qu'un membre de l'équipe vous rappelle ?",
   weekRange: (first, last) => `du ${first} au ${last}`,
   closedDays: (days) => `fermé le ${days}`,

@@ -31,7 +31,7 @@ export const pt: Catalog = {
   slotNotOffered: (day, time, times) =>
     `Não temos horário às ${time} de ${day}. ${times === "" ? "Outro dia serve para você?" : `Horários livres nesse dia: ${times}. Qual você prefere?`}`,
   outsideHours: (day, time, ranges, times) =>
-    `${time} fica fora do nosso horário ${on(day)} (${ranges}). ${times === "" ? "Outro dia serve para você?" : `Horários livres nesse dia: ${times}. Qual você prefere?`}`,
+    `Às ${time} estamos fechados ${on(day)} (abrimos ${ranges}). ${times === "" ? "Outro dia serve para você?" : `Horários livres nesse dia: ${times}. Qual você prefere?`}`,
   slotTaken: (day, time, times) =>
     `Desculpe, ${time} de ${day} já está ocupado. ${times === "" ? "Não há mais nada livre nesse dia; outro dia serve?" : `Ainda livres: ${times}. Qual você prefere?`}`,
   noOpenDay: (service) =>
@@ -41,6 +41,7 @@ export const pt: Catalog = {
     `Só para confirmar: você quer dizer ${byWeekday} ou ${byDay}? (A data informada não cai numa ${named}.)`,
 
   askName: (service, day, time) => `${service} ${on(day)} às ${time} está livre. Em nome de quem faço o agendamento?`,
+  proposeSlot: (service, day, time) => `Temos ${service} livre ${on(day)} às ${time}. Posso reservar para você?`,
   askPhoneForBooking: (name) => `Obrigado${to(name)}! Qual número de telefone coloco no agendamento?`,
   booked: (name, service, day, time) => `Agendado${to(name)}: ${service} ${on(day)} às ${time}. Até lá!`,
   cancelled: (service, day, time) =>
@@ -52,9 +53,16 @@ export const pt: Catalog = {
   hours: (week) => `Nosso horário de funcionamento: ${week}.`,
   hoursOn: (day, ranges) => `Na ${day} abrimos das ${ranges}.`,
   closedOn: (day) => `Estamos fechados ${on(day)}.`,
+  openNow: (close) => `Sim, estamos abertos agora, hoje até as ${close}.`,
+  closedNowOpensToday: (time) => `No momento estamos fechados; hoje abrimos às ${time}.`,
+  closedNowOpensOn: (day, time) => `No momento estamos fechados; voltamos a abrir ${on(day)} às ${time}.`,
+  closedForToday: (nextOpen) =>
+    `Desculpe, hoje já fechamos.${nextOpen === undefined ? " Outro dia seria bom para você?" : ` O próximo dia em que abrimos é ${nextOpen}. Pode ser?`}`,
   services: (list) => `Oferecemos ${list}. Quer agendar?`,
   about: (business, about) =>
     about === undefined ? `Aqui é a ${business}. Como posso ajudar?` : `Aqui é a ${business}. ${about}`,
+  stepFailed: () =>
+    "Desculpe, algo deu errado do nosso lado e não consegui concluir. Nada foi alterado — pode tentar de novo em instantes?",
   dontKnow: () => "Desculpe, não sei responder isso. Quer que alguém da equipe ligue para você?",
   weekRange: (first, last) => `de ${first} a ${last}`,
   closedDays: (days) => `fechado no ${days}`,

@@ -1,0 +1,28 @@
+/**
+ * The held-out evaluation set (`heldout.json`): conversations written by someone who read only
+ * CONTRACT.md §8 and a business profile, never the engine, each with its own business (one per
+ * language, `worlds`) and the moment of the week it is played at (`moments`, the organization's
+ * wall clock). The file is kept as it was written; `note` says how, and any expectation corrected
+ * since says why there.
+ */
+import { readFileSync } from "node:fs"
+import type { Conversation, Lang, Moment, World } from "../corpus/index.ts"
+
+interface HeldOutFile {
+  readonly note: string
+  readonly moments: Readonly<Record<string, { readonly date: string; readonly time: string }>>
+  readonly worlds: Readonly<Record<Lang, World>>
+  readonly conversations: ReadonlyArray<Omit<Conversation, "world" | "moment"> & { readonly moment: string }>
+}
+
+export const loadHeldOut = (path = new URL("./heldout.json", import.meta.url)): ReadonlyArray<Conversation> => {
+  const file = JSON.parse(readFileSync(path, "utf8")) as HeldOutFile
+  const moments = new Map<string, Moment>(
+    Object.entries(file.moments).map(([label, at]) => [label, { label, date: at.date, time: at.time }]),
+  )
+  return file.conversations.map((conversation) => {
+    const moment = moments.get(conversation.moment)
+    if (moment === undefined) throw new Error(`${conversation.id}: unknown moment ${conversation.moment}`)
+    return { ...conversation, world: file.worlds[conversation.lang], moment }
+  })
+}

@@ -1,0 +1,315 @@
+import { openingRangesOn } from "../bookings/settings.ts"
+import { rangesText } from "./answers.ts"
+import { addDays, weekdayOf } from "./calendar-date.ts"
+import { type DayView, type HeldBooking, need, phoneOf, reply, type Step, settle, type Turn } from "./dialogue-turn.ts"
+import type { EngineContext } from "./profile.ts"
+import type { BookedSlot, ConversationState } from "./state.ts"
+
+/**
+ * The booking dialogue (CONTRACT.md §8): the slot a message means, the day's times offered, the
+ * slot checked (closed, past, outside the hours, not offered, taken) before any number is asked for,
+ * a guessed day proposed, the name and number asked one at a time, the booking made, moved or
+ * cancelled.
+ */
+/** The booking this conversation can cancel or move: its own, else one of its widget form or, on a channel, the customer's next one. */
+export const heldBooking = (turn: Turn): HeldBooking | undefined | "needed" => {
+  const { state, known, facts } = turn
+  if (state.booking !== undefined && state.bookingId !== undefined) return { ...state.booking, id: state.bookingId }
+  // A booking made through the widget's form in this session, or on a channel by this customer.
+  const wantsChange = facts.intents.cancel || facts.intents.move
+  if (wantsChange) {
+    if (known.held === undefined) return "needed"
+    return known.held ?? undefined
+  }
+  return undefined
+}
+
+/** A held booking and a message naming another time for it ("move it to Friday", "3pm instead"). */
+export const isMoveRequest = (turn: Turn, previous: ConversationState): boolean => {
+  const { intents, when } = turn.facts
+  if (intents.demo || intents.cancel) return false
+  const namesTime = when.date !== undefined || when.time !== undefined
+  if (intents.move) return true
+  // A new date or time right after booking, without asking for another appointment, moves the one held.
+  return namesTime && !intents.booking && previous.booking !== undefined && previous.pending === undefined
+}
+
+export const cancel = (turn: Turn, held: HeldBooking): Step => {
+  const { known, catalog, formats, state } = turn
+  if (known.cancelled !== true) return need({ kind: "cancel", booking: held })
+  const { booking: _b, bookingId: _id, ...rest } = settle(state)
+  return reply(turn, catalog.cancelled(held.service, formats.date(held.date), formats.time(held.time)), rest)
+}
+
+export const move = (turn: Turn, held: HeldBooking): Step => {
+  const { facts, catalog, formats, known, state } = turn
+  const date = facts.when.date ?? held.date
+  const time = facts.when.time ?? (facts.when.date === undefined ? undefined : held.time)
+  if (time === undefined) {
+    return reply(turn, catalog.whichTime(formats.date(date)), {
+      ...state,
+      offered: { date, service: held.service },
+      awaiting: "time",
+    })
+  }
+  const target: BookedSlot = { date, time, service: facts.service ?? held.service }
+  const refusal = checkSlot(turn, target)
+  if (refusal !== undefined) return refusal
+  if (known.booking === undefined) {
+    return need({
+      kind: "move",
+      from: held,
+      to: target,
+      // A booking of the widget's form is held under the number written in the form.
+      phone: held.phone ?? phoneOf(turn) ?? "",
+      name: state.name ?? held.name ?? "",
+    })
+  }
+  if (known.booking.kind === "refused") return refused(turn, target, known.booking.reason)
+  return reply(turn, catalog.moved(target.service, formats.date(target.date), formats.time(target.time)), {
+    ...settle(state),
+    booking: target,
+    bookingId: known.booking.id,
+  })
+}
+
+/** Whether this message continues (or starts) the booking dialogue. */
+export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean => {
+  const { intents, when, service, name, phone } = turn.facts
+  if (intents.demo) return false
+  if (intents.booking) return true
+  if (when.conflict !== undefined) return true
+  const namesTime = when.date !== undefined || when.time !== undefined || when.earliest
+  if (previous.conflict !== undefined && (namesTime || when.weekday !== undefined)) return true
+  if (previous.offered !== undefined && (namesTime || service !== undefined)) return true
+  if (previous.pending !== undefined && (name !== undefined || phone !== undefined || namesTime)) return true
+  if (previous.pending !== undefined && turn.context.customerPhone !== undefined && name !== undefined) return true
+  // A date and a time together ("Sunday at 11?") ask for a slot, whatever the verb; so does a
+  // question naming a day that nothing else answers ("anything on Monday?").
+  if (when.date !== undefined && when.time !== undefined && !intents.callback) return true
+  return (
+    when.date !== undefined &&
+    intents.question &&
+    !intents.hours &&
+    !intents.services &&
+    !intents.callback &&
+    turn.facts.faq() === undefined
+  )
+}
+
+/** The slot the visitor means this turn, from this message and what is pending. */
+const wantedSlot = (turn: Turn, previous: ConversationState) => {
+  const { when, service } = turn.facts
+  const services = turn.context.settings.services
+  let date = when.date
+  let time = when.time
+  const conflict = previous.conflict
+  if (conflict !== undefined && when.conflict === undefined) {
+    // "Thursday", "the 3rd", "Friday the 4th": whichever of the two the answer points at.
+    if (date !== undefined && when.weekdayOnly !== true) {
+      // A date named: that one.
+    } else if (when.weekday !== undefined) {
+      const [byWeekday, byDay] = [conflict.byWeekday, conflict.byDay]
+      date = [byWeekday, byDay].find((candidate) => weekdayOf(candidate) === when.weekday)
+    }
+    time ??= conflict.time
+  }
+  date ??= previous.pending?.date ?? previous.offered?.date
+  time ??= when.earliest ? "earliest" : undefined
+  // "Wednesday, not Tuesday": another day for the time already chosen.
+  if (time === undefined) time = previous.pending?.time
+  const chosenService =
+    service ??
+    previous.pending?.service ??
+    previous.offered?.service ??
+    conflict?.service ??
+    previous.service ??
+    services[0] ??
+    ""
+  return { date, time, service: chosenService }
+}
+
+export const book = (turn: Turn, previous: ConversationState): Step => {
+  const { facts, catalog, formats, known, context } = turn
+  const state: ConversationState = {
+    ...turn.state,
+    bookingAsked: true,
+    ...(facts.service === undefined ? {} : { service: facts.service }),
+  }
+  const booking = { ...turn, state }
+  const { when } = facts
+  const wanted = wantedSlot(booking, previous)
+
+  if (when.conflict !== undefined) {
+    const named = formats.weekday(when.conflict.byWeekday)
+    return reply(
+      booking,
+      catalog.weekdayMismatch(named, formats.date(when.conflict.byWeekday), formats.date(when.conflict.byDay)),
+      {
+        ...settle(state),
+        conflict: {
+          ...when.conflict,
+          ...(when.time === undefined ? {} : { time: when.time }),
+          service: wanted.service,
+        },
+      },
+    )
+  }
+  if (wanted.date === undefined) {
+    // A time with no day: today's if it is still ahead, else the next open day's — a guess, so it is
+    // proposed and booked only when the visitor accepts it (never booked as "today" unasked).
+    const guessed = wanted.time !== undefined && wanted.time !== "earliest"
+    if (guessed && wanted.time !== undefined && wanted.time > context.nowTime && !closedForTheDay(context)) {
+      return bookOn(booking, { ...wanted, date: context.today, time: wanted.time }, true)
+    }
+    const from = guessed ? addDays(context.today, 1) : context.today
+    if (known.nextOpen === undefined || known.nextOpen.from !== from) return need({ kind: "nextOpenDay", from })
+    if (known.nextOpen.date === null) {
+      return reply(booking, catalog.noOpenDay(wanted.service), { ...settle(state), awaiting: "callbackOffer" })
+    }
+    return bookOn(booking, { ...wanted, date: known.nextOpen.date }, guessed)
+  }
+  return bookOn(booking, { ...wanted, date: wanted.date })
+}
+
+/** With a day chosen: offer its times, or check the time and go on to the name, the number and the booking. */
+export const bookOn = (
+  turn: Turn,
+  wanted: { readonly date: string; readonly time: string | undefined; readonly service: string },
+  /** The day was not named by the visitor: the slot is proposed, and booked once accepted. */
+  proposed = false,
+): Step => {
+  const { catalog, formats, known, context, state } = turn
+  const day = known.days.get(wanted.date)
+  if (day === undefined) return need({ kind: "day", date: wanted.date })
+  const dayLabel = formats.date(wanted.date)
+  if (wanted.date === context.today && closedForTheDay(context) && day.offered.length > 0) {
+    return closedForToday(turn, wanted.service)
+  }
+  if (day.offered.length === 0 || wanted.date < context.today) {
+    if (wanted.date < context.today) {
+      return reply(turn, catalog.pastTime(dayLabel, formats.time(wanted.time ?? "00:00"), undefined), settle(state))
+    }
+    const from = addDays(wanted.date, 1)
+    if (known.nextOpen === undefined || known.nextOpen.from !== from) return need({ kind: "nextOpenDay", from })
+    const nextOpen = known.nextOpen.date
+    return reply(turn, catalog.closedDay(dayLabel, nextOpen === null ? undefined : formats.date(nextOpen)), {
+      ...settle(state),
+      ...(nextOpen === null ? {} : { offered: { date: nextOpen, service: wanted.service } }),
+    })
+  }
+  let time = fitHour(turn, day, wanted.time)
+  if (time === "earliest") time = day.free[0]
+  if (time === undefined) {
+    if (day.free.length === 0) return reply(turn, catalog.dayFull(wanted.service, dayLabel), settle(state))
+    return reply(turn, catalog.offerTimes(wanted.service, dayLabel, formats.times(day.free)), {
+      ...settle(state),
+      offered: { date: wanted.date, service: wanted.service },
+      awaiting: "time",
+    })
+  }
+  const slot: BookedSlot = { date: wanted.date, time, service: wanted.service }
+  const refusal = checkSlot(turn, slot)
+  if (refusal !== undefined) return refusal
+  // The slot is free: the name, then the number, then the booking.
+  const phone = phoneOf(turn)
+  const pending = { ...settle(state), pending: slot }
+  if (proposed) {
+    return reply(turn, catalog.proposeSlot(slot.service, dayLabel, formats.time(slot.time)), {
+      ...pending,
+      awaiting: "confirm",
+    })
+  }
+  if (phone === undefined) {
+    if (state.name === undefined && state.awaiting !== "name" && turn.facts.name === undefined) {
+      return reply(turn, catalog.askName(slot.service, dayLabel, formats.time(slot.time)), {
+        ...pending,
+        awaiting: "name",
+      })
+    }
+    return reply(turn, catalog.askPhoneForBooking(state.name), { ...pending, awaiting: "phone" })
+  }
+  if (known.booking === undefined) {
+    return need({ kind: "book", slot, phone, name: state.name ?? "" })
+  }
+  if (known.booking.kind === "refused") return refused(turn, slot, known.booking.reason)
+  return reply(turn, catalog.booked(state.name, slot.service, dayLabel, formats.time(slot.time)), {
+    ...settle(state),
+    booking: slot,
+    bookingId: known.booking.id,
+  })
+}
+
+/** Whether a slot can be taken, said as the reason it cannot (before any number is asked for). */
+const checkSlot = (turn: Turn, slot: BookedSlot): Step | undefined => {
+  const { known, context } = turn
+  const day = known.days.get(slot.date)
+  if (day === undefined) return need({ kind: "day", date: slot.date })
+  if (slot.date < context.today || (slot.date === context.today && slot.time <= context.nowTime)) {
+    return refused(turn, slot, "past")
+  }
+  if (!day.offered.includes(slot.time)) return refused(turn, slot, "notOffered")
+  if (!day.free.includes(slot.time)) return refused(turn, slot, "full")
+  return undefined
+}
+
+/** Whether today's opening hours are over at the organization's wall clock (or there are none today). */
+const closedForTheDay = (context: EngineContext): boolean =>
+  openingRangesOn(context.settings, context.today).every(([, close]) => close <= context.nowTime)
+
+/** A time asked for today after today's closing: said as such, with the next open day offered. */
+const closedForToday = (turn: Turn, service: string): Step => {
+  const { catalog, formats, known, context, state } = turn
+  const from = addDays(context.today, 1)
+  if (known.nextOpen === undefined || known.nextOpen.from !== from) return need({ kind: "nextOpenDay", from })
+  const nextOpen = known.nextOpen.date
+  return reply(turn, catalog.closedForToday(nextOpen === null ? undefined : formats.date(nextOpen)), {
+    ...settle(state),
+    ...(nextOpen === null ? {} : { offered: { date: nextOpen, service } }),
+  })
+}
+
+/**
+ * An hour named without am/pm was read as an afternoon one ("at 3" → 15:00); when only the morning
+ * reading is a time the day offers ("amanhã às 7h" at a studio opening at 7:00), it is that one.
+ */
+const fitHour = (turn: Turn, day: DayView, time: string | undefined): string | undefined => {
+  if (time === undefined || turn.facts.when.hourShifted !== true || time !== turn.facts.when.time) return time
+  if (day.offered.includes(time)) return time
+  const hour = Number(time.slice(0, 2)) - 12
+  const morning = `${String(hour).padStart(2, "0")}${time.slice(2)}`
+  return hour >= 0 && day.offered.includes(morning) ? morning : time
+}
+
+const refused = (turn: Turn, slot: BookedSlot, reason: "full" | "notOffered" | "past"): Step => {
+  const { catalog, formats, known, context, state } = turn
+  if (reason !== "full" && slot.date === context.today && closedForTheDay(context)) {
+    return closedForToday(turn, slot.service)
+  }
+  const day = known.days.get(slot.date)
+  const free = day?.free ?? []
+  const dayLabel = formats.date(slot.date)
+  const time = formats.time(slot.time)
+  const times = free.length === 0 ? "" : formats.times(free)
+  const offered = {
+    ...settle(state),
+    ...(free.length === 0 ? {} : { offered: { date: slot.date, service: slot.service } }),
+  }
+  switch (reason) {
+    case "past":
+      return reply(turn, catalog.pastTime(dayLabel, time, times === "" ? undefined : times), offered)
+    case "full":
+      return reply(turn, catalog.slotTaken(dayLabel, time, times), offered)
+    case "notOffered": {
+      const ranges = rangesText(context, formats, slot.date)
+      const inside = openingRangesOn(context.settings, slot.date).some(
+        ([open, close]) => slot.time >= open && slot.time < close,
+      )
+      return reply(
+        turn,
+        inside ? catalog.slotNotOffered(dayLabel, time, times) : catalog.outsideHours(dayLabel, time, ranges, times),
+        offered,
+      )
+    }
+  }
+}

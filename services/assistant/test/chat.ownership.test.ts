@@ -1,0 +1,175 @@
+/**
+ * A conversation releases or changes only the leads and bookings it made (CONTRACT.md §8, issue #22),
+ * and moves or cancels a booking however it was made — the widget's booking form included — without
+ * ever answering 5xx to the visitor.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  admin,
+  call,
+  futureWeekday,
+  newOrg,
+  type RunningApp,
+  startApp,
+  startInfrastructure,
+  type TestInfrastructure,
+  widget,
+} from "./harness.ts"
+
+let infra: TestInfrastructure
+let app: RunningApp
+
+beforeAll(async () => {
+  infra = await startInfrastructure()
+  app = await startApp(infra, { background: false })
+})
+afterAll(async () => {
+  await app?.stop()
+  await infra?.close()
+})
+
+const chat = async (orgId: string, message: string, sessionId?: string) => {
+  const response = await widget(app, orgId, "POST", "/api/public/chat", {
+    message,
+    ...(sessionId === undefined ? {} : { sessionId }),
+  })
+  expect(response.statusCode).toBe(200)
+  return response.json() as { sessionId: string; reply: { text: string } }
+}
+
+const leadsOf = async (orgId: string) =>
+  (
+    (await admin(app, orgId, "GET", "/api/leads")).json() as {
+      data: Array<{ phone: string; name: string; type: string }>
+    }
+  ).data
+
+describe("a corrected number", () => {
+  it("leaves another visitor's lead as it was, also one created after this conversation began", async () => {
+    const orgId = newOrg()
+    // Bob's conversation starts first; Ana then leaves her number in her own conversation.
+    const bob = await chat(orgId, "hi there")
+    await chat(orgId, "I'm Ana, please call me back on 415 555 0100")
+    // Bob writes Ana's number by mistake, with his name, then corrects it.
+    await chat(orgId, "I'm Bob, my number is 415 555 0100", bob.sessionId)
+    const corrected = await chat(orgId, "sorry, wrong number, it's 415 555 0199", bob.sessionId)
+    expect(corrected.reply.text).toContain("415")
+    const leads = await leadsOf(orgId)
+    expect(leads.find((lead) => lead.phone === "14155550100")).toMatchObject({
+      name: "Ana",
+      type: "CALLBACK_REQUESTED",
+    })
+    expect(leads.find((lead) => lead.phone === "14155550199")).toMatchObject({ name: "Bob" })
+  })
+
+  it("withdraws the lead the conversation itself made for the mistaken number", async () => {
+    const orgId = newOrg()
+    const first = await chat(orgId, "I'm Cleo, 415 555 0101")
+    await chat(orgId, "oops, wrong number, it's 415 555 0102", first.sessionId)
+    expect((await leadsOf(orgId)).map((lead) => lead.phone)).toEqual(["14155550102"])
+  })
+})
+
+describe("a booking made with the widget's form", () => {
+  it("is moved from the chat of the same session, under the number written in the form", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(2)
+    const session = await chat(orgId, "hello")
+    const booked = await widget(app, orgId, "POST", "/api/public/bookings", {
+      name: "Dee",
+      phone: "(415) 555-0188",
+      date,
+      time: "10:00",
+      service: "consultation",
+      sessionId: session.sessionId,
+    })
+    expect(booked.statusCode).toBe(201)
+    const moved = await chat(orgId, "move it to 12:00", session.sessionId)
+    expect(moved.reply.text).toMatch(/12:00 PM/)
+    const bookings = (
+      (await admin(app, orgId, "GET", `/api/bookings?date=${date}`)).json() as {
+        data: Array<{ time: string; status: string; phone: string }>
+      }
+    ).data
+    expect(bookings.filter((b) => b.status === "confirmed")).toMatchObject([{ time: "12:00", phone: "14155550188" }])
+    const [lead] = await leadsOf(orgId)
+    expect(lead).toMatchObject({ phone: "14155550188", type: "BOOKING" })
+  })
+})
+
+describe("a step that fails on our side", () => {
+  it("still gets a reply saying so, never a 5xx, and the conversation goes on", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(3)
+    // The booking's transaction fails in Postgres for this organization only.
+    await infra.db.sql.unsafe(`
+      create or replace function assistant.refuse_test_booking() returns trigger language plpgsql as $$
+      begin
+        if new.org_id = '${orgId}' then raise exception 'bookings are broken for this test'; end if;
+        return new;
+      end $$;
+      create trigger refuse_test_booking before insert on assistant.bookings
+        for each row execute function assistant.refuse_test_booking();`)
+    try {
+      const first = await chat(orgId, `I'm Eve, 415 555 0177, book a consultation on ${date} at 10:00`)
+      expect(first.reply.text).toMatch(/went wrong on our side/)
+      const next = await chat(orgId, "what are your opening hours?", first.sessionId)
+      expect(next.reply.text).toMatch(/opening hours/)
+      expect((await admin(app, orgId, "GET", "/api/bookings")).json()).toMatchObject({ data: [] })
+    } finally {
+      await infra.db.sql.unsafe(
+        "drop trigger refuse_test_booking on assistant.bookings; drop function assistant.refuse_test_booking();",
+      )
+    }
+  })
+})
+
+describe("a day the visitor did not name", () => {
+  it("is proposed, never booked as today, and booked once the visitor accepts", async () => {
+    const orgId = newOrg()
+    const first = await chat(orgId, "I'm Fay, 415 555 0190. Can I come in at 3pm?")
+    expect(first.reply.text).toMatch(/Shall I book that for you\?/)
+    expect((await admin(app, orgId, "GET", "/api/bookings")).json()).toMatchObject({ data: [] })
+    const yes = await chat(orgId, "yes please", first.sessionId)
+    expect(yes.reply.text).toMatch(/You're booked, Fay/)
+    const bookings = (
+      (await admin(app, orgId, "GET", "/api/bookings")).json() as { data: Array<{ time: string; status: string }> }
+    ).data
+    expect(bookings).toMatchObject([{ time: "15:00", status: "confirmed" }])
+  })
+})
+
+describe("the console's preview and the widget's welcome", () => {
+  it("answer each organization from its own assistant, never another's conversation or profile", async () => {
+    const [a, b] = [newOrg(), newOrg()]
+    await admin(app, a, "PUT", "/api/assistant/profile", {
+      businessName: "Alpha Dental",
+      languages: ["en", "fr"],
+      greeting: "Welcome to Alpha!",
+      faqs: [{ question: "Do you have parking?", answer: "Alpha parking is behind the building." }],
+    })
+    // A member's session previews its own assistant, without any widget key.
+    const preview = await call(app, a, "member", "POST", "/api/assistant/preview", { message: "Do you have parking?" })
+    expect(preview.statusCode).toBe(200)
+    const answered = preview.json() as { sessionId: string; reply: { text: string } }
+    expect(answered.reply.text).toContain("Alpha parking")
+    // Organization B, given A's session id, gets a conversation of its own, not A's.
+    const other = await call(app, b, "member", "POST", "/api/assistant/preview", {
+      message: "Do you have parking?",
+      sessionId: answered.sessionId,
+    })
+    expect(other.statusCode).toBe(200)
+    const otherAnswer = other.json() as { sessionId: string; reply: { text: string } }
+    expect(otherAnswer.sessionId).not.toBe(answered.sessionId)
+    expect(otherAnswer.reply.text).not.toContain("Alpha")
+
+    const welcomeA = await widget(app, a, "GET", "/api/public/assistant?locale=fr-FR")
+    expect(welcomeA.json()).toEqual({ businessName: "Alpha Dental", greeting: "Welcome to Alpha!" })
+    const welcomeB = (await widget(app, b, "GET", "/api/public/assistant?locale=fr")).json() as {
+      businessName: string
+      greeting: string
+    }
+    expect(welcomeB.businessName).not.toBe("Alpha Dental")
+    expect(welcomeB.greeting).not.toContain("Alpha")
+  })
+})
