@@ -58,6 +58,9 @@ export const notFound = (): ApiError => make("not_found", ErrorText.notFound)
 
 export const conflict = (text: string): ApiError => make("conflict", text)
 
+/** 409: free-form text to a cloud-channel customer past CONTRACT.md §9's 24-hour service window. */
+export const outsideServiceWindow = (): ApiError => make("outside_service_window", ErrorText.outsideServiceWindow)
+
 export const payloadTooLarge = (): ApiError => make("payload_too_large", ErrorText.payloadTooLarge)
 
 export const unsupportedMediaType = (): ApiError => make("unsupported_media_type", ErrorText.unsupportedMediaType)

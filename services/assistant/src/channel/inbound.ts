@@ -6,6 +6,9 @@ import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { findChannelConversation, recentHistory, STALE_TURN_RETRIES, storeTurn } from "../chat/conversation-store.ts"
 import { runTurn } from "../chat/turn.ts"
+import { handOffOf, noteCustomerMessage } from "../conversations/customer-turn.ts"
+import { channelMessageWhileHeld } from "../conversations/held-message.ts"
+import { personHolds } from "../conversations/hold.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
 import { recordLead } from "../leads/record-lead.ts"
@@ -41,6 +44,10 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     if (yield* alreadyHandled(sql, inbound)) return
     const found = yield* findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from)
     const conversationId = found?.id ?? newId("ses")
+    const arrivedAt = new Date(yield* Clock.currentTimeMillis)
+    if (found !== undefined && (yield* personHolds(sql, found.id, arrivedAt))) {
+      return yield* channelMessageWhileHeld(inbound, found, arrivedAt)
+    }
     // Only a model reads the history; the deterministic engine keeps what it needs in the state.
     const model = yield* LanguageModel
     const history = found === undefined || !model.enabled ? [] : yield* recentHistory(sql, conversationId)
@@ -55,6 +62,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
       message: inbound.text,
       history,
     })
+    const handOff = handOffOf(inbound.text, found?.state, turn)
     const outbox = yield* OutboxWriter
     const at = new Date(yield* Clock.currentTimeMillis)
     yield* withTransaction((tx) =>
@@ -74,8 +82,13 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
           customer: inbound.from,
           state: turn.state,
           visitorText: inbound.text,
-          replyText: turn.text,
+          replyText: handOff.text,
           at,
+        })
+        yield* noteCustomerMessage(tx, conversationId, {
+          waiting: handOff.waiting,
+          receivedAt: new Date(inbound.receivedAt),
+          customerName: profileName,
         })
         const capture = leadOfConversation(turn.state, inbound.channel, inbound.from)
         // The provider's profile name is a better name than none, but never replaces one the customer gave.
@@ -94,7 +107,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
               orgId: inbound.orgId,
               channel: inbound.channel,
               to: inbound.from,
-              text: turn.text,
+              text: handOff.text,
               inReplyTo: inbound.messageId,
             }),
           },

@@ -3,6 +3,9 @@ import type { ChatRequest } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
+import { handOffOf, noteCustomerMessage } from "../conversations/customer-turn.ts"
+import { widgetMessageWhileHeld } from "../conversations/held-message.ts"
+import { personHolds } from "../conversations/hold.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
@@ -19,7 +22,8 @@ import { runTurn } from "./turn.ts"
 
 export interface ChatAnswer {
   readonly sessionId: string
-  readonly reply: { readonly text: string }
+  /** `null` while a person holds the conversation (CONTRACT.md §17). */
+  readonly reply: { readonly text: string } | null
   readonly lead: { readonly id: string; readonly type: string } | null
 }
 
@@ -54,6 +58,10 @@ const chatTurn = (
     const { sql } = yield* Database
     const found = request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId)
     const sessionId = found?.id ?? freshId
+    const arrivedAt = new Date(yield* Clock.currentTimeMillis)
+    if (found !== undefined && (yield* personHolds(sql, found.id, arrivedAt))) {
+      return yield* widgetMessageWhileHeld(orgId, request, found, organizationName, arrivedAt)
+    }
     // Only a model reads the history; the deterministic engine keeps what it needs in the state.
     const model = yield* LanguageModel
     const history = found === undefined || !model.enabled ? [] : yield* recentHistory(sql, sessionId)
@@ -73,6 +81,7 @@ const chatTurn = (
       message: request.message,
       history,
     })
+    const handOff = handOffOf(request.message, found?.state, turn)
     const at = new Date(yield* Clock.currentTimeMillis)
     const lead = yield* withTransaction((tx) =>
       Effect.gen(function* () {
@@ -84,9 +93,10 @@ const chatTurn = (
           customer: null,
           state: turn.state,
           visitorText: request.message,
-          replyText: turn.text,
+          replyText: handOff.text,
           at,
         })
+        yield* noteCustomerMessage(tx, sessionId, { waiting: handOff.waiting })
         const before = found?.state.phone
         if (before !== undefined && turn.state.phone !== undefined && turn.state.phone !== before) {
           yield* forgetMistakenLead(tx, orgId, before, sessionId)
@@ -95,7 +105,7 @@ const chatTurn = (
         return capture === undefined ? null : yield* recordLead(tx, orgId, capture)
       }),
     )
-    return { sessionId, reply: { text: turn.text }, lead: lead === null ? null : { id: lead.id, type: lead.type } }
+    return { sessionId, reply: { text: handOff.text }, lead: lead === null ? null : { id: lead.id, type: lead.type } }
   })
 
 /** `POST /api/public/chat/reset`: the messages and the dialogue go; the visitor (and lead) stay. */
@@ -123,7 +133,7 @@ export const transcript = (orgId: string, sessionId: string) =>
     const found = yield* findWidgetSession(sql, orgId, sessionId)
     if (found === undefined) return yield* Effect.fail(new ResourceNotFound())
     const rows = yield* Effect.promise(
-      () => sql<Array<{ role: "visitor" | "assistant"; text: string; created_at: Date }>>`
+      () => sql<Array<{ role: "visitor" | "assistant" | "staff"; text: string; created_at: Date }>>`
         select role, text, created_at from assistant.conversation_messages
         where conversation_id = ${found.id} order by seq`,
     )
