@@ -10,6 +10,7 @@ import { languageOf } from "../shared/language.ts"
 import { makePublicApi } from "./api/public-api.ts"
 import { makeBookingState } from "./booking/booking-state.ts"
 import { makeChatState } from "./chat/chat-state.ts"
+import { followConversation } from "./chat/follow.ts"
 import { Panel, type View } from "./Panel.tsx"
 import css from "./panel.css?inline"
 import { PANEL_STRINGS } from "./strings.ts"
@@ -42,6 +43,7 @@ export const mount: MountPanel = (host) => {
   render(<Panel host={host} chat={chat} booking={booking} view={view} show={show} s={s} />, host.container)
   window.addEventListener("online", chat.online)
   void chat.loadHistory()
+  followConversation(chat, () => !host.container.hidden)
 
   return {
     open: (focus) => {

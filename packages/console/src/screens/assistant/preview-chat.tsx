@@ -39,7 +39,9 @@ export const PreviewChat = ({ widgetKey }: { widgetKey: string | undefined }) =>
     if (answer === undefined) return
     setMessage("")
     setSessionId(answer.sessionId)
-    setLines((l) => [...l, { role: "visitor", text }, { role: "assistant", text: answer.reply.text }])
+    // No reply while a person holds the conversation in the Inbox (CONTRACT.md §17).
+    const reply = answer.reply?.text ?? "(A person holds this conversation in the Inbox: the assistant stays quiet.)"
+    setLines((l) => [...l, { role: "visitor", text }, { role: "assistant", text: reply }])
     setTimeout(() => list.current?.scrollTo({ top: list.current.scrollHeight }), 0)
   }
   const reset = async () => {
