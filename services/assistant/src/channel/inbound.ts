@@ -13,6 +13,7 @@ import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
 import { recordLead } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
+import { claimInbound } from "./inbound-handled.ts"
 import { OneAtATime } from "./one-at-a-time.ts"
 
 export const CHANNEL_INBOUND_GROUP = "assistant.channel-inbound"
@@ -67,13 +68,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     const at = new Date(yield* Clock.currentTimeMillis)
     yield* withTransaction((tx) =>
       Effect.gen(function* () {
-        const claimed = yield* Effect.promise(
-          () => tx`
-            insert into assistant.inbound_handled (org_id, channel, message_id)
-            values (${inbound.orgId}, ${inbound.channel}, ${inbound.messageId})
-            on conflict do nothing returning 1`,
-        )
-        if (claimed.length === 0) return
+        if (!(yield* claimInbound(tx, inbound))) return
         yield* storeTurn(tx, {
           id: conversationId,
           readVersion: found?.version,

@@ -7,6 +7,7 @@ import type { OutboxWriter } from "@parley/bus"
 import type { ChannelInbound, ChatRequest } from "@parley/contracts"
 import { type Database, withTransaction } from "@parley/db"
 import { Effect } from "effect"
+import { claimInbound } from "../channel/inbound-handled.ts"
 import type { StaleConversation, StoredConversation } from "../chat/conversation-store.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { forgetMistakenLead, recordLead } from "../leads/record-lead.ts"
@@ -69,13 +70,7 @@ export const channelMessageWhileHeld = (
     const profileName = inbound.name.trim()
     yield* withTransaction((tx) =>
       Effect.gen(function* () {
-        const claimed = yield* Effect.promise(
-          () => tx`
-            insert into assistant.inbound_handled (org_id, channel, message_id)
-            values (${inbound.orgId}, ${inbound.channel}, ${inbound.messageId})
-            on conflict do nothing returning 1`,
-        )
-        if (claimed.length === 0) return
+        if (!(yield* claimInbound(tx, inbound))) return
         yield* storeHeldMessage(tx, { id: found.id, readVersion: found.version, state, text: inbound.text, at })
         yield* noteCustomerMessage(tx, found.id, {
           waiting: false,
