@@ -46,7 +46,7 @@ describe("the inbox", () => {
   it("lets one person take a conversation over while another sees it taken, and the visitor gets the reply", async () => {
     const alice: ConsolePage = await parley.newPage()
     await parley.signIn(alice.page, parley.demo.adminEmail, parley.demo.adminPassword)
-    const bob: ConsolePage = await parley.newPage({ viewport: "phone" })
+    const bob: ConsolePage = await parley.newPage({ viewport: "phone", colorScheme: "dark" })
     await parley.signIn(bob.page, BOB.email, BOB.password)
     await openInbox(alice.page)
     await openInbox(bob.page)
@@ -69,6 +69,8 @@ describe("the inbox", () => {
       await visible(page.getByText("1 waiting for a person"))
     }
     await expectAccessible(alice.page, { screen: "inbox with a customer waiting" })
+    await expectAccessible(bob.page, { screen: "inbox with a customer waiting (phone, dark)" })
+    await saveScreenshot(bob.page, "console-inbox-list-phone-dark")
 
     // Alice opens it (keyboard) and takes it over.
     await conversations(alice.page).getByRole("link").first().focus()
@@ -84,7 +86,7 @@ describe("the inbox", () => {
     await visible(bob.page.getByText(`${parley.demo.adminEmail} holds this conversation`))
     expect(await bob.page.getByRole("textbox", { name: "Reply" }).count()).toBe(0)
     expect(await bob.page.getByRole("button", { name: "Take over", exact: true }).count()).toBe(0)
-    await expectAccessible(bob.page, { screen: "inbox conversation held by another person (phone)" })
+    await expectAccessible(bob.page, { screen: "inbox conversation held by another person (phone, dark)" })
     await saveScreenshot(bob.page, "console-inbox-phone")
 
     // Alice answers with the keyboard (Ctrl+Enter); the visitor sees it within seconds, from a person.
