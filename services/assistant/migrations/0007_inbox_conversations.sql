@@ -24,3 +24,11 @@ ALTER TABLE assistant.conversation_messages
   ADD COLUMN message_id text,
   ADD COLUMN author_id text,
   ADD COLUMN author_email text;
+
+-- Channel conversations from before: their customer's last message as stored (close to its receipt).
+UPDATE assistant.conversations c
+SET last_customer_at = (
+  SELECT max(m.created_at) FROM assistant.conversation_messages m
+  WHERE m.conversation_id = c.id AND m.role = 'visitor'
+)
+WHERE c.channel IS NOT NULL;
