@@ -121,6 +121,23 @@ describe("the inbox", () => {
       .poll(() => visitor.locator("parley-widget li.assistant:not(.typing)").count(), { timeout: 15_000 })
       .toBeGreaterThan(assistantBubbles)
 
+    // Alice's stream drops and Parley refuses her first tries (429): the inbox says so, keeps
+    // trying by itself, and once back shows what came meanwhile.
+    await alice.page.route("**/api/conversations/events", (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: "application/json",
+        body: '{"error":"Too many requests, slow down","code":"rate_limited"}',
+      }),
+    )
+    await alice.page.evaluate(() => window.stop())
+    await visible(alice.page.getByRole("status").filter({ hasText: "Reconnecting" }))
+    await visitor.getByRole("textbox", { name: "Message" }).fill("Are you still there?")
+    await visitor.getByRole("textbox", { name: "Message" }).press("Enter")
+    await alice.page.unroute("**/api/conversations/events")
+    await visible(alice.page.getByRole("status").filter({ hasText: "Live" }), 30_000)
+    await visible(alice.page.getByRole("region", { name: "Messages" }).getByText("Are you still there?"))
+
     await alice.watch.expectClean()
     await bob.watch.expectClean()
     await visitorContext.close()
