@@ -138,7 +138,13 @@ describe("the console's sign-in, keys and members", () => {
     const nav = member.page.getByRole("navigation", { name: "Console" })
     await visible(member.page.getByRole("banner").getByText("Member", { exact: true }))
     await visible(nav.getByRole("link", { name: "Webhooks" }))
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Overview", "Assistant", "Webhooks", "Members"])
+    expect(await nav.getByRole("link").allTextContents()).toEqual([
+      "Overview",
+      "Inbox",
+      "Assistant",
+      "Webhooks",
+      "Members",
+    ])
 
     await nav.getByRole("link", { name: "Webhooks" }).click()
     await visible(member.page.getByText("No webhooks yet."))
