@@ -340,6 +340,40 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     expect(envelope.data).toMatchObject({ phone: "14155550199", name: "Dana" })
   }, 60_000)
 
+  it("streams the inbox live from the assistant's process, and open streams never starve other calls", async () => {
+    // More open streams than the gateway's pool has connections to the assistant (64), opened one
+    // after another as inboxes are (all at once, their 70 session lookups would test identity instead).
+    const streams: Array<Response> = []
+    try {
+      for (let i = 0; i < 70; i++) {
+        const response = await api("/api/conversations/events", { headers: { cookie: state.cookie as string } })
+        streams.push(response)
+        expect(response.status, `stream ${i}: ${system.logs()}`).toBe(200)
+      }
+      const started = performance.now()
+      const listed = await api("/api/conversations", { headers: { cookie: state.cookie as string } })
+      expect(listed.status, system.logs()).toBe(200)
+      expect(performance.now() - started).toBeLessThan(5_000)
+      const reader = ((streams.at(-1) as Response).body as ReadableStream<Uint8Array>).getReader()
+      const decoder = new TextDecoder()
+      let text = ""
+      const chat = await api("/api/public/chat", {
+        method: "POST",
+        headers: { authorization: `Bearer ${state.key as string}` },
+        body: { message: "Is anyone there?" },
+      })
+      expect(chat.status).toBe(200)
+      while (!text.includes("event: conversation")) {
+        const { value, done } = await reader.read()
+        if (done) throw new Error(`the stream ended: ${text}`)
+        text += decoder.decode(value, { stream: true })
+      }
+      expect(text).toMatch(/data: \{"id":"cnv_[0-9A-Za-z]+"\}/)
+    } finally {
+      for (const response of streams) await response.body?.cancel().catch(() => undefined)
+    }
+  }, 60_000)
+
   it("serves the OpenAPI document and its page from the gateway", async () => {
     const document = await api("/docs/openapi.json")
     expect(document.status).toBe(200)

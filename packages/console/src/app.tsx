@@ -23,6 +23,7 @@ const Leads = lazy(() => import("./screens/leads/leads.tsx").then((m) => m.Leads
 const Bookings = lazy(() => import("./screens/bookings/bookings.tsx").then((m) => m.Bookings))
 const Messages = lazy(() => import("./screens/messages/messages.tsx").then((m) => m.Messages))
 const Templates = lazy(() => import("./screens/templates/templates.tsx").then((m) => m.Templates))
+const Inbox = lazy(() => import("./screens/inbox/inbox.tsx").then((m) => m.Inbox))
 const Campaigns = lazy(() => import("./screens/campaigns/campaigns.tsx").then((m) => m.Campaigns))
 
 const NotFound = () => (
@@ -44,6 +45,7 @@ const Screens = () => (
         <Route path="/console/members" component={Members} />
         <Route path="/console/channels" component={Channels} />
         <Route path="/console/assistant" component={Assistant} />
+        <Route path="/console/inbox" component={Inbox} />
         <Route path="/console/leads" component={Leads} />
         <Route path="/console/bookings" component={Bookings} />
         <Route path="/console/messages" component={Messages} />

@@ -315,6 +315,7 @@ const SCREENS: ReadonlyArray<{ path: string; heading: string; shot?: string }> =
   { path: "/console/members", heading: "Members" },
   { path: "/console/channels", heading: "Channels" },
   { path: "/console/assistant", heading: "Assistant" },
+  { path: "/console/inbox", heading: "Inbox" },
   { path: "/console/leads", heading: "Leads" },
   { path: "/console/bookings", heading: "Bookings" },
   { path: "/console/messages", heading: "Messages" },

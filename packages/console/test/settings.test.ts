@@ -140,6 +140,7 @@ describe("the console's sign-in, keys and members", () => {
     await visible(nav.getByRole("link", { name: "Webhooks" }))
     expect(await nav.getByRole("link").allTextContents()).toEqual([
       "Overview",
+      "Inbox",
       "Leads",
       "Bookings",
       "Assistant",

@@ -17,6 +17,7 @@ export const IdPrefixes = {
   cmp: "cmp",
   tpl: "tpl",
   ses: "ses",
+  cnv: "cnv",
   msg: "msg",
   med: "med",
   evt: "evt",

@@ -6,7 +6,12 @@ import { Scope } from "./scopes.ts"
  * Who a request acts for, as the gateway establishes it and passes it to services in the signed
  * `x-parley-principal` header (docs/internal-apis.md, `@parley/platform` signs and verifies it).
  */
-export const UserActor = Schema.Struct({ type: Schema.Literal("user"), userId: UserId })
+export const UserActor = Schema.Struct({
+  type: Schema.Literal("user"),
+  userId: UserId,
+  /** The member's email, when the gateway knows it (who holds a conversation, CONTRACT.md §17). */
+  email: Schema.optionalKey(Schema.String),
+})
 export const ApiKeyActor = Schema.Struct({
   type: Schema.Literal("api_key"),
   keyId: KeyId,

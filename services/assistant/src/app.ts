@@ -11,6 +11,8 @@ import { type InternalSecret, makeHttpServer, type ParleyLogger, serveRoutes } f
 import { Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
 import { consumeChannelInbound } from "./channel/inbound.ts"
 import { AssistantConfig } from "./config.ts"
+import { ConversationFeed } from "./conversations/feed.ts"
+import { conversationHandlers } from "./http/conversation-routes.ts"
 import { toApiError } from "./http/errors.ts"
 import { privateHandlers } from "./http/private-routes.ts"
 import type { AssistantRuntime } from "./http/runtime.ts"
@@ -55,9 +57,14 @@ export const makeAssistantApp = (
       routes: assistantRoutes,
     })
     const model = yield* Layer.build(LanguageModel.layer(options.llm))
+    const feed = yield* Effect.acquireRelease(
+      Effect.sync(() => ConversationFeed.make(sql)),
+      (made) => Effect.promise(() => made.close()),
+    )
     const context = (yield* Effect.context<Database | Bus | OutboxWriter>()).pipe(
       Context.merge(model),
       Context.add(AssistantMetrics, AssistantMetrics.fromRegistry(app.metrics)),
+      Context.add(ConversationFeed, feed),
     )
     if (options.background ?? true) {
       yield* consumeChannelInbound.pipe(Effect.provideContext(context), Effect.orDie)
@@ -69,7 +76,7 @@ export const makeAssistantApp = (
     serveRoutes(app, assistantRoutes, {
       runtime,
       internalSecret: options.internalSecret,
-      handlers: { ...widgetHandlers, ...privateHandlers },
+      handlers: { ...widgetHandlers, ...privateHandlers, ...conversationHandlers },
       toApiError,
     })
     yield* Effect.acquireRelease(

@@ -22,4 +22,10 @@ export class BookingRefused extends Schema.TaggedError<BookingRefused>()("Bookin
 
 export class InvalidCursor extends Schema.TaggedError<InvalidCursor>()("InvalidCursor", {}) {}
 
-export type AssistantError = ResourceNotFound | BookingRefused | InvalidCursor
+/** A member who does not hold a conversation (and is not an administrator) tried to act in it (409). */
+export class ConversationHeld extends Schema.TaggedError<ConversationHeld>()("ConversationHeld", {}) {}
+
+/** A person's free-form reply to a cloud-channel customer silent for 24 hours (CONTRACT.md §9, 409). */
+export class OutsideServiceWindow extends Schema.TaggedError<OutsideServiceWindow>()("OutsideServiceWindow", {}) {}
+
+export type AssistantError = ResourceNotFound | BookingRefused | InvalidCursor | ConversationHeld | OutsideServiceWindow

@@ -32,6 +32,9 @@ const ROUTES: ReadonlyArray<readonly ["GET" | "POST" | "PUT", string, "widget" |
   ["GET", "/api/bookings", "admin"],
   ["GET", "/api/bookings/settings", "admin"],
   ["PUT", "/api/bookings/settings", "admin"],
+  ["GET", "/api/conversations", "admin"],
+  ["GET", "/api/conversations/cnv_0123456789abcdefABCD", "admin"],
+  ["POST", "/api/conversations/cnv_0123456789abcdefABCD/messages", "admin"],
 ]
 
 const BAD_BODIES: ReadonlyArray<unknown> = [

@@ -16,6 +16,7 @@ export const NAV: ReadonlyArray<{ readonly group: string; readonly items: Readon
   {
     group: "Customers",
     items: [
+      { href: "/console/inbox", label: "Inbox", reads: "GET /api/conversations" },
       { href: "/console/leads", label: "Leads", reads: "GET /api/leads" },
       { href: "/console/bookings", label: "Bookings", reads: "GET /api/bookings" },
       { href: "/console/messages", label: "Messages", reads: "GET /api/messages" },

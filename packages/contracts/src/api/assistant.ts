@@ -34,7 +34,8 @@ export type ChatRequest = typeof ChatRequest.Type
 
 export const ChatResponse = Schema.Struct({
   sessionId: Schema.String,
-  reply: Schema.Struct({ text: Schema.String }),
+  /** `null` while a person holds the conversation (CONTRACT.md §17): the message went to the inbox. */
+  reply: Schema.NullOr(Schema.Struct({ text: Schema.String })),
   lead: Schema.NullOr(Schema.Struct({ id: Schema.String, type: Schema.String })),
 })
 export type ChatResponse = typeof ChatResponse.Type
@@ -46,7 +47,12 @@ export const ChatSessionParams = Schema.Struct({ sessionId: SessionIdParam })
 export const ChatTranscript = Schema.Struct({
   sessionId: Schema.String,
   messages: Schema.Array(
-    Schema.Struct({ role: Schema.Literals(["visitor", "assistant"]), text: Schema.String, createdAt: Schema.String }),
+    Schema.Struct({
+      /** `staff`: a person of the organization answered (CONTRACT.md §17). */
+      role: Schema.Literals(["visitor", "assistant", "staff"]),
+      text: Schema.String,
+      createdAt: Schema.String,
+    }),
   ),
 })
 
@@ -112,7 +118,7 @@ export const ListedBooking = Schema.Struct({
 export type ListedBooking = typeof ListedBooking.Type
 
 /** `?limit=` (1–100) and `?cursor=` of a list that can grow without bound (CONTRACT.md §1). */
-const pageQuery = {
+export const pageQuery = {
   limit: Schema.optionalKey(
     Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })),
   ),

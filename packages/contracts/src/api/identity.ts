@@ -199,6 +199,7 @@ export const SessionLookupResponse = Schema.Struct({
   role: MemberRole,
   expiresAt: IsoTimestamp,
   orgName: Schema.optionalKey(Schema.String),
+  email: Schema.optionalKey(Schema.String),
 })
 export type SessionLookupResponse = typeof SessionLookupResponse.Type
 

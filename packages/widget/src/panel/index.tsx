@@ -10,6 +10,7 @@ import { languageOf } from "../shared/language.ts"
 import { makePublicApi } from "./api/public-api.ts"
 import { makeBookingState } from "./booking/booking-state.ts"
 import { makeChatState } from "./chat/chat-state.ts"
+import { followConversation } from "./chat/follow.ts"
 import { Panel, type View } from "./Panel.tsx"
 import css from "./panel.css?inline"
 import { PANEL_STRINGS } from "./strings.ts"
@@ -43,6 +44,7 @@ export const mount: MountPanel = (host) => {
   window.addEventListener("online", chat.online)
   void chat.loadHistory()
   void chat.loadWelcome()
+  followConversation(chat, () => !host.container.hidden)
 
   return {
     open: (focus) => {

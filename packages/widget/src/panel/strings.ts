@@ -14,6 +14,8 @@ export interface PanelStrings {
   readonly loadingHistory: string
   readonly you: string
   readonly assistant: string
+  /** Above a person's reply (CONTRACT.md §17): not the assistant. */
+  readonly staff: string
   readonly typing: string
   readonly sending: string
   readonly notSent: string
@@ -63,6 +65,7 @@ const en: PanelStrings = {
   loadingHistory: "Loading the conversation…",
   you: "You",
   assistant: "Assistant",
+  staff: "A person from the team",
   typing: "Assistant is typing…",
   sending: "Sending",
   notSent: "Not sent",
@@ -111,6 +114,7 @@ const es: PanelStrings = {
   loadingHistory: "Cargando la conversación…",
   you: "Tú",
   assistant: "Asistente",
+  staff: "Una persona del equipo",
   typing: "El asistente está escribiendo…",
   sending: "Enviando",
   notSent: "No enviado",
@@ -159,6 +163,7 @@ const de: PanelStrings = {
   loadingHistory: "Unterhaltung wird geladen…",
   you: "Sie",
   assistant: "Assistent",
+  staff: "Ein Mensch aus dem Team",
   typing: "Der Assistent schreibt…",
   sending: "Wird gesendet",
   notSent: "Nicht gesendet",
@@ -207,6 +212,7 @@ const fr: PanelStrings = {
   loadingHistory: "Chargement de la conversation…",
   you: "Vous",
   assistant: "Assistant",
+  staff: "Une personne de l'équipe",
   typing: "L’assistant écrit…",
   sending: "Envoi",
   notSent: "Non envoyé",
@@ -256,6 +262,7 @@ const pt: PanelStrings = {
   loadingHistory: "Carregando a conversa…",
   you: "Você",
   assistant: "Assistente",
+  staff: "Uma pessoa da equipe",
   typing: "O assistente está digitando…",
   sending: "Enviando",
   notSent: "Não enviada",

@@ -21,9 +21,9 @@ export interface WidgetOptions {
   readonly locale: string
 }
 
-/** A visitor or assistant message as `Parley.on("message")` hands it over. */
+/** A visitor's, the assistant's or a person's (`staff`, CONTRACT.md §17) message as `Parley.on("message")` hands it over. */
 export interface MessageEventDetail {
-  readonly role: "visitor" | "assistant"
+  readonly role: "visitor" | "assistant" | "staff"
   readonly text: string
 }
 

@@ -6,10 +6,14 @@ import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { findChannelConversation, recentHistory, STALE_TURN_RETRIES, storeTurn } from "../chat/conversation-store.ts"
 import { runTurn } from "../chat/turn.ts"
+import { handOffOf, noteCustomerMessage } from "../conversations/customer-turn.ts"
+import { channelMessageWhileHeld } from "../conversations/held-message.ts"
+import { personHolds } from "../conversations/hold.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
 import { recordLead } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
+import { claimInbound } from "./inbound-handled.ts"
 import { OneAtATime } from "./one-at-a-time.ts"
 
 export const CHANNEL_INBOUND_GROUP = "assistant.channel-inbound"
@@ -41,6 +45,10 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     if (yield* alreadyHandled(sql, inbound)) return
     const found = yield* findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from)
     const conversationId = found?.id ?? newId("ses")
+    const arrivedAt = new Date(yield* Clock.currentTimeMillis)
+    if (found !== undefined && (yield* personHolds(sql, found.id, arrivedAt))) {
+      return yield* channelMessageWhileHeld(inbound, found, arrivedAt)
+    }
     // Only a model reads the history; the deterministic engine keeps what it needs in the state.
     const model = yield* LanguageModel
     const history = found === undefined || !model.enabled ? [] : yield* recentHistory(sql, conversationId)
@@ -55,17 +63,12 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
       message: inbound.text,
       history,
     })
+    const handOff = handOffOf(inbound.text, found?.state, turn)
     const outbox = yield* OutboxWriter
     const at = new Date(yield* Clock.currentTimeMillis)
     yield* withTransaction((tx) =>
       Effect.gen(function* () {
-        const claimed = yield* Effect.promise(
-          () => tx`
-            insert into assistant.inbound_handled (org_id, channel, message_id)
-            values (${inbound.orgId}, ${inbound.channel}, ${inbound.messageId})
-            on conflict do nothing returning 1`,
-        )
-        if (claimed.length === 0) return
+        if (!(yield* claimInbound(tx, inbound))) return
         yield* storeTurn(tx, {
           id: conversationId,
           readVersion: found?.version,
@@ -74,8 +77,13 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
           customer: inbound.from,
           state: turn.state,
           visitorText: inbound.text,
-          replyText: turn.text,
+          replyText: handOff.text,
           at,
+        })
+        yield* noteCustomerMessage(tx, conversationId, {
+          waiting: handOff.waiting,
+          receivedAt: new Date(inbound.receivedAt),
+          customerName: profileName,
         })
         const capture = leadOfConversation(turn.state, inbound.channel, inbound.from)
         // The provider's profile name is a better name than none, but never replaces one the customer gave.
@@ -94,7 +102,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
               orgId: inbound.orgId,
               channel: inbound.channel,
               to: inbound.from,
-              text: turn.text,
+              text: handOff.text,
               inReplyTo: inbound.messageId,
             }),
           },

@@ -3,10 +3,12 @@ import type { ChatRequest } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
-import { leadOfConversation } from "../engine/lead-capture.ts"
+import { handOffOf, noteCustomerMessage } from "../conversations/customer-turn.ts"
+import { widgetMessageWhileHeld } from "../conversations/held-message.ts"
+import { personHolds } from "../conversations/hold.ts"
 import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
-import { recordLead, releaseMistakenLead } from "../leads/record-lead.ts"
+import { recordConversationLead } from "../leads/conversation-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import {
   findWidgetSession,
@@ -19,7 +21,8 @@ import { runTurn } from "./turn.ts"
 
 export interface ChatAnswer {
   readonly sessionId: string
-  readonly reply: { readonly text: string }
+  /** `null` while a person holds the conversation (CONTRACT.md §17). */
+  readonly reply: { readonly text: string } | null
   readonly lead: { readonly id: string; readonly type: string } | null
 }
 
@@ -54,6 +57,10 @@ const chatTurn = (
     const { sql } = yield* Database
     const found = request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId)
     const sessionId = found?.id ?? freshId
+    const arrivedAt = new Date(yield* Clock.currentTimeMillis)
+    if (found !== undefined && (yield* personHolds(sql, found.id, arrivedAt))) {
+      return yield* widgetMessageWhileHeld(orgId, request, found, organizationName, arrivedAt)
+    }
     // Only a model reads the history; the deterministic engine keeps what it needs in the state.
     const model = yield* LanguageModel
     const history = found === undefined || !model.enabled ? [] : yield* recentHistory(sql, sessionId)
@@ -73,40 +80,27 @@ const chatTurn = (
       message: request.message,
       history,
     })
+    const handOff = handOffOf(request.message, found?.state, turn)
     const at = new Date(yield* Clock.currentTimeMillis)
     const lead = yield* withTransaction((tx) =>
       Effect.gen(function* () {
-        // The leads this conversation recorded, so a corrected number undoes only what it did.
-        const made = { ...found?.state.leads }
-        const before = found?.state.phone
-        if (before !== undefined && turn.state.phone !== undefined && turn.state.phone !== before) {
-          yield* releaseMistakenLead(tx, orgId, before, made[before])
-          delete made[before]
-        }
-        const capture = leadOfConversation(turn.state, "chat")
-        const recorded = capture === undefined ? null : yield* recordLead(tx, orgId, capture)
-        if (recorded !== null && capture !== undefined && made[capture.phone] === undefined) {
-          made[capture.phone] = {
-            created: recorded.outcome === "created",
-            ...(recorded.before === undefined ? {} : { before: recorded.before }),
-          }
-        }
-        const leads = Object.keys(made).length === 0 ? {} : { leads: made }
+        const { recorded, state } = yield* recordConversationLead(tx, orgId, found?.state, turn.state, "chat")
         yield* storeTurn(tx, {
           id: sessionId,
           readVersion: found?.version,
           orgId,
           channel: null,
           customer: null,
-          state: { ...turn.state, ...leads },
+          state,
           visitorText: request.message,
-          replyText: turn.text,
+          replyText: handOff.text,
           at,
         })
+        yield* noteCustomerMessage(tx, sessionId, { waiting: handOff.waiting })
         return recorded
       }),
     )
-    return { sessionId, reply: { text: turn.text }, lead: lead === null ? null : { id: lead.id, type: lead.type } }
+    return { sessionId, reply: { text: handOff.text }, lead: lead === null ? null : { id: lead.id, type: lead.type } }
   })
 
 /** `POST /api/public/chat/reset`: the messages and the dialogue go; the visitor (and lead) stay. */
@@ -134,7 +128,7 @@ export const transcript = (orgId: string, sessionId: string) =>
     const found = yield* findWidgetSession(sql, orgId, sessionId)
     if (found === undefined) return yield* Effect.fail(new ResourceNotFound())
     const rows = yield* Effect.promise(
-      () => sql<Array<{ role: "visitor" | "assistant"; text: string; created_at: Date }>>`
+      () => sql<Array<{ role: "visitor" | "assistant" | "staff"; text: string; created_at: Date }>>`
         select role, text, created_at from assistant.conversation_messages
         where conversation_id = ${found.id} order by seq`,
     )

@@ -1,4 +1,4 @@
-import { type ApiError, conflict, invalidRequest, notFound } from "@parley/platform"
+import { type ApiError, conflict, invalidRequest, notFound, outsideServiceWindow } from "@parley/platform"
 import type { AssistantError } from "../errors.ts"
 
 /** The one place the assistant's domain errors become CONTRACT.md's status, code and text. */
@@ -12,5 +12,9 @@ export const toApiError = (error: AssistantError): ApiError => {
       return error.reason === "pastDate"
         ? invalidRequest("date is in the past", [{ path: "date", message: "is in the past" }])
         : conflict(error.detail)
+    case "ConversationHeld":
+      return conflict("Conversation is held by another member")
+    case "OutsideServiceWindow":
+      return outsideServiceWindow()
   }
 }

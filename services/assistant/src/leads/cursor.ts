@@ -11,7 +11,7 @@ const encodeCursor = (at: string, id: string): string => Buffer.from(JSON.string
 const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
 
 /** The cursor's position, if it is one this API issued for ids of `idPrefix` (`lead`, `bkg`). */
-const decodeCursor = (cursor: string, idPrefix: "lead" | "bkg"): { at: string; id: string } | undefined => {
+const decodeCursor = (cursor: string, idPrefix: "lead" | "bkg" | "cnv"): { at: string; id: string } | undefined => {
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown
     if (Array.isArray(value) && typeof value[0] === "string" && typeof value[1] === "string") {
@@ -28,7 +28,7 @@ const decodeCursor = (cursor: string, idPrefix: "lead" | "bkg"): { at: string; i
  */
 export const positionAfter = (
   cursor: string | undefined,
-  idPrefix: "lead" | "bkg",
+  idPrefix: "lead" | "bkg" | "cnv",
 ): Effect.Effect<{ at: string; id: string } | undefined, InvalidCursor> => {
   if (cursor === undefined) return Effect.succeed(undefined)
   const position = decodeCursor(cursor, idPrefix)

@@ -37,6 +37,8 @@ export type Caller =
   | {
       readonly type: "session"
       readonly userId: UserId
+      /** The member's email (`undefined` from an older identity). */
+      readonly email: string | undefined
       readonly orgId: OrgId
       readonly orgName: string | undefined
       readonly role: Role
@@ -141,6 +143,7 @@ export const makeAuthenticator = (options: AuthenticatorOptions): Authenticator 
     return {
       type: "session",
       userId: session.userId,
+      email: session.email,
       orgId: session.orgId,
       orgName: session.orgName,
       role: session.role,

@@ -72,7 +72,11 @@ const principalOf = (caller: Caller, requestId: string): Principal | undefined =
       return {
         orgId: caller.orgId,
         role: caller.role,
-        actor: { type: "user", userId: caller.userId },
+        actor: {
+          type: "user",
+          userId: caller.userId,
+          ...(caller.email === undefined ? {} : { email: caller.email }),
+        },
         requestId,
         ...(caller.orgName === undefined ? {} : { orgName: caller.orgName }),
       }

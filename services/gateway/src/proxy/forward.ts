@@ -87,7 +87,7 @@ export const makeForwarder = (
 ): Forwarder => ({
   forward: async (request, reply, forward) => {
     const { route } = forward
-    const upstream = upstreams.pool(route.service)
+    const upstream = route.stream === true ? upstreams.streams(route.service) : upstreams.pool(route.service)
     // Handed over whole: a bodiless call, and a provider's callback whose bytes the gateway has not
     // touched (its body is the client's own stream, which the service then reads itself, with its
     // own limit, and whose signature it checks over those bytes). Anything else is simulated.

@@ -85,6 +85,12 @@ describe("the route table", () => {
     expect(routeOf("GET", "/api/org/api-keys")?.surface).toBe("private")
   })
 
+  it("forwards the inbox's event stream, and only it, over connections of its own", () => {
+    expect(routeOf("GET", "/api/conversations/events")).toMatchObject({ service: "assistant", stream: true })
+    expect(routeOf("GET", "/api/conversations/cnv_0123456789abcdefABCD")?.stream).toBeUndefined()
+    expect(routeOf("GET", "/api/conversations")?.stream).toBeUndefined()
+  })
+
   it("recognises dot segments, encoded or not", () => {
     expect(hasDotSegment("/api/public/../org/api-keys")).toBe(true)
     expect(hasDotSegment("/api/public/%2e%2e/org/api-keys")).toBe(true)

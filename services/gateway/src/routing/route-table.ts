@@ -51,6 +51,11 @@ export interface Route {
   readonly scope: Scope | undefined
   /** The content types a `media` or `csv` body may have; `undefined` for `json` and `raw`. */
   readonly mediaTypes: RegExp | undefined
+  /**
+   * The answer is a stream that stays open (server-sent events, `GET /api/conversations/events`):
+   * forwarded over connections of its own, so open streams never hold the pool other calls wait on.
+   */
+  readonly stream?: true
 }
 
 /** The surface a route's access puts it on; `undefined` for internal routes, which the gateway never serves. */
@@ -100,8 +105,12 @@ const declaredRoute = (service: ServiceName, surface: Surface, declared: RouteDe
     heavy: declared.heavy ?? false,
     scope: declared.scope,
     mediaTypes: body !== undefined && "mediaTypes" in body ? mediaTypesPattern(body.mediaTypes) : undefined,
+    ...(answersEventStream(declared) ? { stream: true as const } : {}),
   }
 }
+
+const answersEventStream = (declared: RouteDeclaration): boolean =>
+  Object.values(declared.responses).some((reply) => reply.content?.["text/event-stream"] !== undefined)
 
 /** A path's segments after the leading `/`; `undefined` stands for a `:param`. */
 type Pattern = ReadonlyArray<string | undefined>

@@ -10,6 +10,7 @@ export interface ActiveSession {
   readonly role: MemberRole
   readonly expiresAt: Date
   readonly orgName: string
+  readonly email: string
 }
 
 export const insertSession = (
@@ -26,9 +27,17 @@ export const insertSession = (
 export const findActiveSession = (sql: Sql, tokenDigest: string): Effect.Effect<ActiveSession | undefined> =>
   Effect.promise(
     () => sql<
-      Array<{ id: string; user_id: string; org_id: string; role: MemberRole; expires_at: Date; org_name: string }>
+      Array<{
+        id: string
+        user_id: string
+        org_id: string
+        role: MemberRole
+        expires_at: Date
+        org_name: string
+        email: string
+      }>
     >`
-      select s.id, s.user_id, s.org_id, u.role, s.expires_at, o.name as org_name
+      select s.id, s.user_id, s.org_id, u.role, u.email, s.expires_at, o.name as org_name
       from identity.sessions s
       join identity.users u on u.id = s.user_id and u.org_id = s.org_id and u.removed_at is null
       join identity.organizations o on o.id = s.org_id
@@ -45,6 +54,7 @@ export const findActiveSession = (sql: Sql, tokenDigest: string): Effect.Effect<
             role: row.role,
             expiresAt: row.expires_at,
             orgName: row.org_name,
+            email: row.email,
           }
     }),
   )

@@ -35,7 +35,9 @@ export const PreviewChat = () => {
     if (answer === undefined) return
     setMessage("")
     setSessionId(answer.sessionId)
-    setLines((l) => [...l, { role: "visitor", text }, { role: "assistant", text: answer.reply.text }])
+    // No reply while a person holds the conversation in the Inbox (CONTRACT.md §17).
+    const reply = answer.reply?.text ?? "(A person holds this conversation in the Inbox: the assistant stays quiet.)"
+    setLines((l) => [...l, { role: "visitor", text }, { role: "assistant", text: reply }])
     setTimeout(() => list.current?.scrollTo({ top: list.current.scrollHeight }), 0)
   }
   // A new conversation: the next message starts a new session (the last one's lead, if any, stays).

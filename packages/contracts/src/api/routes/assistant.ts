@@ -26,6 +26,16 @@ import {
   WidgetWelcome,
   WidgetWelcomeQuery,
 } from "../assistant.ts"
+import {
+  ConversationDetail,
+  ConversationPageQuery,
+  ConversationParams,
+  ConversationSummary,
+  ListConversationsQuery,
+  ListConversationsResponse,
+  StaffMessageAccepted,
+  StaffMessageRequest,
+} from "../conversations.ts"
 import { jsonBody, jsonReply, jsonSchema, param, schema, serviceRoutes } from "./model.ts"
 
 const widgetKeyNote =
@@ -33,7 +43,7 @@ const widgetKeyNote =
 
 export const assistantRoutes = serviceRoutes(
   "assistant",
-  ["/api/public", "/api/leads", "/api/bookings", "/api/assistant"],
+  ["/api/public", "/api/leads", "/api/bookings", "/api/assistant", "/api/conversations"],
   {
     widgetChat: {
       method: "POST",
@@ -150,6 +160,80 @@ export const assistantRoutes = serviceRoutes(
       tag: "Leads and bookings",
       params: { id: param("The booking (`bkg_…`).", BookingParams.fields.id) },
       responses: { 200: jsonReply('The booking, `status: "cancelled"`', schema("ListedBooking", ListedBooking)) },
+    },
+    listConversations: {
+      method: "GET",
+      path: "/api/conversations",
+      access: "member",
+      summary: "Conversations of the widget and both channels, most recently active first",
+      tag: "Conversations",
+      description:
+        "`waiting` is true when the customer asked for a person, or the assistant could not answer and offered one, and no person has answered since.",
+      query: schema("ListConversationsQuery", ListConversationsQuery),
+      responses: { 200: jsonReply("Conversations", schema("ListConversationsResponse", ListConversationsResponse)) },
+    },
+    conversationEvents: {
+      method: "GET",
+      path: "/api/conversations/events",
+      access: "member",
+      summary: "Live changes of the organization's conversations (server-sent events)",
+      tag: "Conversations",
+      description:
+        'A `text/event-stream` that stays open: an `event: conversation` with `data: {"id":"cnv_…"}` each time a conversation of the caller\'s organization gets a message or changes hands (read it again with `GET /api/conversations/:id`), and a comment line every 25 s to keep proxies from closing it. `retry:` tells the browser\'s `EventSource` when to reconnect; after a reconnect, read the list again.',
+      responses: {
+        200: {
+          description: "Server-sent events, until the client closes the connection",
+          content: { "text/event-stream": jsonSchema({ type: "string" }) },
+        },
+      },
+    },
+    getConversation: {
+      method: "GET",
+      path: "/api/conversations/:id",
+      access: "member",
+      summary: "A conversation with its messages, oldest first, paged",
+      tag: "Conversations",
+      params: { id: param("The conversation (`cnv_…`).", ConversationParams.fields.id) },
+      query: schema("ConversationPageQuery", ConversationPageQuery),
+      responses: { 200: jsonReply("The conversation", schema("ConversationDetail", ConversationDetail)) },
+    },
+    takeOverConversation: {
+      method: "POST",
+      path: "/api/conversations/:id/takeover",
+      access: "member",
+      summary: "Hold the conversation: the assistant stops replying in it (its lead capture still runs)",
+      tag: "Conversations",
+      params: { id: param("The conversation (`cnv_…`).", ConversationParams.fields.id) },
+      responses: {
+        200: jsonReply('The conversation, `state: "human"`', schema("ConversationSummary", ConversationSummary)),
+      },
+      extraErrors: { 409: "`conflict`: another member holds the conversation (an administrator may take it over)" },
+    },
+    sendConversationMessage: {
+      method: "POST",
+      path: "/api/conversations/:id/messages",
+      access: "member",
+      summary:
+        "Answer the customer as a person: through the conversation's channel, or in their widget; a conversation nobody holds is taken over first",
+      tag: "Conversations",
+      params: { id: param("The conversation (`cnv_…`).", ConversationParams.fields.id) },
+      body: jsonBody(schema("StaffMessageRequest", StaffMessageRequest)),
+      responses: { 202: jsonReply("Accepted", schema("StaffMessageAccepted", StaffMessageAccepted)) },
+      extraErrors: {
+        409: '`conflict` ("Conversation is held by another member"), or `outside_service_window` on the cloud channel 24 hours after the customer\'s last message',
+      },
+    },
+    releaseConversation: {
+      method: "POST",
+      path: "/api/conversations/:id/release",
+      access: "member",
+      summary: "Give the conversation back to the assistant",
+      tag: "Conversations",
+      params: { id: param("The conversation (`cnv_…`).", ConversationParams.fields.id) },
+      responses: {
+        200: jsonReply('The conversation, `state: "assistant"`', schema("ConversationSummary", ConversationSummary)),
+      },
+      extraErrors: { 409: "`conflict`: another member holds the conversation" },
     },
     getAssistantProfile: {
       method: "GET",

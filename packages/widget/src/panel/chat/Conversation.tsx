@@ -35,7 +35,11 @@ export const Conversation = ({ chat, s }: { chat: ChatState; s: PanelStrings }) 
         ) : null}
         {items.map((item) => (
           <li key={item.id} class={`message ${item.role} ${item.state}`}>
-            <span class="sr-only">{item.role === "visitor" ? s.you : s.assistant}: </span>
+            {item.role === "staff" ? (
+              <span class="author">{s.staff}</span>
+            ) : (
+              <span class="sr-only">{item.role === "visitor" ? s.you : s.assistant}: </span>
+            )}
             <span class="bubble" dir="auto">
               {item.text}
             </span>

@@ -14,7 +14,8 @@ import type { Problem } from "../problem.ts"
 
 export interface ChatItem {
   readonly id: string
-  readonly role: "visitor" | "assistant"
+  /** `staff`: a person of the business answered (CONTRACT.md §17). */
+  readonly role: "visitor" | "assistant" | "staff"
   readonly text: string
   /** A visitor message: sent (Parley has it), pending (on its way or waiting its turn), failed. */
   readonly state: "sent" | "pending" | "failed"
@@ -95,17 +96,18 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
           const sessionId = sessionMemory.read()
           const response = await api.chat({ ...(sessionId === undefined ? {} : { sessionId }), message: next.text })
           sessionMemory.write(response.sessionId)
+          // No reply while a person holds the conversation: theirs comes by `catchUp`.
+          const reply = response.reply
           batch(() => {
             update(next.id, { state: "sent" })
-            items.value = [
-              ...items.value,
-              { id: localId(), role: "assistant", text: response.reply.text, state: "sent" },
-            ]
-            announcement.value = response.reply.text
+            if (reply !== null) {
+              items.value = [...items.value, { id: localId(), role: "assistant", text: reply.text, state: "sent" }]
+              announcement.value = reply.text
+            }
           })
           rememberUnsent()
           host.emit("message", { role: "visitor", text: next.text })
-          host.emit("message", { role: "assistant", text: response.reply.text })
+          if (reply !== null) host.emit("message", { role: "assistant", text: reply.text })
           const lead = response.lead
           if (lead !== null && `${lead.id}:${lead.type}` !== lastLead) {
             lastLead = `${lead.id}:${lead.type}`
@@ -197,6 +199,37 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
     void loadHistory()
   }
 
+  /**
+   * What Parley has beyond what the panel shows — a person's replies (CONTRACT.md §17) — added at the
+   * end and announced. Not while a message is on its way (its reply is on its way too). Answers
+   * false when the key cannot read the conversation (no `chat:read`), so the caller stops asking.
+   */
+  const catchUp = async (): Promise<boolean> => {
+    const sessionId = sessionMemory.read()
+    if (sessionId === undefined || sending || loadingHistory.value) return true
+    let transcript: Awaited<ReturnType<PublicApi["transcript"]>>
+    try {
+      transcript = await api.transcript(sessionId)
+    } catch (error) {
+      const failure = failureOf(error)
+      return !(failure.kind === "refused" && (failure.code === "missing_scope" || failure.status === 404))
+    }
+    if (sending || sessionMemory.read() !== sessionId) return true
+    const shown = items.value.filter((item) => item.state === "sent").length
+    const fresh = transcript.messages.slice(shown)
+    if (fresh.length === 0) return true
+    batch(() => {
+      items.value = [
+        ...items.value,
+        ...fresh.map((m): ChatItem => ({ id: localId(), role: m.role, text: m.text, state: "sent" })),
+      ]
+      const spoken = fresh.filter((m) => m.role !== "visitor").at(-1)
+      if (spoken !== undefined) announcement.value = spoken.text
+    })
+    for (const m of fresh) if (m.role !== "visitor") host.emit("message", { role: m.role, text: m.text })
+    return true
+  }
+
   /** `Parley.reset()`: Parley clears the conversation (§8); here, everything is forgotten. */
   const reset = async (): Promise<void> => {
     const sessionId = sessionMemory.read()
@@ -249,6 +282,7 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
     send,
     loadHistory,
     loadWelcome,
+    catchUp,
     reset,
     online,
   }

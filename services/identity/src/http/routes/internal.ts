@@ -41,6 +41,7 @@ export const internalHandlers = {
         role: session.role,
         expiresAt: session.expiresAt.toISOString(),
         orgName: session.orgName,
+        email: session.email,
       }
     }),
 } satisfies Partial<IdentityHandlers>

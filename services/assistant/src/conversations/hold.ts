@@ -1,0 +1,46 @@
+/**
+ * Who holds a conversation (CONTRACT.md §17). A person who takes a conversation over holds it until
+ * they release it, or until it has been silent for 24 hours: no message either way and no takeover
+ * (`updated_at`, which every stored message moves). The rule is read where it matters — the listing,
+ * the assistant's turn, a person's action — rather than by a sweeper, so no timer runs and the answer
+ * is the same on every instance; the turn that finds a lapsed hold clears it, so the customer's
+ * message that ends the silence is answered by the assistant and does not renew the hold.
+ */
+import { Effect } from "effect"
+import type postgres from "postgres"
+
+type Queries = postgres.Sql | postgres.TransactionSql
+
+/** Silence after which a held conversation returns to the assistant by itself. */
+export const HOLD_LAPSES_AFTER_MS = 24 * 60 * 60 * 1000
+
+/** §9's customer-service window on the cloud channel: free-form text within 24 h of the customer's last message. */
+export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000
+
+/** The moment before which a conversation's last activity no longer keeps its hold. */
+export const holdCutoff = (now: Date): Date => new Date(now.getTime() - HOLD_LAPSES_AFTER_MS)
+
+export interface Holder {
+  readonly id: string
+  readonly email: string
+}
+
+/** Whether a stored hold still stands at `now`. */
+export const holdStands = (row: { holder_id: string | null; updated_at: Date }, now: Date): boolean =>
+  row.holder_id !== null && row.updated_at.getTime() > holdCutoff(now).getTime()
+
+/**
+ * Whether a person holds the conversation (by its internal id) at `now`; a hold that lapsed is
+ * cleared here, before the assistant answers the message that ends the silence.
+ */
+export const personHolds = (sql: Queries, conversationId: string, now: Date): Effect.Effect<boolean> =>
+  Effect.promise(async () => {
+    const [row] = await sql<Array<{ holder_id: string | null; updated_at: Date }>>`
+      select holder_id, updated_at from assistant.conversations where id = ${conversationId}`
+    if (row === undefined || row.holder_id === null) return false
+    if (holdStands(row, now)) return true
+    await sql`
+      update assistant.conversations set holder_id = null, holder_email = null, held_at = null
+      where id = ${conversationId} and holder_id is not null and updated_at <= ${holdCutoff(now)}`
+    return false
+  })

@@ -1,0 +1,38 @@
+import type { OutboxWriter } from "@parley/bus"
+import { Effect } from "effect"
+import type postgres from "postgres"
+import { type LeadSource, leadOfConversation } from "../engine/lead-capture.ts"
+import type { ConversationState } from "../engine/state.ts"
+import { type RecordedLead, recordLead, releaseMistakenLead } from "./record-lead.ts"
+
+/**
+ * A widget conversation's lead after a turn: a corrected number releases only what this
+ * conversation did to the mistaken one (CONTRACT.md §8), the conversation's lead is recorded, and
+ * the state to store remembers which leads this conversation created or changed. Used by the
+ * assistant's turn and by a message a person's conversation receives (§17), which capture alike.
+ */
+export const recordConversationLead = (
+  tx: postgres.TransactionSql,
+  orgId: string,
+  previous: ConversationState | undefined,
+  next: ConversationState,
+  source: LeadSource,
+): Effect.Effect<{ readonly recorded: RecordedLead | null; readonly state: ConversationState }, never, OutboxWriter> =>
+  Effect.gen(function* () {
+    const made = { ...previous?.leads }
+    const before = previous?.phone
+    if (before !== undefined && next.phone !== undefined && next.phone !== before) {
+      yield* releaseMistakenLead(tx, orgId, before, made[before])
+      delete made[before]
+    }
+    const capture = leadOfConversation(next, source)
+    const recorded = capture === undefined ? null : yield* recordLead(tx, orgId, capture)
+    if (recorded !== null && capture !== undefined && made[capture.phone] === undefined) {
+      made[capture.phone] = {
+        created: recorded.outcome === "created",
+        ...(recorded.before === undefined ? {} : { before: recorded.before }),
+      }
+    }
+    const { leads: _previousLeads, ...rest } = next
+    return { recorded, state: Object.keys(made).length === 0 ? rest : { ...rest, leads: made } }
+  })
