@@ -7,6 +7,7 @@ export {
   type StubServer,
   startHttpServer,
 } from "./testing/http-server.ts"
+export { filledPath, type RouteSpelling, spellingsOf } from "./testing/route-spellings.ts"
 export {
   freePort,
   type ServiceProcess,
