@@ -168,7 +168,7 @@ export const checkGates = async (url: string, rows: ReadonlyArray<Row>, parallel
     while (next < rows.length) {
       const row = rows[next++] as Row
       const { spelling } = row
-      const preflight =
+      const preflight: Record<string, string> =
         spelling.method === "OPTIONS"
           ? { origin: "https://shop.example", "access-control-request-method": row.method }
           : {}
