@@ -22,6 +22,10 @@ import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ensureBuilt } from "./support/distributed-build.ts"
 import { type DistributedSystem, startDistributedSystem } from "./support/distributed-system.ts"
+import { checkGates, gateTable, setUpGateCredentials } from "./support/gate-table.ts"
+
+// Under the general limit, so a heavy route's `RateLimit-Limit` shows its heavy limit counted it.
+const HEAVY_LIMIT = 1000
 
 // The whole path of a tenant through Parley distributed as in production: the build output, one
 // process per service, Postgres, Redis and Kafka. Operator → organization → admin session → API
@@ -46,6 +50,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     system = await startDistributedSystem({
       env: {
         PARLEY_CLOUD_API_URL: provider.url,
+        PARLEY_RATE_HEAVY_PER_MIN: String(HEAVY_LIMIT),
         OTEL_EXPORTER_OTLP_ENDPOINT: traces.endpoint,
         OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       },
@@ -95,6 +100,12 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
     const metrics = await (await fetch(`${system.gatewayMetricsUrl}/metrics`)).text()
     expect(metrics).toMatch(/^parley_gateway_rate_limiter_fallback(\{[^}]*\})? 0$/m)
   }, 90_000)
+
+  it("gates every spelling of every declared route as the service routes it, over HTTP (or answers 404)", async () => {
+    const credentials = await setUpGateCredentials(system.url, system.operatorToken)
+    const failures = await checkGates(system.url, gateTable(credentials, HEAVY_LIMIT))
+    expect(failures, failures.join("\n")).toEqual([])
+  }, 120_000)
 
   it("lets the operator create an organization with api_access", async () => {
     const response = await api("/api/operator/organizations", {

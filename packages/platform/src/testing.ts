@@ -8,6 +8,7 @@ export {
   startHttpServer,
 } from "./testing/http-server.ts"
 export { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./testing/otlp-receiver.ts"
+export { filledPath, type RouteSpelling, spellingsOf } from "./testing/route-spellings.ts"
 export {
   freePort,
   type ServiceProcess,

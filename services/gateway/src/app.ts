@@ -57,7 +57,11 @@ export interface GatewayOptions {
   readonly keyCacheTtlMs?: number
   /** How often key usage is published (default 60 s). */
   readonly keyUsageFlushMs?: number
-  readonly trustProxy?: boolean
+  /**
+   * Addresses and CIDRs of the proxies in front, whose `X-Forwarded-For` is believed
+   * (`PARLEY_GATEWAY_TRUSTED_PROXIES`, see `trusted-proxies.ts`); none by default.
+   */
+  readonly trustedProxies?: ReadonlyArray<string>
   /** Names this instance's consumer group; unique per process by default. */
   readonly instanceId?: string
   readonly metrics?: ServiceMetrics
@@ -178,7 +182,9 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
       metrics,
       exposeMetrics: false,
       readiness,
-      trustProxy: options.trustProxy ?? false,
+      // Fastify's `trustProxy` with a list: the client is the right-most address not in it.
+      trustProxy:
+        options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
     })
     // The gateway reads bodies itself (it forwards the bytes, not a re-serialised value): every
     // body arrives as the client's stream; the pipeline checks its type, size and JSON.
@@ -234,7 +240,7 @@ export const gatewayOptions = (
   logger,
   redisUrl: config.redisUrl,
   rateLimits: { generalPerWindow: config.generalPerMin, heavyPerWindow: config.heavyPerMin },
-  trustProxy: config.trustProxy,
+  trustedProxies: config.trustedProxies,
   ...(config.instanceId === undefined ? {} : { instanceId: config.instanceId }),
 })
 

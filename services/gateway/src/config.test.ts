@@ -22,7 +22,7 @@ describe("the gateway's configuration", () => {
       kafkaBrokers: undefined,
       generalPerMin: 300,
       heavyPerMin: 20,
-      trustProxy: false,
+      trustedProxies: [],
     })
     expect(await Effect.runPromise(loadConfig(GatewayServiceUrls, required))).toMatchObject({
       identity: "http://identity:3101",
@@ -63,5 +63,27 @@ describe("the gateway's configuration", () => {
     expect(await Effect.runPromise(Effect.result(loadConfig(GatewayServiceUrls, withoutUrl)))).toMatchObject({
       _tag: "Failure",
     })
+  })
+
+  it("reads the trusted proxies as addresses and CIDRs, and refuses one that trusts everything", async () => {
+    const config = await Effect.runPromise(
+      loadConfig(GatewayConfig, { ...required, PARLEY_GATEWAY_TRUSTED_PROXIES: " 10.0.0.0/8, 192.168.1.7,fd00::/8 " }),
+    )
+    expect(config.trustedProxies).toEqual(["10.0.0.0/8", "192.168.1.7", "fd00::/8"])
+    for (const value of ["0.0.0.0/0", "::/0", "*", "true", "10.0.0.0/33", "ingress-nginx", "10.0.0.1/8/1"]) {
+      const result = await Effect.runPromise(
+        Effect.result(loadConfig(GatewayConfig, { ...required, PARLEY_GATEWAY_TRUSTED_PROXIES: value })),
+      )
+      expect(result, value).toMatchObject({ _tag: "Failure" })
+    }
+  })
+
+  it("refuses the old trust-every-peer switch, naming its replacement", async () => {
+    const result = await Effect.runPromise(
+      Effect.result(loadConfig(GatewayConfig, { ...required, PARLEY_GATEWAY_TRUST_PROXY: "true" })),
+    )
+    expect(String(JSON.stringify(result))).toMatch(/PARLEY_GATEWAY_TRUSTED_PROXIES/)
+    const off = await Effect.runPromise(loadConfig(GatewayConfig, { ...required, PARLEY_GATEWAY_TRUST_PROXY: "false" }))
+    expect(off.trustedProxies).toEqual([])
   })
 })

@@ -14,7 +14,8 @@ import {
   redisUrl,
   serviceUrl,
 } from "@parley/platform"
-import { Config } from "effect"
+import { Config, ConfigProvider, Effect } from "effect"
+import { parseTrustedProxies } from "./trusted-proxies.ts"
 
 // A limit of 0 or less would refuse everything: read as "at least 1".
 const positiveInt = (name: string, fallback: number) =>
@@ -22,6 +23,35 @@ const positiveInt = (name: string, fallback: number) =>
     Config.withDefault(fallback),
     Config.map((n) => Math.max(1, n)),
   )
+
+const configError = (message: string) => new Config.ConfigError(new ConfigProvider.SourceError({ message }))
+
+const trustedProxyList = optionalString("PARLEY_GATEWAY_TRUSTED_PROXIES").pipe(
+  Config.mapEffect((value) =>
+    Effect.try({
+      try: () => parseTrustedProxies(value),
+      catch: (error) => configError(`PARLEY_GATEWAY_TRUSTED_PROXIES: ${(error as Error).message}`),
+    }),
+  ),
+)
+
+/**
+ * The boolean of earlier versions trusted every peer's `X-Forwarded-For`, so any client could pick
+ * the address it was rate limited under. It is no longer read; `true` refuses to start, naming its
+ * replacement, rather than silently counting every client behind the proxy as one.
+ */
+const refuseLegacyTrustProxy = Config.Boolean("PARLEY_GATEWAY_TRUST_PROXY").pipe(
+  Config.withDefault(false),
+  Config.mapEffect((trusted) =>
+    trusted
+      ? Effect.fail(
+          configError(
+            "PARLEY_GATEWAY_TRUST_PROXY is no longer read (it trusted every peer): list the proxies' addresses or CIDRs in PARLEY_GATEWAY_TRUSTED_PROXIES",
+          ),
+        )
+      : Effect.void,
+  ),
+)
 
 export const GatewayConfig = Config.all({
   port: port("PARLEY_PORT", 3000),
@@ -37,7 +67,8 @@ export const GatewayConfig = Config.all({
   logLevel,
   generalPerMin: positiveInt("PARLEY_RATE_GENERAL_PER_MIN", 300),
   heavyPerMin: positiveInt("PARLEY_RATE_HEAVY_PER_MIN", 20),
-  trustProxy: Config.Boolean("PARLEY_GATEWAY_TRUST_PROXY").pipe(Config.withDefault(false)),
+  /** Addresses and CIDRs of the proxies in front (`gateway.trustedProxies` in the chart); none by default. */
+  trustedProxies: Config.all([trustedProxyList, refuseLegacyTrustProxy]).pipe(Config.map(([list]) => list)),
   /**
    * Names this instance's consumer group of key changes. Unset: a fresh id per process (always
    * correct; an abandoned group per restart is left behind). Set it only to a value no other running

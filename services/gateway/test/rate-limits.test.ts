@@ -152,7 +152,7 @@ describe("rate limits in Redis", () => {
   })
 
   it("gives one widget key a budget per client IP behind a trusted proxy, and the private API one per organization", async () => {
-    const [gw] = await instances(1, { trustProxy: true, rateLimits: { generalPerWindow: 2 } })
+    const [gw] = await instances(1, { trustedProxies: ["127.0.0.1"], rateLimits: { generalPerWindow: 2 } })
     const widget = await createKey(setupGateway.url, org, { scopes: ["chat:write"] })
     const chat = (clientIp: string) =>
       fetch(`${gw?.url}/api/public/chat`, {
@@ -200,6 +200,54 @@ describe("rate limits in Redis", () => {
     expect((await chat("203.0.113.2")).status).toBe(200)
     // A client cannot mint itself fresh budgets by sending a header: both came from loopback.
     expect((await chat("203.0.113.3")).status).toBe(429)
+  })
+
+  describe("behind trusted proxies (PARLEY_GATEWAY_TRUSTED_PROXIES)", () => {
+    // The anonymous bucket: a refused key (or a login) is counted per client address.
+    const badKey = (url: string | undefined, forwardedFor: string) =>
+      fetch(`${url}/api/org/webhooks`, {
+        headers: { "x-api-key": "parley_notarealkey0.x", "x-forwarded-for": forwardedFor },
+      }).then((answer) => answer.status)
+
+    it("gives two clients behind a trusted proxy a bucket each", async () => {
+      // The test's loopback connection is the ingress: in the list, so its X-Forwarded-For is believed.
+      const [gw] = await instances(1, {
+        trustedProxies: ["10.0.0.0/8", "127.0.0.1"],
+        rateLimits: { generalPerWindow: 2 },
+      })
+      const one = "203.0.113.10"
+      const two = "203.0.113.20"
+      expect([await badKey(gw?.url, one), await badKey(gw?.url, one), await badKey(gw?.url, one)]).toEqual([
+        401, 401, 429,
+      ])
+      // One client sending bad keys does not take the other's budget (login and all).
+      expect([await badKey(gw?.url, two), await badKey(gw?.url, two), await badKey(gw?.url, two)]).toEqual([
+        401, 401, 429,
+      ])
+    })
+
+    it("counts the address the trusted proxy saw, not one the client wrote in front of it", async () => {
+      const [gw] = await instances(1, { trustedProxies: ["127.0.0.1"], rateLimits: { generalPerWindow: 2 } })
+      // The client sent `X-Forwarded-For: <anything>`; the ingress appended the address it saw.
+      const answers = [
+        await badKey(gw?.url, "198.51.100.1, 203.0.113.30"),
+        await badKey(gw?.url, "198.51.100.2, 203.0.113.30"),
+        await badKey(gw?.url, "198.51.100.3, 203.0.113.30"),
+      ]
+      expect(answers).toEqual([401, 401, 429])
+    })
+
+    it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
+      // Only 10.0.0.0/8 is trusted; the test connects from loopback, as a client straight to the gateway.
+      const [gw] = await instances(1, { trustedProxies: ["10.0.0.0/8"], rateLimits: { generalPerWindow: 2 } })
+      const answers = [
+        await badKey(gw?.url, "203.0.113.40"),
+        await badKey(gw?.url, "203.0.113.41"),
+        await badKey(gw?.url, "203.0.113.42"),
+      ]
+      // A spoofed header mints no fresh budget: all three came from one peer.
+      expect(answers).toEqual([401, 401, 429])
+    })
   })
 
   it("counts unauthenticated requests per client IP, refused credentials included", async () => {

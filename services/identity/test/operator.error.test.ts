@@ -69,15 +69,25 @@ describe("operator API errors", () => {
     expect(response.json()).toMatchObject({ code: "invalid_request", issues: [{ path: "admin.password" }] })
   })
 
-  it("answers 409 when the admin email is taken, and creates no organization", async () => {
+  it("makes a person who already has an account the new organization's admin, keeping their password", async () => {
     const email = uniqueEmail()
-    expect((await create({ name: "First", admin: { email, password: "lantern-orchard-7" } })).statusCode).toBe(201)
-    const before = await harness.sql`select count(*)::int as n from identity.organizations`
-    const again = await create({ name: "Second", admin: { email: email.toUpperCase(), password: "lantern-orchard-7" } })
-    expect(again.statusCode).toBe(409)
-    expect(again.json()).toEqual({ error: "A user with this email already exists", code: "conflict" })
-    const after = await harness.sql`select count(*)::int as n from identity.organizations`
-    expect(after[0]?.n).toBe(before[0]?.n)
+    const first = await create({ name: "First", admin: { email, password: "lantern-orchard-7" } })
+    expect(first.statusCode).toBe(201)
+    const second = await create({
+      name: "Second",
+      admin: { email: email.toUpperCase(), password: "other-pass-word-8" },
+    })
+    expect(second.statusCode).toBe(201)
+    expect(second.json().admin).toMatchObject({ email: email.toUpperCase(), role: "admin" })
+    const hashes =
+      await harness.sql`select distinct password_hash from identity.users where lower(email) = lower(${email})`
+    expect(hashes.length).toBe(1)
+    const signIn = await harness.app.inject({
+      method: "POST",
+      url: "/api/auth/login",
+      payload: { email, password: "lantern-orchard-7", organizationId: second.json().organization.id },
+    })
+    expect(signIn.statusCode).toBe(200)
   })
 
   it("answers 404 for an unknown organization on GET and PATCH", async () => {

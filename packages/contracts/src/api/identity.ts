@@ -105,6 +105,8 @@ export type CreateOrganizationResponse = typeof CreateOrganizationResponse.Type
 export const LoginRequest = Schema.Struct({
   email: Schema.String.check(Schema.isMaxLength(254), noNul),
   password: LoginPassword,
+  /** Which of the person's organizations to sign in to; by default the first they joined. */
+  organizationId: Schema.optionalKey(OrgId),
 })
 export type LoginRequest = typeof LoginRequest.Type
 

@@ -12,7 +12,7 @@ const secret = "routes-test-secret"
 const Note = Schema.Struct({ text: Schema.String.check(Schema.isMinLength(1)) })
 const noteReply = { description: "The note", content: { "application/json": { effect: Note, name: "Note" } } }
 
-const notes = serviceRoutes("identity", ["/api/notes"], {
+const notes = serviceRoutes("identity", ["/api/notes", "/api/public"], {
   createNote: {
     method: "POST",
     path: "/api/notes/:id",
@@ -28,6 +28,16 @@ const notes = serviceRoutes("identity", ["/api/notes"], {
     path: "/api/notes/:id",
     access: "member",
     summary: "Read a note",
+    tag: "Notes",
+    params: { id: { description: "The note.", schema: Schema.String } },
+    responses: { 200: noteReply },
+  },
+  readPublicNote: {
+    method: "GET",
+    path: "/api/public/notes/:id",
+    access: "public",
+    scope: "chat:read",
+    summary: "Read a note from the widget",
     tag: "Notes",
     params: { id: { description: "The note.", schema: Schema.String } },
     responses: { 200: noteReply },
@@ -63,6 +73,7 @@ serveRoutes(app, notes, {
         const text = stored.get(`${principal.orgId}/${params.id}`)
         return text === undefined ? Effect.fail(new NoteMissing()) : Effect.succeed({ text })
       }),
+    readPublicNote: ({ params }) => Effect.succeed({ text: `public ${params.id}` }),
   },
 })
 afterAll(async () => {
@@ -75,6 +86,14 @@ const principal = (role: Principal["role"]) =>
     orgId: "org_0000000000000000000001",
     role,
     actor: { type: "user", userId: "usr_0000000000000000000001" },
+    requestId: "req_1",
+  } as Principal)
+
+const keyPrincipal = (scopes: ReadonlyArray<string>) =>
+  signPrincipal(secret, {
+    orgId: "org_0000000000000000000001",
+    role: scopes.length === 0 || scopes.includes("messages:send") ? "admin" : "member",
+    actor: { type: "api_key", keyId: "key_0000000000000000000001", scopes },
     requestId: "req_1",
   } as Principal)
 
@@ -160,5 +179,50 @@ describe("routes served from their declarations", () => {
         handlers: { createNote: () => Effect.void } as never,
       }),
     ).toThrow(/readNote has no handler/)
+  })
+
+  it("refuses, behind the gateway too, a key without the public route's scope, on GET and HEAD alike", async () => {
+    for (const method of ["GET", "HEAD"] as const) {
+      const missing = await app.inject({
+        method,
+        url: "/api/public/notes/n1",
+        headers: { "x-parley-principal": keyPrincipal(["chat:write", "bookings:read"]) },
+      })
+      expect(missing.statusCode, method).toBe(403)
+      if (method === "GET") {
+        expect(missing.json()).toEqual({ error: "API key is missing required scope: chat:read", code: "missing_scope" })
+      }
+      const session = await app.inject({
+        method,
+        url: "/api/public/notes/n1",
+        headers: { "x-parley-principal": principal("admin") },
+      })
+      expect(session.statusCode, method).toBe(403)
+    }
+    for (const scopes of [["chat:read"], []]) {
+      const held = await app.inject({
+        method: "GET",
+        url: "/api/public/notes/n1",
+        headers: { "x-parley-principal": keyPrincipal(scopes) },
+      })
+      expect(held.statusCode, scopes.join(",")).toBe(200)
+      expect(held.json()).toEqual({ text: "public n1" })
+    }
+  })
+
+  it("refuses, behind the gateway too, a widget-only key on a private route", async () => {
+    const widget = await app.inject({
+      method: "GET",
+      url: "/api/notes/n1",
+      headers: { "x-parley-principal": keyPrincipal(["chat:read", "chat:write", "bookings:read", "bookings:write"]) },
+    })
+    expect(widget.statusCode).toBe(403)
+    expect(widget.json()).toMatchObject({ code: "widget_key_forbidden" })
+    const server = await app.inject({
+      method: "GET",
+      url: "/api/notes/n1",
+      headers: { "x-parley-principal": keyPrincipal(["messages:send"]) },
+    })
+    expect(server.statusCode).toBe(200)
   })
 })

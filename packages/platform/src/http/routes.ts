@@ -103,11 +103,32 @@ const adminRequired = forbidden("admin_required", ErrorText.adminRequired)
 const widgetKeyForbidden = forbidden("widget_key_forbidden", ErrorText.widgetKeyForbidden)
 
 /**
- * A widget-only key on the private API (CONTRACT.md §2.3): the gateway refuses it first; the
- * service refuses it again, so a gate mistake cannot serve a member's route to a widget key.
+ * The second line behind the gateway's gate (DESIGN.md §2): the refusal a principal gets from a
+ * route whose declared key rules it does not meet, so that a gate mistake at the edge can never
+ * serve a request on its own. A public route takes a key holding its scope (a legacy key, with no
+ * scopes, holds every one); a private route refuses a widget-only key (CONTRACT.md §2.3). `undefined`
+ * for a route with no such rule.
  */
-const isWidgetKey = (principal: Principal | undefined): boolean =>
-  principal?.actor.type === "api_key" && isWidgetOnly(principal.actor.scopes)
+const keyRuleOf = (
+  route: RouteDeclaration,
+): ((principal: Principal | undefined) => ApiError | undefined) | undefined => {
+  const scope = route.scope
+  if (route.access === "public" && scope !== undefined) {
+    const missingScope = forbidden("missing_scope", ErrorText.missingScope(scope))
+    return (principal) => {
+      const actor = principal?.actor
+      if (actor?.type !== "api_key") return missingScope
+      return actor.scopes.length === 0 || actor.scopes.includes(scope) ? undefined : missingScope
+    }
+  }
+  if (route.access === "member" || route.access === "admin" || route.access === "adminWithApiAccess") {
+    return (principal) => {
+      const actor = principal?.actor
+      return actor?.type === "api_key" && isWidgetOnly(actor.scopes) ? widgetKeyForbidden : undefined
+    }
+  }
+  return undefined
+}
 
 const decoderOf = (schema: Schema.Top, where: "params" | "query" | "body") => {
   const decode = Schema.decodeUnknownEffect(schema as Schema.Codec<unknown, unknown>)
@@ -207,7 +228,7 @@ export const serveRoutes = <Routes extends Readonly<Record<string, RouteDeclarat
     }
     const admin = route.access === "admin" || route.access === "adminWithApiAccess"
     const withPrincipal = principalAccess.has(route.access)
-    const privateApi = route.access === "member" || admin
+    const keyRule = keyRuleOf(route)
     const params =
       route.params === undefined
         ? undefined
@@ -228,8 +249,9 @@ export const serveRoutes = <Routes extends Readonly<Record<string, RouteDeclarat
       // Plain combinators, not a generator: this runs on every request of every service.
       handler: effectHandler(options.runtime, (request, reply) => {
         const principal = withPrincipal ? principalOf(request) : undefined
+        const keyRefusal = keyRule?.(principal)
+        if (keyRefusal !== undefined) return Effect.fail(keyRefusal)
         if (admin && principal?.role !== "admin") return Effect.fail(adminRequired)
-        if (privateApi && isWidgetKey(principal)) return Effect.fail(widgetKeyForbidden)
         const refused = invalidUrlValues("params", request.params) ?? invalidUrlValues("query", request.query)
         if (refused !== undefined) return Effect.fail(refused)
         const respond = (decodedParams: unknown, decodedQuery: unknown) => {

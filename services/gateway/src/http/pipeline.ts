@@ -1,15 +1,19 @@
 /**
  * One request through the gateway, in this order:
  *
- * 1. route: the owning service and surface, or a JSON 404 (dot segments are refused, not normalised);
+ * 1. route: the declared route that will serve the path as the services' router reads it, or a JSON
+ *    404 — no fallback to a service's mount, dot segments refused rather than normalised; `HEAD`
+ *    meets its `GET` route's gates; `OPTIONS` is a CORS preflight of a public route, answered here
+ *    and never forwarded, or a 404 (`routing/route-table.ts`);
  * 2. `/channels/*` is forwarded at once, untouched, unauthenticated and uncounted;
- * 3. CORS on `/api/public/*` (preflights answered here);
+ * 3. CORS on `/api/public/*`;
  * 4. authentication and authorization (401, 403; 503 when identity cannot answer);
  * 5. the rate limit for the caller's subject (429) — a failed authentication is counted per IP;
  * 6. body checks: content type (415), declared length (413), JSON read and parsed (400, 413) —
  *    before step 4 on `/api/public/*`, whose key may sit in the body;
- * 7. forwarding, with the principal, to the owning service (503 when it is down): signed in a header
- *    over HTTP, handed over as it is to a service in this process (`proxy/forward.ts`).
+ * 7. forwarding to the owning service, on the route's canonical path (its declared segments), so the
+ *    service serves the route whose gates were met, with the principal (503 when it is down): signed
+ *    in a header over HTTP, handed over as it is to a service in this process (`proxy/forward.ts`).
  */
 import type { Readable } from "node:stream"
 import { ApiError, notFound, type Principal, unavailable } from "@parley/platform"
@@ -19,7 +23,14 @@ import { IdentityUnavailable } from "../auth/identity-client.ts"
 import { hasBodyKey } from "../auth/presented-key.ts"
 import type { Forwarder } from "../proxy/forward.ts"
 import type { RequestCounter } from "../ratelimit/count.ts"
-import { hasDotSegment, type Route, routeOf } from "../routing/route-table.ts"
+import {
+  canonicalPath,
+  hasDotSegment,
+  preflightRouteOf,
+  type Route,
+  routeOf,
+  routingPath,
+} from "../routing/route-table.ts"
 import type { KeyUsageRecorder } from "../usage/key-usage.ts"
 import { answerPreflight, applyCors } from "./cors.ts"
 import { checkContentType, checkDeclaredLength, type JsonBody, readJsonBody } from "./request-body.ts"
@@ -147,21 +158,30 @@ export const makePipeline = (deps: PipelineDependencies) => {
   }
 
   const handle = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const { path, query } = splitUrl(request.url)
-    const route = routeOf(request.method, path)
-    if (route === undefined || hasDotSegment(path)) throw notFound()
+    const split = splitUrl(request.url)
+    const { query } = split
+    const routed = routingPath(split.path)
+    if (routed === undefined || hasDotSegment(split.path)) throw notFound()
 
-    if (route.surface === "channels") {
-      return deps.forwarder.forward(request, reply, { route, url: request.url, principal: undefined, body: undefined })
-    }
-
-    if (route.surface === "public") {
+    if (request.method === "OPTIONS") {
+      // A preflight carries no credential and reaches no service: answered for a public route only.
+      const asked = preflightRouteOf(routed)
+      if (asked === undefined || asked.surface !== "public") throw notFound()
       applyCors(request, reply)
-      if (request.method === "OPTIONS") {
-        await count(reply, `ip:${request.ip}`, false)
-        return answerPreflight(request, reply)
-      }
+      await count(reply, `ip:${request.ip}`, false)
+      return answerPreflight(request, reply)
     }
+    const route = routeOf(request.method, routed)
+    if (route === undefined) throw notFound()
+    // What the service will route: the declared segments, so it serves exactly `route`.
+    const path = canonicalPath(route, split.path, routed)
+
+    let url = path === split.path ? request.url : query === undefined ? path : `${path}?${query}`
+    if (route.surface === "channels") {
+      return deps.forwarder.forward(request, reply, { route, url, principal: undefined, body: undefined })
+    }
+
+    if (route.surface === "public") applyCors(request, reply)
 
     // The widget surface may carry its key in the JSON body, so its body is read first; elsewhere
     // the credential (and the CSRF rule) is checked before a byte of the body is read.
@@ -172,7 +192,6 @@ export const makePipeline = (deps: PipelineDependencies) => {
     if (!bodyFirst) json = await checkBody(request, route)
     if (caller.type === "api_key") deps.usage.record(caller.keyId, caller.orgId)
 
-    let url = request.url
     let body: Buffer | undefined = json?.bytes
     if (route.surface === "public") {
       // The key never travels past the gateway: out of the body (§2.2) and out of the query.

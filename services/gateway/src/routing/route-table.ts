@@ -1,14 +1,20 @@
 /**
- * Which service owns a path, which surface it belongs to (that decides how a caller authenticates),
- * and what a route's body and rate-limit rules are — compiled once, when the gateway starts, from
- * the route declarations in `@parley/contracts` (`packages/contracts/src/api/routes/`). Nothing
- * about a route is written here: its owner, access, scope, heavy flag and body limit are its
- * declaration's. Everything outside the services' mounts is a JSON 404 at the edge.
+ * Which declared route serves a request — its owning service, the surface it belongs to (that
+ * decides how a caller authenticates), its scope, heavy flag, body kind and limit — compiled once,
+ * when the gateway starts, from the route declarations in `@parley/contracts`
+ * (`packages/contracts/src/api/routes/`). Nothing about a route is written here.
  *
- * The matcher runs on every request, so it is plain code that allocates nothing: a map per method
- * for the paths without parameters, then the parameterised paths of that method segment by
- * segment, then the mounts (an undeclared path under a service's mount is forwarded, authenticated
- * as that mount's routes are, and answered by the service: a JSON 404).
+ * One path, one gate (DESIGN.md §2): the gateway decides on the route the service will serve, so
+ * it reads the path as the services' router (Fastify's find-my-way) does — percent-escapes of
+ * anything but a reserved character decoded (`routingPath`), case-sensitive, no trailing or doubled
+ * slash ignored, `HEAD` served by the `GET` route — and answers a JSON 404 for anything that is not a
+ * declared route: there is no fallback to a service's mount. It forwards the route's canonical path
+ * (`canonicalPath`: the declared literal segments, the parameters as sent), so the service cannot
+ * route the request anywhere else.
+ *
+ * The matcher runs on every request, so it is plain code that allocates nothing for a path as
+ * clients write it: a map per method for the paths without parameters, then the parameterised
+ * paths of that method segment by segment.
  */
 import {
   allServiceRoutes,
@@ -47,7 +53,7 @@ export interface Route {
   readonly bodyLimit: number
   /** Counts against the heavy limit as well as the general one (CONTRACT.md §3). */
   readonly heavy: boolean
-  /** The scope a key needs on `/api/public/*`; `undefined` elsewhere or on an undeclared public path. */
+  /** The scope a key needs on `/api/public/*`; `undefined` elsewhere. */
   readonly scope: Scope | undefined
   /** The content types a `media` or `csv` body may have; `undefined` for `json` and `raw`. */
   readonly mediaTypes: RegExp | undefined
@@ -56,6 +62,8 @@ export interface Route {
    * forwarded over connections of its own, so open streams never hold the pool other calls wait on.
    */
   readonly stream?: true
+  /** The declared path's segments after the leading `/`, `undefined` for a `:param`. */
+  readonly pattern: Pattern
 }
 
 /** The surface a route's access puts it on; `undefined` for internal routes, which the gateway never serves. */
@@ -106,6 +114,7 @@ const declaredRoute = (service: ServiceName, surface: Surface, declared: RouteDe
     scope: declared.scope,
     mediaTypes: body !== undefined && "mediaTypes" in body ? mediaTypesPattern(body.mediaTypes) : undefined,
     ...(answersEventStream(declared) ? { stream: true as const } : {}),
+    pattern: patternOf(declared.path),
   }
 }
 
@@ -113,7 +122,7 @@ const answersEventStream = (declared: RouteDeclaration): boolean =>
   Object.values(declared.responses).some((reply) => reply.content?.["text/event-stream"] !== undefined)
 
 /** A path's segments after the leading `/`; `undefined` stands for a `:param`. */
-type Pattern = ReadonlyArray<string | undefined>
+export type Pattern = ReadonlyArray<string | undefined>
 
 const patternOf = (path: string): Pattern =>
   path
@@ -138,21 +147,36 @@ const matches = (pattern: Pattern, path: string): boolean => {
   return at === path.length + 1
 }
 
+/** Whether some path matches both patterns (same length, and no two literal segments differ). */
+const overlap = (a: Pattern, b: Pattern): boolean =>
+  a.length === b.length && a.every((segment, i) => segment === undefined || b[i] === undefined || segment === b[i])
+
 export interface RouteTable {
-  /** The route for `method` and `path` (without the query), or `undefined` for a path no service owns. */
+  /**
+   * The declared route that serves `method` on `path` — the path as the services' router reads it
+   * (`routingPath`), without the query — or `undefined`: no such route (a 404). `HEAD` is served
+   * by the `GET` route, as Fastify serves it; `OPTIONS` by none (see `preflightRouteOf`).
+   */
   readonly routeOf: (method: string, path: string) => Route | undefined
+  /** A route of any method at `path`: what a CORS preflight asks about. */
+  readonly preflightRouteOf: (path: string) => Route | undefined
 }
 
+/** The methods routes are declared with (`HEAD` is `GET`'s, `OPTIONS` is never forwarded). */
+const DECLARED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const
+
 /**
- * Compiles the declarations into the matcher. Throws when two services claim one prefix, or when
- * the routes under one mount would be authenticated on different surfaces.
+ * Compiles the declarations into the matcher. Throws when two services claim one prefix, when the
+ * routes under one mount would be authenticated on different surfaces, or when two parameterised
+ * routes of one method could match the same path (the services' router would choose between them
+ * by its own priorities, which the gateway would then have to copy).
  */
 export const compileRouteTable = (
   services: ReadonlyArray<ServiceRoutes<Record<string, RouteDeclaration>, ServiceName>>,
 ): RouteTable => {
   const exact = new Map<string, Map<string, Route>>()
-  const parameterised = new Map<string, Array<{ readonly pattern: Pattern; readonly route: Route }>>()
-  const mounts: Array<{ readonly prefix: string; readonly route: Route }> = []
+  const parameterised = new Map<string, Array<Route>>()
+  const mounts: Array<{ readonly prefix: string; readonly service: ServiceName }> = []
 
   for (const { service, mounts: prefixes, routes } of services) {
     const declared = Object.values(routes)
@@ -166,20 +190,8 @@ export const compileRouteTable = (
       const [surface] = surfaces
       if (surface === undefined) continue
       const owner = mounts.find((mount) => underPrefix(prefix, mount.prefix) || underPrefix(mount.prefix, prefix))
-      if (owner !== undefined)
-        throw new Error(`${prefix} (${service}) overlaps ${owner.prefix} (${owner.route.service})`)
-      mounts.push({
-        prefix,
-        route: {
-          service,
-          surface,
-          body: surface === "channels" ? "raw" : "json",
-          bodyLimit: JSON_BODY_LIMIT,
-          heavy: false,
-          scope: undefined,
-          mediaTypes: undefined,
-        },
-      })
+      if (owner !== undefined) throw new Error(`${prefix} (${service}) overlaps ${owner.prefix} (${owner.service})`)
+      mounts.push({ prefix, service })
     }
     for (const route of declared) {
       const surface = surfaceOf(route.access)
@@ -187,7 +199,14 @@ export const compileRouteTable = (
       const compiled = declaredRoute(service, surface, route)
       if (route.path.includes("/:")) {
         const list = parameterised.get(route.method) ?? []
-        list.push({ pattern: patternOf(route.path), route: compiled })
+        const clash = list.find((other) => overlap(other.pattern, compiled.pattern))
+        if (clash !== undefined) {
+          throw new Error(
+            `${route.method} ${route.path} (${service}) and /${clash.pattern.map((s) => s ?? ":param").join("/")} ` +
+              `(${clash.service}) can match the same path`,
+          )
+        }
+        list.push(compiled)
         parameterised.set(route.method, list)
       } else {
         const byPath = exact.get(route.method) ?? new Map<string, Route>()
@@ -197,15 +216,24 @@ export const compileRouteTable = (
     }
   }
 
+  const routeOf = (method: string, path: string): Route | undefined => {
+    const declaredMethod = method === "HEAD" ? "GET" : method
+    const found = exact.get(declaredMethod)?.get(path)
+    if (found !== undefined) return found
+    const candidates = parameterised.get(declaredMethod)
+    if (candidates !== undefined) {
+      for (const candidate of candidates) if (matches(candidate.pattern, path)) return candidate
+    }
+    return undefined
+  }
+
   return {
-    routeOf: (method, path) => {
-      const found = exact.get(method)?.get(path)
-      if (found !== undefined) return found
-      const candidates = parameterised.get(method)
-      if (candidates !== undefined) {
-        for (const candidate of candidates) if (matches(candidate.pattern, path)) return candidate.route
+    routeOf,
+    preflightRouteOf: (path) => {
+      for (const method of DECLARED_METHODS) {
+        const found = routeOf(method, path)
+        if (found !== undefined) return found
       }
-      for (const mount of mounts) if (underPrefix(path, mount.prefix)) return mount.route
       return undefined
     },
   }
@@ -214,8 +242,41 @@ export const compileRouteTable = (
 /** Parley's routes, as declared in `@parley/contracts`. */
 export const routeTable: RouteTable = compileRouteTable(allServiceRoutes)
 
-/** The route for `method` and `path` (without the query), or `undefined` for an unknown path. */
+/** The route for `method` and `path` (as `routingPath` reads it, without the query), or `undefined`. */
 export const routeOf = routeTable.routeOf
+
+/** A route of any method at `path` (as `routingPath` reads it), or `undefined`. */
+export const preflightRouteOf = routeTable.preflightRouteOf
+
+/**
+ * The path as the services' router (find-my-way, under Fastify's defaults) routes it: every
+ * percent-escape decoded as `decodeURI` does — except the reserved characters (`/`, `?`, `#`, `%`,
+ * …), which stay escaped and so never split or end a segment. `undefined` for a path that router
+ * would read otherwise or refuse: a `#` (find-my-way ends the path there; no HTTP client sends a
+ * fragment) or a malformed escape. A path without `%` is returned as it is: the common case costs
+ * one scan and no allocation.
+ */
+export const routingPath = (path: string): string | undefined => {
+  if (path.includes("#")) return undefined
+  if (!path.includes("%")) return path
+  try {
+    // find-my-way keeps `%25` as sent by escaping it once more before `decodeURI`.
+    return decodeURI(path.replaceAll("%25", "%2525"))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The path the gateway forwards for `route`, given the path as the client sent it: the declared
+ * literal segments, and each parameter's segment exactly as sent (the service decodes it into the
+ * parameter's value). `sent` itself when it needed no decoding.
+ */
+export const canonicalPath = (route: Route, sent: string, routed: string): string => {
+  if (sent === routed) return sent
+  const segments = sent.slice(1).split("/")
+  return `/${route.pattern.map((literal, i) => literal ?? segments[i]).join("/")}`
+}
 
 /**
  * A path with a dot segment (`/api/public/../org/api-keys`, also percent-encoded) could be read

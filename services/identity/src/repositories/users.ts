@@ -23,28 +23,55 @@ const toUser = (row: UserRow): User => ({
   createdAt: row.created_at,
 })
 
-/** Inserts a user; an email already held by an active user anywhere on the platform is `EmailTaken`. */
-export const insertUser = (
-  sql: Sql,
-  user: { id: string; orgId: string; email: string; passwordHash: string; role: MemberRole },
+/**
+ * Adds a membership of `orgId` for the person with that email (CONTRACT.md §2.4): a person may
+ * belong to several organizations, and all their memberships share one password. A person who
+ * already has an account keeps their password (`newPasswordHash`, computed by the caller whether
+ * or not it is used, so both cases cost the same); anyone else gets `newPasswordHash`. Runs in the
+ * caller's transaction, serialised per email by an advisory lock, so two organizations adding the
+ * same new person at once cannot give them two passwords. An email already active in this
+ * organization is `EmailTaken` — which tells the organization only about its own members.
+ */
+export const insertMembership = (
+  tx: Sql,
+  user: { id: string; orgId: string; email: string; newPasswordHash: string; role: MemberRole },
 ): Effect.Effect<User, EmailTaken> =>
   Effect.tryPromise({
-    try: () => sql<Array<UserRow>>`
-      insert into identity.users (id, org_id, email, password_hash, role)
-      values (${user.id}, ${user.orgId}, ${user.email}, ${user.passwordHash}, ${user.role})
-      returning *`,
+    try: async () => {
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`identity.person:${user.email.toLowerCase()}`}, 0))`
+      const person = await tx<Array<{ password_hash: string }>>`
+        select password_hash from identity.users
+        where lower(email) = lower(${user.email}) and removed_at is null
+        order by created_at, id limit 1`
+      return tx<Array<UserRow>>`
+        insert into identity.users (id, org_id, email, password_hash, role)
+        values (${user.id}, ${user.orgId}, ${user.email}, ${person[0]?.password_hash ?? user.newPasswordHash}, ${user.role})
+        returning *`
+    },
     catch: (error) => error,
   }).pipe(
     Effect.map((rows) => toUser(rows[0] as UserRow)),
     Effect.catch((error) =>
-      isUniqueViolation(error, "users_email_active") ? Effect.fail(new EmailTaken()) : Effect.die(error),
+      isUniqueViolation(error, "users_org_email_active") ? Effect.fail(new EmailTaken()) : Effect.die(error),
     ),
   )
 
-export const findActiveUserByEmail = (sql: Sql, email: string): Effect.Effect<User | undefined> =>
+/**
+ * The membership a login with this email signs in to: of `orgId` when given, else the person's
+ * first organization (the earliest membership still active) — a stable choice, so an organization
+ * that adds someone cannot change where their sign-in lands.
+ */
+export const findActiveUserByEmail = (
+  sql: Sql,
+  email: string,
+  orgId?: string | undefined,
+): Effect.Effect<User | undefined> =>
   Effect.promise(
     () => sql<Array<UserRow>>`
-      select * from identity.users where lower(email) = lower(${email}) and removed_at is null`,
+      select * from identity.users
+      where lower(email) = lower(${email}) and removed_at is null
+        ${orgId === undefined ? sql`` : sql`and org_id = ${orgId}`}
+      order by created_at, id limit 1`,
   ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toUser(rows[0]))))
 
 export const findActiveUser = (sql: Sql, orgId: string, userId: string): Effect.Effect<User | undefined> =>

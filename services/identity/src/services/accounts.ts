@@ -52,6 +52,8 @@ export class Accounts extends Context.Service<
       email: string,
       password: string,
       deviceToken: string | undefined,
+      /** One of the person's organizations; by default the first they joined (`findActiveUserByEmail`). */
+      orgId?: string,
     ) => Effect.Effect<SignedIn, InvalidCredentials | LoginThrottled>
     /** Ends the session with that token if it is the caller's; nothing to end is not an error. */
     readonly logout: (userId: string, token: string | undefined) => Effect.Effect<void>
@@ -78,9 +80,10 @@ export class Accounts extends Context.Service<
       const { sql } = yield* Database
       const passwords = yield* Passwords
       return Accounts.of({
-        login: (email, password, deviceToken) =>
+        login: (email, password, deviceToken, orgId) =>
           Effect.gen(function* () {
-            const user = yield* findActiveUserByEmail(sql, email)
+            // Not a member of `orgId` is answered as an unknown email: the same scrypt run, the same 401.
+            const user = yield* findActiveUserByEmail(sql, email, orgId)
             const device =
               deviceToken === undefined || user === undefined
                 ? undefined

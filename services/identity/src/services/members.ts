@@ -17,7 +17,7 @@ import { deleteSessionsOfUser } from "../repositories/sessions.ts"
 import {
   countActiveAdmins,
   findActiveUser,
-  insertUser,
+  insertMembership,
   listActiveUsers,
   markUserRemoved,
   updateUserRole,
@@ -50,14 +50,18 @@ export class Members extends Context.Service<
       return Members.of({
         add: (orgId, request) =>
           Effect.gen(function* () {
-            const passwordHash = yield* passwords.hashNew(request.password, "password", [request.email])
-            return yield* insertUser(sql, {
-              id: newId("usr"),
-              orgId,
-              email: request.email,
-              passwordHash,
-              role: request.role,
-            })
+            // Hashed (and checked) whether or not the person has an account already: both answers
+            // take the same work and the same shape, so neither tells the organization which it was.
+            const newPasswordHash = yield* passwords.hashNew(request.password, "password", [request.email])
+            return yield* withTransaction((tx) =>
+              insertMembership(tx, {
+                id: newId("usr"),
+                orgId,
+                email: request.email,
+                newPasswordHash,
+                role: request.role,
+              }),
+            ).pipe(Effect.provideService(Database, database))
           }).pipe(Effect.withSpan("identity.addMember")),
         list: (orgId) => listActiveUsers(sql, orgId),
         setRole: (orgId, userId, role) =>

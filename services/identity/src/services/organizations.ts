@@ -9,7 +9,7 @@ import type { Organization, User } from "../domain/model.ts"
 import { type EmailTaken, ResourceNotFound, type WeakPassword } from "../errors.ts"
 import { listActiveApiKeysWithDigest } from "../repositories/api-keys.ts"
 import { findOrganization, insertOrganization, updateOrganization } from "../repositories/organizations.ts"
-import { insertUser } from "../repositories/users.ts"
+import { insertMembership } from "../repositories/users.ts"
 import { keyChangedRecord } from "./key-announcements.ts"
 import { Passwords } from "./passwords.ts"
 
@@ -48,11 +48,12 @@ export class Organizations extends Context.Service<
                   name: request.name,
                   features: unique(request.features ?? []),
                 })
-                const admin = yield* insertUser(tx, {
+                // An admin who already has an account joins with it and keeps their password.
+                const admin = yield* insertMembership(tx, {
                   id: newId("usr"),
                   orgId: organization.id,
                   email: request.admin.email,
-                  passwordHash,
+                  newPasswordHash: passwordHash,
                   role: "admin",
                 })
                 return { organization, admin }

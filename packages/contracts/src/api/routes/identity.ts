@@ -74,7 +74,11 @@ export const identityRoutes = serviceRoutes(
       access: "anonymous",
       summary: "Start a dashboard session",
       tag: "Sessions",
-      description: "Wrong credentials answer 401 `Invalid email or password`, the same for an unknown email.",
+      description:
+        "Wrong credentials answer 401 `Invalid email or password`, the same for an unknown email. A person may " +
+        "belong to several organizations (one password for all): the session is for `organizationId` when " +
+        "given (a person who is not a member of it gets the same 401), else for the first organization they " +
+        "joined that they still belong to.",
       body: jsonBody(schema("LoginRequest", LoginRequest)),
       responses: {
         200: { ...jsonReply("Signed in", schema("CurrentUser", CurrentUserResponse)), headers: setCookie },
@@ -116,9 +120,15 @@ export const identityRoutes = serviceRoutes(
       access: "admin",
       summary: "Add a member",
       tag: "Members",
+      description:
+        "A person may belong to several organizations. Adding an email that already has an account (in another " +
+        "organization) adds a membership to that account: the person keeps their password (`password` is still " +
+        "checked, and used only for a new account), and the answer is the same 201 as for a new person, so it " +
+        "tells nothing about other organizations' users. 409 only when the email is already a member of this " +
+        "organization.",
       body: jsonBody(schema("CreateMemberRequest", CreateMemberRequest)),
       responses: { 201: jsonReply("Created", schema("Member", MemberRecord)) },
-      extraErrors: { 409: "`conflict`: the email is taken" },
+      extraErrors: { 409: "`conflict`: the email is already a member of this organization" },
     },
     listMembers: {
       method: "GET",

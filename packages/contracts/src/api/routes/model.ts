@@ -133,9 +133,9 @@ export interface ServiceRoutes<
 > {
   readonly service: Owner
   /**
-   * The path prefixes the service owns. The gateway forwards any path under one of them to the
-   * service (an undeclared one is answered there: a JSON 404), authenticated as the routes declared
-   * under that prefix are.
+   * The path prefixes the service owns: every route of the service lies under one, and no two
+   * services share one. The gateway forwards declared routes only — a path under a mount that no
+   * route declares is a 404 at the edge, so every gate is decided on the route that serves it.
    */
   readonly mounts: ReadonlyArray<string>
   readonly routes: Routes

@@ -25,9 +25,9 @@ export const authHandlers = (options: AuthRouteOptions) =>
   ({
     login: ({ body, request, reply }) =>
       Effect.gen(function* () {
-        const { email, password } = yield* body
+        const { email, password, organizationId } = yield* body
         const presented = deviceTokenFromCookie(request.headers.cookie)
-        const signedIn = yield* Accounts.use((a) => a.login(email, password, presented))
+        const signedIn = yield* Accounts.use((a) => a.login(email, password, presented, organizationId))
         reply.header("set-cookie", [
           sessionCookie(signedIn.token, options.secureCookies),
           deviceCookie(signedIn.deviceToken, options.secureCookies),
