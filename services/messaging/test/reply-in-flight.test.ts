@@ -10,6 +10,7 @@ import { ChannelOutbound, encodeBusValue, Topics } from "@parley/contracts"
 import { eventually } from "@parley/platform/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { PendingSendLeaseMs } from "../src/messages/send.ts"
 import {
   connectCloud,
   type FakeProvider,
@@ -40,19 +41,19 @@ afterAll(async () => {
   await infra?.close()
 })
 
-it("sends a reply once when its record is handled again while the first send waits for the provider", async () => {
+/** Publishes the same reply twice while the provider answers after `latencyMs`; answers its sends. */
+const replyTwice = async (question: string, to: string, text: string, latencyMs: number) => {
   await infra.db.sql`
     insert into messaging.messages (id, org_id, channel, direction, phone, type, text, provider_message_id, status)
-    values ('msg_question99', ${orgId}, 'cloud', 'inbound', '14155550299', 'text', 'Are you open?',
-            'wamid.open-today', 'received')`
-  // The provider takes a while to answer, so the second record arrives while the first send waits.
-  provider.setLatencyMs(800)
+    values (${`msg_${question.replace(/[^a-z]/g, "")}`}, ${orgId}, 'cloud', 'inbound', ${to}, 'text', 'Are you open?',
+            ${question}, 'received')`
+  provider.setLatencyMs(latencyMs)
   const reply = encodeBusValue(ChannelOutbound, {
     orgId: orgId as never,
     channel: "cloud",
-    to: "14155550299",
-    text: "Yes, until 6",
-    inReplyTo: "wamid.open-today",
+    to,
+    text,
+    inReplyTo: question,
   })
   await infra.runtime.runPromise(
     Effect.gen(function* () {
@@ -63,19 +64,34 @@ it("sends a reply once when its record is handled again while the first send wai
       ])
     }),
   )
-  // Both records are done (committed past) and the reply is recorded sent, once.
+  // Both records are done and the reply is recorded sent, once.
   await eventually(
     async () => {
       const rows = await infra.db.sql`
-        select status from messaging.messages where org_id = ${orgId} and direction = 'outbound'`
+        select status from messaging.messages where org_id = ${orgId} and direction = 'outbound' and phone = ${to}`
       expect(rows.map((row) => row.status)).toEqual(["sent"])
-      const offsets = await infra.db.sql`
-        select count(*)::int as n from parley_bus.group_offsets where group_id = 'messaging.channel-outbound'
-          and topic = ${Topics.channelOutbound} and committed >= 2`
-      expect(offsets[0]?.n).toBeGreaterThan(0)
+      expect(await committed()).toBe(done + 2)
     },
-    { timeoutMs: 15_000, intervalMs: 50 },
+    { timeoutMs: latencyMs + 10_000, intervalMs: 50 },
   )
+  done += 2
   provider.setLatencyMs(0)
-  expect(provider.sends().filter((send) => JSON.stringify(send.body).includes("Yes, until 6"))).toHaveLength(1)
+  return provider.sends().filter((send) => JSON.stringify(send.body).includes(text))
+}
+
+let done = 0
+const committed = async () => {
+  const [row] = await infra.db.sql`
+    select coalesce(max(committed), 0)::int as n from parley_bus.group_offsets
+    where group_id = 'messaging.channel-outbound' and topic = ${Topics.channelOutbound}`
+  return row?.n as number
+}
+
+it("sends a reply once when its record is handled again while the first send waits for the provider", async () => {
+  expect(await replyTwice("wamid.open-today", "14155550299", "Yes, until 6", 800)).toHaveLength(1)
 })
+
+it("keeps a send that outlasts the lease its own by renewing it: the second handling still waits", async () => {
+  const sends = await replyTwice("wamid.open-sunday", "14155550298", "Closed on Sundays", PendingSendLeaseMs + 1_500)
+  expect(sends).toHaveLength(1)
+}, 30_000)
