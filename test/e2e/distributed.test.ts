@@ -21,6 +21,7 @@ import { verify } from "@parley/webhooks"
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ensureBuilt } from "./support/distributed-build.ts"
+import { awaitReady } from "./support/distributed-process.ts"
 import { type DistributedSystem, startDistributedSystem } from "./support/distributed-system.ts"
 import { checkGates, gateTable, setUpGateCredentials } from "./support/gate-table.ts"
 
@@ -85,17 +86,7 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
   const phoneNumberId = "106540352242922"
 
   it("reports every process ready: Postgres, Redis and the gateway's upstreams reachable", async () => {
-    // A consumer is ready once its Kafka groups have joined (the mock broker's first join alone takes
-    // ~3 s), so readiness is awaited, with a bound, rather than read once.
-    for (const service of system.services) {
-      await eventually(
-        async () => {
-          const ready = await fetch(`${service.url}/health/ready`)
-          expect(ready.status, `${service.name}: ${await ready.text()}`).toBe(200)
-        },
-        { timeoutMs: 60_000, intervalMs: 250 },
-      )
-    }
+    for (const service of system.services) await awaitReady(service)
     // Rate limits are counted in Redis, not in the gateway's memory.
     const metrics = await (await fetch(`${system.gatewayMetricsUrl}/metrics`)).text()
     expect(metrics).toMatch(/^parley_gateway_rate_limiter_fallback(\{[^}]*\})? 0$/m)

@@ -26,6 +26,11 @@ export const InfrastructureConfig = Config.all({
   kafkaFetchMaxWaitMs: Config.option(Config.Int("KAFKA_FETCH_MAX_WAIT_MS")),
   /** Kafka consumer-group session timeout (ms); unset keeps the bus default (30 s). Tests shorten it. */
   kafkaSessionTimeoutMs: Config.option(Config.Int("KAFKA_SESSION_TIMEOUT_MS")),
+  /**
+   * Most Postgres connections the service's pool opens (`DATABASE_POOL_MAX`); unset keeps the
+   * service's own size (10). Replicas × pool must stay under the server's `max_connections`.
+   */
+  databasePoolMax: Config.option(Config.Int("DATABASE_POOL_MAX")),
 })
 export type InfrastructureConfig = Config.Success<typeof InfrastructureConfig>
 
@@ -87,10 +92,10 @@ export const infrastructureLayer = <const N extends InfrastructureNeed>(
   const providing = <A>(layer: Layer.Layer<A, unknown>) => layer as unknown as Layer.Layer<Provided<N>, unknown>
   return Layer.unwrap(
     Effect.map(resolveDatabaseUrl({ url: config.databaseUrl, dataDir: config.dataDir }), (url) => {
-      const database = Database.layer({
-        url,
-        ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
-      })
+      const maxConnections = Option.isSome(config.databasePoolMax)
+        ? config.databasePoolMax.value
+        : options.maxConnections
+      const database = Database.layer({ url, ...(maxConnections === undefined ? {} : { maxConnections }) })
       if (kafka !== undefined) {
         return need.kind === "outbox"
           ? providing(BusLive({ schema: need.schema, kafka }).pipe(Layer.provideMerge(database)))

@@ -3,7 +3,8 @@
  * image runs it), started on a free port and awaited on `/health/live`.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { freePort } from "@parley/platform/testing"
+import { eventually, freePort } from "@parley/platform/testing"
+import { expect } from "vitest"
 import { repoRoot, type ServiceName, serviceEntry } from "./distributed-build.ts"
 
 export interface ServiceProcess {
@@ -100,6 +101,19 @@ export const awaitLive = async (service: ServiceProcess, timeoutMs = 60_000): Pr
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
 }
+
+/**
+ * Polls `/health/ready` until it answers 200 (a consumer is ready once its Kafka groups have joined;
+ * the mock broker's first join alone takes ~3 s); fails with the last answer.
+ */
+export const awaitReady = (service: ServiceProcess, timeoutMs = 60_000): Promise<void> =>
+  eventually(
+    async () => {
+      const ready = await fetch(`${service.url}/health/ready`)
+      expect(ready.status, `${service.name}: ${await ready.text()}`).toBe(200)
+    },
+    { timeoutMs, intervalMs: 250 },
+  )
 
 /** Stops every process still running (afterAll calls this even when a test failed midway). */
 export const stopAll = async (): Promise<void> => {

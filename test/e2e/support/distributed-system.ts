@@ -32,7 +32,15 @@ export interface DistributedSystem {
 export interface DistributedOptions {
   /** Extra environment for every service (e.g. PARLEY_CLOUD_API_URL of a loopback provider). */
   readonly env?: Record<string, string>
+  /**
+   * How many processes of each internal service (default one). The gateway forwards to the first
+   * instance of each; the others serve only the bus (consumer groups share the partitions).
+   */
+  readonly instances?: Partial<Record<InternalServiceName, number>>
 }
+
+const internalNames = ["identity", "webhook-registry", "dispatcher", "assistant", "messaging"] as const
+export type InternalServiceName = (typeof internalNames)[number]
 
 /** The environment with nothing Parley-related inherited from the machine running the tests. */
 const cleanEnvironment = (): Record<string, string | undefined> => {
@@ -81,7 +89,6 @@ export const startDistributedSystem = async (options: DistributedOptions = {}): 
       ...options.env,
     }
     // Ports first, so the gateway can start alongside the services it forwards to.
-    const internalNames = ["identity", "webhook-registry", "dispatcher", "assistant", "messaging"] as const
     const ports = Object.fromEntries(await Promise.all(internalNames.map(async (name) => [name, await freePort()])))
     const urlOf = (name: string) => `http://127.0.0.1:${ports[name]}`
     const gatewayEnv = {
@@ -91,7 +98,13 @@ export const startDistributedSystem = async (options: DistributedOptions = {}): 
       PARLEY_ASSISTANT_URL: urlOf("assistant"),
       PARLEY_MESSAGING_URL: urlOf("messaging"),
     }
-    const internal = await Promise.all(internalNames.map((name) => spawnService(name, env, ports[name])))
+    const internal = await Promise.all(
+      internalNames.flatMap((name) =>
+        Array.from({ length: options.instances?.[name] ?? 1 }, (_, i) =>
+          spawnService(name, env, i === 0 ? ports[name] : undefined),
+        ),
+      ),
+    )
     const gateway = await spawnService("gateway", gatewayEnv, gatewayPort)
     const liveAfter: Record<string, number> = {}
     await Promise.all(
@@ -113,7 +126,7 @@ export const startDistributedSystem = async (options: DistributedOptions = {}): 
       kafka: broker,
       startupMs: Date.now() - started,
       liveAfter,
-      logs: () => services.map((s) => `--- ${s.name}\n${s.output().slice(-4000)}`).join("\n"),
+      logs: () => services.map((s) => `--- ${s.name} ${s.url}\n${s.output().slice(-4000)}`).join("\n"),
       stop: async () => {
         await stopAll()
         await broker.stop()

@@ -69,15 +69,32 @@ export const sendMessage = (orgId: string, message: OutboundMessage) =>
     if (id === undefined) return undefined
 
     const attempts = Math.max(1, message.attempts ?? 1)
-    let outcome = yield* deliver(channel, id, message)
-    for (
-      let attempt = 2;
-      attempt <= attempts && (outcome._tag === "RateLimited" || outcome._tag === "Unavailable");
-      attempt++
-    ) {
-      yield* Effect.sleep((message.retryBaseMs ?? 1000) * 2 ** (attempt - 2))
-      outcome = yield* deliver(channel, id, message)
-    }
+    const calls = Effect.gen(function* () {
+      let outcome = yield* deliver(channel, id, message)
+      for (
+        let attempt = 2;
+        attempt <= attempts && (outcome._tag === "RateLimited" || outcome._tag === "Unavailable");
+        attempt++
+      ) {
+        yield* Effect.sleep((message.retryBaseMs ?? 1000) * 2 ** (attempt - 2))
+        outcome = yield* deliver(channel, id, message)
+      }
+      return outcome
+    })
+    // A send keyed by its source is this process's while it renews the row (see `pendingSend`).
+    const outcome =
+      message.sourceKey === undefined
+        ? yield* calls
+        : yield* Effect.raceFirst(
+            calls,
+            Effect.promise(
+              () => sql`update messaging.messages set updated_at = now() where id = ${id} and status = 'pending'`,
+            ).pipe(
+              Effect.catchCause((cause) => Effect.logWarning("renewing a pending send failed", cause)),
+              Effect.delay(PendingSendRenewMs),
+              Effect.forever,
+            ),
+          )
     if (outcome._tag === "Accepted") {
       yield* Effect.promise(
         () => sql`
@@ -103,27 +120,58 @@ export const sendMessage = (orgId: string, message: OutboundMessage) =>
   })
 
 /**
- * The message a previous send of the same source key recorded and never finished: the process
- * stopped between recording it (`pending`) and the provider's answer, and the bus delivered the
- * record that caused it again. It is sent now, under its own id (DESIGN §3.1: at least once). The
- * provider-facing id is that same id — the bridge's `messageId`, the sandbox's client reference —
- * so a provider that deduplicates by it delivers it once; the Graph API has no such key, so a crash
- * after its call and before the answer was stored may send that message twice (never zero times).
+ * A `pending` send keyed by its source is its process's while that process renews the row's
+ * `updated_at` (every `PendingSendRenewMs` while its provider calls run); one not renewed for
+ * `PendingSendLeaseMs` was left by a process that stopped.
+ */
+export const PendingSendLeaseMs = 6_000
+const PendingSendRenewMs = 2_000
+const PendingSendPollMs = 100
+
+/**
+ * The message a previous send of the same source key recorded and never finished, to be sent now.
+ * Two cases find one `pending`:
+ * - the process stopped between recording it and the provider's answer, and the bus delivered the
+ *   record that caused it again: once its lease has run out it is taken over (by one handling: the
+ *   claim is a conditional update) and sent under its own id (DESIGN §3.1: at least once). The
+ *   provider-facing id is that same id — the bridge's `messageId`, the sandbox's client reference —
+ *   so a provider that deduplicates by it delivers it once; the Graph API has no such key, so a
+ *   crash after its call and before the answer was stored may send that message twice (never zero
+ *   times);
+ * - the record came again while the first send still waits for the provider (on Kafka a rebalance
+ *   hands the partition on, to another process or back to this one, before the first handling is
+ *   done): this handling waits until that send is settled and then does nothing. Sending it again
+ *   answered a customer twice (test/reply-in-flight.test.ts, test/e2e/distributed-twice.test.ts).
  * A source key whose message was sent or failed does nothing, as before.
  */
 const pendingSend = (orgId: string, channel: ChannelKind, sourceKey: string | undefined) =>
   Effect.gen(function* () {
     if (sourceKey === undefined) return undefined
     const { sql } = yield* Database
-    const [row] = yield* Effect.promise(
-      () => sql<Array<{ id: string }>>`
-        select id from messaging.messages
-        where org_id = ${orgId} and source_key = ${sourceKey} and status = 'pending' and channel = ${channel}`,
-    )
-    if (row !== undefined) {
-      yield* Effect.logInfo("resuming a send left pending").pipe(Effect.annotateLogs({ orgId, messageId: row.id }))
+    for (;;) {
+      const [row] = yield* Effect.promise(
+        () => sql<Array<{ id: string; expired: boolean }>>`
+          select id, updated_at < now() - ${PendingSendLeaseMs} * interval '1 millisecond' as expired
+          from messaging.messages
+          where org_id = ${orgId} and source_key = ${sourceKey} and status = 'pending' and channel = ${channel}`,
+      )
+      if (row === undefined) return undefined
+      if (row.expired) {
+        const [claimed] = yield* Effect.promise(
+          () => sql`
+            update messaging.messages set updated_at = now()
+            where id = ${row.id} and status = 'pending'
+              and updated_at < now() - ${PendingSendLeaseMs} * interval '1 millisecond'
+            returning id`,
+        )
+        if (claimed !== undefined) {
+          yield* Effect.logInfo("resuming a send left pending").pipe(Effect.annotateLogs({ orgId, messageId: row.id }))
+          return row.id
+        }
+      } else {
+        yield* Effect.sleep(PendingSendPollMs)
+      }
     }
-    return row?.id
   })
 
 /** One provider call for an already recorded message; never fails, the outcome says how it went. */
