@@ -71,6 +71,8 @@ export const layoutProblems = (page: Page, scrollable = ""): Promise<Array<strin
         const over = element.scrollWidth - element.clientWidth
         if (over <= 1 || element.clientWidth === 0) continue
         if (allowed !== "" && element.matches(allowed)) continue
+        // Shortened on purpose, with an ellipsis that says so (a conversation's last message in a list).
+        if (style.textOverflow === "ellipsis" && style.overflowX === "hidden" && style.whiteSpace === "nowrap") continue
         // A field scrolls a long value (a URL, a key shown once beside its copy button) as fields do;
         // a short one (a time range, a name, a number) must show whole.
         if (element instanceof HTMLInputElement && (element.readOnly || element.value.length > shortValue)) continue
