@@ -50,6 +50,7 @@ describe("login, me and logout", () => {
       userId: org.adminId,
       orgId: org.orgId,
       role: "admin",
+      email: org.adminEmail,
       expiresAt: expect.any(String),
       orgName: "Sessions Inc",
     })

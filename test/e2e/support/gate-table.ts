@@ -137,7 +137,16 @@ export const gateTable = (credentials: GateCredentials, heavyLimit: number): Arr
       }
       for (const { gate, headers, met } of gates) {
         for (const spelling of spellingsOf(route)) {
-          let check = spelling.routes ? met : notFound
+          let check = spelling.routes
+            ? met
+            : declaredElsewhere(route.method, spelling.path)
+              ? // Another declared route (`/api/conversations/Events` is `/api/conversations/:id`):
+                // refused by that route's gate, which is this one's, or no route.
+                (answer: Response, body: { code?: unknown } | undefined) =>
+                  met(answer, body) === undefined || notFound(answer, body) === undefined
+                    ? undefined
+                    : `expected a refusal or 404, got ${answer.status}`
+              : notFound
           if (spelling.method === "OPTIONS") {
             // A preflight of a public route is answered at the edge (CORS, CONTRACT.md §8) and
             // reaches no service; anything else is no route.
@@ -161,6 +170,21 @@ export const gateTable = (credentials: GateCredentials, heavyLimit: number): Arr
  * Runs every row against the gateway at `url` (bodiless requests: every gate is decided before a
  * body is read) and answers the rows that failed, each saying how.
  */
+/** Whether `path` (as sent) has the shape of some declared route of `method` other than by a param's case. */
+const declaredElsewhere = (method: string, path: string): boolean => {
+  const segments = path.split("?")[0]?.split("/") ?? []
+  return allServiceRoutes.some(({ routes }) =>
+    Object.values(routes).some((declared) => {
+      if (declared.method !== method && !(method === "HEAD" && declared.method === "GET")) return false
+      const pattern = declared.path.split("/")
+      return (
+        pattern.length === segments.length &&
+        pattern.every((part, i) => (part.startsWith(":") ? (segments[i] ?? "") !== "" : part === segments[i]))
+      )
+    }),
+  )
+}
+
 export const checkGates = async (url: string, rows: ReadonlyArray<Row>, parallel = 8): Promise<Array<string>> => {
   const failures: Array<string> = []
   let next = 0
