@@ -192,12 +192,15 @@ describe("§2.4 sessions", () => {
     expect((await memberA.client.get("/api/org/webhooks")).status).toBe(200)
     expect((await memberA.client.get("/api/org/members")).status).toBe(200)
     expect((await memberA.client.get("/api/org/webhook-events")).status).toBe(200)
+    // Front-desk staff read leads and bookings (CONTRACT.md §14: members see what they may read).
+    expect((await memberA.client.get("/api/leads")).status).toBe(200)
+    expect((await memberA.client.get("/api/bookings")).status).toBe(200)
     const adminOnly: Array<[string, string, unknown?]> = [
       ["POST", "/api/org/webhooks", webhook()],
       ["GET", "/api/org/api-keys"],
       ["POST", "/api/org/api-keys", { name: "x" }],
       ["POST", "/api/org/members", { email: "x@example.com", password: "long-enough-1", role: "admin" }],
-      ["GET", "/api/leads"],
+      ["PATCH", "/api/org/members/usr_x", { role: "admin" }],
       ["GET", "/api/channels"],
       ["PUT", "/api/bookings/settings", { timezone: "UTC", services: ["x"], slotMinutes: 30, capacity: 1, hours: {} }],
     ]

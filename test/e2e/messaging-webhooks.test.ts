@@ -172,10 +172,22 @@ describe("messaging's events reach a tenant's webhook, signed", () => {
       )
     const names = (chain: ReadonlyArray<ReceivedSpan>) => chain.map((span) => span.name)
 
+    // Free-form text needs the customer to have written within 24 hours (CONTRACT.md §9).
+    const wrote = await providerChange("messages", {
+      messaging_product: "whatsapp",
+      metadata: { display_phone_number: "15550000777", phone_number_id: CLOUD.phoneNumberId },
+      messages: [
+        { from: "14155550102", id: "wamid.e2e.in.0102", timestamp: "1700000000", type: "text", text: { body: "Hi" } },
+      ],
+    })
+    expect(wrote.status).toBe(200)
     const sent = await key.client.post("/api/messages", { to: "+1 (415) 555-0102", text: "Traced" })
     expect(sent.status, sent.text).toBe(202)
+    // The assistant answers the customer too: the call traced here is the one that sent "Traced".
     const call = system.provider.requests.findLast(
-      (request) => request.path === `/v21.0/${CLOUD.phoneNumberId}/messages`,
+      (request) =>
+        request.path === `/v21.0/${CLOUD.phoneNumberId}/messages` &&
+        (request.json() as { text?: { body?: string } }).text?.body === "Traced",
     )
     const send = await lineage(call?.headers.traceparent)
     expect(send[0]?.name, names(send).join(" ← ")).toBe("provider POST messages")
