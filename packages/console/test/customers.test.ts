@@ -45,6 +45,11 @@ describe("the console's customer screens", () => {
     await bridge.getByRole("button", { name: "Connect bridge" }).click()
     const token = page.getByRole("region", { name: "The bridge's inbound token" })
     expect(await token.getByLabel("Inbound token").inputValue()).not.toBe("")
+    expect(
+      await token
+        .getByRole("heading", { name: "The bridge's inbound token" })
+        .evaluate((el) => el === document.activeElement),
+    ).toBe(true)
     await token.getByRole("button", { name: "I have copied it" }).click()
 
     await open(page, "/console/templates", "Templates")
