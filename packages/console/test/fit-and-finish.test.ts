@@ -321,8 +321,13 @@ describe("members", () => {
     await form.getByLabel(/^New password \(required\)/).fill("a brand new front desk phrase")
     await form.getByLabel("New password again").fill("a brand new front desk phrase")
     await form.getByRole("button", { name: "Change password" }).click()
-    await visible(form.getByRole("alert").getByText("currentPassword is not your current password").first())
-    await visible(form.getByText("is not your current password", { exact: true }))
+    // One sentence at the field, in words (the API's field names never reach a person).
+    await visible(form.getByText("Your current password is not right.", { exact: true }))
+    expect(await form.getByText("Your current password is not right.").count()).toBe(1)
+    expect(await form.getByText(/currentPassword/).count()).toBe(0)
+    await eventually(async () =>
+      expect(await form.getByLabel("Current password").evaluate((el) => el === document.activeElement)).toBe(true),
+    )
     await form.getByLabel("Current password").fill(member.password)
     await form.getByRole("button", { name: "Change password" }).click()
     await visible(form.getByText("Your password is changed. Your other sessions have ended; this one stays signed in."))
