@@ -290,6 +290,10 @@ describe("the console's customer screens", () => {
     await sandbox.getByRole("button", { name: "Replace with the sandbox" }).click()
     await dialog.getByRole("button", { name: "Replace with the sandbox" }).click()
     await visible(sandbox.getByRole("heading", { name: "Simulate a customer" }))
+    // The cloud channel is the sandbox: its own section says so, never "not connected".
+    const cloudSection = page.getByRole("region", { name: "Cloud business messaging" })
+    await visible(cloudSection.getByText(/The cloud channel is the sandbox above, which is connected/))
+    expect(await cloudSection.getByText("not connected", { exact: true }).count()).toBe(0)
 
     await sandbox.getByLabel("Customer number").fill("+1 415 555 0164")
     await sandbox.getByLabel("Customer name (optional)").fill("Sam Rivera")
