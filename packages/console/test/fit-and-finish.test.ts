@@ -373,6 +373,15 @@ describe("the webhook's delivery log", () => {
     await failed.getByRole("button", { name: "Redeliver" }).click()
     await visible(page.getByText(/Redelivery of lead\.created queued as dlv_/))
     await visible(log.getByRole("row").filter({ hasText: "test · redelivery" }).first(), 20_000)
+    // On a phone each attempt is a card: its outcome and buttons show without scrolling sideways.
+    await page.setViewportSize({ width: 375, height: 800 })
+    const card = log.getByRole("row").filter({ hasText: "failed" }).first()
+    await card.scrollIntoViewIfNeeded()
+    for (const shown of [card.getByText("failed", { exact: true }), card.getByRole("button", { name: /^Redeliver/ })]) {
+      const box = await shown.boundingBox()
+      expect(box !== null && box.x >= 0 && box.x + box.width <= 375).toBe(true)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
 
     // Disabled: the banner says test events still go out, and one does.
     await page.getByRole("region", { name: "Health" }).getByRole("button", { name: "Disable" }).click()
