@@ -45,6 +45,11 @@ describe("the console's customer screens", () => {
     await bridge.getByRole("button", { name: "Connect bridge" }).click()
     const token = page.getByRole("region", { name: "The bridge's inbound token" })
     expect(await token.getByLabel("Inbound token").inputValue()).not.toBe("")
+    expect(
+      await token
+        .getByRole("heading", { name: "The bridge's inbound token" })
+        .evaluate((el) => el === document.activeElement),
+    ).toBe(true)
     await token.getByRole("button", { name: "I have copied it" }).click()
 
     await open(page, "/console/templates", "Templates")
@@ -57,7 +62,7 @@ describe("the console's customer screens", () => {
     await create.getByLabel("Name").fill("order_update")
     await create.getByRole("button", { name: "Submit for approval" }).click()
     await visible(page.getByText("order_update was submitted"))
-    await visible(page.getByRole("row").filter({ hasText: "order_update" }).getByText("PENDING"))
+    await visible(page.getByRole("row").filter({ hasText: "order_update" }).getByText("Pending", { exact: true }))
 
     // The provider approves it (a signed callback, §10.1); Refresh shows it.
     const listed = await parley.api("GET", "/api/templates")
@@ -86,7 +91,10 @@ describe("the console's customer screens", () => {
     await eventually(
       async () => {
         await page.getByRole("button", { name: "Refresh" }).click()
-        await visible(page.getByRole("row").filter({ hasText: "order_update" }).getByText("APPROVED"), 500)
+        await visible(
+          page.getByRole("row").filter({ hasText: "order_update" }).getByText("Approved", { exact: true }),
+          500,
+        )
       },
       { timeoutMs: 10_000 },
     )
@@ -117,7 +125,7 @@ describe("the console's customer screens", () => {
       mimeType: "text/csv",
       buffer: Buffer.from('name,phone,1\n"Lee, Ann",+1 415 555 0113,B-2\n'),
     })
-    await visible(start.getByText("customers.csv: 1 recipients."))
+    await visible(start.getByText("customers.csv: 1 recipient."))
     await start.getByRole("button", { name: "Review campaign" }).click()
     // Parley's dry run: who receives it, what it could not read, the repeat; and the message.
     const review = start.getByRole("group", { name: "Review the campaign" })
@@ -125,7 +133,7 @@ describe("the console's customer screens", () => {
     expect(await review.getByRole("listitem").allInnerTexts()).toEqual([
       "2 will receive it",
       "1 invalid",
-      "1 duplicates (sent once)",
+      "1 duplicate (sent once)",
       "0 opted out (left out)",
     ])
     await visible(review.getByLabel("Message preview").getByText("Your order A-1 is on its way"))
@@ -282,6 +290,10 @@ describe("the console's customer screens", () => {
     await sandbox.getByRole("button", { name: "Replace with the sandbox" }).click()
     await dialog.getByRole("button", { name: "Replace with the sandbox" }).click()
     await visible(sandbox.getByRole("heading", { name: "Simulate a customer" }))
+    // The cloud channel is the sandbox: its own section says so, never "not connected".
+    const cloudSection = page.getByRole("region", { name: "Cloud business messaging" })
+    await visible(cloudSection.getByText(/The cloud channel is the sandbox above, which is connected/))
+    expect(await cloudSection.getByText("not connected", { exact: true }).count()).toBe(0)
 
     await sandbox.getByLabel("Customer number").fill("+1 415 555 0164")
     await sandbox.getByLabel("Customer name (optional)").fill("Sam Rivera")
@@ -300,10 +312,15 @@ describe("the console's customer screens", () => {
     await create.getByLabel("Body").fill("Welcome, {{1}}!")
     await create.getByRole("button", { name: "Submit for approval" }).click()
     const row = page.getByRole("row").filter({ hasText: "sandbox_welcome" })
-    await visible(row.getByText("PENDING"))
+    await visible(row.getByText("Pending", { exact: true }))
     await row.getByRole("button", { name: "Approve sandbox_welcome" }).click()
     await visible(page.getByText("The sandbox provider approved sandbox_welcome."))
-    await visible(row.getByText("APPROVED"))
+    await visible(row.getByText("Approved", { exact: true }))
+    // A rejection reads in words, never the provider's code.
+    await row.getByRole("button", { name: "Reject sandbox_welcome" }).click()
+    await visible(row.getByText("Rejected", { exact: true }))
+    await visible(row.getByText("invalid format", { exact: true }))
+    expect(await row.textContent()).not.toContain("INVALID_FORMAT")
     await admin.watch.expectClean()
   })
 })

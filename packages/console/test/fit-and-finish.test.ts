@@ -321,8 +321,13 @@ describe("members", () => {
     await form.getByLabel(/^New password \(required\)/).fill("a brand new front desk phrase")
     await form.getByLabel("New password again").fill("a brand new front desk phrase")
     await form.getByRole("button", { name: "Change password" }).click()
-    await visible(form.getByRole("alert").getByText("currentPassword is not your current password").first())
-    await visible(form.getByText("is not your current password", { exact: true }))
+    // One sentence at the field, in words (the API's field names never reach a person).
+    await visible(form.getByText("Your current password is not right.", { exact: true }))
+    expect(await form.getByText("Your current password is not right.").count()).toBe(1)
+    expect(await form.getByText(/currentPassword/).count()).toBe(0)
+    await eventually(async () =>
+      expect(await form.getByLabel("Current password").evaluate((el) => el === document.activeElement)).toBe(true),
+    )
     await form.getByLabel("Current password").fill(member.password)
     await form.getByRole("button", { name: "Change password" }).click()
     await visible(form.getByText("Your password is changed. Your other sessions have ended; this one stays signed in."))
@@ -368,6 +373,15 @@ describe("the webhook's delivery log", () => {
     await failed.getByRole("button", { name: "Redeliver" }).click()
     await visible(page.getByText(/Redelivery of lead\.created queued as dlv_/))
     await visible(log.getByRole("row").filter({ hasText: "test · redelivery" }).first(), 20_000)
+    // On a phone each attempt is a card: its outcome and buttons show without scrolling sideways.
+    await page.setViewportSize({ width: 375, height: 800 })
+    const card = log.getByRole("row").filter({ hasText: "failed" }).first()
+    await card.scrollIntoViewIfNeeded()
+    for (const shown of [card.getByText("failed", { exact: true }), card.getByRole("button", { name: /^Redeliver/ })]) {
+      const box = await shown.boundingBox()
+      expect(box !== null && box.x >= 0 && box.x + box.width <= 375).toBe(true)
+    }
+    await page.setViewportSize({ width: 1280, height: 800 })
 
     // Disabled: the banner says test events still go out, and one does.
     await page.getByRole("region", { name: "Health" }).getByRole("button", { name: "Disable" }).click()

@@ -110,6 +110,13 @@ describe("the inbox", () => {
     await visitor.getByRole("textbox", { name: "Message" }).press("Enter")
     await visible(alice.page.getByRole("region", { name: "Messages" }).getByText("Do you have sourdough today?"))
     expect(await visitor.locator("parley-widget li.assistant").count()).toBe(assistantBubbles)
+    // The visitor is told, once, who answers while a person holds the conversation.
+    const heldNote = chatLog.getByText("A person from the team will reply here.")
+    await visible(heldNote)
+    await visitor.getByRole("textbox", { name: "Message" }).fill("And rye bread?")
+    await visitor.getByRole("textbox", { name: "Message" }).press("Enter")
+    await visible(alice.page.getByRole("region", { name: "Messages" }).getByText("And rye bread?"))
+    expect(await heldNote.count()).toBe(1)
     await saveScreenshot(alice.page, "console-inbox")
 
     // Released: Bob sees it back with the assistant, which answers again.

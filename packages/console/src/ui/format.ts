@@ -30,3 +30,18 @@ export const formatPhone = (digits: string): string => (/^[0-9]+$/.test(digits) 
  * also allows "Infinity" and "NaN"; a count is never that, so anything but a finite number reads 0.
  */
 export const count = (n: number | string): number => (typeof n === "number" && Number.isFinite(n) ? n : 0)
+
+/** A count with its noun in the right number: "1 duplicate", "2 duplicates", "0 duplicates". */
+export const countOf = (n: number, one: string, many: string): string => `${formatNumber(n)} ${n === 1 ? one : many}`
+
+/**
+ * A provider's code (`REJECTED`, `INVALID_FORMAT`, `PENDING_DELETION`) in words: "invalid format".
+ * `NONE` (the provider's "no reason") reads as nothing.
+ */
+export const codeInWords = (code: string): string => (code === "NONE" ? "" : code.toLowerCase().replaceAll("_", " "))
+
+/** The same with a capital first letter, for a status on its own: "Rejected", "Pending deletion". */
+export const statusInWords = (code: string): string => {
+  const words = codeInWords(code)
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}

@@ -5,7 +5,7 @@
  * Ctrl+C copies it.
  */
 import type { ComponentChildren } from "preact"
-import { useId, useRef, useState } from "preact/hooks"
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks"
 
 export const CopyField = ({
   label,
@@ -49,7 +49,11 @@ export const CopyField = ({
   )
 }
 
-/** The box around secrets shown once, with the warning first. */
+/**
+ * The box around secrets shown once, with the warning first. It appears where the page starts
+ * while the button that made it may be far below, so on appearing it takes the focus on its
+ * heading and scrolls into view: a person sees (and a screen reader says) what happened.
+ */
 export const ShownOnce = ({
   title,
   children,
@@ -58,19 +62,29 @@ export const ShownOnce = ({
   title: string
   children: ComponentChildren
   onDone: () => void
-}) => (
-  <section class="panel shown-once" aria-label={title}>
-    <h2>{title}</h2>
-    <p class="warning">
-      <strong>This is the only time it is shown.</strong> Copy it now and keep it somewhere safe: Parley stores only
-      what it needs to check it and cannot show it again.
-    </p>
-    {children}
-    <button type="button" class="primary" onClick={onDone}>
-      I have copied it
-    </button>
-  </section>
-)
+}) => {
+  const box = useRef<HTMLElement>(null)
+  const heading = useRef<HTMLHeadingElement>(null)
+  useLayoutEffect(() => {
+    heading.current?.focus({ preventScroll: true })
+    box.current?.scrollIntoView({ block: "start" })
+  }, [])
+  return (
+    <section ref={box} class="panel shown-once" aria-label={title}>
+      <h2 ref={heading} tabIndex={-1}>
+        {title}
+      </h2>
+      <p class="warning">
+        <strong>This is the only time it is shown.</strong> Copy it now and keep it somewhere safe: Parley stores only
+        what it needs to check it and cannot show it again.
+      </p>
+      {children}
+      <button type="button" class="primary" onClick={onDone}>
+        I have copied it
+      </button>
+    </section>
+  )
+}
 
 /** A webhook's secret in the forms §5 gives: as registered, and `whsec_…` for Standard Webhooks libraries. */
 export const SecretForms = ({ secret, signingSecret }: { secret: string; signingSecret: string }) => (

@@ -22,7 +22,7 @@ export const mount: MountPanel = (host) => {
   host.root.adoptedStyleSheets = [...host.root.adoptedStyleSheets, sheet]
 
   const api = makePublicApi(host.parleyUrl, host.options.key)
-  const chat = makeChatState(api, host)
+  const chat = makeChatState(api, host, s.held)
   const booking = makeBookingState(api, host)
   const view = signal<View>("chat")
 

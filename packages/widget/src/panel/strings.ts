@@ -16,6 +16,8 @@ export interface PanelStrings {
   readonly assistant: string
   /** Above a person's reply (CONTRACT.md §17): not the assistant. */
   readonly staff: string
+  /** Said once when a person of the business holds the conversation and the assistant stays quiet. */
+  readonly held: string
   readonly typing: string
   readonly sending: string
   readonly notSent: string
@@ -66,6 +68,7 @@ const en: PanelStrings = {
   you: "You",
   assistant: "Assistant",
   staff: "A person from the team",
+  held: "A person from the team will reply here.",
   typing: "Assistant is typing…",
   sending: "Sending",
   notSent: "Not sent",
@@ -115,6 +118,7 @@ const es: PanelStrings = {
   you: "Tú",
   assistant: "Asistente",
   staff: "Una persona del equipo",
+  held: "Una persona del equipo te responderá aquí.",
   typing: "El asistente está escribiendo…",
   sending: "Enviando",
   notSent: "No enviado",
@@ -164,6 +168,7 @@ const de: PanelStrings = {
   you: "Sie",
   assistant: "Assistent",
   staff: "Ein Mensch aus dem Team",
+  held: "Ein Mensch aus dem Team antwortet Ihnen hier.",
   typing: "Der Assistent schreibt…",
   sending: "Wird gesendet",
   notSent: "Nicht gesendet",
@@ -213,6 +218,7 @@ const fr: PanelStrings = {
   you: "Vous",
   assistant: "Assistant",
   staff: "Une personne de l'équipe",
+  held: "Une personne de l'équipe vous répondra ici.",
   typing: "L’assistant écrit…",
   sending: "Envoi",
   notSent: "Non envoyé",
@@ -263,6 +269,7 @@ const pt: PanelStrings = {
   you: "Você",
   assistant: "Assistente",
   staff: "Uma pessoa da equipe",
+  held: "Uma pessoa da equipe vai responder aqui.",
   typing: "O assistente está digitando…",
   sending: "Enviando",
   notSent: "Não enviada",

@@ -13,6 +13,7 @@ import { useInterval, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
 import { Pager, usePaging } from "../../ui/pager.tsx"
+import { sendErrorInWords } from "../../ui/send-error.ts"
 import { CreateCampaign } from "./create-campaign.tsx"
 
 type Campaign = Answer<"/api/campaigns", "get">["data"][number]
@@ -77,7 +78,7 @@ const Recipients = ({ id, running }: { id: string; running: boolean }) => {
                 <tr key={r.phone}>
                   <td class="nowrap">{formatPhone(r.phone)}</td>
                   <td>{r.status}</td>
-                  <td class="break">{r.error ?? r.messageId ?? "—"}</td>
+                  <td class="break">{r.error === null ? (r.messageId ?? "—") : sendErrorInWords(r.error)}</td>
                 </tr>
               ))}
             </tbody>

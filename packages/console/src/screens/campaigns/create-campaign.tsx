@@ -14,7 +14,7 @@ import {
   SelectField,
   TextField,
 } from "../../ui/fields.tsx"
-import { formatNumber } from "../../ui/format.ts"
+import { countOf, formatNumber } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading } from "../../ui/notice.tsx"
 import { CSV_LIMIT_BYTES, recipientsFromCsv, recipientsFromText } from "./recipients.ts"
@@ -61,7 +61,7 @@ const Review = ({
           <strong>{formatNumber(counts.totalRecipients)}</strong> will receive it
         </li>
         <li>{formatNumber(counts.invalid.length)} invalid</li>
-        <li>{formatNumber(counts.duplicates)} duplicates (sent once)</li>
+        <li>{countOf(counts.duplicates, "duplicate", "duplicates")} (sent once)</li>
         <li>{formatNumber(counts.optedOut)} opted out (left out)</li>
       </ul>
       {counts.invalid.length === 0 ? null : (
@@ -87,7 +87,7 @@ const Review = ({
           onClick={confirm}
           disabled={action.pending || counts.totalRecipients === 0}
         >
-          {action.pending ? "Starting…" : `Send to ${formatNumber(counts.totalRecipients)} recipients`}
+          {action.pending ? "Starting…" : `Send to ${countOf(counts.totalRecipients, "recipient", "recipients")}`}
         </button>
         <button type="button" class="secondary" onClick={onBack}>
           Back to edit
@@ -229,11 +229,11 @@ export const CreateCampaign = ({ onStarted }: { onStarted: (id: string) => void 
         <p class="hint" id="campaign-file-hint">
           {file === undefined || fromFile === undefined || "error" in fromFile
             ? `A phone column${variables === 0 ? "" : ` and a column per variable, named ${Array.from({ length: variables }, (_, i) => i + 1).join(", ")}`}; at most 4 MiB.`
-            : `${file.name}: ${formatNumber(fromFile.recipients.length)} recipients.`}
+            : `${file.name}: ${countOf(fromFile.recipients.length, "recipient", "recipients")}.`}
         </p>
         {fileProblem === undefined ? null : <p class="field-error">{fileProblem}</p>}
       </div>
-      <p>{formatNumber(recipients.length)} lines to check.</p>
+      <p>{countOf(recipients.length, "line", "lines")} to check.</p>
       <button type="submit" class="primary" disabled={action.pending}>
         {action.pending ? "Checking…" : "Review campaign"}
       </button>

@@ -211,7 +211,14 @@ const ChannelsScreen = () => {
         )}
       </Section>
       <Section title="Cloud business messaging">
-        <State channel={real} />
+        {cloud?.sandbox === true ? (
+          <p>
+            <span class="badge">sandbox</span> The cloud channel is the sandbox above, which is connected; connect a
+            real number here to replace it.
+          </p>
+        ) : (
+          <State channel={real} />
+        )}
         {real === undefined ? null : (
           <dl class="facts">
             <dt>Number</dt>

@@ -11,6 +11,7 @@ import { focusFirstInvalid, TextField } from "../../ui/fields.tsx"
 import { formatTime } from "../../ui/format.ts"
 import { useAction, useInterval, useLoad } from "../../ui/hooks.ts"
 import { ErrorNotice } from "../../ui/notice.tsx"
+import { sendErrorInWords } from "../../ui/send-error.ts"
 
 type Channel = Answer<"/api/channels", "get">["data"][number]
 type Message = Answer<"/api/messages", "get">["data"][number]
@@ -150,7 +151,7 @@ export const SimulateCustomer = ({ channel }: { channel: Channel }) => {
                       <span class={`badge ${statusBadge(line.status)}`}>{line.status}</span>
                     ) : null}
                   </span>
-                  {line.error === null ? null : <span class="bubble-meta">{line.error}</span>}
+                  {line.error === null ? null : <span class="bubble-meta">{sendErrorInWords(line.error)}</span>}
                 </li>
               ))}
             </ol>

@@ -9,6 +9,24 @@ import { definedOnly, type FieldErrors, focusFirstInvalid, issueErrors, TextFiel
 import { useAction } from "../../ui/hooks.ts"
 import { ErrorNotice, StatusNotice } from "../../ui/notice.tsx"
 
+/**
+ * The API's refusals of this form, said at the field they concern in a sentence (the API names
+ * its fields: `currentPassword is not your current password`). A refusal of another kind (a
+ * rate limit, a server error) stays in the notice under the button.
+ */
+const FIELD_SENTENCES: Readonly<Record<string, (message: string) => string>> = {
+  currentPassword: () => "Your current password is not right.",
+  newPassword: (message) => `This password ${message}.`,
+}
+
+const fieldErrorsOf = (issues: ReadonlyArray<{ path: string; message: string }>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(issueErrors(issues)).flatMap(([field, message]) => {
+      const sentence = FIELD_SENTENCES[field]
+      return sentence === undefined ? [] : [[field, sentence(message)]]
+    }),
+  )
+
 export const ChangePassword = () => {
   const [current, setCurrent] = useState("")
   const [next, setNext] = useState("")
@@ -17,7 +35,11 @@ export const ChangePassword = () => {
   const [changed, setChanged] = useState(false)
   const action = useAction()
   const form = useRef<HTMLFormElement>(null)
-  const shown = { ...issueErrors(action.error?.issues ?? []), ...definedOnly(errors) }
+  const fromApi = fieldErrorsOf(action.error?.issues ?? [])
+  const shown = { ...fromApi, ...definedOnly(errors) }
+  // Said at its field already: the notice would only repeat it in the API's words.
+  const issues = action.error?.issues ?? []
+  const onlyAtFields = issues.length > 0 && issues.every((issue) => FIELD_SENTENCES[issue.path] !== undefined)
   const submit = async (event: Event) => {
     event.preventDefault()
     setChanged(false)
@@ -74,7 +96,7 @@ export const ChangePassword = () => {
         <button type="submit" class="primary" disabled={action.pending}>
           {action.pending ? "Changing…" : "Change password"}
         </button>
-        <ErrorNotice error={action.error} title="Not changed." />
+        <ErrorNotice error={onlyAtFields ? undefined : action.error} title="Not changed." />
         {changed ? (
           <StatusNotice>
             Your password is changed. Your other sessions have ended; this one stays signed in.

@@ -13,7 +13,7 @@ import {
   SelectField,
   TextField,
 } from "../../ui/fields.tsx"
-import { formatTime } from "../../ui/format.ts"
+import { codeInWords, formatTime, statusInWords } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
@@ -203,8 +203,10 @@ const TemplatesScreen = () => {
                     <td>{template.language}</td>
                     <td>{template.category}</td>
                     <td>
-                      <span class={`badge ${statusBadge(template.status)}`}>{template.status}</span>
-                      {template.reason === "" ? null : <span class="muted"> {template.reason}</span>}
+                      <span class={`badge ${statusBadge(template.status)}`}>{statusInWords(template.status)}</span>
+                      {codeInWords(template.reason) === "" ? null : (
+                        <span class="muted"> {codeInWords(template.reason)}</span>
+                      )}
                     </td>
                     <td>{template.qualityScore ?? "—"}</td>
                     <td class="nowrap">{formatTime(template.updatedAt)}</td>
@@ -232,7 +234,7 @@ const TemplatesScreen = () => {
         <Section title="Create a template">
           <CreateTemplate
             onCreated={(name) => {
-              setNotice(`${name} was submitted; its status is PENDING until the provider decides.`)
+              setNotice(`${name} was submitted; it is pending until the provider decides.`)
               templates.reload()
             }}
           />

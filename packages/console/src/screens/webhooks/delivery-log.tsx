@@ -131,7 +131,8 @@ export const DeliveryLog = ({
         </EmptyState>
       ) : (
         <TableScroll label="Delivery attempts">
-          <table>
+          {/* On a phone each attempt is a card, each value under its column's name (`cards`). */}
+          <table class="cards">
             <thead>
               <tr>
                 <th scope="col">Attempted</th>
@@ -147,8 +148,10 @@ export const DeliveryLog = ({
             <tbody>
               {attempts.map((attempt) => (
                 <tr key={`${attempt.deliveryId}:${attempt.attempt}`}>
-                  <td class="nowrap">{formatTimePrecise(attempt.attemptedAt)}</td>
-                  <td>
+                  <td class="nowrap" data-label="Attempted">
+                    {formatTimePrecise(attempt.attemptedAt)}
+                  </td>
+                  <td data-label="Event">
                     <code class="token">{attempt.event}</code>
                     {reasonBadge(attempt.reason, attempt.test) === undefined ? null : (
                       <>
@@ -157,14 +160,16 @@ export const DeliveryLog = ({
                       </>
                     )}
                   </td>
-                  <td>{attempt.attempt} of 3</td>
-                  <td>
+                  <td data-label="Attempt">{attempt.attempt} of 3</td>
+                  <td data-label="Outcome">
                     <OutcomeBadge status={attempt.status} />
                   </td>
-                  <td>{attempt.responseStatus ?? "—"}</td>
-                  <td>{attempt.error ?? "—"}</td>
-                  <td class="nowrap">{attempt.durationMs} ms</td>
-                  <td>
+                  <td data-label="Response">{attempt.responseStatus ?? "—"}</td>
+                  <td data-label="Error">{attempt.error ?? "—"}</td>
+                  <td class="nowrap" data-label="Duration">
+                    {attempt.durationMs} ms
+                  </td>
+                  <td data-label="Details">
                     {/* The ids, the request and the response open in a dialog: a cell is too narrow for them. */}
                     <span class="actions-inline">
                       <AttemptExchangeButton

@@ -10,6 +10,7 @@ import { api, unwrap } from "../../api/client.ts"
 import { may } from "../../session.ts"
 import { ConfirmButton } from "../../ui/confirm.tsx"
 import { Checkbox, definedOnly, type FieldErrors, focusFirstInvalid, issueErrors, TextField } from "../../ui/fields.tsx"
+import { countOf } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { Page, Section } from "../../ui/page.tsx"
@@ -251,7 +252,7 @@ export const WebhookDetail = () => {
       >
         <p>
           {current.enabled ? <span class="badge badge-ok">enabled</span> : <span class="badge">disabled</span>}{" "}
-          {current.events.length} events
+          {countOf(current.events.length, "event", "events")}
         </p>
         <Health webhook={current} />
       </Section>

@@ -33,20 +33,26 @@ export const Conversation = ({ chat, s }: { chat: ChatState; s: PanelStrings }) 
             </span>
           </li>
         ) : null}
-        {items.map((item) => (
-          <li key={item.id} class={`message ${item.role} ${item.state}`}>
-            {item.role === "staff" ? (
-              <span class="author">{s.staff}</span>
-            ) : (
-              <span class="sr-only">{item.role === "visitor" ? s.you : s.assistant}: </span>
-            )}
-            <span class="bubble" dir="auto">
+        {items.map((item) =>
+          item.role === "held" ? (
+            <li key={item.id} class="note">
               {item.text}
-            </span>
-            {item.state === "failed" ? <span class="state">{s.notSent}</span> : null}
-            {item.state === "pending" ? <span class="sr-only">{s.sending}</span> : null}
-          </li>
-        ))}
+            </li>
+          ) : (
+            <li key={item.id} class={`message ${item.role} ${item.state}`}>
+              {item.role === "staff" ? (
+                <span class="author">{s.staff}</span>
+              ) : (
+                <span class="sr-only">{item.role === "visitor" ? s.you : s.assistant}: </span>
+              )}
+              <span class="bubble" dir="auto">
+                {item.text}
+              </span>
+              {item.state === "failed" ? <span class="state">{s.notSent}</span> : null}
+              {item.state === "pending" ? <span class="sr-only">{s.sending}</span> : null}
+            </li>
+          ),
+        )}
         {replying ? (
           <li class="message assistant typing">
             <span class="sr-only">{s.typing}</span>

@@ -14,8 +14,11 @@ import type { Problem } from "../problem.ts"
 
 export interface ChatItem {
   readonly id: string
-  /** `staff`: a person of the business answered (CONTRACT.md §17). */
-  readonly role: "visitor" | "assistant" | "staff"
+  /**
+   * `staff`: a person of the business answered (CONTRACT.md §17). `held`: the panel's own note that
+   * a person holds the conversation (not a message: Parley's transcript does not have it).
+   */
+  readonly role: "visitor" | "assistant" | "staff" | "held"
   readonly text: string
   /** A visitor message: sent (Parley has it), pending (on its way or waiting its turn), failed. */
   readonly state: "sent" | "pending" | "failed"
@@ -42,7 +45,8 @@ const parseUnsent = (raw: string | undefined): Array<Unsent> => {
 
 export type ChatState = ReturnType<typeof makeChatState>
 
-export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "options">) => {
+/** `heldNote`: what the visitor is told when a person holds the conversation, in their language. */
+export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "options">, heldNote: string) => {
   const key = host.options.key
   const sessionMemory = storedValue("localStorage", key, "session")
   const unsentMemory = storedValue("localStorage", key, "unsent")
@@ -68,6 +72,8 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
   /** Until when Parley asked us to wait (a 429 or 503's `Retry-After`): new messages queue behind. */
   let waitUntil = 0
   let lastLead = ""
+  /** A person holds the conversation and the visitor was told so: said once per held stretch. */
+  let toldHeld = false
 
   const rememberUnsent = () => {
     const unsent = items.value.filter((item) => item.role === "visitor" && item.state !== "sent")
@@ -103,6 +109,12 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
             if (reply !== null) {
               items.value = [...items.value, { id: localId(), role: "assistant", text: reply.text, state: "sent" }]
               announcement.value = reply.text
+              toldHeld = false
+            } else if (!toldHeld) {
+              // Without a word the visitor would wait for an answer that is not coming from the assistant.
+              items.value = [...items.value, { id: localId(), role: "held", text: heldNote, state: "sent" }]
+              announcement.value = heldNote
+              toldHeld = true
             }
           })
           rememberUnsent()
@@ -215,7 +227,7 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
       return !(failure.kind === "refused" && (failure.code === "missing_scope" || failure.status === 404))
     }
     if (sending || sessionMemory.read() !== sessionId) return true
-    const shown = items.value.filter((item) => item.state === "sent").length
+    const shown = items.value.filter((item) => item.state === "sent" && item.role !== "held").length
     const fresh = transcript.messages.slice(shown)
     if (fresh.length === 0) return true
     batch(() => {
@@ -241,6 +253,7 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
     unsentMemory.write(undefined)
     setDraft("")
     lastLead = ""
+    toldHeld = false
     if (sessionId === undefined) return
     try {
       await api.resetChat(sessionId)
