@@ -58,3 +58,9 @@ export interface Catalog {
   weekRange(first: string, last: string): string
   closedDays(days: string): string
 }
+
+/**
+ * A sentence that starts with what the business typed ("consultation") starts with a capital letter:
+ * the service name keeps its own spelling elsewhere in the sentence.
+ */
+export const sentenceStart = (text: string): string => text.replace(/^\p{Ll}/u, (letter) => letter.toLocaleUpperCase())

@@ -1,4 +1,4 @@
-import type { Catalog } from "./catalog.ts"
+import { type Catalog, sentenceStart } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
@@ -37,8 +37,8 @@ export const en: Catalog = {
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Just to check: did you mean ${byWeekday} or ${byDay}? (The date you gave isn't a ${named}.)`,
 
-  askName: (service, day, time) => `${service} on ${day} at ${time} is free. May I have your name for the booking?`,
-  proposeSlot: (service, day, time) => `${service} is free on ${day} at ${time}. Shall I book that for you?`,
+  askName: (service, day, time) => `${sentenceStart(service)} on ${day} at ${time} is free. May I have your name for the booking?`,
+  proposeSlot: (service, day, time) => `${sentenceStart(service)} is free on ${day} at ${time}. Shall I book that for you?`,
   askPhoneForBooking: (name) => `Thanks${to(name)}! What phone number should I put the booking under?`,
   booked: (name, service, day, time) => `You're booked${to(name)}: ${service} on ${day} at ${time}. See you then!`,
   cancelled: (service, day, time) =>

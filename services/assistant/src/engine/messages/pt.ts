@@ -1,4 +1,4 @@
-import type { Catalog } from "./catalog.ts"
+import { type Catalog, sentenceStart } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 /** "na segunda-feira", "no sábado". */
@@ -40,7 +40,7 @@ export const pt: Catalog = {
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Só para confirmar: você quer dizer ${byWeekday} ou ${byDay}? (A data informada não cai numa ${named}.)`,
 
-  askName: (service, day, time) => `${service} ${on(day)} às ${time} está livre. Em nome de quem faço o agendamento?`,
+  askName: (service, day, time) => `${sentenceStart(service)} ${on(day)} às ${time} está livre. Em nome de quem faço o agendamento?`,
   proposeSlot: (service, day, time) => `Temos ${service} livre ${on(day)} às ${time}. Posso reservar para você?`,
   askPhoneForBooking: (name) => `Obrigado${to(name)}! Qual número de telefone coloco no agendamento?`,
   booked: (name, service, day, time) => `Agendado${to(name)}: ${service} ${on(day)} às ${time}. Até lá!`,
