@@ -12,7 +12,10 @@ describe("every sentence of every language starts with a capital letter", () => 
     it(language, () => {
       const sentences = Object.entries(catalog as Catalog)
         .filter(([key]) => !FRAGMENTS.has(key))
-        .map(([key, write]) => [key, (write as (...args: Array<string>) => string)(argument, argument, argument, argument)])
+        .map(([key, write]) => [
+          key,
+          (write as (...args: Array<string>) => string)(argument, argument, argument, argument),
+        ])
       expect(sentences.length).toBeGreaterThan(35)
       for (const [key, sentence] of sentences) {
         const first = /\p{L}/u.exec(sentence ?? "")?.[0] ?? ""

@@ -52,6 +52,10 @@ export interface Catalog {
   services(list: string): string
   about(business: string, about: string | undefined): string
   dontKnow(): string
+  /** After an answer that does not state the kind of fact asked ("we do whitening" to "how much?"). */
+  cannotTell(kind: "price" | "location"): string
+  /** A callback offered after `cannotTell` (the profile's `handoffMessage` instead when set). */
+  offerCallback(): string
   /** A step failed on our side (the calendar, the database): said as such, nothing promised. */
   stepFailed(): string
   /** "Monday to Friday 9:00–18:00; Saturday 10:00–14:00; closed on Sunday" pieces. */

@@ -41,7 +41,8 @@ export const fr: Catalog = {
 
   askName: (service, day, time) =>
     `${sentenceStart(service)} le ${day} à ${time} est libre. À quel nom dois-je faire la réservation ?`,
-  proposeSlot: (service, day, time) => `${sentenceStart(service)} est disponible le ${day} à ${time}. Voulez-vous que je le réserve ?`,
+  proposeSlot: (service, day, time) =>
+    `${sentenceStart(service)} est disponible le ${day} à ${time}. Voulez-vous que je le réserve ?`,
   askPhoneForBooking: (name) => `Merci${to(name)} ! Quel numéro de téléphone dois-je indiquer pour la réservation ?`,
   booked: (name, service, day, time) => `C'est réservé${to(name)} : ${service} le ${day} à ${time}. À bientôt !`,
   cancelled: (service, day, time) =>
@@ -63,6 +64,11 @@ export const fr: Catalog = {
     about === undefined ? `Ici ${business}. Que puis-je faire pour vous ?` : `Ici ${business}. ${about}`,
   stepFailed: () =>
     "Désolé, un problème de notre côté m'a empêché de terminer. Rien n'a été modifié : pouvez-vous réessayer dans un instant ?",
+  cannotTell: (kind) =>
+    kind === "price"
+      ? "Je ne peux pas vous donner le prix ici, en revanche."
+      : "Je ne peux pas vous dire où exactement ici, en revanche.",
+  offerCallback: () => "Voulez-vous que quelqu'un de l'équipe vous rappelle ?",
   dontKnow: () => "Désolé, je ne connais pas la réponse. Voulez-vous qu'un membre de l'équipe vous rappelle ?",
   weekRange: (first, last) => `du ${first} au ${last}`,
   closedDays: (days) => `fermé le ${days}`,
