@@ -62,6 +62,23 @@ describe("a corrected number", () => {
     expect(leads.find((lead) => lead.phone === "14155550199")).toMatchObject({ name: "Bob" })
   })
 
+  it("after a booking: the booking and the lead this conversation made follow the corrected number", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(2)
+    const first = await chat(orgId, `I'm Gil, 415 555 0170. Can I book a consultation on ${date} at 10:00?`)
+    expect(first.reply.text).toMatch(/You're booked, Gil/)
+    const corrected = await chat(orgId, "my number is 415.555.0177", first.sessionId)
+    expect(corrected.reply.text).toContain("(415) 555-0177")
+    const bookings = (
+      (await admin(app, orgId, "GET", `/api/bookings?date=${date}`)).json() as {
+        data: Array<{ time: string; status: string; phone: string }>
+      }
+    ).data
+    expect(bookings).toMatchObject([{ time: "10:00", status: "confirmed", phone: "14155550177" }])
+    const leads = await leadsOf(orgId)
+    expect(leads).toMatchObject([{ phone: "14155550177", name: "Gil", type: "BOOKING" }])
+  })
+
   it("withdraws the lead the conversation itself made for the mistaken number", async () => {
     const orgId = newOrg()
     const first = await chat(orgId, "I'm Cleo, 415 555 0101")

@@ -273,6 +273,30 @@ describe("a customer waiting for a person", () => {
   })
 })
 
+describe("the console's preview", () => {
+  it("is kept out of the inbox (list, reading, waiting) and the widget's routes, and still records its lead", async () => {
+    const orgId = newOrg()
+    const alice = person(orgId)
+    const preview = async (message: string, sessionId?: string) => {
+      const res = await as(alice, "POST", "/api/assistant/preview", { message, ...(sessionId ? { sessionId } : {}) })
+      expect(res.statusCode).toBe(200)
+      return res.json() as { sessionId: string; reply: { text: string }; lead: { id: string } | null }
+    }
+    const first = await preview("Do you repair vintage typewriters?")
+    const second = await preview("Can I talk to a human please? 415 555 0166", first.sessionId)
+    expect(second.sessionId).toBe(first.sessionId)
+    expect((await list(alice)).data).toEqual([])
+    // The preview's own assistant records the number it was given (CONTRACT.md §14: the live assistant).
+    expect(second.lead).not.toBeNull()
+    // A visitor's session is listed and waiting as before; the preview's session id is not the widget's.
+    await chat(orgId, "Can I talk to a human please?")
+    expect((await list(alice)).data).toMatchObject([{ waiting: true, channel: "widget" }])
+    expect((await widget(app, orgId, "GET", `/api/public/chat/${first.sessionId}`)).statusCode).toBe(404)
+    const continued = await chat(orgId, "hello again", first.sessionId)
+    expect(continued.sessionId).not.toBe(first.sessionId)
+  })
+})
+
 describe("a person answers on a channel", () => {
   it("sends the reply as a channel.outbound record, and the assistant stays quiet on the customer's next message", async () => {
     const orgId = newOrg()

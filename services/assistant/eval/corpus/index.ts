@@ -1,4 +1,5 @@
 import { DE } from "./de.ts"
+import { DENTAL_CONVERSATIONS } from "./dental.ts"
 import { EN } from "./en.ts"
 import { ES } from "./es.ts"
 import { FR } from "./fr.ts"
@@ -6,6 +7,14 @@ import { HOLDOUT } from "./holdout.ts"
 import { PT } from "./pt.ts"
 import type { Conversation } from "./types.ts"
 
-export const CORPUS: ReadonlyArray<Conversation> = [...EN, ...ES, ...DE, ...FR, ...PT, ...HOLDOUT]
+export const CORPUS: ReadonlyArray<Conversation> = [
+  ...EN,
+  ...ES,
+  ...DE,
+  ...FR,
+  ...PT,
+  ...HOLDOUT,
+  ...DENTAL_CONVERSATIONS,
+]
 export * from "./types.ts"
 export * from "./world.ts"

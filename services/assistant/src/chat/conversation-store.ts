@@ -22,11 +22,12 @@ const toStored = (row: { id: string; state: unknown; version: string } | undefin
 /** Messages given to the model as context; the deterministic engine keeps what it needs in state. */
 const HISTORY_TURNS = 20
 
-export const findWidgetSession = (sql: Queries, orgId: string, id: string) =>
+/** A widget session of the organization; a preview's (`preview`) and a visitor's are never each other's. */
+export const findWidgetSession = (sql: Queries, orgId: string, id: string, preview = false) =>
   Effect.promise(
     () => sql<Array<{ id: string; state: unknown; version: string }>>`
       select id, state, version::text as version from assistant.conversations
-      where id = ${id} and org_id = ${orgId} and channel is null`,
+      where id = ${id} and org_id = ${orgId} and channel is null and preview = ${preview}`,
   ).pipe(Effect.map(([row]) => toStored(row)))
 
 export const findChannelConversation = (sql: Queries, orgId: string, channel: string, customer: string) =>
@@ -63,15 +64,17 @@ export const storeTurn = (
     readonly visitorText: string
     readonly replyText: string
     readonly at: Date
+    /** The console's live preview (a new conversation only): kept out of the Inbox. */
+    readonly preview?: boolean
   },
 ): Effect.Effect<void, StaleConversation> =>
   Effect.gen(function* () {
     const stored = yield* Effect.promise(() =>
       turn.readVersion === undefined
         ? tx`
-            insert into assistant.conversations (id, org_id, channel, customer, state, created_at, updated_at)
+            insert into assistant.conversations (id, org_id, channel, customer, state, created_at, updated_at, preview)
             values (${turn.id}, ${turn.orgId}, ${turn.channel}, ${turn.customer}, ${tx.json(turn.state as never)},
-                    ${turn.at}, ${turn.at})
+                    ${turn.at}, ${turn.at}, ${turn.preview ?? false})
             on conflict do nothing
             returning id`
         : tx`

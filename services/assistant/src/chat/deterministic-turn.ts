@@ -29,7 +29,12 @@ const outcomeOf = (
       }
 
 /** Answers what the engine asked of the calendar. */
-const fulfil = (need: Need, known: Known, context: TurnContext): Effect.Effect<Known, never, Database | OutboxWriter> =>
+const fulfil = (
+  need: Need,
+  known: Known,
+  context: TurnContext,
+  leadCreated: (phone: string) => void = () => {},
+): Effect.Effect<Known, never, Database | OutboxWriter> =>
   Effect.gen(function* () {
     const { orgId, settings } = context
     switch (need.kind) {
@@ -61,6 +66,7 @@ const fulfil = (need: Need, known: Known, context: TurnContext): Effect.Effect<K
           need.kind === "book" ? makeBooking(orgId, request) : moveBooking(orgId, need.from.id, request)
         ).pipe(Effect.result)
         const booking = outcomeOf(made)
+        if (made._tag === "Success" && made.success.lead.outcome === "created") leadCreated(request.phone)
         if (booking.kind === "booked") return { ...known, booking }
         // Refused after all (taken meanwhile): the day is read again for the free times to offer.
         const days = new Map(known.days)
@@ -105,10 +111,16 @@ export const deterministicTurn = (
     const engine = engineContextOf(context)
     const facts = readMessage(message, state, engine)
     let known: Known = nothingKnown
+    // A lead the booking created is this conversation's (a corrected number may withdraw it, CONTRACT.md §8).
+    const created: Array<string> = []
     for (let round = 0; round < MAX_STEPS; round++) {
       const next = step(state, facts, engine, known)
-      if (next.kind === "reply") return { text: next.text, state: next.state }
-      known = yield* fulfil(next.need, known, context)
+      if (next.kind === "reply") {
+        const leads = { ...next.state.leads }
+        for (const phone of created) leads[phone] ??= { created: true }
+        return { text: next.text, state: created.length === 0 ? next.state : { ...next.state, leads } }
+      }
+      known = yield* fulfil(next.need, known, context, (phone) => created.push(phone))
     }
     return yield* Effect.die(new Error("the engine asked the calendar more than it ever should"))
   }).pipe(Effect.withSpan("assistant.deterministicTurn"))

@@ -37,10 +37,11 @@ export const chat = (
   orgId: string,
   request: ChatRequest,
   organizationName = "",
+  preview = false,
 ): Effect.Effect<ChatAnswer, never, Database | OutboxWriter | LanguageModel> =>
   Effect.suspend(() => {
     const freshId = newId("ses")
-    return chatTurn(orgId, request, freshId, organizationName).pipe(
+    return chatTurn(orgId, request, freshId, organizationName, preview).pipe(
       Effect.retry({ times: STALE_TURN_RETRIES, while: (error) => error._tag === "StaleConversation" }),
       Effect.orDie,
       Effect.withSpan("assistant.widgetChat"),
@@ -52,10 +53,12 @@ const chatTurn = (
   request: ChatRequest,
   freshId: string,
   organizationName: string,
+  preview: boolean,
 ): Effect.Effect<ChatAnswer, StaleConversation, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const found = request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId)
+    const found =
+      request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId, preview)
     const sessionId = found?.id ?? freshId
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
     if (found !== undefined && (yield* personHolds(sql, found.id, arrivedAt))) {
@@ -95,8 +98,10 @@ const chatTurn = (
           visitorText: request.message,
           replyText: handOff.text,
           at,
+          preview,
         })
-        yield* noteCustomerMessage(tx, sessionId, { waiting: handOff.waiting })
+        // The administrator trying their own assistant waits for no one (and the Inbox never lists it).
+        yield* noteCustomerMessage(tx, sessionId, { waiting: handOff.waiting && !preview })
         return recorded
       }),
     )

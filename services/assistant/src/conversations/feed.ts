@@ -16,7 +16,7 @@ export const announceChange = (tx: Queries, conversationId: string): Effect.Effe
   Effect.promise(
     () => tx`
       select pg_notify(${CONVERSATIONS_CHANNEL}, org_id || ' ' || public_id)
-      from assistant.conversations where id = ${conversationId}`,
+      from assistant.conversations where id = ${conversationId} and not preview`,
   ).pipe(Effect.asVoid)
 
 export type ChangeListener = (conversationId: string) => void

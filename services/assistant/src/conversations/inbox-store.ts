@@ -100,7 +100,7 @@ export const listConversations = (
         select ${summaryColumns(sql)}
         from assistant.conversations c
         ${summaryJoins(sql)}
-        where c.org_id = ${orgId} ${channel} ${state}
+        where c.org_id = ${orgId} and not c.preview ${channel} ${state}
           ${after === undefined ? sql`` : sql`and (c.updated_at, c.public_id) < (${after.at}::timestamptz, ${after.id})`}
         order by c.updated_at desc, c.public_id desc
         limit ${query.limit + 1}`,
@@ -116,7 +116,7 @@ export const findConversation = (sql: Queries, orgId: string, id: string) =>
       select ${summaryColumns(sql)}
       from assistant.conversations c
       ${summaryJoins(sql)}
-      where c.org_id = ${orgId} and c.public_id = ${id}`,
+      where c.org_id = ${orgId} and c.public_id = ${id} and not c.preview`,
   ).pipe(Effect.flatMap(([row]) => (row === undefined ? Effect.fail(new ResourceNotFound()) : Effect.succeed(row))))
 
 export type ConversationRow = SummaryRow

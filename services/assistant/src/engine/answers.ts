@@ -41,8 +41,31 @@ export const weekText = (context: EngineContext, formats: Formats, catalog: Cata
   return [...open, ...(closed.length === 0 ? [] : [catalog.closedDays(formats.list(closed))])].join("; ")
 }
 
+/** An answer, and whether it ends by offering a callback (a "yes" to it is a callback request). */
+export interface Answered {
+  readonly text: string
+  readonly callbackOffered: boolean
+}
+
 /** The answer to a question in `facts`, or `undefined` when the message asks nothing we can tell. */
 export const answerQuestion = (
+  facts: MessageFacts,
+  context: EngineContext,
+  catalog: Catalog,
+  formats: Formats,
+): Answered | undefined => {
+  const text = answerText(facts, context, catalog, formats)
+  if (text !== undefined) return { text, callbackOffered: false }
+  const faq = facts.faq()
+  if (faq === undefined) return undefined
+  if (faq.missing.length === 0) return { text: faq.answer, callbackOffered: false }
+  // The part it can answer ("we do whitening"), then that it cannot tell the price, and a callback.
+  const cannot = faq.missing.map((kind) => catalog.cannotTell(kind)).join(" ")
+  const offer = context.profile.handoffMessage?.trim() || catalog.offerCallback()
+  return { text: `${faq.answer} ${cannot} ${offer}`, callbackOffered: true }
+}
+
+const answerText = (
   facts: MessageFacts,
   context: EngineContext,
   catalog: Catalog,
@@ -63,8 +86,6 @@ export const answerQuestion = (
   }
   if (intents.services) return catalog.services(formats.list(context.settings.services))
   if (intents.businessName) return catalog.about(context.profile.businessName, context.profile.about)
-  const faq = facts.faq()
-  if (faq !== undefined) return faq.answer
   return undefined
 }
 

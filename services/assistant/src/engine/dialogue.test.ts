@@ -153,6 +153,29 @@ describe("requests, numbers and questions", () => {
     expect(turn(unknown.state, "yes please").text).toContain("phone number")
   })
 
+  it("answers the part of a question it can, says it cannot give the price, and offers a callback", () => {
+    const about = "We do check-ups, cleaning and whitening."
+    const clinic: EngineContext = { ...CONTEXT, profile: { ...CONTEXT.profile, faqs: [], about } }
+    const mixed = turn(emptyConversation, "Do you do teeth whitening? I would like to know the price", clinic)
+    expect(mixed.text).toBe(
+      "We do check-ups, cleaning and whitening. I can't give you the price here, though. Shall someone from the team call you back?",
+    )
+    expect(mixed.state.awaiting).toBe("callbackOffer")
+    expect(turn(mixed.state, "yes please", clinic).text).toContain("phone number")
+    // The profile's hand-off message is the callback offer when set.
+    const handoffMessage = "Leave your number and Dr. Ruiz will call you."
+    const withHandoff: EngineContext = { ...clinic, profile: { ...clinic.profile, handoffMessage } }
+    const price = turn(emptyConversation, "How much is a cleaning?", withHandoff)
+    expect(price.text).toBe(`${about} I can't give you the price here, though. ${handoffMessage}`)
+    // A question the sentence answers whole is answered with it alone.
+    expect(turn(emptyConversation, "do you do whitening?", clinic).text).toBe(about)
+  })
+
+  it("never starts a booking offer with a lower-case service name", () => {
+    const answer = turn(emptyConversation, "can I book a consultation on Friday at 10:30?")
+    expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:30 AM is free\./)
+  })
+
   it("answers in the visitor's language among the profile's, with dates written for it", () => {
     const answer = turn(emptyConversation, "Hola, quiero una cita el viernes")
     expect(answer.text).toContain("viernes, 27 de noviembre")

@@ -1,4 +1,4 @@
-import { answerQuestion, dontKnow } from "./answers.ts"
+import { type Answered, answerQuestion, dontKnow } from "./answers.ts"
 import { book, bookOn, cancel, heldBooking, isAboutBooking, isMoveRequest, move } from "./dialogue-booking.ts"
 import { display, type Known, need, phoneOf, reply, type Step, type Turn } from "./dialogue-turn.ts"
 import { CATALOGS, formatsFor } from "./messages/index.ts"
@@ -69,6 +69,10 @@ export const bookingConfirmation = (
   return CATALOGS[facts.language].booked(state.name, slot.service, formats.date(slot.date), formats.time(slot.time))
 }
 
+/** An answer; one that ends offering a callback waits for the visitor's "yes". */
+const answered = (turn: Turn, next: ConversationState, answer: Answered): Step =>
+  answer.callbackOffered ? reply(turn, answer.text, { ...next, awaiting: "callbackOffer" }) : reply(turn, answer.text)
+
 export const step = (previous: ConversationState, facts: MessageFacts, context: EngineContext, known: Known): Step => {
   const catalog = CATALOGS[facts.language]
   const formats = formatsFor(facts.language, context.settings.country)
@@ -94,14 +98,14 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   // A question the business's knowledge answers gets that answer, never a booking reply.
   if (isKnowledgeQuestion(turn, previous)) {
     const answer = answerQuestion(facts, context, catalog, formats)
-    if (answer !== undefined) return reply(turn, answer)
+    if (answer !== undefined) return answered(turn, next, answer)
   }
   if (isAboutBooking(turn, previous)) return book(turn, previous)
   if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name))
   if (intents.demo || intents.callback) return requestCall(turn, intents.demo ? "demo" : "callback")
   if (phoneNow) return numberNoted(turn, previous)
   const answer = answerQuestion(facts, context, catalog, formats)
-  if (answer !== undefined) return reply(turn, answer)
+  if (answer !== undefined) return answered(turn, next, answer)
   if (intents.question) return reply(turn, dontKnow(context, catalog), { ...next, awaiting: "callbackOffer" })
   if (facts.name !== undefined && facts.name !== previous.name) return reply(turn, catalog.niceToMeet(facts.name))
   if (intents.closing) return reply(turn, catalog.closing(next.name))

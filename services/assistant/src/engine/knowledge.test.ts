@@ -58,3 +58,54 @@ describe("findAnswer", () => {
     expect(findAnswer(faqs, about, "Can you fix my laptop's screen?", "en")).toBeUndefined()
   })
 })
+
+describe("plurals, other forms and the verbs of a question (take, accept) still find the FAQ", () => {
+  const faqs = [{ question: "Do you accept insurance?", answer: "We accept Delta Dental, Aetna and Cigna." }]
+  const about = "Bright Smile is a dental clinic in Austin. We do check-ups, cleaning and whitening."
+  it.each([
+    ["which insurances do you take?", "en"],
+    ["¿qué seguros aceptan?", "es"],
+    ["welche Versicherungen nehmen Sie?", "de"],
+    ["vous prenez quelles assurances ?", "fr"],
+    ["vocês aceitam quais convênios?", "pt"],
+  ] as const)("%j (profile in English, and in %s)", (question, language) => {
+    expect(findAnswer(faqs, about, question, "en")?.answer).toContain("Delta Dental")
+    expect(findAnswer(faqs, about, question, language)?.answer).toContain("Delta Dental")
+  })
+
+  it("a verb alone names no subject", () => {
+    expect(findAnswer(faqs, undefined, "how long does it take?", "en")).toBeUndefined()
+  })
+})
+
+describe("a question asking for a kind of fact the entry does not state", () => {
+  const about = "Bright Smile is a dental clinic in Austin. We do check-ups, cleaning and whitening."
+  it.each([["Do you do teeth whitening? I would like to know the price"], ["How much is a cleaning?"]])(
+    "%j: the sentence answers what it can, the price is missing",
+    (question) => {
+      const answer = findAnswer([], about, question, "en")
+      expect(answer?.answer).toBe("We do check-ups, cleaning and whitening.")
+      expect(answer?.missing).toEqual(["price"])
+    },
+  )
+
+  it("in Spanish too", () => {
+    const sobre = "Sonrisa es una clínica dental. Hacemos revisiones, limpiezas y blanqueamientos."
+    expect(findAnswer([], sobre, "¿cuánto cuesta una limpieza?", "es")).toMatchObject({
+      answer: "Hacemos revisiones, limpiezas y blanqueamientos.",
+      missing: ["price"],
+    })
+  })
+
+  it("a question that asks no such fact is answered whole", () => {
+    expect(findAnswer([], about, "do you do whitening?", "en")?.missing).toEqual([])
+  })
+
+  it("an entry that states the price is preferred and complete", () => {
+    const faqs = [{ question: "What does whitening cost?", answer: "Whitening is $250." }]
+    expect(findAnswer(faqs, about, "How much is whitening?", "en")).toMatchObject({
+      answer: "Whitening is $250.",
+      missing: [],
+    })
+  })
+})

@@ -83,11 +83,12 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
     rollstuhl rollstuhlgerecht barrierefrei ebenerdig aufzug stufen
     fauteuil roulant accessible accessibilite ascenseur marches
     cadeira cadeirante acessivel acessibilidade elevador degraus`.split(/\s+/),
-  insurance: `insurance insured medicare medicaid aetna cigna
-    seguro aseguradora mutua
-    krankenkasse krankenkassen kassenpatient kassenpatienten versicherung verordnung rezept gesetzlich gesetzlichen privat
-    mutuelle assurance secu
-    convenio plano reembolso`.split(/\s+/),
+  insurance: `insurance insurances insurer insurers insured medicare medicaid aetna cigna
+    seguro seguros aseguradora aseguradoras mutua mutuas
+    krankenkasse krankenkassen kassenpatient kassenpatienten versicherung versicherungen krankenversicherung
+    krankenversicherungen versichert verordnung rezept gesetzlich gesetzlichen privat
+    mutuelle mutuelles assurance assurances secu
+    convenio convenios plano planos seguradora seguradoras reembolso`.split(/\s+/),
   bring: `bring
     llevar traer
     mitbringen dabeihaben mitnehmen
@@ -125,19 +126,62 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
     sabado sabados domingo domingos`.split(/\s+/),
 }
 
-const CONCEPT_OF = new Map<string, string>(
-  Object.entries(CONCEPTS).flatMap(([concept, words]) =>
-    words.filter((word) => word !== "").map((word) => [word, `§${concept}`] as const),
-  ),
-)
+/**
+ * Verbs that say the same thing ("do you take / accept …", "nehmen Sie", "vous prenez", "aceitam"):
+ * they carry a question across its rewording but never name what it is about, so a match on them
+ * alone answers nothing ("how long does it take?" is not about what a business accepts).
+ */
+const VERBS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  accept: `accept accepts accepted take takes taking
+    acepta aceptan aceptais aceptas aceptar aceptamos admite admiten admitis trabajais trabajan
+    akzeptieren akzeptiert akzeptierst nehmen nehmt nimmt annehmen
+    accepte acceptez acceptent accepter acceptes prenez prend prennent prendre
+    aceita aceitam aceitar aceitamos atende atendem trabalham`.split(/\s+/),
+}
+
+/** Each word's concepts: a word may name two ("seguro" is insurance and safe in Spanish). */
+const CONCEPT_OF = new Map<string, Array<string>>()
+for (const [marker, table] of [
+  ["§", CONCEPTS],
+  ["~", VERBS],
+] as const) {
+  for (const [concept, words] of Object.entries(table)) {
+    for (const word of words.filter((word) => word !== "")) {
+      const concepts = CONCEPT_OF.get(word) ?? []
+      if (!concepts.includes(`${marker}${concept}`)) concepts.push(`${marker}${concept}`)
+      CONCEPT_OF.set(word, concepts)
+    }
+  }
+}
+
+/**
+ * The concept words by their stem in each language, so a plural or another form still names it
+ * ("insurances", "Versicherungen"). Participles and gerunds are left out: their stem is often a
+ * word of its own ("stored" → "store", which a shop is).
+ */
+const CONCEPT_OF_STEM: PerLanguage<Map<string, Array<string>>> = (() => {
+  const of = (language: Language) => {
+    const stems = new Map<string, Array<string>>()
+    for (const [word, concepts] of CONCEPT_OF) {
+      if (/(?:ed|ing)$/.test(word)) continue
+      const stem = STEMMERS[language](word)
+      if (stem.length >= 4 && !stems.has(stem)) stems.set(stem, concepts)
+    }
+    return stems
+  }
+  return { en: of("en"), es: of("es"), de: of("de"), fr: of("fr"), pt: of("pt") }
+})()
 
 const termOf =
   (language: Language) =>
-  (term: string): string | null => {
+  (term: string): string | Array<string> | null => {
     const word = fold(term)
     // Numbers are not what a question is about ("14:30" is not the "14 days" of a trial).
     if (word.length < 2 || STOP_WORDS.has(word) || /^\d+$/.test(word)) return null
-    return CONCEPT_OF.get(word) ?? STEMMERS[language](word)
+    const concepts = CONCEPT_OF.get(word)
+    if (concepts !== undefined) return concepts
+    const stem = STEMMERS[language](word)
+    return CONCEPT_OF_STEM[language].get(stem) ?? stem
   }
 
 const tokenize = (text: string): Array<string> => text.split(/[^\p{L}\p{N}$€£-]+/u).filter((word) => word !== "")
@@ -155,7 +199,7 @@ interface Entry {
 
 interface Index {
   readonly search: MiniSearch<Entry>
-  readonly process: (term: string) => string | null
+  readonly process: (term: string) => string | Array<string> | null
   readonly entries: ReadonlyArray<Faq>
 }
 
@@ -195,41 +239,73 @@ const indexOf = (faqs: ReadonlyArray<Faq>, about: string | undefined, language: 
 }
 
 /**
+ * The kinds of fact a question can ask for: an entry that does not state one the question asks for
+ * does not answer that part ("how much is a cleaning?" is not answered by "we do check-ups, cleaning
+ * and whitening").
+ */
+export type FactKind = "price" | "location"
+const FACT_KINDS: ReadonlyArray<FactKind> = ["price", "location"]
+
+/** An FAQ or a sentence of `about` that answers a question, and the facts asked for it does not give. */
+export interface Answer extends Faq {
+  readonly missing: ReadonlyArray<FactKind>
+}
+
+/**
  * The FAQ, or the sentence of `about`, that answers `question`, or `undefined`. `language` picks the
- * stemmer (the profile's default).
+ * stemmer (the profile's default). When the best entry answers the question but not the kind of fact
+ * it asks for (a price, a place), `missing` names it: the caller says it cannot tell that part.
  */
 export const findAnswer = (
   faqs: ReadonlyArray<Faq>,
   about: string | undefined,
   question: string,
   language: Language,
-): Faq | undefined => {
+): Answer | undefined => {
   if (faqs.length === 0 && (about ?? "").trim() === "") return undefined
   const index = indexOf(faqs, about, language)
-  const asked = new Set(
-    tokenize(askedText(question))
-      .map(index.process)
-      .filter((term): term is string => term !== null),
-  )
+  const termsOf = (text: string) =>
+    new Set(
+      tokenize(text)
+        .flatMap((term) => index.process(term) ?? [])
+        .filter((term) => term !== ""),
+    )
+  const asked = termsOf(askedText(question))
   if (asked.size === 0) return undefined
   const results = index.search.search(askedText(question))
   // What the question is about must be covered for a third at least; a concept matched ("parking",
   // "price") names the subject and weighs double against the words around it ("is parking easy round there,
-  // or should I take the bus?" is a parking question).
+  // or should I take the bus?" is a parking question). A verb ("take", "accept") alone names no subject.
   const answers = (result: { readonly terms: ReadonlyArray<string> }) => {
     const matched = new Set(result.terms)
     const weight = (term: string) => (matched.has(term) && term.startsWith("§") ? 2 : 1)
     const total = [...asked].reduce((sum, term) => sum + weight(term), 0)
-    return [...asked].filter((term) => matched.has(term)).reduce((sum, term) => sum + weight(term), 0) * 3 >= total
+    const covered = [...asked].filter((term) => matched.has(term))
+    return (
+      covered.some((term) => !term.startsWith("~")) && covered.reduce((sum, term) => sum + weight(term), 0) * 3 >= total
+    )
+  }
+  const kinds = FACT_KINDS.filter((kind) => asked.has(`§${kind}`))
+  const missingIn = (id: number): ReadonlyArray<FactKind> => {
+    const entry = index.entries[id]
+    if (entry === undefined || kinds.length === 0) return []
+    const has = termsOf(`${entry.question} ${entry.answer}`)
+    // An address is a place even without the word ("12 Harbor Street" has "street"; "where" asks it).
+    return kinds.filter((kind) => !has.has(`§${kind}`))
   }
   // The best-ranked entry that answers it (an FAQ's question weighs double, so an FAQ written for the
-  // question comes first); one that shares only a word or two is passed over for the next.
-  const best = results.slice(0, 3).find(answers)
-  return best === undefined ? undefined : index.entries[best.id as number]
+  // question comes first), one that states the kind of fact asked before one that does not; one that
+  // shares only a word or two is passed over for the next.
+  const candidates = results.slice(0, 3).filter(answers)
+  const best = candidates.find((result) => missingIn(result.id as number).length === 0) ?? candidates[0]
+  if (best === undefined) return undefined
+  const entry = index.entries[best.id as number]
+  if (entry === undefined) return undefined
+  return { ...entry, missing: missingIn(best.id as number) }
 }
 
 /** The FAQ that answers `question`, or `undefined`. */
-export const findFaq = (faqs: ReadonlyArray<Faq>, question: string, language: Language): Faq | undefined =>
+export const findFaq = (faqs: ReadonlyArray<Faq>, question: string, language: Language): Answer | undefined =>
   findAnswer(faqs, undefined, question, language)
 
 /** "Where are you?" in the five languages asks for the address, though "where" alone says little. */

@@ -1,5 +1,5 @@
 import { detectIntents, type Intents } from "./intent.ts"
-import { type Faq, findAnswer } from "./knowledge.ts"
+import { type Answer, findAnswer } from "./knowledge.ts"
 import { languageOf } from "./language.ts"
 import { extractName } from "./name.ts"
 import { type FoundPhone, findPhones } from "./phone.ts"
@@ -20,7 +20,7 @@ export interface MessageFacts {
   /** One of the organization's services named in the message. */
   readonly service: string | undefined
   /** The FAQ (or sentence of the profile's `about`) that answers the message, if any (looked up on first use). */
-  faq(): Faq | undefined
+  faq(): Answer | undefined
 }
 
 const servicePatterns = new Map<string, RegExp>()
@@ -70,7 +70,7 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
   const span = findPhones(text, country)[0]
   // On a phone channel numbers in the text are still read, only to keep them out of dates and names.
   const phone = context.customerPhone === undefined ? span : undefined
-  let faq: { value: Faq | undefined } | undefined
+  let faq: { value: Answer | undefined } | undefined
   return {
     text,
     language,

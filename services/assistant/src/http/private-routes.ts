@@ -48,7 +48,7 @@ export const privateHandlers = {
   /** The console's live preview (CONTRACT.md §14): the widget's conversation, reached with the session. */
   previewChat: ({ principal, body }) =>
     Effect.gen(function* () {
-      return yield* chat(principal.orgId, yield* body, principal.orgName ?? "")
+      return yield* chat(principal.orgId, yield* body, principal.orgName ?? "", true)
     }),
 
   getBookingSettings: ({ principal }) =>

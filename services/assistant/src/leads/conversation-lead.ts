@@ -5,6 +5,15 @@ import { type LeadSource, leadOfConversation } from "../engine/lead-capture.ts"
 import type { ConversationState } from "../engine/state.ts"
 import { type RecordedLead, recordLead, releaseMistakenLead } from "./record-lead.ts"
 
+/** Moves this conversation's confirmed booking from the mistaken number to the corrected one. */
+const moveBookingPhone = (tx: postgres.TransactionSql, orgId: string, id: string, from: string, to: string) =>
+  Effect.promise(
+    () => tx`
+      update assistant.bookings set phone = ${to}
+      where id = ${id} and org_id = ${orgId} and phone = ${from} and status = 'confirmed'
+      returning id`,
+  ).pipe(Effect.map((rows) => rows.length > 0))
+
 /**
  * A widget conversation's lead after a turn: a corrected number releases only what this
  * conversation did to the mistaken one (CONTRACT.md §8), the conversation's lead is recorded, and
@@ -19,10 +28,16 @@ export const recordConversationLead = (
   source: LeadSource,
 ): Effect.Effect<{ readonly recorded: RecordedLead | null; readonly state: ConversationState }, never, OutboxWriter> =>
   Effect.gen(function* () {
-    const made = { ...previous?.leads }
+    // What this conversation made: as stored, and a lead its booking created this turn (the turn's state).
+    const made = { ...previous?.leads, ...next.leads }
     const before = previous?.phone
     if (before !== undefined && next.phone !== undefined && next.phone !== before) {
-      yield* releaseMistakenLead(tx, orgId, before, made[before])
+      // A booking this conversation made follows the corrected number (the visitor's, said as such).
+      const moved =
+        next.bookingId !== undefined && next.booking !== undefined
+          ? yield* moveBookingPhone(tx, orgId, next.bookingId, before, next.phone)
+          : false
+      yield* releaseMistakenLead(tx, orgId, before, made[before], moved ? (next.booking ?? null) : null)
       delete made[before]
     }
     const capture = leadOfConversation(next, source)

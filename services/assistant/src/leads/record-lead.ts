@@ -117,7 +117,9 @@ export const recordLead = (
  * - This conversation created it and it holds no booking: it goes — a stranger's number must not
  *   stay on the call list. No event announces that (the catalogue has none for a lead withdrawn).
  * - It was someone's lead before: its name and types go back to what they were before this
- *   conversation changed them (`lead.updated` says so when anything changed); its booking is left.
+ *   conversation changed them (`lead.updated` says so when anything changed); its booking is left,
+ *   unless it is the booking this conversation made and moved to the corrected number (`moved`).
+ * - This conversation created it and its booking is the one moved to the corrected number: it goes.
  * - This conversation never recorded it (`made` absent): nothing is touched.
  */
 export const releaseMistakenLead = (
@@ -125,24 +127,35 @@ export const releaseMistakenLead = (
   orgId: string,
   phone: string,
   made: { readonly created: boolean; readonly before?: LeadBefore | undefined } | undefined,
+  moved: Booking | null = null,
 ): Effect.Effect<void, never, OutboxWriter> =>
   Effect.gen(function* () {
     if (made === undefined) return
+    // The booking this conversation made, now under the corrected number, leaves the mistaken one's lead.
+    const movedHere = (booking: Booking | null) => moved !== null && sameBooking(booking, moved)
     if (made.created) {
-      yield* Effect.promise(
-        () => tx`delete from assistant.leads
-                 where org_id = ${orgId} and phone = ${phone} and booking is null and source = 'chat'`,
+      const [lead] = yield* Effect.promise(
+        () => tx<Array<{ booking: Booking | null }>>`
+          select booking from assistant.leads where org_id = ${orgId} and phone = ${phone} and source = 'chat'`,
       )
+      if (lead === undefined || (lead.booking !== null && !movedHere(lead.booking))) return
+      yield* Effect.promise(() => tx`delete from assistant.leads where org_id = ${orgId} and phone = ${phone}`)
       return
     }
     const before = made.before
     if (before === undefined) return
+    const [current] = yield* Effect.promise(
+      () => tx<Array<{ booking: Booking | null }>>`
+        select booking from assistant.leads where org_id = ${orgId} and phone = ${phone} for update`,
+    )
+    const booking = current !== undefined && movedHere(current.booking) ? null : (current?.booking ?? null)
     const [restored] = yield* Effect.promise(
       () => tx<Array<{ booking: Booking | null }>>`
         update assistant.leads set name = ${before.name}, type = ${before.type}, last_type = ${before.lastType},
-               updated_at = now()
+               booking = ${booking === null ? null : tx.json(booking as never)}, updated_at = now()
         where org_id = ${orgId} and phone = ${phone}
-          and (name, type, last_type) is distinct from (${before.name}, ${before.type}, ${before.lastType})
+          and ((name, type, last_type) is distinct from (${before.name}, ${before.type}, ${before.lastType})
+               or ${booking === null && current?.booking != null})
         returning booking`,
     )
     if (restored === undefined) return

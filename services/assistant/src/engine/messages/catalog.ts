@@ -52,9 +52,19 @@ export interface Catalog {
   services(list: string): string
   about(business: string, about: string | undefined): string
   dontKnow(): string
+  /** After an answer that does not state the kind of fact asked ("we do whitening" to "how much?"). */
+  cannotTell(kind: "price" | "location"): string
+  /** A callback offered after `cannotTell` (the profile's `handoffMessage` instead when set). */
+  offerCallback(): string
   /** A step failed on our side (the calendar, the database): said as such, nothing promised. */
   stepFailed(): string
   /** "Monday to Friday 9:00–18:00; Saturday 10:00–14:00; closed on Sunday" pieces. */
   weekRange(first: string, last: string): string
   closedDays(days: string): string
 }
+
+/**
+ * A sentence that starts with what the business typed ("consultation") starts with a capital letter:
+ * the service name keeps its own spelling elsewhere in the sentence.
+ */
+export const sentenceStart = (text: string): string => text.replace(/^\p{Ll}/u, (letter) => letter.toLocaleUpperCase())

@@ -1,4 +1,4 @@
-import type { Catalog } from "./catalog.ts"
+import { type Catalog, sentenceStart } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
@@ -38,8 +38,10 @@ export const de: Catalog = {
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Nur zur Sicherheit: Meinen Sie ${byWeekday} oder ${byDay}? (Das Datum ist kein ${named}.)`,
 
-  askName: (service, day, time) => `${service} am ${day} um ${time} ist frei. Auf welchen Namen darf ich buchen?`,
-  proposeSlot: (service, day, time) => `${service} ist am ${day} um ${time} frei. Soll ich das für Sie buchen?`,
+  askName: (service, day, time) =>
+    `${sentenceStart(service)} am ${day} um ${time} ist frei. Auf welchen Namen darf ich buchen?`,
+  proposeSlot: (service, day, time) =>
+    `${sentenceStart(service)} ist am ${day} um ${time} frei. Soll ich das für Sie buchen?`,
   askPhoneForBooking: (name) => `Danke${to(name)}! Unter welcher Telefonnummer darf ich den Termin eintragen?`,
   booked: (name, service, day, time) => `Gebucht${to(name)}: ${service} am ${day} um ${time}. Bis dann!`,
   cancelled: (service, day, time) =>
@@ -61,6 +63,11 @@ export const de: Catalog = {
     about === undefined ? `Hier ist ${business}. Wie kann ich helfen?` : `Hier ist ${business}. ${about}`,
   stepFailed: () =>
     "Entschuldigung, bei uns ist etwas schiefgegangen und ich konnte das nicht abschließen. Es wurde nichts geändert – versuchen Sie es bitte gleich noch einmal.",
+  cannotTell: (kind) =>
+    kind === "price"
+      ? "Den Preis kann ich Ihnen hier leider nicht nennen."
+      : "Wo genau, kann ich Ihnen hier leider nicht sagen.",
+  offerCallback: () => "Soll Sie jemand aus dem Team zurückrufen?",
   dontKnow: () => "Das kann ich leider nicht beantworten. Sollen wir Sie zurückrufen?",
   weekRange: (first, last) => `${first} bis ${last}`,
   closedDays: (days) => `${days} geschlossen`,

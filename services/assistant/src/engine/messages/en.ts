@@ -1,4 +1,4 @@
-import type { Catalog } from "./catalog.ts"
+import { type Catalog, sentenceStart } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
@@ -37,8 +37,10 @@ export const en: Catalog = {
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Just to check: did you mean ${byWeekday} or ${byDay}? (The date you gave isn't a ${named}.)`,
 
-  askName: (service, day, time) => `${service} on ${day} at ${time} is free. May I have your name for the booking?`,
-  proposeSlot: (service, day, time) => `${service} is free on ${day} at ${time}. Shall I book that for you?`,
+  askName: (service, day, time) =>
+    `${sentenceStart(service)} on ${day} at ${time} is free. May I have your name for the booking?`,
+  proposeSlot: (service, day, time) =>
+    `${sentenceStart(service)} is free on ${day} at ${time}. Shall I book that for you?`,
   askPhoneForBooking: (name) => `Thanks${to(name)}! What phone number should I put the booking under?`,
   booked: (name, service, day, time) => `You're booked${to(name)}: ${service} on ${day} at ${time}. See you then!`,
   cancelled: (service, day, time) =>
@@ -60,6 +62,9 @@ export const en: Catalog = {
     about === undefined ? `This is ${business}. How can I help?` : `This is ${business}. ${about}`,
   stepFailed: () =>
     "Sorry, something went wrong on our side and I couldn't finish that. Nothing was changed — could you try again in a moment?",
+  cannotTell: (kind) =>
+    kind === "price" ? "I can't give you the price here, though." : "I can't tell you exactly where here, though.",
+  offerCallback: () => "Shall someone from the team call you back?",
   dontKnow: () => "I'm sorry, I don't know the answer to that. Shall someone from the team call you back?",
   weekRange: (first, last) => `${first} to ${last}`,
   closedDays: (days) => `closed on ${days}`,

@@ -1,4 +1,4 @@
-import type { Catalog } from "./catalog.ts"
+import { type Catalog, sentenceStart } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
@@ -38,7 +38,8 @@ export const es: Catalog = {
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Para asegurarme: ¿te refieres al ${byWeekday} o al ${byDay}? (La fecha que indicas no cae en ${named}.)`,
 
-  askName: (service, day, time) => `${service} el ${day} a las ${time} está libre. ¿A nombre de quién hago la reserva?`,
+  askName: (service, day, time) =>
+    `${sentenceStart(service)} el ${day} a las ${time} está libre. ¿A nombre de quién hago la reserva?`,
   proposeSlot: (service, day, time) => `Tenemos ${service} libre el ${day} a las ${time}. ¿Te lo reservo?`,
   askPhoneForBooking: (name) => `¡Gracias${to(name)}! ¿Qué número de teléfono pongo en la reserva?`,
   booked: (name, service, day, time) => `¡Reservado${to(name)}! ${service} el ${day} a las ${time}. ¡Hasta entonces!`,
@@ -61,6 +62,11 @@ export const es: Catalog = {
     about === undefined ? `Somos ${business}. ¿En qué te ayudo?` : `Somos ${business}. ${about}`,
   stepFailed: () =>
     "Lo siento, algo ha fallado por nuestra parte y no he podido terminarlo. No se ha cambiado nada: ¿puedes intentarlo de nuevo en un momento?",
+  cannotTell: (kind) =>
+    kind === "price"
+      ? "Pero el precio no te lo puedo decir por aquí."
+      : "Pero no te puedo decir por aquí dónde exactamente.",
+  offerCallback: () => "¿Quieres que alguien del equipo te llame?",
   dontKnow: () => "Lo siento, no sé la respuesta. ¿Quieres que alguien del equipo te llame?",
   weekRange: (first, last) => `de ${first} a ${last}`,
   closedDays: (days) => `cerrado el ${days}`,

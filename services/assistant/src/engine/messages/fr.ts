@@ -1,4 +1,4 @@
-import type { Catalog } from "./catalog.ts"
+import { type Catalog, sentenceStart } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
@@ -40,8 +40,9 @@ export const fr: Catalog = {
     `Pour être sûr : vous voulez dire le ${byWeekday} ou le ${byDay} ? (La date indiquée n'est pas un ${named}.)`,
 
   askName: (service, day, time) =>
-    `${service} le ${day} à ${time} est libre. À quel nom dois-je faire la réservation ?`,
-  proposeSlot: (service, day, time) => `${service} est disponible le ${day} à ${time}. Voulez-vous que je le réserve ?`,
+    `${sentenceStart(service)} le ${day} à ${time} est libre. À quel nom dois-je faire la réservation ?`,
+  proposeSlot: (service, day, time) =>
+    `${sentenceStart(service)} est disponible le ${day} à ${time}. Voulez-vous que je le réserve ?`,
   askPhoneForBooking: (name) => `Merci${to(name)} ! Quel numéro de téléphone dois-je indiquer pour la réservation ?`,
   booked: (name, service, day, time) => `C'est réservé${to(name)} : ${service} le ${day} à ${time}. À bientôt !`,
   cancelled: (service, day, time) =>
@@ -63,6 +64,11 @@ export const fr: Catalog = {
     about === undefined ? `Ici ${business}. Que puis-je faire pour vous ?` : `Ici ${business}. ${about}`,
   stepFailed: () =>
     "Désolé, un problème de notre côté m'a empêché de terminer. Rien n'a été modifié : pouvez-vous réessayer dans un instant ?",
+  cannotTell: (kind) =>
+    kind === "price"
+      ? "Je ne peux pas vous donner le prix ici, en revanche."
+      : "Je ne peux pas vous dire où exactement ici, en revanche.",
+  offerCallback: () => "Voulez-vous que quelqu'un de l'équipe vous rappelle ?",
   dontKnow: () => "Désolé, je ne connais pas la réponse. Voulez-vous qu'un membre de l'équipe vous rappelle ?",
   weekRange: (first, last) => `du ${first} au ${last}`,
   closedDays: (days) => `fermé le ${days}`,

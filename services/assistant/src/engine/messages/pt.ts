@@ -1,4 +1,4 @@
-import type { Catalog } from "./catalog.ts"
+import { type Catalog, sentenceStart } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 /** "na segunda-feira", "no sábado". */
@@ -40,7 +40,8 @@ export const pt: Catalog = {
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Só para confirmar: você quer dizer ${byWeekday} ou ${byDay}? (A data informada não cai numa ${named}.)`,
 
-  askName: (service, day, time) => `${service} ${on(day)} às ${time} está livre. Em nome de quem faço o agendamento?`,
+  askName: (service, day, time) =>
+    `${sentenceStart(service)} ${on(day)} às ${time} está livre. Em nome de quem faço o agendamento?`,
   proposeSlot: (service, day, time) => `Temos ${service} livre ${on(day)} às ${time}. Posso reservar para você?`,
   askPhoneForBooking: (name) => `Obrigado${to(name)}! Qual número de telefone coloco no agendamento?`,
   booked: (name, service, day, time) => `Agendado${to(name)}: ${service} ${on(day)} às ${time}. Até lá!`,
@@ -63,6 +64,11 @@ export const pt: Catalog = {
     about === undefined ? `Aqui é a ${business}. Como posso ajudar?` : `Aqui é a ${business}. ${about}`,
   stepFailed: () =>
     "Desculpe, algo deu errado do nosso lado e não consegui concluir. Nada foi alterado — pode tentar de novo em instantes?",
+  cannotTell: (kind) =>
+    kind === "price"
+      ? "Mas o preço eu não consigo informar por aqui."
+      : "Mas não consigo informar por aqui onde exatamente.",
+  offerCallback: () => "Quer que alguém da equipe ligue para você?",
   dontKnow: () => "Desculpe, não sei responder isso. Quer que alguém da equipe ligue para você?",
   weekRange: (first, last) => `de ${first} a ${last}`,
   closedDays: (days) => `fechado no ${days}`,
