@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, type Member, type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
 
-// CONTRACT.md §2: how a tenant presents a key (§2.2), who a key is (§2.3), sessions and their CSRF
+// docs/contract.md §2: how a tenant presents a key (§2.2), who a key is (§2.3), sessions and their CSRF
 // rules (§2.4), through the gateway only.
 let system: System
 let a: Tenant

@@ -29,7 +29,7 @@ const attemptsOf = (attemptClass: AttemptClass): readonly [number, number] =>
   attemptClass === "first" ? [1, 1] : [2, 3]
 
 /**
- * The durable per-webhook queue of deliveries whose webhook's share was full (DESIGN.md §3.3):
+ * The durable per-webhook queue of deliveries whose webhook's share was full (docs/design.md §3.3):
  * `dispatcher.parked_deliveries`. Parking takes a delivery out of its bus partition's window, so
  * the partition commits past it; a claim takes it back when the webhook has a free place. Claims
  * are leases, so a process that dies holding some only delays them; the attempt log makes sure a

@@ -16,7 +16,7 @@ export interface DispatchTarget {
 /**
  * Whether a delivery is attempted at all: not once its webhook is deleted (`undefined`), nor while
  * it is disabled unless the delivery is a test (a test goes to its webhook enabled or not,
- * CONTRACT.md §5).
+ * docs/contract.md §5).
  */
 export const isDeliverableTo = (
   target: DispatchTarget | undefined,
@@ -26,7 +26,7 @@ export const isDeliverableTo = (
 /**
  * Entries are cached briefly to spare the database one query per event and per attempt. Changes
  * applied by this process invalidate at once; the TTL bounds how stale another instance can be, well
- * inside the one second CONTRACT.md §6 allows between a webhook change and the events it governs.
+ * inside the one second docs/contract.md §6 allows between a webhook change and the events it governs.
  */
 export const DirectoryCacheMs = 250
 

@@ -16,7 +16,7 @@ export const SealedSecret = Schema.String.check(
 
 /**
  * The key a webhook used before its latest rotation, which keeps signing `webhook-signature` beside
- * the new one until `expiresAt` (CONTRACT.md §5: 24 hours), sealed like the current one.
+ * the new one until `expiresAt` (docs/contract.md §5: 24 hours), sealed like the current one.
  */
 export const PreviousSecret = Schema.Struct({
   sealedSecret: SealedSecret,

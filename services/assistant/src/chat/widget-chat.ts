@@ -21,7 +21,7 @@ import { runTurn } from "./turn.ts"
 
 export interface ChatAnswer {
   readonly sessionId: string
-  /** `null` while a person holds the conversation (CONTRACT.md §17). */
+  /** `null` while a person holds the conversation (docs/contract.md §17). */
   readonly reply: { readonly text: string } | null
   readonly lead: { readonly id: string; readonly type: string } | null
 }

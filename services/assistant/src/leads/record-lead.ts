@@ -113,7 +113,7 @@ export const recordLead = (
 
 /**
  * The visitor corrected their number ("sorry, wrong number, it's …"): only what this conversation
- * did to the mistaken number's lead is undone (CONTRACT.md §8), never another visitor's lead.
+ * did to the mistaken number's lead is undone (docs/contract.md §8), never another visitor's lead.
  * - This conversation created it and it holds no booking: it goes — a stranger's number must not
  *   stay on the call list. No event announces that (the catalogue has none for a lead withdrawn).
  * - It was someone's lead before: its name and types go back to what they were before this

@@ -8,7 +8,7 @@ import type { AssistantProfile } from "../engine/profile.ts"
 import { isLanguage, type Language } from "../engine/text.ts"
 
 /**
- * The assistant's profile (CONTRACT.md §8): the business's name, the languages it answers in (the
+ * The assistant's profile (docs/contract.md §8): the business's name, the languages it answers in (the
  * first the default), its greeting, description, FAQ and hand-off message. Until an administrator
  * saves one, an organization has `{ businessName: <organization name>, languages: ["en"], faqs: [] }`.
  */

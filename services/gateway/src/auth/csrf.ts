@@ -1,5 +1,5 @@
 /**
- * CSRF defence for requests a browser authenticates with the session cookie (CONTRACT.md §2.4:
+ * CSRF defence for requests a browser authenticates with the session cookie (docs/contract.md §2.4:
  * "a request body must be application/json (bodiless DELETE and logout are fine), and when an
  * Origin header is present it must equal PARLEY_PUBLIC_URL's origin"). A mutating request (POST,
  * PUT, PATCH, DELETE) with a session is refused when:

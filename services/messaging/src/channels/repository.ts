@@ -12,7 +12,7 @@ export interface StoredChannel {
   readonly access_token_sealed: string | null
   readonly outbound_url: string | null
   readonly inbound_token_sealed: string | null
-  /** A cloud channel in which Parley plays the provider (CONTRACT.md §16). */
+  /** A cloud channel in which Parley plays the provider (docs/contract.md §16). */
   readonly sandbox: boolean
   readonly display_phone_number: string | null
   /** When the provider confirmed the token can read the number (§10.1); null before that existed. */

@@ -66,7 +66,7 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
       for (const change of payload.changes) if (change.kind === "messages") phoneNumberIds.add(change.phoneNumberId)
     }
     const orgOf = new Map<string, string>()
-    // Sandbox numbers' messages are marked so in the API's lists (CONTRACT.md §16), nowhere else.
+    // Sandbox numbers' messages are marked so in the API's lists (docs/contract.md §16), nowhere else.
     const sandboxNumbers = new Set<string>()
     if (phoneNumberIds.size > 0) {
       const channels = yield* Effect.promise(

@@ -6,7 +6,7 @@ import type postgres from "postgres"
 import { decodeCursor, pageOf } from "../paging.ts"
 
 /**
- * Opt-out by keyword (CONTRACT.md §9): a customer message whose whole text — trimmed, any case,
+ * Opt-out by keyword (docs/contract.md §9): a customer message whose whole text — trimmed, any case,
  * accents aside — is a stop word records the sender as opted out (source `keyword`); `START`
  * reverses it. Each is confirmed once, in the stop word's language, when it changed something: a
  * second STOP is not answered again. A keyword message is not a conversation turn, so it does not

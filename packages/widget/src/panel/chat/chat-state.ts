@@ -14,7 +14,7 @@ import type { Problem } from "../problem.ts"
 
 export interface ChatItem {
   readonly id: string
-  /** `staff`: a person of the business answered (CONTRACT.md §17). */
+  /** `staff`: a person of the business answered (docs/contract.md §17). */
   readonly role: "visitor" | "assistant" | "staff"
   readonly text: string
   /** A visitor message: sent (Parley has it), pending (on its way or waiting its turn), failed. */
@@ -200,7 +200,7 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
   }
 
   /**
-   * What Parley has beyond what the panel shows — a person's replies (CONTRACT.md §17) — added at the
+   * What Parley has beyond what the panel shows — a person's replies (docs/contract.md §17) — added at the
    * end and announced. Not while a message is on its way (its reply is on its way too). Answers
    * false when the key cannot read the conversation (no `chat:read`), so the caller stops asking.
    */
