@@ -1,4 +1,11 @@
-import type { EventName, OrgId, WebhookChanged, WebhookId } from "@parley/contracts"
+import {
+  type EventName,
+  type OrgId,
+  type WebhookChanged,
+  type WebhookId,
+  type WebhookStateRow,
+  webhookStateColumns,
+} from "@parley/contracts"
 import type postgres from "postgres"
 import type { Keyring, WebhookKeys } from "./signing.ts"
 
@@ -173,24 +180,9 @@ export class WebhookDirectory {
   }
 }
 
-interface Row {
+/** A row of the projection: the state the bus carries, under the webhook's id. */
+interface Row extends WebhookStateRow {
   readonly webhook_id: string
-  readonly org_id: string
-  readonly url: string
-  readonly events: Array<string>
-  readonly enabled: boolean
-  readonly sealed_secret: string
-  readonly previous_sealed_secret: string | null
-  readonly previous_secret_expires_at: Date | null
 }
 
-const columns = [
-  "webhook_id",
-  "org_id",
-  "url",
-  "events",
-  "enabled",
-  "sealed_secret",
-  "previous_sealed_secret",
-  "previous_secret_expires_at",
-] as const
+const columns = ["webhook_id", ...webhookStateColumns] as const

@@ -11,7 +11,7 @@
  *   an API key.
  */
 import type { IncomingHttpHeaders } from "node:http"
-import { forbidden, unsupportedMediaType } from "@parley/platform"
+import { essence, forbidden, unsupportedMediaType } from "@parley/platform"
 
 export interface CsrfPolicy {
   /** `PARLEY_PUBLIC_URL`'s origin (`https://parley.example.com`). */
@@ -21,9 +21,6 @@ export interface CsrfPolicy {
 export const CSRF_REFUSED = "Cross-site request refused"
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
-
-const essence = (contentType: string | undefined): string =>
-  (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? ""
 
 export const checkCsrf = (
   policy: CsrfPolicy,
