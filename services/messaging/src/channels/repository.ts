@@ -1,11 +1,11 @@
-import type { ChannelKind, ChannelRecord } from "@parley/contracts"
+import type { ChannelKind, ChannelRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect, Option } from "effect"
 
 /** A channel row as the service uses it internally (sealed secrets included, never returned). */
 export interface StoredChannel {
   readonly id: string
-  readonly org_id: string
+  readonly org_id: OrgId
   readonly kind: ChannelKind
   readonly phone_number_id: string | null
   readonly business_account_id: string | null

@@ -1,5 +1,12 @@
 import type { OutgoingRecord } from "@parley/bus"
-import { type ChannelKind, ChannelOutbound, encodeBusValue, type OptOutRecord, Topics } from "@parley/contracts"
+import {
+  type ChannelKind,
+  ChannelOutbound,
+  encodeBusValue,
+  type OptOutRecord,
+  type OrgId,
+  Topics,
+} from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
@@ -56,7 +63,7 @@ export const optOutKeyword = (text: string): OptOutKeyword | undefined => {
 export const applyOptOutKeyword = (
   tx: postgres.TransactionSql,
   keyword: OptOutKeyword,
-  message: { orgId: string; channel: ChannelKind; phone: string; messageId: string },
+  message: { orgId: OrgId; channel: ChannelKind; phone: string; messageId: string },
 ) =>
   Effect.gen(function* () {
     const changed = yield* Effect.promise(() =>
@@ -71,9 +78,9 @@ export const applyOptOutKeyword = (
       topic: Topics.channelOutbound,
       key: message.orgId,
       value: encodeBusValue(ChannelOutbound, {
-        orgId: message.orgId as never,
+        orgId: message.orgId,
         channel: message.channel,
-        to: message.phone as never,
+        to: message.phone,
         text: keyword.action === "stop" ? STOPPED[keyword.language] : STARTED,
         inReplyTo: message.messageId,
       }),
