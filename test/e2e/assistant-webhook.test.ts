@@ -67,7 +67,7 @@ describe("widget chat to a signed lead webhook", () => {
     expect(widgetKey.status).toBe(201)
     const key = widgetKey.body.key as string
 
-    // Registration applies to events more than a second after it was answered (CONTRACT.md §6).
+    // Registration applies to events more than a second after it was answered (docs/contract.md §6).
     await new Promise((resolve) => setTimeout(resolve, 1_100))
     const chat = await fetch(`${parley.url}/api/public/chat`, {
       method: "POST",

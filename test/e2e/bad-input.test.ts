@@ -2,7 +2,7 @@ import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
 
-// CONTRACT.md §1, "bad input gets a clear 4xx, never a 500", for what issue #13 found reaching a
+// docs/contract.md §1, "bad input gets a clear 4xx, never a 500", for what issue #13 found reaching a
 // 500 or a hang: invalid bytes and over-long values in path ids and queries, requests Node's own
 // parser refuses, and oversized bodies on a kept-alive connection.
 let system: System

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, type Member, type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
 
-// CONTRACT.md §2: how a tenant presents a key (§2.2), who a key is (§2.3), sessions and their CSRF
+// docs/contract.md §2: how a tenant presents a key (§2.2), who a key is (§2.3), sessions and their CSRF
 // rules (§2.4), through the gateway only.
 let system: System
 let a: Tenant
@@ -192,7 +192,7 @@ describe("§2.4 sessions", () => {
     expect((await memberA.client.get("/api/org/webhooks")).status).toBe(200)
     expect((await memberA.client.get("/api/org/members")).status).toBe(200)
     expect((await memberA.client.get("/api/org/webhook-events")).status).toBe(200)
-    // Front-desk staff read leads and bookings (CONTRACT.md §14: members see what they may read).
+    // Front-desk staff read leads and bookings (docs/contract.md §14: members see what they may read).
     expect((await memberA.client.get("/api/leads")).status).toBe(200)
     expect((await memberA.client.get("/api/bookings")).status).toBe(200)
     const adminOnly: Array<[string, string, unknown?]> = [

@@ -3,7 +3,7 @@ import { apiKeyChecksum } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, type Member, type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
 
-// CONTRACT.md §1's error table, produced through the gateway as a tenant meets it: each status with
+// docs/contract.md §1's error table, produced through the gateway as a tenant meets it: each status with
 // its exact `code` and `error` text, bodies exactly `{ error, code }` (or with `issues`), and an
 // `X-Request-Id` on every answer.
 let system: System

@@ -2,7 +2,7 @@ import { createHmac } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, type CallOptions, type System, startSystem } from "./support/system.ts"
 
-// CONTRACT.md §1: "500 … anything unexpected" — a tenant's bad body is never unexpected. Every
+// docs/contract.md §1: "500 … anything unexpected" — a tenant's bad body is never unexpected. Every
 // POST/PUT/PATCH route of the contract gets, table-driven, malformed JSON, bodies of the wrong
 // shape, and each top-level field replaced by wrong types, huge numbers, NUL bytes, lone
 // surrogates and the like. Any 5xx fails the test naming the route and the body; every 4xx must be
@@ -119,7 +119,7 @@ beforeAll(async () => {
   // send and template routes above are not answered for a channel the fuzz broke.
   const channelKey = (await (await system.createTenant()).mintKey()).key
   const appSecret = system.running.env.PARLEY_CLOUD_APP_SECRET as string
-  // The sandbox's routes (CONTRACT.md §16), in an organization whose cloud channel is a sandbox.
+  // The sandbox's routes (docs/contract.md §16), in an organization whose cloud channel is a sandbox.
   const sandboxKey = (await (await system.createTenant()).mintKey()).key
   const sandboxed = await system.call("PUT", "/api/channels/cloud", { key: sandboxKey, json: { sandbox: true } })
   expect(sandboxed.status, sandboxed.text).toBe(200)

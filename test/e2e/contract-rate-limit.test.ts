@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, type System, startSystem } from "./support/system.ts"
 
-// CONTRACT.md §1 429 and §3: a system booted with small limits answers the request past the limit
+// docs/contract.md §1 429 and §3: a system booted with small limits answers the request past the limit
 // with 429 `rate_limited`, `Retry-After` and the `RateLimit-*` headers, exactly at the boundary.
 // Large enough that the few unauthenticated setup calls (per IP) of back-to-back runs stay under it.
 const GENERAL = 40

@@ -2,7 +2,7 @@ import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
 
-// CONTRACT.md §1 503: "a dependency is down; Retry-After is set". The dependency taken down here is
+// docs/contract.md §1 503: "a dependency is down; Retry-After is set". The dependency taken down here is
 // real: the TCP path from the services to Postgres is cut (open connections reset, new ones
 // refused), then restored. Every service must answer 503 `unavailable` meanwhile — never 500 —
 // and serve again once the database is back.

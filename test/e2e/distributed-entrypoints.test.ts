@@ -80,7 +80,7 @@ describe("the built entry points the container image runs", () => {
     expect(failures, failures.join("\n\n")).toEqual([])
   }, 120_000)
 
-  it("serves the chat widget from the built gateway: the loader and the panel it names (CONTRACT.md §15)", async () => {
+  it("serves the chat widget from the built gateway: the loader and the panel it names (docs/contract.md §15)", async () => {
     const gateway = started.find((service) => service.name === "gateway")
     expect(gateway, "the gateway process started").toBeDefined()
     const loader = await fetch(`${gateway?.url}/widget.js`)

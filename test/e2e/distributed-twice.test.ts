@@ -16,7 +16,7 @@ import { ensureBuilt } from "./support/distributed-build.ts"
 import { awaitReady, type ServiceProcess } from "./support/distributed-process.ts"
 import { type DistributedSystem, startDistributedSystem } from "./support/distributed-system.ts"
 
-// Two of every consumer (DESIGN.md §3.4): two processes each of the dispatcher, the assistant,
+// Two of every consumer (docs/design.md §3.4): two processes each of the dispatcher, the assistant,
 // messaging and the webhook registry on Kafka, sharing every topic's partitions through their
 // consumer groups; one gateway and one identity. Customer messages come from organizations chosen so
 // that their ids (the key of the inbound, outbound and event topics) land on every partition, and

@@ -3,7 +3,7 @@ import { checkGates, gateTable, setUpGateCredentials } from "./support/gate-tabl
 import { type System, startSystem } from "./support/system.ts"
 
 // The heavy limit well under the general one, so the `RateLimit-Limit` a heavy route answers with
-// shows that its heavy limit counted it (CONTRACT.md §3: the tighter limit answers).
+// shows that its heavy limit counted it (docs/contract.md §3: the tighter limit answers).
 const HEAVY_LIMIT = 1000
 
 describe("one path, one gate: npm start (one process)", () => {

@@ -3,7 +3,7 @@ import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
 
-// CONTRACT.md §17 through the gateway: every conversation route answers another organization's
+// docs/contract.md §17 through the gateway: every conversation route answers another organization's
 // conversation as missing, lists only the caller's own, and the live stream
 // (`GET /api/conversations/events`) authenticates like every other session request and carries
 // only the caller's organization's changes.

@@ -2,7 +2,7 @@ import { eventually } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, type Client, type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
 
-// CONTRACT.md §1 isolation, for the widget surface (§8) and the messaging API (§9): every route
+// docs/contract.md §1 isolation, for the widget surface (§8) and the messaging API (§9): every route
 // that takes an id or lists data is a row; A first uses it on its own data (an unfinished route
 // fails here, loudly), then B — by admin session, by legacy key, and on /api/public by its widget
 // key — gets 404 or sees nothing of A's, and A's data is unchanged afterwards.
@@ -371,7 +371,7 @@ const rows: ReadonlyArray<Row> = [
           raw: `phone,name\n${PHONE_A},Mallory\n`,
           contentType: "text/csv",
         }),
-        // With a session a body must be application/json (CONTRACT.md §2.4): imports take a key.
+        // With a session a body must be application/json (docs/contract.md §2.4): imports take a key.
         keyed ? 200 : 415,
         "B's import",
       ),
@@ -424,7 +424,7 @@ const rows: ReadonlyArray<Row> = [
     attack: async (x, second) => {
       const own = await x.private.get("/api/assistant/profile")
       ok(own, 200, "B's profile")
-      // Before B saves one, its profile is the default, named after B (CONTRACT.md §8).
+      // Before B saves one, its profile is the default, named after B (docs/contract.md §8).
       if (!second) expect(own.body).toEqual({ businessName: b.name, languages: ["en"], faqs: [] })
       expect(own.text).not.toContain("Ada's Atelier")
       expect(own.text).not.toContain("1 Private Lane")

@@ -10,7 +10,7 @@ import {
   type Tenant,
 } from "./support/system.ts"
 
-// CONTRACT.md §1: another organization's resource is answered exactly as a missing one (404), and
+// docs/contract.md §1: another organization's resource is answered exactly as a missing one (404), and
 // lists show only the caller's own. Every id-taking, listing or creating route of §2.4 (members), §4 (keys)
 // and §5 (webhooks) is a row of the table below; each row first proves organization A can use the
 // route on its own resource (so an unfinished route fails loudly instead of passing as a 404),

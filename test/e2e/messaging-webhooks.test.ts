@@ -12,7 +12,7 @@ import { verify } from "@parley/webhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MintedKey, type System, startSystem } from "./support/system.ts"
 
-// Messaging's events (CONTRACT.md §7) on their whole path in `npm start`'s composition: caused
+// Messaging's events (docs/contract.md §7) on their whole path in `npm start`'s composition: caused
 // through the real entry points (the tenant API and provider-signed callbacks to
 // /channels/cloud/webhook), appended through messaging's outbox, fanned out by the dispatcher and
 // delivered to a tenant's receiver on loopback, signed with the secret it registered.
@@ -108,7 +108,7 @@ beforeAll(async () => {
       }
     }
     if (request.method === "GET" && request.path === `/v21.0/${CLOUD.phoneNumberId}`) {
-      // The connection's check that the token can read the number (CONTRACT.md §10.1).
+      // The connection's check that the token can read the number (docs/contract.md §10.1).
       expect(request.headers.authorization).toBe(`Bearer ${CLOUD.accessToken}`)
       return { body: { id: CLOUD.phoneNumberId, display_phone_number: "+1 555-000-0777", verified_name: "E2E" } }
     }
@@ -123,7 +123,7 @@ beforeAll(async () => {
   expect(webhook.status, webhook.text).toBe(201)
   const channel = await key.client.put("/api/channels/cloud", CLOUD)
   expect(channel.status, channel.text).toBe(200)
-  // A new webhook applies to events more than a second after it was answered (CONTRACT.md §6),
+  // A new webhook applies to events more than a second after it was answered (docs/contract.md §6),
   // sooner being allowed: rather than sleep, report statuses of throwaway messages until one of
   // them reaches the receiver. Every event caused after that is one the webhook must get.
   let probes = 0
@@ -172,7 +172,7 @@ describe("messaging's events reach a tenant's webhook, signed", () => {
       )
     const names = (chain: ReadonlyArray<ReceivedSpan>) => chain.map((span) => span.name)
 
-    // Free-form text needs the customer to have written within 24 hours (CONTRACT.md §9).
+    // Free-form text needs the customer to have written within 24 hours (docs/contract.md §9).
     const wrote = await providerChange("messages", {
       messaging_product: "whatsapp",
       metadata: { display_phone_number: "15550000777", phone_number_id: CLOUD.phoneNumberId },
@@ -213,7 +213,7 @@ describe("messaging's events reach a tenant's webhook, signed", () => {
   })
 
   it("delivers message.status for each status the provider reports of a message sent through Parley", async () => {
-    // Free-form text needs the customer to have written within 24 hours (CONTRACT.md §9).
+    // Free-form text needs the customer to have written within 24 hours (docs/contract.md §9).
     const wrote = await providerChange("messages", {
       messaging_product: "whatsapp",
       metadata: { display_phone_number: "15550000777", phone_number_id: CLOUD.phoneNumberId },

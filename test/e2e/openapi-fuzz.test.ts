@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MintedKey, type System, startSystem, type Tenant } from "./support/system.ts"
 
-// CONTRACT.md §1, "bad input gets a clear 4xx, never a 500", over every operation of the OpenAPI
+// docs/contract.md §1, "bad input gets a clear 4xx, never a 500", over every operation of the OpenAPI
 // document the gateway serves (read at run time, so a new route is fuzzed the day it is declared):
 // hostile path ids, query values and bodies — wrong types, huge strings, deep nesting, invalid
 // UTF-8, NUL, `__proto__`, wrong content types, repeated query parameters — drawn by a seeded

@@ -4,7 +4,7 @@ import { verify } from "@parley/webhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MintedKey, type System, startSystem } from "./support/system.ts"
 
-// The sandbox (CONTRACT.md §16) on its whole path in `npm start`'s composition, as a newcomer
+// The sandbox (docs/contract.md §16) on its whole path in `npm start`'s composition, as a newcomer
 // tries it: no provider account, a simulated customer, the assistant's answer reported sent →
 // delivered → read, a template decided, a campaign run — every event reaching the tenant's
 // receiver signed, exactly as with a real provider. The provider stand-in must never be called.
@@ -48,7 +48,7 @@ beforeAll(async () => {
   const channel = await key.client.put("/api/channels/cloud", { sandbox: true })
   expect(channel.status, channel.text).toBe(200)
   expect(channel.body).toMatchObject({ type: "cloud", sandbox: true, status: "connected" })
-  // A new webhook applies to events more than a second after it was answered (CONTRACT.md §6):
+  // A new webhook applies to events more than a second after it was answered (docs/contract.md §6):
   // probe with simulated customers until one's message.inbound arrives.
   let probes = 0
   await eventually(

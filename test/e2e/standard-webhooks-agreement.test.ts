@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md §12: @parley/webhooks' results agree with the `standardwebhooks` npm package on the
+ * docs/contract.md §12: @parley/webhooks' results agree with the `standardwebhooks` npm package on the
  * same inputs. Each row is a delivery as a receiver gets it (body, Standard Webhooks headers, the
  * receiver's secret, the receiver's clock); both libraries judge it, and both must come to the
  * verdict the row states. The package is a devDependency of this workspace only: the receiver

@@ -1,5 +1,5 @@
 /**
- * Real deliveries of `npm start`'s composition, verified as receivers verify them (CONTRACT.md §5,
+ * Real deliveries of `npm start`'s composition, verified as receivers verify them (docs/contract.md §5,
  * §6, §12): with the `standardwebhooks` npm package (any Standard Webhooks library would do) and
  * with @parley/webhooks. Both refuse a tampered body, a wrong secret, and the same request replayed
  * more than five minutes later; across a secret rotation a receiver on either key keeps verifying.
@@ -117,7 +117,7 @@ describe("a secret rotation", () => {
     const rotated = await key.client.put(`/api/org/webhooks/${webhook.id}`, { secret: next })
     expect(rotated.status, rotated.text).toBe(200)
     expect(rotated.body).not.toHaveProperty("secret")
-    // The rotation applies within a second (CONTRACT.md §6): test events until one is signed by both keys.
+    // The rotation applies within a second (docs/contract.md §6): test events until one is signed by both keys.
     const delivery = await eventually(
       async () => {
         const request = await testEvent("lead.created")

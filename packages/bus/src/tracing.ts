@@ -1,5 +1,5 @@
 /**
- * Trace context on bus records (CONTRACT.md §18): a record appended or published inside a trace
+ * Trace context on bus records (docs/contract.md §18): a record appended or published inside a trace
  * carries the W3C `traceparent` (and `tracestate`) of the span that produced it as record headers
  * — Kafka record headers, the single-node log's `headers` column, the outbox's — and each record a
  * consumer handles is a CONSUMER span, child of that context, inside which the handler runs (so

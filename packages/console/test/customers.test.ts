@@ -209,7 +209,7 @@ describe("the console's customer screens", () => {
     const saved = await parley.api("GET", "/api/bookings/settings")
     expect(saved.body).toMatchObject({ country: "GB", hours: { sat: [["10:00", "14:00"]] } })
 
-    // The live preview talks to the assistant with the session: no widget key exists yet (CONTRACT.md §14).
+    // The live preview talks to the assistant with the session: no widget key exists yet (docs/contract.md §14).
     const preview = page.getByRole("region", { name: "Preview" })
     await preview.getByLabel("Your message").fill("Hi, I'm Sam, please call me back at +1 415 555 0177")
     await preview.getByRole("button", { name: "Send" }).click()

@@ -1,5 +1,5 @@
 /**
- * The Inbox (CONTRACT.md §17) in a real browser against `npm start`: two people of one organization
+ * The Inbox (docs/contract.md §17) in a real browser against `npm start`: two people of one organization
  * in two browser contexts and a visitor's widget on a business's page in a third. The visitor asks
  * for a person; both people see the conversation arrive, waiting, without a reload; one takes it
  * over and the other sees it taken; the reply reaches the widget within seconds, marked as from a

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import { ErrorBody, ErrorCode, ErrorStatus, ErrorText, statusOf } from "./errors.ts"
 
 describe("errors", () => {
-  it("every code has the status CONTRACT.md gives it", () => {
+  it("every code has the status docs/contract.md gives it", () => {
     expect(Object.keys(ErrorStatus).sort()).toEqual([...ErrorCode.literals].sort())
     expect(statusOf("invalid_request")).toBe(400)
     expect(statusOf("unauthorized")).toBe(401)

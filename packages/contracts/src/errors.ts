@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** The machine codes of CONTRACT.md §1: a closed list, each with one HTTP status. */
+/** The machine codes of docs/contract.md §1: a closed list, each with one HTTP status. */
 export const ErrorCode = Schema.Literals([
   "invalid_request",
   "unauthorized",

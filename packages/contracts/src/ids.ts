@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 
 /**
- * Identifiers are opaque `<prefix>_<base62>` strings (CONTRACT.md §1); `newId` in
+ * Identifiers are opaque `<prefix>_<base62>` strings (docs/contract.md §1); `newId` in
  * `@parley/platform` makes 22 characters (128 bits). The schemas accept 16–64 base62 characters so
  * that ids of any generation decode, and brand them per prefix so an `OrgId` cannot be passed where
  * a `WebhookId` is wanted.

@@ -9,7 +9,7 @@ import { Scope } from "./scopes.ts"
 export const UserActor = Schema.Struct({
   type: Schema.Literal("user"),
   userId: UserId,
-  /** The member's email, when the gateway knows it (who holds a conversation, CONTRACT.md §17). */
+  /** The member's email, when the gateway knows it (who holds a conversation, docs/contract.md §17). */
   email: Schema.optionalKey(Schema.String),
 })
 export const ApiKeyActor = Schema.Struct({

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** The API key scopes (CONTRACT.md §2.1). A key with none is a legacy, full-access key. */
+/** The API key scopes (docs/contract.md §2.1). A key with none is a legacy, full-access key. */
 export const Scope = Schema.Literals(["chat:write", "chat:read", "bookings:read", "bookings:write", "messages:send"])
 export type Scope = typeof Scope.Type
 
@@ -11,7 +11,7 @@ export const WidgetScopes: ReadonlyArray<Scope> = ["chat:write", "chat:read", "b
 
 /**
  * A key is widget-only when it has scopes and none of them reaches beyond the widget: it is
- * refused on the private API (CONTRACT.md §2.3). A legacy key (no scopes) is not widget-only.
+ * refused on the private API (docs/contract.md §2.3). A legacy key (no scopes) is not widget-only.
  */
 export const isWidgetOnly = (scopes: ReadonlyArray<Scope>): boolean =>
   scopes.length > 0 && scopes.every((scope) => WidgetScopes.includes(scope))

@@ -15,7 +15,7 @@ const failure = (input: unknown) => {
 }
 
 describe("invalid request bodies", () => {
-  it("name each bad field in CONTRACT.md's path notation", () => {
+  it("name each bad field in docs/contract.md's path notation", () => {
     const body = invalidRequestBody(failure({ events: ["message.inbound", "message.sent"] }))
     expect(body.code).toBe("invalid_request")
     expect(body.issues?.map((i) => i.path)).toEqual(["url", "events[1]"])

@@ -3,7 +3,7 @@ import type { Schema, SchemaIssue } from "effect"
 import { type ErrorBody, type ErrorIssue, ErrorText } from "./errors.ts"
 
 /**
- * Turns a Schema decoding failure into CONTRACT.md's 400: `issues` lists each field and why, and
+ * Turns a Schema decoding failure into docs/contract.md's 400: `issues` lists each field and why, and
  * the sentence names them (`Invalid request: events[1]: Expected …; url: Missing key`).
  */
 export const requestIssues = (failure: Schema.SchemaError | SchemaIssue.Issue): ReadonlyArray<ErrorIssue> =>

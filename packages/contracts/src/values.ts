@@ -8,5 +8,5 @@ export { CalendarDate, ClockTime, Count, IsoTimestamp, PhoneDigits }
  */
 export const normalizePhone = (input: string): string => input.replace(/\D+/g, "")
 
-/** The current instant as CONTRACT.md writes timestamps: ISO 8601 UTC with milliseconds. */
+/** The current instant as docs/contract.md writes timestamps: ISO 8601 UTC with milliseconds. */
 export const isoTimestamp = (date: Date | number): IsoTimestamp => new Date(date).toISOString()

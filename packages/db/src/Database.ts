@@ -23,7 +23,7 @@ export const clientOptions = (max: number): postgres.Options<Record<string, post
   onnotice: () => {},
   types: { bigint: postgres.BigInt },
   transform: { undefined: null },
-  // An unreachable database must fail a request fast (503, CONTRACT.md §1), not hold it for
+  // An unreachable database must fail a request fast (503, docs/contract.md §1), not hold it for
   // postgres.js's default 30 s.
   connect_timeout: 5,
   // A query that needs a connection waits out the pool's reconnect delay first. postgres.js grows

@@ -1,4 +1,4 @@
-import { activeTraceContext, GroupCommit as Batches, isDependencyUnavailable, withTraceContext } from "@parley/platform"
+import { activeTraceContext, BatchQueue, isDependencyUnavailable, withTraceContext } from "@parley/platform"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import type postgres from "postgres"
 import type { Database } from "./Database.ts"
@@ -19,10 +19,9 @@ export interface GroupCommit<I, A, E> {
 }
 
 /**
- * Group commit over `withTransaction` (the queue is `@parley/platform`'s `GroupCommit`, the one the
- * dispatcher's publishes go through): items submitted concurrently are applied together in one
- * transaction — one commit, one fsync — and each caller is answered only after that transaction
- * committed. Idle, an item leaves at once; while batches are in flight, items pile up and leave
+ * Group commit over `withTransaction` (the queue is `@parley/platform`'s `BatchQueue`): items
+ * submitted concurrently are applied together in one transaction — one commit, one fsync — and each
+ * caller is answered only after that transaction committed. Idle, an item leaves at once; while batches are in flight, items pile up and leave
  * together as soon as one finishes (no timer, no linger).
  *
  * `apply(tx, items)` answers one result per item, in order, using only `tx` (like any
@@ -82,7 +81,7 @@ export const makeGroupCommit = <I, A, E, R>(
       })
 
     // The queue runs a batch in its submitters' trace (when tracing is on): the fiber continues it.
-    const batches = new Batches<I, Exit.Exit<A, E>>(
+    const batches = new BatchQueue<I, Exit.Exit<A, E>>(
       (items) => Effect.runPromiseWith(context)(withTraceContext(runBatch(items), activeTraceContext())),
       { maxBatch, maxConcurrent },
     )

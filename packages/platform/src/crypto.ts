@@ -18,7 +18,7 @@ export const hmacSha256Hex = (key: BinaryLike, data: BinaryLike): string =>
 /**
  * `X-Service-Signature` of a signed post (webhook deliveries, the bridge's outbound messages):
  * `sha256=<lowercase hex HMAC-SHA256>` over the exact body bytes, keyed with the secret string as
- * registered (CONTRACT.md §6). Synchronous, for the delivery hot path; receivers use @parley/webhooks.
+ * registered (docs/contract.md §6). Synchronous, for the delivery hot path; receivers use @parley/webhooks.
  */
 export const deliverySignature = (body: string, secret: string): string => `sha256=${hmacSha256Hex(secret, body)}`
 

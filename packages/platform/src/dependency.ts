@@ -1,6 +1,6 @@
 /**
  * Whether an error means a dependency (Postgres, Redis, another service) is unreachable, rather than
- * a bug: CONTRACT.md §1 answers those 503 `unavailable` with Retry-After, never 500. Walks the
+ * a bug: docs/contract.md §1 answers those 503 `unavailable` with Retry-After, never 500. Walks the
  * `cause` chain, since Effect and the clients wrap the socket error they saw.
  */
 const UNREACHABLE_CODES = new Set([

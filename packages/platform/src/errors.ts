@@ -1,6 +1,6 @@
 /**
  * The one error type HTTP handlers answer with. Each constructor fixes the status, code and text
- * of CONTRACT.md §1, so a service maps its domain errors to these in one function and never spells
+ * of docs/contract.md §1, so a service maps its domain errors to these in one function and never spells
  * a status or a code itself.
  */
 
@@ -29,7 +29,7 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
 
 export const isApiError = (value: unknown): value is ApiError => value instanceof ApiError
 
-// The status always comes from the code (CONTRACT.md §1), never from the caller.
+// The status always comes from the code (docs/contract.md §1), never from the caller.
 const make = (
   code: ErrorCode,
   error: string,
@@ -58,7 +58,7 @@ export const notFound = (): ApiError => make("not_found", ErrorText.notFound)
 
 export const conflict = (text: string): ApiError => make("conflict", text)
 
-/** 409 `outside_service_window`: free-form text past 24 h since the customer last wrote (CONTRACT.md §9). */
+/** 409 `outside_service_window`: free-form text past 24 h since the customer last wrote (docs/contract.md §9). */
 export const outsideServiceWindow = (): ApiError => make("outside_service_window", ErrorText.outsideServiceWindow)
 
 export const payloadTooLarge = (): ApiError => make("payload_too_large", ErrorText.payloadTooLarge)

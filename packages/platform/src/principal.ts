@@ -6,9 +6,14 @@
  *
  * - `x-parley-principal: <base64url JSON { principal, issuedAt }>.<base64url HMAC>`
  * - `x-parley-internal: <issuedAt ms>.<base64url HMAC(method, path with query, issuedAt)>`
+ *
+ * The principal travels one of two ways, both here: between processes in the signed header
+ * (`signPrincipal`), within one process on the request object itself (`handPrincipalInProcess`);
+ * a service receives either with `receivePrincipal`.
  */
 
 import { createHmac, createSecretKey, type KeyObject } from "node:crypto"
+import type { IncomingMessage } from "node:http"
 import { Principal } from "@parley/contracts"
 import { Data, Redacted, Result, Schema } from "effect"
 import { base64UrlDecode, constantTimeEqual } from "./crypto.ts"
@@ -84,6 +89,33 @@ export const verifyPrincipal = (
     return Result.fail(new InternalAuthRejected({ reason: "expired" }))
   }
   return Result.succeed(decoded.success.principal)
+}
+
+/**
+ * Where a gateway in the same process puts the principal of a request it hands over whole
+ * (`npm start`): on the raw request object, under a symbol no HTTP client can set — only code in
+ * this process can. The service takes it as verified, skipping the HMAC and the envelope's decode
+ * that the signed header costs; a request from a socket never carries it and is verified as ever.
+ */
+const IN_PROCESS_PRINCIPAL = Symbol("@parley/platform/inProcessPrincipal")
+
+/** Gives the service in this process that `raw` is handed to its caller's principal, unsigned. */
+export const handPrincipalInProcess = (raw: IncomingMessage, principal: Principal): void => {
+  ;(raw as unknown as Record<symbol, Principal>)[IN_PROCESS_PRINCIPAL] = principal
+}
+
+/**
+ * The principal of a request a service received: the one handed in-process with the request
+ * object, else the signed `x-parley-principal` header's, verified.
+ */
+export const receivePrincipal = (
+  secret: InternalSecret,
+  raw: IncomingMessage,
+  header: string | undefined,
+  options: Clock = {},
+): Result.Result<Principal, InternalAuthRejected> => {
+  const handed = (raw as unknown as Record<symbol, Principal | undefined>)[IN_PROCESS_PRINCIPAL]
+  return handed !== undefined ? Result.succeed(handed) : verifyPrincipal(secret, header, options)
 }
 
 export interface InternalCall {

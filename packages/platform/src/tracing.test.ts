@@ -1,8 +1,8 @@
 import { Writable } from "node:stream"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BatchQueue } from "./batch-queue.ts"
 import { effectHandler } from "./effect-http.ts"
-import { GroupCommit } from "./group-commit.ts"
 import { makeHttpServer } from "./http/server.ts"
 import { makeLogger } from "./logger.ts"
 import { makeServiceMetrics } from "./metrics.ts"
@@ -169,7 +169,7 @@ describe("tracing, exported over OTLP/HTTP (http/json)", () => {
     const held = new Promise<void>((resolve) => {
       release = resolve
     })
-    const queue = new GroupCommit<string>(
+    const queue = new BatchQueue<string>(
       async (items) => {
         seen.push(Otel.trace.getSpanContext(Otel.context.active()))
         if (items.includes("hold")) await held

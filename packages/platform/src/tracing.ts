@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry tracing (CONTRACT.md §18), with the OpenTelemetry JS SDK: every service exports its
+ * OpenTelemetry tracing (docs/contract.md §18), with the OpenTelemetry JS SDK: every service exports its
  * spans over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`)
  * is set, as `OTEL_EXPORTER_OTLP_PROTOCOL` says (`http/protobuf`, the default, or `http/json`),
  * named `OTEL_SERVICE_NAME` or else the service's own name, sampled per `OTEL_TRACES_SAMPLER`

@@ -66,7 +66,7 @@ export type VerificationError =
   | TimestampOutsideTolerance
 
 /**
- * The status a receiver should answer for a refused delivery, as CONTRACT.md §12 has the example
+ * The status a receiver should answer for a refused delivery, as docs/contract.md §12 has the example
  * receiver do: 401 when the delivery cannot be trusted, 2xx otherwise. An authentic body this
  * library cannot decode (malformed, or an event newer than the library) gets 200: Parley would
  * retry the very same bytes, which would never decode; log it instead.

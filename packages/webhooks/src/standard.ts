@@ -1,7 +1,7 @@
 /**
  * Standard Webhooks (https://www.standardwebhooks.com/) signatures, with Web Crypto only:
  * `webhook-signature: v1,<base64 HMAC-SHA256(key, "<webhook-id>.<webhook-timestamp>.<body>")>`, keyed
- * with the secret's decoded bytes. Parley sends them beside `X-Service-Signature` (CONTRACT.md §6);
+ * with the secret's decoded bytes. Parley sends them beside `X-Service-Signature` (docs/contract.md §6);
  * during the 24 hours after a rotation a second `v1,` signature by the previous key follows the first.
  *
  * The reading of the headers follows the `standardwebhooks` npm package exactly, so that the two

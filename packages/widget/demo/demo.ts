@@ -34,7 +34,7 @@ const readSaved = async (): Promise<SavedDemo> => {
 await mkdir(dataDir, { recursive: true })
 console.log("Starting Parley for the widget demo (data in .parley/widget-demo)…")
 const environment = await embeddedEnvironment(dataDir)
-// The console accepts sessions from its public URL's origin only (CONTRACT.md §2.4): this port's.
+// The console accepts sessions from its public URL's origin only (docs/contract.md §2.4): this port's.
 const publicUrl = `http://localhost:${environment.PARLEY_PORT}`
 const parley = await startStandaloneProcess({ ...environment, PARLEY_PUBLIC_URL: publicUrl }, { timeoutMs: 120_000 })
 

@@ -1,5 +1,5 @@
 /**
- * A 429 as a visitor meets it (CONTRACT.md §3, §15): a Parley of its own with a general limit of 8
+ * A 429 as a visitor meets it (docs/contract.md §3, §15): a Parley of its own with a general limit of 8
  * requests a minute, so that the key runs into the real limit in a few messages. The panel says so
  * with the seconds of `Retry-After`, offers a retry, and loses nothing the visitor typed — not across
  * a retry that is refused again, nor across a reload.

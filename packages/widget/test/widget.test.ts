@@ -1,5 +1,5 @@
 /**
- * The widget as a visitor meets it (CONTRACT.md §15): Debian's Chromium on a business's page served
+ * The widget as a visitor meets it (docs/contract.md §15): Debian's Chromium on a business's page served
  * from another loopback origin (`http://localhost:<port>`) than Parley's (`http://127.0.0.1:<port>`,
  * `npm start` as a child), under a CSP that names Parley only in script-src and connect-src. Every
  * test ends with the page clean: no console error it did not provoke, no CSP violation, no request to

@@ -162,7 +162,7 @@ const runConversation = async (app: FastifyInstance, conversation: Conversation)
   const problems: Array<string> = []
   const settings = await request("PUT", "/api/bookings/settings", admin, world.settings)
   if (settings.status !== 200) throw new Error(`settings refused: ${JSON.stringify(settings.body)}`)
-  // An engine without profiles (the one before CONTRACT.md §8's knowledge) answers 404 here.
+  // An engine without profiles (the one before docs/contract.md §8's knowledge) answers 404 here.
   await request("PUT", "/api/assistant/profile", admin, world.profile)
 
   const transcript: Array<{ visitor: string; reply: string }> = []

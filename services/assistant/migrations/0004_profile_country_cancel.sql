@@ -1,4 +1,4 @@
--- CONTRACT.md §8: how national phone numbers are read (ISO 3166-1 alpha-2), the assistant's profile
+-- docs/contract.md §8: how national phone numbers are read (ISO 3166-1 alpha-2), the assistant's profile
 -- (its knowledge and languages), and bookings found by phone when a channel customer cancels.
 ALTER TABLE assistant.booking_settings ADD COLUMN country text NOT NULL DEFAULT 'US';
 

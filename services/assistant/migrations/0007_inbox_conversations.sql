@@ -1,4 +1,4 @@
--- CONTRACT.md §17: every conversation (widget session or channel customer) is listed in the inbox
+-- docs/contract.md §17: every conversation (widget session or channel customer) is listed in the inbox
 -- under a `cnv_…` id of its own (widget sessions keep their `ses_…` id for the widget), may be held
 -- by a person, and carries people's replies beside the customer's and the assistant's messages.
 ALTER TABLE assistant.conversations

@@ -14,7 +14,7 @@ import type { LlmSettings } from "./llm/model-turn.ts"
 /**
  * The optional language model: all three of PARLEY_LLM_BASE_URL, PARLEY_LLM_API_KEY and
  * PARLEY_LLM_MODEL, else none (the deterministic assistant). PARLEY_LLM_TURN_TIMEOUT_MS bounds a
- * whole turn with the model (default 20 s, CONTRACT.md §13), PARLEY_LLM_TIMEOUT_MS each request to it
+ * whole turn with the model (default 20 s, docs/contract.md §13), PARLEY_LLM_TIMEOUT_MS each request to it
  * (default 15 s); past either, the deterministic engine answers that turn.
  */
 const llm: Config.Config<LlmSettings | undefined> = Config.all({

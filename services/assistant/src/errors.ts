@@ -1,6 +1,6 @@
 /**
  * What can go wrong in the assistant that a caller can act on. Infrastructure failures are defects
- * (500 `Internal error`); everything here maps to CONTRACT.md's `{ error, code }` in `http/errors.ts`.
+ * (500 `Internal error`); everything here maps to docs/contract.md's `{ error, code }` in `http/errors.ts`.
  */
 import { Schema } from "effect"
 
@@ -25,7 +25,7 @@ export class InvalidCursor extends Schema.TaggedError<InvalidCursor>()("InvalidC
 /** A member who does not hold a conversation (and is not an administrator) tried to act in it (409). */
 export class ConversationHeld extends Schema.TaggedError<ConversationHeld>()("ConversationHeld", {}) {}
 
-/** A person's free-form reply to a cloud-channel customer silent for 24 hours (CONTRACT.md §9, 409). */
+/** A person's free-form reply to a cloud-channel customer silent for 24 hours (docs/contract.md §9, 409). */
 export class OutsideServiceWindow extends Schema.TaggedError<OutsideServiceWindow>()("OutsideServiceWindow", {}) {}
 
 export type AssistantError = ResourceNotFound | BookingRefused | InvalidCursor | ConversationHeld | OutsideServiceWindow

@@ -55,7 +55,7 @@ const PROFILE = {
   handoffMessage: "Good question for the team. Shall they call you?",
 }
 
-describe("the assistant's profile (CONTRACT.md §8)", () => {
+describe("the assistant's profile (docs/contract.md §8)", () => {
   it("starts with the defaults, and reads back what an administrator saved", async () => {
     const orgId = newOrg()
     const initial = await call(app, orgId, "member", "GET", "/api/assistant/profile")

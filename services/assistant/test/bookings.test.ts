@@ -300,7 +300,7 @@ describe("bookings", () => {
     }
     expect(await pages("")).toEqual({ ids: [...made].reverse(), sizes: [2, 2, 1] })
     expect(await pages(`date=${monday}&`)).toEqual({ ids: [made[3], made[1], made[0]], sizes: [2, 1] })
-    // Without `limit`, 50 at most (CONTRACT.md §1); a cursor this API did not issue is a 400.
+    // Without `limit`, 50 at most (docs/contract.md §1); a cursor this API did not issue is a 400.
     const all = (await admin(app, orgId, "GET", "/api/bookings")).json() as { data: Array<unknown>; nextCursor: null }
     expect([all.data.length, all.nextCursor]).toEqual([5, null])
     for (const query of ["limit=0", "limit=101", "cursor=not-a-cursor"]) {

@@ -179,7 +179,7 @@ describe("widget chat", () => {
     const first = await say(orgId, `I'm Dana, can I book an appointment on ${date}?`)
     expect(first.reply.text).toContain(day)
     expect(first.reply.text).toContain("9:00 AM")
-    // Dates and times as people read them: no ISO date, no zone id in prose (CONTRACT.md §8).
+    // Dates and times as people read them: no ISO date, no zone id in prose (docs/contract.md §8).
     expect(first.reply.text).not.toContain(date)
     expect(first.reply.text).not.toContain("UTC")
     const picked = await say(orgId, "10:30 please", first.sessionId)

@@ -1,5 +1,5 @@
 /**
- * A conversation releases or changes only the leads and bookings it made (CONTRACT.md §8, issue #22),
+ * A conversation releases or changes only the leads and bookings it made (docs/contract.md §8, issue #22),
  * and moves or cancels a booking however it was made — the widget's booking form included — without
  * ever answering 5xx to the visitor.
  */

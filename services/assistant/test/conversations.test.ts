@@ -286,7 +286,7 @@ describe("the console's preview", () => {
     const second = await preview("Can I talk to a human please? 415 555 0166", first.sessionId)
     expect(second.sessionId).toBe(first.sessionId)
     expect((await list(alice)).data).toEqual([])
-    // The preview's own assistant records the number it was given (CONTRACT.md §14: the live assistant).
+    // The preview's own assistant records the number it was given (docs/contract.md §14: the live assistant).
     expect(second.lead).not.toBeNull()
     // A visitor's session is listed and waiting as before; the preview's session id is not the widget's.
     await chat(orgId, "Can I talk to a human please?")

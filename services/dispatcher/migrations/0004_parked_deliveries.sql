@@ -1,4 +1,4 @@
--- Deliveries that could not start because their webhook's share of concurrency was full (DESIGN.md
+-- Deliveries that could not start because their webhook's share of concurrency was full (docs/design.md
 -- §3.3): parked here, per webhook, so that the bus partition they came from moves on and commits.
 -- A dispatcher claims a row when a place of that webhook frees (claimed_until is a lease: a claim of
 -- a process that died expires and the row is claimed again), makes the attempt, and deletes it.

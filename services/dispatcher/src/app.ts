@@ -1,7 +1,7 @@
 import { Bus, defineService, type OutgoingRecord, type ServiceApp } from "@parley/bus"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
-import { GroupCommit, makeHttpServer, type ParleyLogger, SecretBox } from "@parley/platform"
+import { BatchQueue, makeHttpServer, type ParleyLogger, SecretBox } from "@parley/platform"
 import { Effect, Redacted, Schedule, type Scope } from "effect"
 import packageJson from "../package.json" with { type: "json" }
 import { AttemptLog } from "./attempt-log.ts"
@@ -72,7 +72,7 @@ export const makeDispatcher = (options: DispatcherOptions) =>
     )
     const schedule = options.schedule ?? AttemptSchedule
     const bus = yield* Bus
-    const publisher = new GroupCommit<OutgoingRecord>(async (records) => {
+    const publisher = new BatchQueue<OutgoingRecord>(async (records) => {
       await Effect.runPromise(bus.publish(records))
       return records.map(() => undefined)
     })

@@ -1,5 +1,5 @@
 import type { OutgoingRecord } from "@parley/bus"
-import { GroupCommit } from "@parley/platform"
+import { BatchQueue } from "@parley/platform"
 import type postgres from "postgres"
 import type { AttemptOutcome } from "./attempt.ts"
 
@@ -32,14 +32,14 @@ export class AttemptLog {
   readonly #sql: postgres.Sql
   readonly #schema: string
 
-  readonly #finds: GroupCommit<AttemptKey, LogRow | undefined>
-  readonly #outcomes: GroupCommit<AttemptKey & { readonly outcome: AttemptOutcome }, undefined>
+  readonly #finds: BatchQueue<AttemptKey, LogRow | undefined>
+  readonly #outcomes: BatchQueue<AttemptKey & { readonly outcome: AttemptOutcome }, undefined>
 
   constructor(sql: postgres.Sql, schema: string) {
     this.#sql = sql
     this.#schema = schema
     // Looked up and written in batches: one query serves every attempt that finished meanwhile.
-    this.#finds = new GroupCommit(async (keys) => {
+    this.#finds = new BatchQueue(async (keys) => {
       const rows = await sql<Array<LogRow>>`
         select l.delivery_id, l.attempt, l.outcome, l.records
         from ${sql(schema)}.attempt_log l
@@ -49,7 +49,7 @@ export class AttemptLog {
       return keys.map((k) => found.get(`${k.deliveryId}/${k.attempt}`))
     })
     // The batch travels as one JSON text (array literals would escape every quote in it again).
-    this.#outcomes = new GroupCommit(async (entries) => {
+    this.#outcomes = new BatchQueue(async (entries) => {
       await sql`
         insert into ${sql(schema)}.attempt_log (delivery_id, attempt, outcome)
         select e."deliveryId", e.attempt, e.outcome::text

@@ -30,7 +30,7 @@ const keyOf = (delivery: { readonly deliveryId: string; readonly attempt: number
 const laneOf = (webhookId: string, attemptClass: AttemptClass) => `${attemptClass}:${webhookId}`
 
 /**
- * Makes the attempts of deliveries within each webhook's share (DESIGN.md §3.3). A delivery from a
+ * Makes the attempts of deliveries within each webhook's share (docs/design.md §3.3). A delivery from a
  * bus record starts at once when its webhook has a free place, waits briefly for one while the
  * webhook answers promptly, and is otherwise parked durably (`ParkedDeliveries`), so the record's
  * partition moves on and commits. A webhook's parked deliveries are claimed back as its places free
@@ -182,7 +182,7 @@ export class AttemptRunner {
         const target = await parts.directory.target(delivery.webhookId)
         if (!isDeliverableTo(target, delivery)) {
           // Deleted or disabled since it was parked: nothing is sent and nothing stays queued for it
-          // (a test delivery goes to its webhook enabled or not, CONTRACT.md §5).
+          // (a test delivery goes to its webhook enabled or not, docs/contract.md §5).
           slot.release()
         } else {
           await this.#attempt(delivery, target, slot)

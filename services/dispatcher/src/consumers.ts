@@ -7,7 +7,7 @@ import { DirectoryCacheMs, type DispatchTarget, isDeliverableTo, type WebhookDir
 
 export interface DispatcherParts {
   readonly directory: WebhookDirectory
-  /** Makes each attempt within its webhook's share, or parks it (DESIGN.md §3.3). */
+  /** Makes each attempt within its webhook's share, or parks it (docs/design.md §3.3). */
   readonly runner: AttemptRunner
   readonly groupPrefix: string
   /** Records in flight per partition of the event and deliveries topics. */
@@ -108,7 +108,7 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
             const target = await targetOf(parts, delivery)
             if (target === "unknown") return true
             // Deleted or disabled since: nothing is sent and nothing stays queued for it. A test
-            // delivery goes to its webhook enabled or not (CONTRACT.md §5), deleted aside.
+            // delivery goes to its webhook enabled or not (docs/contract.md §5), deleted aside.
             const live = target === "deleted" ? undefined : target
             if (isDeliverableTo(live, delivery)) await parts.runner.deliver(delivery, live)
             return false

@@ -1,5 +1,5 @@
 import { DeliveryRecord, decodeBusValue, encodeBusValue } from "@parley/contracts"
-import { GroupCommit } from "@parley/platform"
+import { BatchQueue } from "@parley/platform"
 import { Effect } from "effect"
 import type postgres from "postgres"
 import type { AttemptClass } from "./webhook-shares.ts"
@@ -29,7 +29,7 @@ const attemptsOf = (attemptClass: AttemptClass): readonly [number, number] =>
   attemptClass === "first" ? [1, 1] : [2, 3]
 
 /**
- * The durable per-webhook queue of deliveries whose webhook's share was full (DESIGN.md §3.3):
+ * The durable per-webhook queue of deliveries whose webhook's share was full (docs/design.md §3.3):
  * `dispatcher.parked_deliveries`. Parking takes a delivery out of its bus partition's window, so
  * the partition commits past it; a claim takes it back when the webhook has a free place. Claims
  * are leases, so a process that dies holding some only delays them; the attempt log makes sure a
@@ -39,8 +39,8 @@ export class ParkedDeliveries {
   readonly #sql: postgres.Sql
   readonly #schema: string
   readonly #leaseMs: number
-  readonly #parks: GroupCommit<DeliveryRecord, undefined>
-  readonly #removals: GroupCommit<ParkedKey, undefined>
+  readonly #parks: BatchQueue<DeliveryRecord, undefined>
+  readonly #removals: BatchQueue<ParkedKey, undefined>
 
   /** `attemptTimeoutMs`: the longest one attempt takes; a claim lasts that plus `ClaimMarginMs`. */
   constructor(sql: postgres.Sql, schema: string, attemptTimeoutMs: number) {
@@ -49,7 +49,7 @@ export class ParkedDeliveries {
     this.#leaseMs = attemptTimeoutMs + ClaimMarginMs
     // Parked and removed in batches (one round trip for everything that arrived meanwhile), as JSON
     // text: array literals would escape every quote of every record again.
-    this.#parks = new GroupCommit(async (deliveries) => {
+    this.#parks = new BatchQueue(async (deliveries) => {
       const rows = deliveries.map((delivery) => ({
         deliveryId: delivery.deliveryId,
         attempt: delivery.attempt,
@@ -65,7 +65,7 @@ export class ParkedDeliveries {
         on conflict (delivery_id, attempt) do nothing`
       return deliveries.map(() => undefined)
     })
-    this.#removals = new GroupCommit(async (keys) => {
+    this.#removals = new BatchQueue(async (keys) => {
       await sql`
         delete from ${sql(schema)}.parked_deliveries p
         using jsonb_to_recordset(${JSON.stringify(keys)}::text::jsonb) as k("deliveryId" text, attempt int)

@@ -1,5 +1,5 @@
 /**
- * Signing an attempt (CONTRACT.md §6): `X-Service-Signature` keyed with the secret string as
+ * Signing an attempt (docs/contract.md §6): `X-Service-Signature` keyed with the secret string as
  * registered, and the Standard Webhooks headers — `webhook-signature` keyed with the secret's
  * decoded bytes over `<webhook-id>.<webhook-timestamp>.<body>`, followed during a rotation's window
  * by the previous key's. This runs for every attempt, so the keys are made once per webhook secret

@@ -1,4 +1,11 @@
-import type { EventName, OrgId, WebhookChanged, WebhookId } from "@parley/contracts"
+import {
+  type EventName,
+  type OrgId,
+  type WebhookChanged,
+  type WebhookId,
+  type WebhookStateRow,
+  webhookStateColumns,
+} from "@parley/contracts"
 import type postgres from "postgres"
 import type { Keyring, WebhookKeys } from "./signing.ts"
 
@@ -16,7 +23,7 @@ export interface DispatchTarget {
 /**
  * Whether a delivery is attempted at all: not once its webhook is deleted (`undefined`), nor while
  * it is disabled unless the delivery is a test (a test goes to its webhook enabled or not,
- * CONTRACT.md §5).
+ * docs/contract.md §5).
  */
 export const isDeliverableTo = (
   target: DispatchTarget | undefined,
@@ -26,7 +33,7 @@ export const isDeliverableTo = (
 /**
  * Entries are cached briefly to spare the database one query per event and per attempt. Changes
  * applied by this process invalidate at once; the TTL bounds how stale another instance can be, well
- * inside the one second CONTRACT.md §6 allows between a webhook change and the events it governs.
+ * inside the one second docs/contract.md §6 allows between a webhook change and the events it governs.
  */
 export const DirectoryCacheMs = 250
 
@@ -173,24 +180,9 @@ export class WebhookDirectory {
   }
 }
 
-interface Row {
+/** A row of the projection: the state the bus carries, under the webhook's id. */
+interface Row extends WebhookStateRow {
   readonly webhook_id: string
-  readonly org_id: string
-  readonly url: string
-  readonly events: Array<string>
-  readonly enabled: boolean
-  readonly sealed_secret: string
-  readonly previous_sealed_secret: string | null
-  readonly previous_secret_expires_at: Date | null
 }
 
-const columns = [
-  "webhook_id",
-  "org_id",
-  "url",
-  "events",
-  "enabled",
-  "sealed_secret",
-  "previous_sealed_secret",
-  "previous_secret_expires_at",
-] as const
+const columns = ["webhook_id", ...webhookStateColumns] as const

@@ -1,5 +1,5 @@
 /**
- * Each webhook's bounded share of concurrency (DESIGN.md §3.3): at most `first` first attempts and
+ * Each webhook's bounded share of concurrency (docs/design.md §3.3): at most `first` first attempts and
  * `retry` later attempts in flight per webhook in this process. Two shares, not one, so that a
  * webhook's retries are never queued behind its own backlog of first attempts: a hung endpoint
  * holds every first attempt for the whole timeout, and with one share its second and third attempts
@@ -191,7 +191,7 @@ export class WebhookShares {
   }
 }
 
-/** DESIGN.md §3.3: a webhook's first attempts in flight, per dispatcher process. */
+/** docs/design.md §3.3: a webhook's first attempts in flight, per dispatcher process. */
 export const FirstAttemptsPerWebhook = 8
 /** Its second and third attempts in flight: two for each first attempt, so retries keep their gaps. */
 export const RetriesPerWebhook = 16

@@ -45,7 +45,7 @@ export interface TestWebhook {
   events: ReadonlyArray<EventName>
   enabled: boolean
   version: number
-  /** The key before a rotation and until when it signs too (CONTRACT.md §5). */
+  /** The key before a rotation and until when it signs too (docs/contract.md §5). */
   previousSecret?: { readonly secret: string; readonly expiresAt: string } | undefined
 }
 
@@ -64,7 +64,7 @@ export interface Harness {
   /**
    * Waits until the dispatchers' projection holds the webhook: the fan-out drops an event of an
    * organization it knows no webhook of, and a dispatcher just started may read an event before its
-   * projection consumer has read the webhook (CONTRACT.md §6 allows a second for a change to apply).
+   * projection consumer has read the webhook (docs/contract.md §6 allows a second for a change to apply).
    */
   projected(webhook: TestWebhook): Promise<void>
   publishEvents(events: ReadonlyArray<EventRecord>): Promise<void>

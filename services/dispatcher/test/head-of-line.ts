@@ -1,5 +1,5 @@
 /**
- * DESIGN.md §3.3 at scale, on one bus adapter: one organization's hung webhook (accepts, never
+ * docs/design.md §3.3 at scale, on one bus adapter: one organization's hung webhook (accepts, never
  * answers) and failing webhook (500) take hundreds of events each, while that organization's healthy
  * webhook and another organization's — whose events share the partition — must still get every
  * delivery within a second, and the failing webhooks' retries must keep the real 5 s / 10 s gaps.

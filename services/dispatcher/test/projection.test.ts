@@ -21,7 +21,7 @@ afterAll(async () => {
 const requestsFor = (path: string) => receiver.requests.filter((request) => request.path === path)
 
 /**
- * Applies a change, then — once one second has passed since it was committed, as CONTRACT.md §6
+ * Applies a change, then — once one second has passed since it was committed, as docs/contract.md §6
  * allows — publishes one event to `target`'s organization and waits for the control webhook of that
  * organization to receive it, so that the absence of a delivery elsewhere means something.
  */

@@ -95,7 +95,7 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
       const settledAt = Date.now()
       await eventually(() => expect(Date.now() - settledAt).toBeGreaterThan(fast[2] * 2), { timeoutMs: 5_000 })
       expect(requestsFor("/second-ok")).toHaveLength(2)
-      // What the failing receiver answered is kept for the log; a 2xx body is not read (CONTRACT.md §6).
+      // What the failing receiver answered is kept for the log; a 2xx body is not read (docs/contract.md §6).
       expect(harness.attempts.filter((a) => a.webhookId === webhook.webhookId).map((a) => a.responseBody)).toEqual([
         '{"error":"database down"}',
         undefined,

@@ -1,5 +1,5 @@
 /**
- * What every attempt carries to be verified (CONTRACT.md §6): the Standard Webhooks headers beside
+ * What every attempt carries to be verified (docs/contract.md §6): the Standard Webhooks headers beside
  * X-Service-Signature, the previous key's signature during a rotation's window, and X-Service-Test
  * on every attempt of a test delivery. Single-node bus only: the headers do not depend on the bus,
  * and both buses carry deliveries and retries in delivery.test.ts and retries.test.ts.

@@ -163,7 +163,7 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
       },
     ]
     if (redisLimiter !== undefined) {
-      // Optional (CONTRACT.md §3: the gateway keeps serving without Redis): its state shows in the
+      // Optional (docs/contract.md §3: the gateway keeps serving without Redis): its state shows in the
       // body, not in the status, and is read from the limiter's breaker, so a hung Redis cannot make
       // the probe itself wait.
       const shared = redisLimiter
@@ -205,11 +205,11 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     // Past the forwarding routes above (the services' mounts, their routes declared by each
     // service), the gateway serves only what `gatewayRoutes` declares.
     refuseUndeclaredRoutes(app, gatewayRoutes)
-    // The OpenAPI document and its page (CONTRACT.md §11), served by the gateway itself: not
+    // The OpenAPI document and its page (docs/contract.md §11), served by the gateway itself: not
     // authenticated, so counted per client IP as every unauthenticated request is (§3).
     const countByIp = (request: FastifyRequest, reply: FastifyReply) => count(reply, `ip:${request.ip}`, false)
     registerDocsRoutes(app, { publicUrl: options.publicUrl, count: countByIp })
-    // The console (CONTRACT.md §14): its files, counted per client IP like the docs.
+    // The console (docs/contract.md §14): its files, counted per client IP like the docs.
     const consoleFiles = yield* Effect.promise(() => loadConsoleFiles(options.consoleDir, logger))
     if (consoleFiles !== undefined) registerConsoleRoutes(app, { files: consoleFiles, count: countByIp })
     // The chat widget (§15): the loader and the panel's hashed files, likewise counted per client IP.

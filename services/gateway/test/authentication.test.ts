@@ -1,5 +1,5 @@
 /**
- * Authentication and authorization at the edge (CONTRACT.md §2.2–§2.4) against the real identity
+ * Authentication and authorization at the edge (docs/contract.md §2.2–§2.4) against the real identity
  * service; the services behind are played by a loopback server that records what reaches it.
  */
 import { apiKeyChecksum, ErrorText } from "@parley/contracts"

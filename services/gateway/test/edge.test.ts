@@ -1,5 +1,5 @@
 /**
- * The edge's answers to bad input and missing services (CONTRACT.md §1, §8, §11): JSON errors with
+ * The edge's answers to bad input and missing services (docs/contract.md §1, §8, §11): JSON errors with
  * the contract's codes, a request id on every response, never a 500 for a client's mistake.
  */
 import { request as httpRequest } from "node:http"

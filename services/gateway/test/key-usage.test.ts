@@ -1,5 +1,5 @@
 /**
- * `lastUsedAt` (CONTRACT.md §2.1): the gateway notes each key's use in memory and publishes one
+ * `lastUsedAt` (docs/contract.md §2.1): the gateway notes each key's use in memory and publishes one
  * `KeyUsed` per key per flush; identity records it. It is best-effort: a bus that refuses or stalls
  * the publish never fails or slows a request, and the usage arrives once the bus takes it again.
  */

@@ -1,5 +1,5 @@
 /**
- * Rate limits (CONTRACT.md §3) counted in the shared Redis by every gateway instance: exact at the
+ * Rate limits (docs/contract.md §3) counted in the shared Redis by every gateway instance: exact at the
  * boundary, the tighter limit answering, each caller counted under its own subject.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"

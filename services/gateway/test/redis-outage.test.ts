@@ -1,5 +1,5 @@
 /**
- * Redis going away must not take the API down (CONTRACT.md §3), nor slow it, nor take the gateway
+ * Redis going away must not take the API down (docs/contract.md §3), nor slow it, nor take the gateway
  * out of its load balancer: the gateway keeps answering with a per-instance in-memory limiter with
  * the same limits, stays ready (Redis's state is in `/health/ready`'s body and a metric), says so in
  * its log, and returns to Redis once it is back. This test runs its own `redis-server` so it can

@@ -1,5 +1,5 @@
 /**
- * Revocation within one second on every gateway instance (CONTRACT.md §2.1): two instances, one
+ * Revocation within one second on every gateway instance (docs/contract.md §2.1): two instances, one
  * identity, the shared bus; each instance has the key cached when it is revoked.
  */
 import { eventually } from "@parley/platform/testing"

@@ -15,7 +15,7 @@ export const IdentityConfig = Config.all({
   databaseUrl,
   kafkaBrokers,
   internalSecret,
-  /** Unset: the operator API answers 404 everywhere (CONTRACT.md §2.5). */
+  /** Unset: the operator API answers 404 everywhere (docs/contract.md §2.5). */
   operatorToken: optionalString("PARLEY_OPERATOR_TOKEN").pipe(
     Config.map((token) => (token === undefined ? undefined : Redacted.make(token))),
   ),

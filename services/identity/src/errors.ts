@@ -1,6 +1,6 @@
 /**
  * What can go wrong in identity that a caller can act on. Infrastructure failures are defects
- * (500 `Internal error`); everything here maps to CONTRACT.md's `{ error, code }` in `toApiError`.
+ * (500 `Internal error`); everything here maps to docs/contract.md's `{ error, code }` in `toApiError`.
  */
 import { Schema } from "effect"
 

@@ -1,4 +1,4 @@
--- CONTRACT.md §16 and §10.1. A cloud channel is either a real one, verified with the provider
+-- docs/contract.md §16 and §10.1. A cloud channel is either a real one, verified with the provider
 -- before it is stored (verified_at), or a sandbox one, in which Parley plays the provider itself
 -- (generated ids, no token). Channels stored before verification existed keep verified_at null and
 -- are listed "unverified" until they are connected again.

@@ -1,4 +1,4 @@
--- CONTRACT.md §9, "Sending to customers as the messaging network requires".
+-- docs/contract.md §9, "Sending to customers as the messaging network requires".
 
 -- Each campaign recipient's template variables ({{1}}…{{n}}, in order), and its throughput retries:
 -- a provider throughput refusal (130429, 131056, HTTP 429) puts the recipient back to `pending`

@@ -78,7 +78,7 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
     const graph = makeGraphClient({ baseUrl: config.cloudApiUrl, version: config.cloudApiVersion })
     const box = SecretBox.fromBase64Key(Redacted.value(config.secretKey))
     const { sql: providerSql } = yield* Database
-    // The sandbox's status reporter is woken by each message the sandbox accepts (CONTRACT.md §16).
+    // The sandbox's status reporter is woken by each message the sandbox accepts (docs/contract.md §16).
     const sandboxReports = new Wakeup()
     const sandbox = makeSandboxProvider(providerSql, sandboxReports)
     const resources = MessagingResources.of({

@@ -26,7 +26,7 @@ export interface MessagingConfig {
   readonly host: string
   /**
    * Campaign sends per second per sending number, shared by every instance (PARLEY_CLOUD_SEND_RATE,
-   * CONTRACT.md §9; the provider allows 80/s per number by default).
+   * docs/contract.md §9; the provider allows 80/s per number by default).
    */
   readonly campaignRatePerSecond: number
   /** Lets a bridge `outboundUrl` point at loopback or private addresses (development and tests). */

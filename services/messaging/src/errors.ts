@@ -33,10 +33,10 @@ export class InvalidOutboundUrl extends Schema.TaggedError<InvalidOutboundUrl>()
   reason: Schema.String,
 }) {}
 
-/** A sandbox route (CONTRACT.md §16) for an organization whose cloud channel is not a sandbox. */
+/** A sandbox route (docs/contract.md §16) for an organization whose cloud channel is not a sandbox. */
 export class NotSandbox extends Schema.TaggedError<NotSandbox>()("NotSandbox", {}) {}
 
-/** The provider refused to let the token read the number (CONTRACT.md §10.1): nothing was stored. */
+/** The provider refused to let the token read the number (docs/contract.md §10.1): nothing was stored. */
 export class ChannelRefused extends Schema.TaggedError<ChannelRefused>()("ChannelRefused", {
   field: Schema.Literals(["accessToken", "phoneNumberId"]),
   detail: Schema.String,
@@ -48,7 +48,7 @@ export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInp
   issues: Schema.Array(Schema.Struct({ path: Schema.String, message: Schema.String })),
 }) {}
 
-/** Free-form text to a cloud customer whose last message is older than 24 hours (CONTRACT.md §9). */
+/** Free-form text to a cloud customer whose last message is older than 24 hours (docs/contract.md §9). */
 export class OutsideServiceWindow extends Schema.TaggedError<OutsideServiceWindow>()("OutsideServiceWindow", {}) {}
 
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {}) {}
@@ -69,7 +69,7 @@ export type MessagingError =
   | NotFound
 
 /**
- * The one mapping from domain failures to CONTRACT.md's statuses and codes. Provider refusals are
+ * The one mapping from domain failures to docs/contract.md's statuses and codes. Provider refusals are
  * the caller's to fix (recipient, template, token), so they are 400s naming the provider's answer;
  * an unreachable or rate-limiting provider is a dependency down: 503 with `Retry-After`.
  */

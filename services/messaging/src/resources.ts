@@ -17,7 +17,7 @@ export class MessagingResources extends Context.Service<
   MessagingResources,
   {
     readonly graph: GraphClient
-    /** The provider of a cloud channel: the Graph API, or the sandbox (CONTRACT.md §16). */
+    /** The provider of a cloud channel: the Graph API, or the sandbox (docs/contract.md §16). */
     readonly cloudProvider: (channel: StoredChannel) => CloudProvider
     readonly egress: EgressClient
     readonly box: SecretBox

@@ -1,5 +1,5 @@
 /**
- * A campaign stays exact across a hard kill in the middle of a send batch (CONTRACT.md §7:
+ * A campaign stays exact across a hard kill in the middle of a send batch (docs/contract.md §7:
  * `campaign.completed` once every recipient was attempted, `sent + failed = totalRecipients`): two
  * messaging instances run as their own processes, exactly as deployed, sharing the campaign while
  * the provider stand-in refuses every 7th send for throughput; one is SIGKILLed the moment a send

@@ -1,5 +1,5 @@
 /**
- * A campaign completes once, with every recipient counted (CONTRACT.md §7, §9): `campaign.completed`
+ * A campaign completes once, with every recipient counted (docs/contract.md §7, §9): `campaign.completed`
  * never fires while a recipient is still pending, claimed or being sent — whoever holds it — and a
  * throughput refusal is retried, never counted a failure. (The hard kill of a separate process is
  * `campaign-crash.test.ts`.)

@@ -1,5 +1,5 @@
 /**
- * Creating and reading campaigns as CONTRACT.md §9 says: numbers read with the organization's
+ * Creating and reading campaigns as docs/contract.md §9 says: numbers read with the organization's
  * country, invalid ones listed, repeats and opted-out numbers counted and left out, template
  * variables required per recipient, `dryRun`, the list of campaigns and each one's recipients.
  */

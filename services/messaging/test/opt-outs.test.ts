@@ -1,5 +1,5 @@
 /**
- * Opt-out by keyword and the opt-out list (CONTRACT.md §9): a message whose whole text is a stop word
+ * Opt-out by keyword and the opt-out list (docs/contract.md §9): a message whose whole text is a stop word
  * records the sender (source `keyword`) and is answered once with a confirmation instead of by the
  * assistant; START reverses it; the list routes show and remove, per organization.
  */

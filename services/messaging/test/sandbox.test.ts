@@ -20,7 +20,7 @@ import {
 } from "./harness.ts"
 
 /**
- * CONTRACT.md §16: a sandbox cloud channel in which Parley plays the provider. The service runs
+ * docs/contract.md §16: a sandbox cloud channel in which Parley plays the provider. The service runs
  * with no `PARLEY_CLOUD_APP_SECRET` or verify token, and its Graph API URL points at a loopback
  * stand-in that must never be called by a sandbox channel.
  */

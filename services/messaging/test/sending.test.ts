@@ -27,7 +27,7 @@ beforeAll(async () => {
   provider = await startFakeProvider()
   app = await startApp(infra, { config: testConfig(provider.server.url), background: false })
   await connectCloud(app, orgId, PHONE_ID, "5550001")
-  // Free-form text goes only to customers who wrote within 24 hours (CONTRACT.md §9).
+  // Free-form text goes only to customers who wrote within 24 hours (docs/contract.md §9).
   for (const n of ["0142", "0144", "0145", "0146", "0160"]) await customerWrites(app, PHONE_ID, `1415555${n}`)
 })
 

@@ -17,7 +17,7 @@ import {
 } from "./harness.ts"
 
 /**
- * CONTRACT.md §10.1: connecting a cloud channel asks the provider (a loopback stand-in of the Graph
+ * docs/contract.md §10.1: connecting a cloud channel asks the provider (a loopback stand-in of the Graph
  * API) whether the token can read the number before anything is stored.
  */
 

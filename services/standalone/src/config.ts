@@ -5,7 +5,7 @@ import { Config } from "effect"
 export const StandaloneConfig = Config.all({
   host: host("PARLEY_HOST"),
   port: port("PARLEY_PORT", 3000),
-  /** `/metrics` of every service, on loopback only: CONTRACT.md §11 keeps metrics off the public port. */
+  /** `/metrics` of every service, on loopback only: docs/contract.md §11 keeps metrics off the public port. */
   metricsPort: port("PARLEY_METRICS_PORT", 9464),
   dataDir,
   databaseUrl,

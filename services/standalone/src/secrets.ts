@@ -56,7 +56,7 @@ export interface LoadedVerifyToken {
 }
 
 /**
- * The cloud channel's webhook verify token (`PARLEY_CLOUD_VERIFY_TOKEN`, CONTRACT.md §10.1), for an
+ * The cloud channel's webhook verify token (`PARLEY_CLOUD_VERIFY_TOKEN`, docs/contract.md §10.1), for an
  * operator who did not set one: generated on first start and kept in `<dataDir>/cloud-verify-token`
  * (mode 0600), so the value pasted into the provider's app settings stays valid across restarts. A
  * file of its own rather than a field of `secrets.json`, so installations made before it existed get

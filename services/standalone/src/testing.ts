@@ -124,7 +124,7 @@ export const cloudProviderHandler = (request: { path: string }) => {
   if (request.path.endsWith("/message_templates")) {
     return { body: { id: String(Date.now()), status: "PENDING", category: "UTILITY" } }
   }
-  // `GET /<version>/<phoneNumberId>`: the check a channel's connection makes (CONTRACT.md §10.1).
+  // `GET /<version>/<phoneNumberId>`: the check a channel's connection makes (docs/contract.md §10.1).
   const read = /^\/v[0-9.]+\/([0-9]+)$/.exec(request.path)
   if (read !== null) return { body: { id: read[1], display_phone_number: "+1 555-010-0000", verified_name: "Test" } }
   return { body: { success: true } }

@@ -1,4 +1,4 @@
--- Rotation without downtime (CONTRACT.md §5): for 24 hours after a rotation the key in use before it
+-- Rotation without downtime (docs/contract.md §5): for 24 hours after a rotation the key in use before it
 -- keeps signing webhook-signature beside the new one. It is sealed like the current key and set back
 -- to null once its window ends (the registry's sweep, which also publishes the state without it).
 alter table webhooks

@@ -37,7 +37,7 @@ export const WEBHOOK_REGISTRY_SCHEMA = "webhook_registry"
 /**
  * Builds the webhook registry from its dependencies: migrates its schema, starts the consumers of
  * the delivery log and the retention cleanup (both until the Scope closes) and answers the Fastify
- * app with the routes of CONTRACT.md §5, not yet listening.
+ * app with the routes of docs/contract.md §5, not yet listening.
  */
 export const makeWebhookRegistryApp = (
   options: WebhookRegistryOptions,

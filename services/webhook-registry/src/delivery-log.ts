@@ -284,7 +284,7 @@ export const redeliveryOf = (
 }
 
 /**
- * A test delivery (CONTRACT.md §5): the catalogue's sample `data` of `event`, timestamped now, to
+ * A test delivery (docs/contract.md §5): the catalogue's sample `data` of `event`, timestamped now, to
  * this webhook only — the dispatcher attempts it whether the webhook subscribes to the event or is
  * enabled, and every attempt of it (retries, redeliveries, replays) carries `X-Service-Test: true`.
  */
@@ -314,7 +314,7 @@ export const testDeliveryOf = (
   }
 }
 
-/** CONTRACT.md §5: a replay queues at most this many deliveries. */
+/** docs/contract.md §5: a replay queues at most this many deliveries. */
 export const MaxReplay = 10_000
 
 /**
@@ -350,7 +350,7 @@ export const findDelivery = async (sql: postgres.Sql, schema: string, webhookId:
   return row
 }
 
-/** Attempts and deliveries older than this are deleted (CONTRACT.md §6: kept 30 days). */
+/** Attempts and deliveries older than this are deleted (docs/contract.md §6: kept 30 days). */
 export const RetentionDays = 30
 
 export const deleteExpired = async (sql: postgres.Sql, schema: string, now = new Date()) => {

@@ -1,6 +1,6 @@
 /**
  * What can go wrong in the registry that a caller can act on. Infrastructure failures are defects
- * (500, or 503 when a dependency is unreachable); each of these becomes CONTRACT.md's `{ error, code }`
+ * (500, or 503 when a dependency is unreachable); each of these becomes docs/contract.md's `{ error, code }`
  * in `routes/error-mapping.ts`. A body that fails its Schema is answered by the route registration
  * before any of these (400 naming every field).
  */
@@ -10,7 +10,7 @@ import { Schema } from "effect"
 /** Missing, or another organization's (webhook or delivery): the same answer, so existence does not leak. */
 export class ResourceNotFound extends Schema.TaggedError<ResourceNotFound>()("ResourceNotFound", {}) {}
 
-/** A sixth webhook (CONTRACT.md §5). */
+/** A sixth webhook (docs/contract.md §5). */
 export class WebhookLimitReached extends Schema.TaggedError<WebhookLimitReached>()("WebhookLimitReached", {}) {}
 
 /** A replay window written out as empty: `until` not later than `since`. */

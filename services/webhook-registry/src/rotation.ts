@@ -1,5 +1,5 @@
 /**
- * Rotation without downtime (CONTRACT.md §5): for 24 hours after a PUT that changes the secret, the
+ * Rotation without downtime (docs/contract.md §5): for 24 hours after a PUT that changes the secret, the
  * key in use just before it keeps signing `webhook-signature` beside the new one, so receivers can
  * roll over without dropping a delivery. A second rotation inside the window replaces it: never
  * more than two keys. The registry keeps the previous key sealed like the current one, and forgets

@@ -10,7 +10,7 @@ import { assertPublicUrl, type Resolver, type UrlRefused } from "@parley/egress"
 import { Effect, Exit, Schema } from "effect"
 
 /**
- * CONTRACT.md §5's field rules that the request Schemas (`@parley/contracts`: `WebhookUrl`,
+ * docs/contract.md §5's field rules that the request Schemas (`@parley/contracts`: `WebhookUrl`,
  * `WebhookSecret`, `WebhookEvents`) cannot hold: whether a URL's host is public needs DNS, and a
  * subscription keeps each event once. `checkSecret` and `checkEvents` read a value against the same
  * rules, for callers that hold one outside a request.

@@ -3,24 +3,17 @@ import {
   type EventName,
   encodeBusValue,
   isoTimestamp,
-  type OrgId,
   Topics,
   type Webhook,
   WebhookChanged,
   type WebhookId,
+  type WebhookStateRow,
+  webhookChangedOf,
 } from "@parley/contracts"
 
-/** A row of `webhook_registry.webhooks`. */
-export interface WebhookRow {
+/** A row of `webhook_registry.webhooks`: the state the bus carries (`WebhookStateRow`) and the rest. */
+export interface WebhookRow extends WebhookStateRow {
   readonly id: string
-  readonly org_id: string
-  readonly url: string
-  readonly events: Array<string>
-  readonly enabled: boolean
-  readonly sealed_secret: string
-  /** The key before the latest rotation, sealed, while its window lasts (else null, as its expiry). */
-  readonly previous_sealed_secret: string | null
-  readonly previous_secret_expires_at: Date | null
   readonly version: number
   readonly created_at: Date
   readonly updated_at: Date
@@ -48,19 +41,8 @@ export const toWebhook = (row: WebhookRow): Webhook => ({
 export const webhookChanged = (row: WebhookRow, deleted: boolean): OutgoingRecord => ({
   topic: Topics.registryWebhooks,
   key: row.id,
-  value: encodeBusValue(WebhookChanged, {
-    webhookId: row.id as WebhookId,
-    orgId: row.org_id as OrgId,
-    url: row.url,
-    events: row.events as Array<EventName>,
-    enabled: row.enabled,
-    sealedSecret: row.sealed_secret,
-    previousSecret:
-      row.previous_sealed_secret === null || row.previous_secret_expires_at === null
-        ? null
-        : { sealedSecret: row.previous_sealed_secret, expiresAt: isoTimestamp(row.previous_secret_expires_at) },
-    deleted,
-    version: row.version,
-    changedAt: isoTimestamp(row.updated_at),
-  }),
+  value: encodeBusValue(
+    WebhookChanged,
+    webhookChangedOf(row.id as WebhookId, row, { deleted, version: row.version, changedAt: row.updated_at }),
+  ),
 })

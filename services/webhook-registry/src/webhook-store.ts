@@ -8,7 +8,7 @@ import { ResourceNotFound, WebhookLimitReached } from "./errors.ts"
 import { PreviousSecretWindowMs } from "./rotation.ts"
 import { type WebhookRow, webhookChanged } from "./webhook-record.ts"
 
-/** CONTRACT.md §5: at most five webhooks per organization. */
+/** docs/contract.md §5: at most five webhooks per organization. */
 export const MaxWebhooksPerOrg = 5
 
 export interface NewWebhook {

@@ -134,7 +134,7 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
       { timeoutMs: 15_000 },
     )
 
-  /** CONTRACT.md §6: a change governs events that happen more than one second after it was answered. */
+  /** docs/contract.md §6: a change governs events that happen more than one second after it was answered. */
   const oneSecondAfter = async (answeredAt: number) =>
     eventually(() => expect(Date.now()).toBeGreaterThan(answeredAt + 1_000), { intervalMs: 10 })
 

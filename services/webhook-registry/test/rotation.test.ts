@@ -1,5 +1,5 @@
 /**
- * Rotation without downtime (CONTRACT.md §5): a PUT with a new secret keeps the key in use just
+ * Rotation without downtime (docs/contract.md §5): a PUT with a new secret keeps the key in use just
  * before it, sealed, for 24 hours, and publishes it with the webhook's state; a second rotation
  * replaces it; once the window ends the registry erases it and publishes the state without it.
  */

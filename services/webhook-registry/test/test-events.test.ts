@@ -1,5 +1,5 @@
 /**
- * Test events (CONTRACT.md §5): `POST /api/org/webhooks/:id/test` queues one delivery of the
+ * Test events (docs/contract.md §5): `POST /api/org/webhooks/:id/test` queues one delivery of the
  * catalogue's sample of an event for that webhook only, marked as a test — a mark its
  * redeliveries and replays keep — and the catalogue shows each event's sample.
  */

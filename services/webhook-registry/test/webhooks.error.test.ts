@@ -1,5 +1,5 @@
 /**
- * Every validation rule of CONTRACT.md §5 through the HTTP routes: each refusal is a 400
+ * Every validation rule of docs/contract.md §5 through the HTTP routes: each refusal is a 400
  * `invalid_request` whose `issues` name the field, and a refused change leaves the webhook as it was.
  */
 import type { Resolver } from "@parley/egress"

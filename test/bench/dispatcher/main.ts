@@ -79,7 +79,7 @@ const runMode = async (mode: BusMode) => {
   try {
     // Throughput: a backlog of events for an organization with four webhooks, then one dispatcher.
     // The fan-out drops an event of an organization whose webhooks its projection does not hold yet
-    // (CONTRACT.md allows a second for a change to take effect), and the projection and the fan-out
+    // (docs/contract.md allows a second for a change to take effect), and the projection and the fan-out
     // are separate consumers that start together: so the webhooks are also written to the
     // projection beforehand, as its consumer would (it then finds them there, same version).
     const busyOrg = newId("org") as OrgId

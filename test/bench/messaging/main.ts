@@ -161,7 +161,7 @@ const main = async () => {
 
     const orgId = newId("org")
     // The channel as a verified PUT stores it: the provider is not part of what is measured, so its
-    // confirmation that the token can read the number (CONTRACT.md §10.1) is taken as given.
+    // confirmation that the token can read the number (docs/contract.md §10.1) is taken as given.
     await db.sql`
       insert into messaging.channels (id, org_id, kind, phone_number_id, business_account_id, verified_at)
       values (${newId("ch")}, ${orgId}, 'cloud', ${PHONE_NUMBER_ID}, ${BUSINESS_ACCOUNT_ID}, now())`

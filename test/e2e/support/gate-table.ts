@@ -1,5 +1,5 @@
 /**
- * One path, one gate (CONTRACT.md §2.3, DESIGN.md §2): every declared route (`allServiceRoutes`,
+ * One path, one gate (docs/contract.md §2.3, docs/design.md §2): every declared route (`allServiceRoutes`,
  * so a new route is in the table the day it is declared) × every spelling a router might read as
  * that route (`spellingsOf`: escapes, encoded and extra slashes, case, `HEAD`, `OPTIONS`) × each
  * gate — a public route's scope, the widget-only rule, the administrator rule and the heavy limit.
@@ -148,7 +148,7 @@ export const gateTable = (credentials: GateCredentials, heavyLimit: number): Arr
                     : `expected a refusal or 404, got ${answer.status}`
               : notFound
           if (spelling.method === "OPTIONS") {
-            // A preflight of a public route is answered at the edge (CORS, CONTRACT.md §8) and
+            // A preflight of a public route is answered at the edge (CORS, docs/contract.md §8) and
             // reaches no service; anything else is no route.
             check =
               route.access === "public"

@@ -286,7 +286,7 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
   }
 }
 
-/** Every error body is exactly `{ error, code }` or `{ error, code, issues }` (CONTRACT.md §1). */
+/** Every error body is exactly `{ error, code }` or `{ error, code, issues }` (docs/contract.md §1). */
 export const errorShape = (answer: Answer): { status: number; code: unknown; error: unknown; keys: string } => ({
   status: answer.status,
   code: answer.body?.code,

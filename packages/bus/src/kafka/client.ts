@@ -42,7 +42,7 @@ const effectLogCreator =
 
 /**
  * One `Kafka` instance per producer or consumer: kafkajs consumers created from a shared instance
- * share a committed-offset cache and break each other (TOOLCHAIN.md).
+ * share a committed-offset cache and break each other (docs/toolchain.md).
  */
 export const makeKafka = (options: KafkaClientOptions, context: Context.Context<never>, suffix: string): Kafka => {
   const config: KafkaConfig = {

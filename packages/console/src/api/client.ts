@@ -2,7 +2,7 @@
  * The console's one way to the API: `openapi-fetch` typed by the OpenAPI document the gateway
  * serves (`generated/openapi.ts`, written at build time from `@parley/contracts`). Requests are
  * same-origin and carry the session cookie; the browser adds `Origin`, which the gateway's CSRF
- * rule (CONTRACT.md §2.4) compares with `PARLEY_PUBLIC_URL`. Nothing here knows a route the
+ * rule (docs/contract.md §2.4) compares with `PARLEY_PUBLIC_URL`. Nothing here knows a route the
  * contract does not document.
  */
 import createClient, { type Middleware } from "openapi-fetch"

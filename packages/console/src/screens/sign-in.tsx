@@ -1,4 +1,4 @@
-/** Sign in with an email and a password (CONTRACT.md §2.4); the session cookie does the rest. */
+/** Sign in with an email and a password (docs/contract.md §2.4); the session cookie does the rest. */
 import { useEffect, useRef, useState } from "preact/hooks"
 import { signedOutReason, signIn } from "../session.ts"
 import { type FieldErrors, focusFirstInvalid, TextField } from "../ui/fields.tsx"

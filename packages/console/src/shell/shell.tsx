@@ -1,6 +1,6 @@
 /**
  * The frame around every screen: who is signed in, to which organization and with what role (always
- * visible, CONTRACT.md §14), the navigation, and the screen itself in `<main>`.
+ * visible, docs/contract.md §14), the navigation, and the screen itself in `<main>`.
  */
 import type { ComponentChildren } from "preact"
 import { useState } from "preact/hooks"

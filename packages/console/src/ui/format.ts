@@ -22,7 +22,7 @@ export const formatDay = (date: string): string =>
 
 export const formatNumber = (n: number): string => n.toLocaleString()
 
-/** Digits-only phone numbers (CONTRACT.md §1) with a leading `+` for reading. */
+/** Digits-only phone numbers (docs/contract.md §1) with a leading `+` for reading. */
 export const formatPhone = (digits: string): string => (/^[0-9]+$/.test(digits) ? `+${digits}` : digits)
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Paging through a list that answers `nextCursor` (CONTRACT.md §1): the cursors of the pages seen
+ * Paging through a list that answers `nextCursor` (docs/contract.md §1): the cursors of the pages seen
  * are kept so that "Previous" goes back without the API having to page backwards.
  */
 import { useState } from "preact/hooks"

@@ -4,7 +4,7 @@ import { CalendarDate, ClockTime } from "../values.ts"
 import { HumanPhoneNumber } from "./messaging.ts"
 
 /**
- * The bodies of the assistant's routes: the widget surface (CONTRACT.md §8) and the leads and
+ * The bodies of the assistant's routes: the widget surface (docs/contract.md §8) and the leads and
  * bookings rows of the private API (§9). Phones are accepted in human form and stored as digits.
  */
 
@@ -34,7 +34,7 @@ export type ChatRequest = typeof ChatRequest.Type
 
 export const ChatResponse = Schema.Struct({
   sessionId: Schema.String,
-  /** `null` while a person holds the conversation (CONTRACT.md §17): the message went to the inbox. */
+  /** `null` while a person holds the conversation (docs/contract.md §17): the message went to the inbox. */
   reply: Schema.NullOr(Schema.Struct({ text: Schema.String })),
   lead: Schema.NullOr(Schema.Struct({ id: Schema.String, type: Schema.String })),
 })
@@ -48,7 +48,7 @@ export const ChatTranscript = Schema.Struct({
   sessionId: Schema.String,
   messages: Schema.Array(
     Schema.Struct({
-      /** `staff`: a person of the organization answered (CONTRACT.md §17). */
+      /** `staff`: a person of the organization answered (docs/contract.md §17). */
       role: Schema.Literals(["visitor", "assistant", "staff"]),
       text: Schema.String,
       createdAt: Schema.String,
@@ -56,7 +56,7 @@ export const ChatTranscript = Schema.Struct({
   ),
 })
 
-/** `GET /api/public/assistant?locale=`: what the widget shows before the first message (CONTRACT.md §15). */
+/** `GET /api/public/assistant?locale=`: what the widget shows before the first message (docs/contract.md §15). */
 export const WidgetWelcomeQuery = Schema.Struct({
   /** The widget's language; the greeting is in it when the assistant speaks it, else in its default. */
   locale: Schema.optionalKey(Text(2, 35)),
@@ -117,7 +117,7 @@ export const ListedBooking = Schema.Struct({
 })
 export type ListedBooking = typeof ListedBooking.Type
 
-/** `?limit=` (1–100) and `?cursor=` of a list that can grow without bound (CONTRACT.md §1). */
+/** `?limit=` (1–100) and `?cursor=` of a list that can grow without bound (docs/contract.md §1). */
 export const pageQuery = {
   limit: Schema.optionalKey(
     Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })),
@@ -204,7 +204,7 @@ export const BookingSettingsRecord = Schema.Struct({
 
 export const BookingParams = Schema.Struct({ id: Text(1, 100) })
 
-/** The languages the assistant speaks (CONTRACT.md §8). */
+/** The languages the assistant speaks (docs/contract.md §8). */
 export const AssistantLanguage = Schema.Literals(["en", "es", "de", "fr", "pt"])
 export type AssistantLanguage = typeof AssistantLanguage.Type
 
@@ -212,7 +212,7 @@ export const AssistantFaq = Schema.Struct({ question: Text(1, 1000), answer: Tex
 
 const OptionalText = (max: number) => Schema.optionalKey(Schema.String.check(Schema.isMaxLength(max)))
 
-/** `PUT /api/assistant/profile` (CONTRACT.md §8); the first language is the default. */
+/** `PUT /api/assistant/profile` (docs/contract.md §8); the first language is the default. */
 export const PutAssistantProfileRequest = Schema.Struct({
   businessName: Text(1, 100).check(Schema.isPattern(/\S/u, { expected: "a business name" })),
   languages: Schema.Array(AssistantLanguage).check(Schema.isMinLength(1), Schema.isMaxLength(10)),
@@ -250,7 +250,7 @@ export const LeadRecord = Schema.Struct({
 })
 export type LeadRecord = typeof LeadRecord.Type
 
-/** List answers (CONTRACT.md §1's `{ data, nextCursor }`). */
+/** List answers (docs/contract.md §1's `{ data, nextCursor }`). */
 export const ListLeadsResponse = Schema.Struct({
   data: Schema.Array(LeadRecord),
   nextCursor: Schema.NullOr(Schema.String),

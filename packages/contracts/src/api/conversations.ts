@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { pageQuery } from "./assistant.ts"
 
 /**
- * The bodies of the conversations inbox (CONTRACT.md §17): every conversation the assistant holds —
+ * The bodies of the conversations inbox (docs/contract.md §17): every conversation the assistant holds —
  * a widget session or a customer number on a channel —, who holds it, and a person's replies.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Request and response bodies of the identity routes (CONTRACT.md §2.4, §2.5, §4) and of the
+ * Request and response bodies of the identity routes (docs/contract.md §2.4, §2.5, §4) and of the
  * internal lookups the gateway makes (docs/internal-apis.md). Schemas only — no I/O.
  */
 import { Schema } from "effect"
@@ -8,7 +8,7 @@ import { Role as MemberRole } from "../principal.ts"
 import { Scope } from "../scopes.ts"
 import { IsoTimestamp } from "../values.ts"
 
-/** Plan features an operator may grant (CONTRACT.md §2.5). */
+/** Plan features an operator may grant (docs/contract.md §2.5). */
 export const PlanFeatures = ["api_access"] as const
 export const PlanFeature = Schema.Literals(PlanFeatures)
 export type PlanFeature = typeof PlanFeature.Type
@@ -28,7 +28,7 @@ export const Email = Schema.String.check(
 export const LoginPassword = Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(1024))
 
 /**
- * A new password: at least 10 characters (CONTRACT.md §2.4), not all of them whitespace; bounded so
+ * A new password: at least 10 characters (docs/contract.md §2.4), not all of them whitespace; bounded so
  * hashing stays cheap. Identity also refuses one that is easy to guess (a common password, a
  * keyboard pattern, a repeated word: see its README), a check too heavy for a schema.
  */
@@ -46,7 +46,7 @@ const NonBlank = (max: number) =>
   )
 
 /**
- * A browser origin a key may be used from: `https://host[:port]` (CONTRACT.md §2.1), stored in the
+ * A browser origin a key may be used from: `https://host[:port]` (docs/contract.md §2.1), stored in the
  * form a browser sends in `Origin` (lower-case host, no default port, no trailing slash). No other
  * scheme (plain http included, even on localhost: leave `allowedOrigins` empty while developing),
  * no path, query, fragment, credentials or wildcard.
@@ -147,7 +147,7 @@ export const CreateApiKeyRequest = Schema.Struct({
 })
 export type CreateApiKeyRequest = typeof CreateApiKeyRequest.Type
 
-/** CONTRACT.md §4's KeyRecord: never the secret nor its digest. */
+/** docs/contract.md §4's KeyRecord: never the secret nor its digest. */
 export const ApiKeyRecord = Schema.Struct({
   id: KeyId,
   name: Schema.String,

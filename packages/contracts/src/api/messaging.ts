@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { ChannelKind } from "../bus/channel.ts"
 
 /**
- * The bodies of the messaging part of the private API (CONTRACT.md §9) and of the bridge channel's
+ * The bodies of the messaging part of the private API (docs/contract.md §9) and of the bridge channel's
  * ingress (§10.2). Phone numbers are accepted in any human form here ("+1 (415) 555-0100"); the
  * messaging service normalises them to digits before anything is stored or sent.
  */
@@ -26,7 +26,7 @@ export const PutRealCloudChannelRequest = Schema.Struct({
     Schema.isPattern(/^[\x21-\x7E]+$/u, { expected: "the provider's access token (visible ASCII, no spaces)" }),
   ),
 })
-/** CONTRACT.md §16: a sandbox cloud channel, in which Parley plays the provider (no account, no token). */
+/** docs/contract.md §16: a sandbox cloud channel, in which Parley plays the provider (no account, no token). */
 export const PutSandboxCloudChannelRequest = Schema.Struct({ sandbox: Schema.Literal(true) })
 export const PutCloudChannelRequest = Schema.Union([PutSandboxCloudChannelRequest, PutRealCloudChannelRequest])
 export type PutCloudChannelRequest = typeof PutCloudChannelRequest.Type
@@ -41,7 +41,7 @@ export const ChannelRecord = Schema.Struct({
   phoneNumberId: Schema.NullOr(Schema.String),
   businessAccountId: Schema.NullOr(Schema.String),
   outboundUrl: Schema.NullOr(Schema.String),
-  /** A cloud channel in which Parley plays the provider (CONTRACT.md §16); `false` otherwise. */
+  /** A cloud channel in which Parley plays the provider (docs/contract.md §16); `false` otherwise. */
   sandbox: Schema.Boolean,
   /**
    * `connected` once the provider confirmed the token can read the number (§10.1), for a sandbox and
@@ -98,7 +98,7 @@ export const MessageRecord = Schema.Struct({
   status: Schema.String,
   error: Schema.NullOr(Schema.String),
   campaignId: Schema.NullOr(Schema.String),
-  /** A customer message of a sandbox channel (CONTRACT.md §16): `true`; never in webhook payloads. */
+  /** A customer message of a sandbox channel (docs/contract.md §16): `true`; never in webhook payloads. */
   sandbox: Schema.Boolean,
   createdAt: Schema.String,
   updatedAt: Schema.String,
@@ -297,7 +297,7 @@ const page = <S extends Schema.Top>(record: S) =>
 
 export const ListChannelsResponse = Schema.Struct({
   data: Schema.Array(ChannelRecord),
-  /** What to paste into the provider's app settings (CONTRACT.md §10.1). */
+  /** What to paste into the provider's app settings (docs/contract.md §10.1). */
   cloudWebhook: Schema.Struct({
     callbackUrl: Schema.String,
     /** `PARLEY_CLOUD_VERIFY_TOKEN`; `null` when the operator has not set one. */
@@ -314,7 +314,7 @@ export const CampaignStarted = Schema.Struct({
   ...CampaignCounts.fields,
 })
 
-// ---- the sandbox (CONTRACT.md §16) ----
+// ---- the sandbox (docs/contract.md §16) ----
 
 /** `POST /api/sandbox/inbound`: a customer's message, as the sandbox provider will deliver it. */
 export const SandboxInboundRequest = Schema.Struct({

@@ -26,7 +26,7 @@ const resolvePointer = (doc: unknown, ref: string): unknown =>
     .split("/")
     .reduce<unknown>((node, part) => (node as Json | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], doc)
 
-/** Every route CONTRACT.md §2.4, §2.5, §4, §5, §8, §9 and §10 names, as it writes them. */
+/** Every route docs/contract.md §2.4, §2.5, §4, §5, §8, §9 and §10 names, as it writes them. */
 const contractRoutes = [
   "POST /api/auth/login",
   "POST /api/auth/logout",

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document of Parley's API (CONTRACT.md §11), built from the same Effect Schemas
+ * The OpenAPI 3.1 document of Parley's API (docs/contract.md §11), built from the same Effect Schemas
  * the services decode with. The gateway serves it at `/docs/openapi.json`. See `openapi/`.
  */
 export {

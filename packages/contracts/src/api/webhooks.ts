@@ -5,7 +5,7 @@ import { DeliveryId, EventId, WebhookId } from "../ids.ts"
 import { IsoTimestamp } from "../values.ts"
 
 /**
- * Bodies of the webhook-registry API (CONTRACT.md §5). The request schemas hold every rule of a
+ * Bodies of the webhook-registry API (docs/contract.md §5). The request schemas hold every rule of a
  * field that needs no I/O — the URL's form, the secret's base64 and length, the catalogue's names —
  * so the registry decodes a body with them and answers one 400 naming every bad field; whether a
  * URL's host is public needs DNS, and stays the registry's.
@@ -28,7 +28,7 @@ export const webhookUrlProblem = (s: string): string | undefined => {
 }
 
 /**
- * A webhook's URL (CONTRACT.md §5): absolute `http:` or `https:`, at most 2048 characters, no
+ * A webhook's URL (docs/contract.md §5): absolute `http:` or `https:`, at most 2048 characters, no
  * credentials. That its host is, and resolves only to, public addresses the registry checks with
  * DNS at registration, and the dispatcher again at every connection.
  */
@@ -76,7 +76,7 @@ export type CreateWebhookRequest = typeof CreateWebhookRequest.Type
 
 export const UpdateWebhookRequest = Schema.Struct({
   url: Schema.optionalKey(WebhookUrl),
-  /** Rotates the key: the previous one keeps signing too for 24 hours (CONTRACT.md §5). */
+  /** Rotates the key: the previous one keeps signing too for 24 hours (docs/contract.md §5). */
   secret: Schema.optionalKey(WebhookSecret),
   events: Schema.optionalKey(WebhookEvents),
   enabled: Schema.optionalKey(Schema.Boolean),
@@ -104,7 +104,7 @@ export type Webhook = typeof Webhook.Type
 /**
  * The create response: the webhook with its secret, this once, in two forms of the same 32 bytes —
  * `secret` as registered (or generated: standard base64), `signingSecret` as `whsec_<standard
- * base64>`, the form Standard Webhooks libraries take (CONTRACT.md §5).
+ * base64>`, the form Standard Webhooks libraries take (docs/contract.md §5).
  */
 export const CreatedWebhook = Schema.Struct({
   ...Webhook.fields,
@@ -131,7 +131,7 @@ export const Attempt = Schema.Struct({
   durationMs: Schema.Int,
   attemptedAt: IsoTimestamp,
   /**
-   * Beyond CONTRACT.md's Attempt, so a log can tell them apart: why its delivery exists (an event,
+   * Beyond docs/contract.md's Attempt, so a log can tell them apart: why its delivery exists (an event,
    * a test event, a redelivery or a replay) and whether it carried `X-Service-Test: true`.
    */
   reason: DeliveryReason,
@@ -169,7 +169,7 @@ export const ListDeliveriesResponse = Schema.Struct({
 })
 
 /**
- * `GET /api/org/webhooks/:id/deliveries`'s query (CONTRACT.md §5): `limit` 1–100, an opaque
+ * `GET /api/org/webhooks/:id/deliveries`'s query (docs/contract.md §5): `limit` 1–100, an opaque
  * `cursor`, `status` one of the outcomes.
  */
 export const ListDeliveriesQuery = Schema.Struct({
@@ -192,7 +192,7 @@ export type ReplayRequest = typeof ReplayRequest.Type
 
 export const ReplayResponse = Schema.Struct({ queued: Schema.Int })
 
-/** A catalogue entry of one event: its `sample` is a valid `data` of that event (CONTRACT.md §5). */
+/** A catalogue entry of one event: its `sample` is a valid `data` of that event (docs/contract.md §5). */
 const catalogueEntryOf = <E extends EventName>(name: E) =>
   Schema.Struct({
     name: Schema.Literal(name),

@@ -3,18 +3,18 @@ import { EventDataSchemas, EventName } from "../events.ts"
 import { DeliveryId, EventId, OrgId, WebhookId } from "../ids.ts"
 import { IsoTimestamp } from "../values.ts"
 
-/** A logged response body is cut to this many characters (CONTRACT.md §6 reads at most 64 KiB of it). */
+/** A logged response body is cut to this many characters (docs/contract.md §6 reads at most 64 KiB of it). */
 export const MaxLoggedResponseChars = 64 * 1024
 
 /**
  * The exact bytes POSTed to a receiver: `{"event","timestamp","data"}` in that order and nothing
- * else (CONTRACT.md §6), from the event's data as JSON text — the dispatcher sends it, the registry
+ * else (docs/contract.md §6), from the event's data as JSON text — the dispatcher sends it, the registry
  * shows it in an attempt's detail.
  */
 export const envelopeBodyOf = (event: string, timestamp: string, dataJson: string): string =>
   `{"event":${JSON.stringify(event)},"timestamp":${JSON.stringify(timestamp)},"data":${dataJson}}`
 
-/** Which attempt of a delivery: at most three (CONTRACT.md §6). */
+/** Which attempt of a delivery: at most three (docs/contract.md §6). */
 export const AttemptNumber = Schema.Literals([1, 2, 3])
 export type AttemptNumber = typeof AttemptNumber.Type
 
@@ -76,7 +76,7 @@ export const DeliveredEnvelope = Schema.Struct({
 export type DeliveredEnvelope = typeof DeliveredEnvelope.Type
 
 /**
- * `parley.dispatch.attempts.v1` (key: webhookId): the outcome of one attempt — CONTRACT.md's
+ * `parley.dispatch.attempts.v1` (key: webhookId): the outcome of one attempt — docs/contract.md's
  * Attempt plus the webhook and organization it belongs to, and on attempt 1 the envelope.
  */
 export const AttemptRecord = Schema.Struct({
@@ -96,7 +96,7 @@ export const AttemptRecord = Schema.Struct({
   envelope: Schema.optionalKey(DeliveredEnvelope),
   /**
    * What the receiver answered, as text: at most `MaxLoggedResponseChars` of the 64 KiB read
-   * (CONTRACT.md §6). Absent when nothing was read — a 2xx body is not read, a timeout has none.
+   * (docs/contract.md §6). Absent when nothing was read — a 2xx body is not read, a timeout has none.
    */
   responseBody: Schema.optionalKey(Schema.String),
 }).annotate({ identifier: "AttemptRecord" })

@@ -5,7 +5,7 @@ import { IsoTimestamp } from "../values.ts"
 /**
  * `parley.assistant.settings.v1` (key: orgId, compacted): what other services need of an
  * organization's booking settings, which the assistant owns — today the country phone numbers are
- * read with (CONTRACT.md §8, §9). Published whole on every save; a consumer keeps the latest by
+ * read with (docs/contract.md §8, §9). Published whole on every save; a consumer keeps the latest by
  * `changedAt`.
  */
 export const OrganizationSettingsChanged = Schema.Struct({

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { EventName } from "../events.ts"
 import { OrgId, WebhookId } from "../ids.ts"
-import { IsoTimestamp } from "../values.ts"
+import { IsoTimestamp, isoTimestamp } from "../values.ts"
 
 /**
  * A webhook secret sealed with AES-256-GCM under `PARLEY_SECRET_KEY` (`v1.<iv>.<ct>.<tag>`,
@@ -16,7 +16,7 @@ export const SealedSecret = Schema.String.check(
 
 /**
  * The key a webhook used before its latest rotation, which keeps signing `webhook-signature` beside
- * the new one until `expiresAt` (CONTRACT.md §5: 24 hours), sealed like the current one.
+ * the new one until `expiresAt` (docs/contract.md §5: 24 hours), sealed like the current one.
  */
 export const PreviousSecret = Schema.Struct({
   sealedSecret: SealedSecret,
@@ -44,3 +44,50 @@ export const WebhookChanged = Schema.Struct({
   changedAt: IsoTimestamp,
 }).annotate({ identifier: "WebhookChanged" })
 export type WebhookChanged = typeof WebhookChanged.Type
+
+/**
+ * A webhook's state as a database row, in the columns both the registry's `webhooks` table and the
+ * dispatcher's projection of it store: the one codec between those rows and `WebhookChanged`.
+ */
+export interface WebhookStateRow {
+  readonly org_id: string
+  readonly url: string
+  readonly events: Array<string>
+  readonly enabled: boolean
+  readonly sealed_secret: string
+  /** The key before the latest rotation, sealed, while its window lasts (else null, as its expiry). */
+  readonly previous_sealed_secret: string | null
+  readonly previous_secret_expires_at: Date | null
+}
+
+/** The columns of `WebhookStateRow`, for `select ${sql(webhookStateColumns)}`. */
+export const webhookStateColumns = [
+  "org_id",
+  "url",
+  "events",
+  "enabled",
+  "sealed_secret",
+  "previous_sealed_secret",
+  "previous_secret_expires_at",
+] as const satisfies ReadonlyArray<keyof WebhookStateRow>
+
+/** The change record of a webhook whose state is `row`: the whole state, its secrets still sealed. */
+export const webhookChangedOf = (
+  webhookId: WebhookId,
+  row: WebhookStateRow,
+  change: { readonly deleted: boolean; readonly version: number; readonly changedAt: Date },
+): WebhookChanged => ({
+  webhookId,
+  orgId: row.org_id as OrgId,
+  url: row.url,
+  events: row.events as Array<EventName>,
+  enabled: row.enabled,
+  sealedSecret: row.sealed_secret,
+  previousSecret:
+    row.previous_sealed_secret === null || row.previous_secret_expires_at === null
+      ? null
+      : { sealedSecret: row.previous_sealed_secret, expiresAt: isoTimestamp(row.previous_secret_expires_at) },
+  deleted: change.deleted,
+  version: change.version,
+  changedAt: isoTimestamp(change.changedAt),
+})

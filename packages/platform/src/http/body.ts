@@ -41,7 +41,8 @@ const optionsOf = (request: FastifyRequest): RawBodyOptions | undefined => {
   return option === true ? {} : option
 }
 
-const essence = (contentType: string | undefined): string =>
+/** The media type of a `Content-Type` header, lower-cased, without parameters (`""` when absent). */
+export const essence = (contentType: string | undefined): string =>
   (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? ""
 
 export const mediaTypeMatches = (patterns: ReadonlyArray<string>, contentType: string | undefined): boolean => {
@@ -74,12 +75,13 @@ export const parseStrictJson = (text: string): unknown => {
   })
 }
 
-const readBody = (stream: Readable, contentLength: string | undefined, limit: number): Promise<Buffer> =>
+/**
+ * Reads a whole body, refusing it (413) as soon as it passes `limit` bytes — the one reader of
+ * bodies held in memory: Fastify's non-JSON routes here and the gateway's JSON bodies. A body whose
+ * declared length is already over the limit is refused by the caller before it is read.
+ */
+export const readBody = (stream: Readable, limit: number): Promise<Buffer> =>
   new Promise((resolve, reject) => {
-    if (Number(contentLength) > limit) {
-      reject(payloadTooLarge())
-      return
-    }
     const chunks: Array<Buffer> = []
     let received = 0
     const onData = (chunk: Buffer | string) => {
@@ -136,7 +138,9 @@ export const installBodyParsers = (app: FastifyInstance): void => {
     if (options?.mediaTypes === undefined || !mediaTypeMatches(options.mediaTypes, contentType)) {
       return done(unsupportedMediaType(), undefined)
     }
-    readBody(payload, request.headers["content-length"], request.routeOptions.bodyLimit).then(
+    const limit = request.routeOptions.bodyLimit
+    if (Number(request.headers["content-length"]) > limit) return done(payloadTooLarge(), undefined)
+    readBody(payload, limit).then(
       (bytes) => {
         request.rawBody = bytes
         done(null, bytes)

@@ -1,4 +1,4 @@
-export { mediaTypeMatches, parseStrictJson, type RawBodyOptions, rawBodyOf } from "./body.ts"
+export { essence, mediaTypeMatches, parseStrictJson, type RawBodyOptions, rawBodyOf, readBody } from "./body.ts"
 export { handleError, sendApiError, toApiError } from "./error-response.ts"
 export { type CheckOutcome, type ReadinessCheck, runReadiness } from "./health.ts"
 export { isAcceptableRequestId, REQUEST_ID_HEADER } from "./request-id.ts"

@@ -4,8 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { newId } from "../ids.ts"
 import { makeLogger } from "../logger.ts"
 import { makeServiceMetrics } from "../metrics.ts"
-import { INTERNAL_HEADER, PRINCIPAL_HEADER, signInternalCall, signPrincipal } from "../principal.ts"
-import { handPrincipalInProcess, principalOf, requireInternal, requirePrincipal } from "./internal-auth.ts"
+import {
+  handPrincipalInProcess,
+  INTERNAL_HEADER,
+  PRINCIPAL_HEADER,
+  signInternalCall,
+  signPrincipal,
+} from "../principal.ts"
+import { principalOf, requireInternal, requirePrincipal } from "./internal-auth.ts"
 import { makeHttpServer } from "./server.ts"
 
 const secret = "s3cret-internal"

@@ -4,7 +4,6 @@
  * plugin with `app.addHook("preHandler", …)` so every route inside inherits it.
  */
 
-import type { IncomingMessage } from "node:http"
 import type { Principal } from "@parley/contracts"
 import { Result } from "effect"
 import type { FastifyReply, FastifyRequest } from "fastify"
@@ -13,8 +12,8 @@ import {
   INTERNAL_HEADER,
   type InternalSecret,
   PRINCIPAL_HEADER,
+  receivePrincipal,
   verifyInternalCall,
-  verifyPrincipal,
 } from "../principal.ts"
 
 declare module "fastify" {
@@ -26,22 +25,6 @@ declare module "fastify" {
 
 type PreHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 
-/**
- * Where a gateway in the same process puts the principal of a request it hands over whole
- * (`npm start`): on the raw request object, under a symbol no HTTP client can set — only code in
- * this process can. The service takes it as verified, skipping the HMAC and the envelope's decode
- * that the signed header costs; a request from a socket never carries it and is verified as ever.
- */
-const IN_PROCESS_PRINCIPAL = Symbol("@parley/platform/inProcessPrincipal")
-
-/** Gives the service in this process that `raw` is handed to its caller's principal, unsigned. */
-export const handPrincipalInProcess = (raw: IncomingMessage, principal: Principal): void => {
-  ;(raw as unknown as Record<symbol, Principal>)[IN_PROCESS_PRINCIPAL] = principal
-}
-
-const inProcessPrincipalOf = (request: FastifyRequest): Principal | undefined =>
-  (request.raw as unknown as Record<symbol, Principal | undefined>)[IN_PROCESS_PRINCIPAL]
-
 const headerOf = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name]
   return typeof value === "string" ? value : undefined
@@ -50,12 +33,7 @@ const headerOf = (request: FastifyRequest, name: string): string | undefined => 
 export const requirePrincipal =
   (secret: InternalSecret): PreHandler =>
   async (request) => {
-    const handed = inProcessPrincipalOf(request)
-    if (handed !== undefined) {
-      request.principal = handed
-      return
-    }
-    const verified = verifyPrincipal(secret, headerOf(request, PRINCIPAL_HEADER))
+    const verified = receivePrincipal(secret, request.raw, headerOf(request, PRINCIPAL_HEADER))
     if (Result.isFailure(verified)) {
       request.log.warn({ reason: verified.failure.reason }, "principal rejected")
       throw unauthorized("Unauthorized")

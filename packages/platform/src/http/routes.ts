@@ -103,10 +103,10 @@ const adminRequired = forbidden("admin_required", ErrorText.adminRequired)
 const widgetKeyForbidden = forbidden("widget_key_forbidden", ErrorText.widgetKeyForbidden)
 
 /**
- * The second line behind the gateway's gate (DESIGN.md §2): the refusal a principal gets from a
+ * The second line behind the gateway's gate (docs/design.md §2): the refusal a principal gets from a
  * route whose declared key rules it does not meet, so that a gate mistake at the edge can never
  * serve a request on its own. A public route takes a key holding its scope (a legacy key, with no
- * scopes, holds every one); a private route refuses a widget-only key (CONTRACT.md §2.3). `undefined`
+ * scopes, holds every one); a private route refuses a widget-only key (docs/contract.md §2.3). `undefined`
  * for a route with no such rule.
  */
 const keyRuleOf = (

@@ -31,7 +31,7 @@ declare module "fastify" {
 /** What `makeHttpServer` answers, for packages that hold one without depending on Fastify. */
 export type HttpServer = FastifyInstance
 
-/** CONTRACT.md §1: 1 MiB for JSON bodies unless a route says otherwise. */
+/** docs/contract.md §1: 1 MiB for JSON bodies unless a route says otherwise. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
 export interface HttpServerOptions {
@@ -204,7 +204,7 @@ export interface MetricsServerOptions {
 
 /**
  * A separate internal server with `/metrics` and the health probes only, for a service whose public
- * server must not expose metrics (the gateway: CONTRACT.md §11).
+ * server must not expose metrics (the gateway: docs/contract.md §11).
  */
 export const makeMetricsServer = (options: MetricsServerOptions): FastifyInstance =>
   makeHttpServer({

@@ -1,5 +1,5 @@
 /**
- * A SERVER span per request when tracing is on (CONTRACT.md §18): the caller's `traceparent` is its
+ * A SERVER span per request when tracing is on (docs/contract.md §18): the caller's `traceparent` is its
  * parent, and the route's handler runs inside its context — plain code through OpenTelemetry's
  * context, Effect routes (`effectHandler`) as their fiber's parent span — so what the handler
  * publishes and calls continues the trace. Probes and `/metrics` are not traced. Installed only

@@ -1,5 +1,5 @@
 /**
- * `widget.js`, the one script a page embeds (CONTRACT.md §15):
+ * `widget.js`, the one script a page embeds (docs/contract.md §15):
  *
  *   <script src="https://<parley>/widget.js" data-parley-key="<widget key>" async></script>
  *

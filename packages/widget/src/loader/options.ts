@@ -1,5 +1,5 @@
 /**
- * The options of CONTRACT.md §15 from the script tag's `data-parley-*` attributes. Pure: the page's
+ * The options of docs/contract.md §15 from the script tag's `data-parley-*` attributes. Pure: the page's
  * facts (its language and direction, the browser's language) come in as arguments.
  */
 import type { WidgetOptions } from "../shared/bridge.ts"

@@ -1,5 +1,5 @@
 /**
- * The panel's words in each language of the widget (those of the assistant, CONTRACT.md §8). Text
+ * The panel's words in each language of the widget (those of the assistant, docs/contract.md §8). Text
  * from Parley or the visitor is never among them: those are shown as text, never parsed as HTML.
  */
 import type { Language } from "../shared/language.ts"
@@ -14,7 +14,7 @@ export interface PanelStrings {
   readonly loadingHistory: string
   readonly you: string
   readonly assistant: string
-  /** Above a person's reply (CONTRACT.md §17): not the assistant. */
+  /** Above a person's reply (docs/contract.md §17): not the assistant. */
   readonly staff: string
   /** Said once when a person of the business holds the conversation and the assistant stays quiet. */
   readonly held: string

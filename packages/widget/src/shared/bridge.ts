@@ -5,7 +5,7 @@
  */
 import type { BookingRecord } from "@parley/contracts"
 
-/** The options of CONTRACT.md §15, read from the script tag's `data-parley-*` attributes. */
+/** The options of docs/contract.md §15, read from the script tag's `data-parley-*` attributes. */
 export interface WidgetOptions {
   /** `data-parley-key`: a widget key (§2.3). */
   readonly key: string
@@ -21,7 +21,7 @@ export interface WidgetOptions {
   readonly locale: string
 }
 
-/** A visitor's, the assistant's or a person's (`staff`, CONTRACT.md §17) message as `Parley.on("message")` hands it over. */
+/** A visitor's, the assistant's or a person's (`staff`, docs/contract.md §17) message as `Parley.on("message")` hands it over. */
 export interface MessageEventDetail {
   readonly role: "visitor" | "assistant" | "staff"
   readonly text: string

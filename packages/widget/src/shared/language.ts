@@ -1,4 +1,4 @@
-/** The languages the widget speaks: those of the assistant (CONTRACT.md §8). English is the fallback. */
+/** The languages the widget speaks: those of the assistant (docs/contract.md §8). English is the fallback. */
 export const LANGUAGES = ["en", "es", "de", "fr", "pt"] as const
 export type Language = (typeof LANGUAGES)[number]
 

@@ -7,7 +7,7 @@
  * then the widget works for the page's lifetime and remembers nothing.
  */
 
-/** `parley_<prefix>.<secret>` → `<prefix>` (CONTRACT.md §2.1). */
+/** `parley_<prefix>.<secret>` → `<prefix>` (docs/contract.md §2.1). */
 export const keyPrefix = (key: string): string => /^parley_([A-Za-z0-9]+)\./.exec(key)?.[1] ?? "default"
 
 export interface StoredValue {

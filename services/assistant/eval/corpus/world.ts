@@ -3,7 +3,7 @@ import type { Lang } from "./types.ts"
 /**
  * The business each language's conversations talk to: a small software company that sells a
  * subscription product, gives demos, and books consultations and onboarding sessions. Its
- * profile (CONTRACT.md §8) and booking settings (§9) are set before every conversation.
+ * profile (docs/contract.md §8) and booking settings (§9) are set before every conversation.
  *
  * Calendar of the corpus (today is Wednesday 25 November 2026, 10:00 local):
  * Thu 26, Fri 27, Sat 28 (10:00–14:00), Sun 29 (closed), Mon 30 November; Tue 1, Wed 2, Thu 3,

@@ -1,6 +1,6 @@
 /**
  * The held-out evaluation set (`heldout.json`): conversations written by someone who read only
- * CONTRACT.md §8 and a business profile, never the engine, each with its own business (one per
+ * docs/contract.md §8 and a business profile, never the engine, each with its own business (one per
  * language, `worlds`) and the moment of the week it is played at (`moments`, the organization's
  * wall clock). The file is kept as it was written; `note` says how, and any expectation corrected
  * since says why there.

@@ -146,13 +146,13 @@ export const makeBooking = (
 const bookWithin = (tx: postgres.TransactionSql, orgId: string, asked: BookingRequest) =>
   Effect.gen(function* () {
     const settings = yield* loadBookingSettings(tx, orgId)
-    // The booking form's number as people type it, read with the organization's country (CONTRACT.md §8).
+    // The booking form's number as people type it, read with the organization's country (docs/contract.md §8).
     const request =
       asked.source === "booking" ? { ...asked, phone: internationalDigits(asked.phone, settings.country) } : asked
     yield* checkService(settings, request.service)
     yield* lockSlot(tx, orgId, request.date, request.time)
     const input = yield* dayInput(tx, orgId, settings, request.date)
-    // A slot on a past day has started like one earlier today: 409, as CONTRACT.md §8 answers a
+    // A slot on a past day has started like one earlier today: 409, as docs/contract.md §8 answers a
     // slot that is not offered (listing a past day's slots stays a 400).
     if (request.date < input.today) {
       return yield* Effect.fail(
@@ -217,7 +217,7 @@ const listed = (row: BookingRow): ListedBooking => ({
 /**
  * Cancels a booking (the visitor in the chat, or staff through `DELETE /api/bookings/:id`): it stays
  * listed with `status: "cancelled"`, frees its place in the slot, and when it is the booking its
- * lead holds, the lead loses it and `lead.updated` fires with `booking: null` (CONTRACT.md §8). The
+ * lead holds, the lead loses it and `lead.updated` fires with `booking: null` (docs/contract.md §8). The
  * lead's type falls back from BOOKING to what else it asked for (a callback, a demo), else
  * GENERAL_INQUIRY. Cancelling a cancelled booking answers it again and changes nothing.
  */
@@ -325,7 +325,7 @@ const takePlace = (tx: postgres.TransactionSql, orgId: string, request: BookingR
 
 /**
  * `GET /api/bookings`: an organization's bookings (cancelled ones with that status), newest first, `limit` at a time from
- * after `cursor` (CONTRACT.md §1's paging for a list that can grow without bound), optionally of
+ * after `cursor` (docs/contract.md §1's paging for a list that can grow without bound), optionally of
  * one date.
  */
 export const listBookings = (

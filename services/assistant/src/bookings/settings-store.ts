@@ -6,7 +6,7 @@ import {
   type PutBookingSettingsRequest,
   Topics,
 } from "@parley/contracts"
-import { type Database, withTransaction } from "@parley/db"
+import { type Database, jsonb, withTransaction } from "@parley/db"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { type BookingSettings, DEFAULT_BOOKING_SETTINGS, withAllDays } from "./settings.ts"
@@ -70,8 +70,8 @@ export const saveBookingSettings = (
           () => sql`
         insert into assistant.booking_settings
           (org_id, timezone, country, services, slot_minutes, capacity, hours, updated_at)
-        values (${orgId}, ${settings.timezone}, ${settings.country}, ${sql.json(settings.services as never)},
-                ${settings.slotMinutes}, ${settings.capacity}, ${sql.json(settings.hours as never)}, now())
+        values (${orgId}, ${settings.timezone}, ${settings.country}, ${jsonb(sql, settings.services)},
+                ${settings.slotMinutes}, ${settings.capacity}, ${jsonb(sql, settings.hours)}, now())
         on conflict (org_id) do update set
           timezone = excluded.timezone, country = excluded.country, services = excluded.services, slot_minutes = excluded.slot_minutes,
           capacity = excluded.capacity, hours = excluded.hours, updated_at = now()`,

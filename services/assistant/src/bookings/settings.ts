@@ -1,10 +1,10 @@
 import type { WeekdayKey } from "@parley/contracts"
 import { weekdayOf } from "../engine/calendar-date.ts"
 
-/** An organization's booking settings (CONTRACT.md §9). */
+/** An organization's booking settings (docs/contract.md §9). */
 export interface BookingSettings {
   readonly timezone: string
-  /** ISO 3166-1 alpha-2: how national phone numbers are read (CONTRACT.md §8); `US` by default. */
+  /** ISO 3166-1 alpha-2: how national phone numbers are read (docs/contract.md §8); `US` by default. */
   readonly country: string
   readonly services: ReadonlyArray<string>
   readonly slotMinutes: number

@@ -1,3 +1,4 @@
+import { jsonb } from "@parley/db"
 import { Data, Effect } from "effect"
 import type postgres from "postgres"
 import { type ConversationState, decodeConversationState } from "../engine/state.ts"
@@ -73,13 +74,13 @@ export const storeTurn = (
       turn.readVersion === undefined
         ? tx`
             insert into assistant.conversations (id, org_id, channel, customer, state, created_at, updated_at, preview)
-            values (${turn.id}, ${turn.orgId}, ${turn.channel}, ${turn.customer}, ${tx.json(turn.state as never)},
+            values (${turn.id}, ${turn.orgId}, ${turn.channel}, ${turn.customer}, ${jsonb(tx, turn.state)},
                     ${turn.at}, ${turn.at}, ${turn.preview ?? false})
             on conflict do nothing
             returning id`
         : tx`
             update assistant.conversations
-            set state = ${tx.json(turn.state as never)}, version = version + 1, updated_at = ${turn.at}
+            set state = ${jsonb(tx, turn.state)}, version = version + 1, updated_at = ${turn.at}
             where id = ${turn.id} and version = ${turn.readVersion}::bigint
             returning id`,
     )

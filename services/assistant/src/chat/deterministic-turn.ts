@@ -111,7 +111,7 @@ export const deterministicTurn = (
     const engine = engineContextOf(context)
     const facts = readMessage(message, state, engine)
     let known: Known = nothingKnown
-    // A lead the booking created is this conversation's (a corrected number may withdraw it, CONTRACT.md §8).
+    // A lead the booking created is this conversation's (a corrected number may withdraw it, docs/contract.md §8).
     const created: Array<string> = []
     for (let round = 0; round < MAX_STEPS; round++) {
       const next = step(state, facts, engine, known)

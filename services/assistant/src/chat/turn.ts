@@ -56,7 +56,7 @@ export const turnContextOf = (input: TurnInput) =>
 
 /**
  * Answers one message. Without a language model the deterministic engine answers. With one, the
- * model answers under CONTRACT.md §8's guardrails:
+ * model answers under docs/contract.md §8's guardrails:
  * - the whole turn has a deadline (PARLEY_LLM_TURN_TIMEOUT_MS); past it, or on any failure of the
  *   model, the deterministic engine answers from the state the model's tools left;
  * - deterministic capture runs on every turn after the model, so a model that forgets its tool
@@ -117,7 +117,7 @@ export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Data
 
 /**
  * A step of the turn that failed on our side (a calendar query, a booking's transaction) still gets
- * a reply, in the conversation's language, saying so (CONTRACT.md §8: never a 5xx to a visitor); the
+ * a reply, in the conversation's language, saying so (docs/contract.md §8: never a 5xx to a visitor); the
  * state stays as it was, so nothing is half-remembered.
  */
 const safely = (

@@ -1,6 +1,6 @@
 import type { OutboxWriter } from "@parley/bus"
 import type { ChatRequest } from "@parley/contracts"
-import { Database, withTransaction } from "@parley/db"
+import { Database, jsonb, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import { handOffOf, noteCustomerMessage } from "../conversations/customer-turn.ts"
@@ -21,7 +21,7 @@ import { runTurn } from "./turn.ts"
 
 export interface ChatAnswer {
   readonly sessionId: string
-  /** `null` while a person holds the conversation (CONTRACT.md §17). */
+  /** `null` while a person holds the conversation (docs/contract.md §17). */
   readonly reply: { readonly text: string } | null
   readonly lead: { readonly id: string; readonly type: string } | null
 }
@@ -119,7 +119,7 @@ export const resetChat = (
       if (found === undefined) return yield* Effect.fail(new ResourceNotFound())
       yield* Effect.promise(async () => {
         await tx`delete from assistant.conversation_messages where conversation_id = ${found.id}`
-        await tx`update assistant.conversations set state = ${tx.json(resetConversation(found.state) as never)},
+        await tx`update assistant.conversations set state = ${jsonb(tx, resetConversation(found.state))},
                  version = version + 1, updated_at = now() where id = ${found.id}`
       })
       return { sessionId: found.id }

@@ -1,5 +1,5 @@
 /**
- * A customer asking for a person rather than the assistant (CONTRACT.md §17), in the five languages
+ * A customer asking for a person rather than the assistant (docs/contract.md §17), in the five languages
  * the assistant reads, and the assistant's answer to it. Pure. Asking to be called back is not
  * this (that is a callback lead); asking to talk to someone, a human, an agent is.
  */

@@ -8,8 +8,10 @@
  *   callback), marks the conversation as waiting for a person;
  * - every stored message is announced to the live inbox.
  */
+
 import type { OutboxWriter } from "@parley/bus"
 import type { Database } from "@parley/db"
+import { jsonb } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
 import { StaleConversation } from "../chat/conversation-store.ts"
@@ -47,7 +49,7 @@ export const storeHeldMessage = (
     const stored = yield* Effect.promise(
       () => tx`
         update assistant.conversations
-        set state = ${tx.json(message.state as never)}, version = version + 1, updated_at = ${message.at}
+        set state = ${jsonb(tx, message.state)}, version = version + 1, updated_at = ${message.at}
         where id = ${message.id} and version = ${message.readVersion}::bigint
         returning id`,
     )

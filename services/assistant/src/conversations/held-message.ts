@@ -1,5 +1,5 @@
 /**
- * A customer's message in a conversation a person holds (CONTRACT.md §17): stored for the inbox
+ * A customer's message in a conversation a person holds (docs/contract.md §17): stored for the inbox
  * with its lead captured, unanswered. The widget's answer is `reply: null`; on a channel nothing is
  * sent (and the provider's message is marked handled, so a redelivery does nothing).
  */

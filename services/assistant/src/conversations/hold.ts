@@ -1,5 +1,5 @@
 /**
- * Who holds a conversation (CONTRACT.md §17). A person who takes a conversation over holds it until
+ * Who holds a conversation (docs/contract.md §17). A person who takes a conversation over holds it until
  * they release it, or until it has been silent for 24 hours: no message either way and no takeover
  * (`updated_at`, which every stored message moves). The rule is read where it matters — the listing,
  * the assistant's turn, a person's action — rather than by a sweeper, so no timer runs and the answer

@@ -1,5 +1,5 @@
 /**
- * Reading the inbox (CONTRACT.md §17): conversations listed most recently active first, and one
+ * Reading the inbox (docs/contract.md §17): conversations listed most recently active first, and one
  * conversation with its messages oldest first. Every read is scoped by the caller's organization;
  * another organization's `cnv_…` id reads as missing.
  */

@@ -1,5 +1,5 @@
 /**
- * A person stepping in (CONTRACT.md §17): taking a conversation over, answering in it, giving it
+ * A person stepping in (docs/contract.md §17): taking a conversation over, answering in it, giving it
  * back. Each runs in one transaction that locks the conversation's row, so two members racing for
  * one conversation get one hold and one 409; each moves the conversation's version, so an assistant
  * turn computed before a takeover is stale and is computed again (and then stays quiet); each

@@ -6,7 +6,7 @@ import type { EngineContext } from "./profile.ts"
 import type { BookedSlot, ConversationState } from "./state.ts"
 
 /**
- * The booking dialogue (CONTRACT.md §8): the slot a message means, the day's times offered, the
+ * The booking dialogue (docs/contract.md §8): the slot a message means, the day's times offered, the
  * slot checked (closed, past, outside the hours, not offered, taken) before any number is asked for,
  * a guessed day proposed, the name and number asked one at a time, the booking made, moved or
  * cancelled.

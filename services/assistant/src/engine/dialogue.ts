@@ -16,7 +16,7 @@ export { nothingKnown } from "./dialogue-turn.ts"
  * channel. The caller (`chat/deterministic-turn.ts`) fetches it, adds it to `known`, and asks
  * again. The engine itself reads nothing and writes nothing.
  *
- * Manners (CONTRACT.md §8): one missing detail asked at a time (a time, then a name, then a phone
+ * Manners (docs/contract.md §8): one missing detail asked at a time (a time, then a name, then a phone
  * number); a closed day, a past time, a time outside the hours or a taken slot said before any
  * phone number is asked for; a weekday and a date that disagree asked about instead of booked; a
  * booking cancelled or moved when asked; a corrected number taken; "don't call me" withdraws the
@@ -47,7 +47,7 @@ const absorb = (state: ConversationState, facts: MessageFacts, context: EngineCo
 /**
  * What the message says about the visitor (number, name, callback, demo, "don't call me",
  * language), folded into the state without any dialogue: the safety net that runs after a language
- * model's turn, so a model that forgets its tool loses no lead (CONTRACT.md §8).
+ * model's turn, so a model that forgets its tool loses no lead (docs/contract.md §8).
  */
 export const captureFacts = (
   state: ConversationState,

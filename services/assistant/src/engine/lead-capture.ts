@@ -16,13 +16,13 @@ export interface LeadInput {
   /**
    * The conversation took something back — a callback it no longer wants, a booking it cancelled —
    * so the lead's listed type is this turn's, not the stronger of the stored and this one, and no
-   * booking means none (CONTRACT.md §8: "the lead's request withdrawn").
+   * booking means none (docs/contract.md §8: "the lead's request withdrawn").
    */
   readonly withdrawn?: boolean
 }
 
 /**
- * The lead a conversation amounts to after a turn, if any (CONTRACT.md §7–8):
+ * The lead a conversation amounts to after a turn, if any (docs/contract.md §7–8):
  * - on the widget, as soon as the visitor has given a phone number;
  * - on a phone channel the customer's own number is known from the first message, but it makes a
  *   lead only once there is something to record: a name, a request (callback, demo, booking) or a

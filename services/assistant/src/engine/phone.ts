@@ -3,7 +3,7 @@ import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } 
 import { fold, wordsPattern } from "./text.ts"
 
 /**
- * Finds the visitor's phone number in a message (CONTRACT.md §8), as international digits only:
+ * Finds the visitor's phone number in a message (docs/contract.md §8), as international digits only:
  * `+44 (0) 7700 900456` → `447700900456`, and with the organization's country a national number
  * gets its country code (`(415) 555-0100` in the US → `14155550100`, `0171 2345678` in Germany →
  * `491712345678`).
@@ -18,7 +18,7 @@ import { fold, wordsPattern } from "./text.ts"
  * five languages, unless a phone word comes after that word ("invoice 2026 is wrong, call me at
  * 415…"). Digits glued to letters (`12345678Z`, `BR123456789BR`) are codes.
  *
- * A number the plan does not know is still a phone number by CONTRACT.md §8's definition (7–15
+ * A number the plan does not know is still a phone number by docs/contract.md §8's definition (7–15
  * digits, not a reference): a foreign number written with `00` instead of `+` is read as
  * international (`0049 30 1234567` in the US → `49301234567`), anything else (`555-1234`) is kept
  * as written, digits only.

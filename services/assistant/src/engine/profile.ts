@@ -2,7 +2,7 @@ import type { BookingSettings } from "../bookings/settings.ts"
 import type { Faq } from "./knowledge.ts"
 import type { Language } from "./text.ts"
 
-/** What the engine knows of the business (CONTRACT.md §8's profile), as the engine reads it. */
+/** What the engine knows of the business (docs/contract.md §8's profile), as the engine reads it. */
 export interface AssistantProfile {
   readonly businessName: string
   /** One to ten; the first is the default. */

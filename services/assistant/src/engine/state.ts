@@ -41,7 +41,7 @@ export const ConversationState = Schema.Struct({
   /**
    * The leads this conversation recorded, by phone: whether it created the lead, and what the lead
    * said before this conversation first changed it — so a corrected number releases or restores only
-   * what this conversation did (CONTRACT.md §8), never another visitor's lead.
+   * what this conversation did (docs/contract.md §8), never another visitor's lead.
    */
   leads: Schema.optionalKey(
     Schema.Record(

@@ -1,6 +1,6 @@
 /** Text helpers shared by the readers of a message. Pure. */
 
-/** The languages the assistant reads and writes (CONTRACT.md §8). */
+/** The languages the assistant reads and writes (docs/contract.md §8). */
 export const LANGUAGES = ["en", "es", "de", "fr", "pt"] as const
 export type Language = (typeof LANGUAGES)[number]
 

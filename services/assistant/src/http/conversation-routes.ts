@@ -8,7 +8,7 @@ import type { AssistantHandlers } from "./runtime.ts"
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-/** CONTRACT.md §17: the inbox, read by any member or non-widget key; a person's takeover, reply and release. */
+/** docs/contract.md §17: the inbox, read by any member or non-widget key; a person's takeover, reply and release. */
 export const conversationHandlers = {
   listConversations: ({ principal, query }) =>
     Effect.gen(function* () {

@@ -1,7 +1,7 @@
 import { type ApiError, conflict, invalidRequest, notFound, outsideServiceWindow } from "@parley/platform"
 import type { AssistantError } from "../errors.ts"
 
-/** The one place the assistant's domain errors become CONTRACT.md's status, code and text. */
+/** The one place the assistant's domain errors become docs/contract.md's status, code and text. */
 export const toApiError = (error: AssistantError): ApiError => {
   switch (error._tag) {
     case "ResourceNotFound":

@@ -11,7 +11,7 @@ import { loadProfile, saveProfile } from "../profile/profile-store.ts"
 import type { AssistantHandlers } from "./runtime.ts"
 
 /**
- * CONTRACT.md §9's leads and bookings rows (read by any member — front-desk staff need them, §14 "members
+ * docs/contract.md §9's leads and bookings rows (read by any member — front-desk staff need them, §14 "members
  * see what they may read" — or a non-widget key), §8's booking cancellation (an administrator's) and
  * assistant profile (read by any member, written by an administrator).
  */
@@ -45,7 +45,7 @@ export const privateHandlers = {
       return yield* saveProfile(principal.orgId, yield* body)
     }),
 
-  /** The console's live preview (CONTRACT.md §14): the widget's conversation, reached with the session. */
+  /** The console's live preview (docs/contract.md §14): the widget's conversation, reached with the session. */
   previewChat: ({ principal, body }) =>
     Effect.gen(function* () {
       return yield* chat(principal.orgId, yield* body, principal.orgName ?? "", true)

@@ -7,7 +7,7 @@ import { isLanguage } from "../engine/text.ts"
 import { engineProfile, loadProfile } from "../profile/profile-store.ts"
 import type { AssistantHandlers } from "./runtime.ts"
 
-/** CONTRACT.md §8: the widget surface (the gateway already checked the key's scope). */
+/** docs/contract.md §8: the widget surface (the gateway already checked the key's scope). */
 export const widgetHandlers = {
   widgetChat: ({ principal, body }) =>
     Effect.gen(function* () {

@@ -16,7 +16,7 @@ const moveBookingPhone = (tx: postgres.TransactionSql, orgId: string, id: string
 
 /**
  * A widget conversation's lead after a turn: a corrected number releases only what this
- * conversation did to the mistaken one (CONTRACT.md §8), the conversation's lead is recorded, and
+ * conversation did to the mistaken one (docs/contract.md §8), the conversation's lead is recorded, and
  * the state to store remembers which leads this conversation created or changed. Used by the
  * assistant's turn and by a message a person's conversation receives (§17), which capture alike.
  */

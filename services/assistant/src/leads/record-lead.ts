@@ -1,5 +1,6 @@
 import { eventRecord, OutboxWriter } from "@parley/bus"
 import type { Booking } from "@parley/contracts"
+import { jsonb } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
@@ -64,7 +65,7 @@ export const recordLead = (
       () => tx<Array<LeadRow>>`
         insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
         values (${id}, ${orgId}, ${input.phone}, ${input.name}, ${input.type}, ${input.type},
-                ${input.booking === null ? null : tx.json(input.booking as never)}, ${input.source}, ${at}, ${at})
+                ${input.booking === null ? null : jsonb(tx, input.booking)}, ${input.source}, ${at}, ${at})
         on conflict (org_id, phone) do nothing
         returning id, name, type, last_type, booking`,
     )
@@ -102,7 +103,7 @@ export const recordLead = (
       () => tx`
         update assistant.leads
         set name = ${name}, type = ${type}, last_type = ${input.type},
-            booking = ${booking === null ? null : tx.json(booking as never)}, updated_at = ${at}
+            booking = ${booking === null ? null : jsonb(tx, booking)}, updated_at = ${at}
         where id = ${existing.id}`,
     )
     const data = { phone: input.phone, name, type: input.type, booking }
@@ -113,7 +114,7 @@ export const recordLead = (
 
 /**
  * The visitor corrected their number ("sorry, wrong number, it's …"): only what this conversation
- * did to the mistaken number's lead is undone (CONTRACT.md §8), never another visitor's lead.
+ * did to the mistaken number's lead is undone (docs/contract.md §8), never another visitor's lead.
  * - This conversation created it and it holds no booking: it goes — a stranger's number must not
  *   stay on the call list. No event announces that (the catalogue has none for a lead withdrawn).
  * - It was someone's lead before: its name and types go back to what they were before this

@@ -15,7 +15,7 @@ import type { ModelProgress } from "./model-progress.ts"
  * call with malformed arguments (or an unknown tool) fails the turn, and the deterministic engine
  * answers instead. Results go back to the model as JSON.
  *
- * Guardrails (CONTRACT.md §8), whatever the model says: a phone number is used only when the visitor
+ * Guardrails (docs/contract.md §8), whatever the model says: a phone number is used only when the visitor
  * wrote it in this conversation (or it is the channel's sender); a turn makes at most one booking.
  * A refused call tells the model why, so it can ask the visitor instead.
  */

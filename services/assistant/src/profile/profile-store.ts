@@ -1,5 +1,5 @@
 import type { AssistantProfileRecord, PutAssistantProfileRequest } from "@parley/contracts"
-import { Database } from "@parley/db"
+import { Database, jsonb } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
 import type { BookingSettings } from "../bookings/settings.ts"
@@ -8,7 +8,7 @@ import type { AssistantProfile } from "../engine/profile.ts"
 import { isLanguage, type Language } from "../engine/text.ts"
 
 /**
- * The assistant's profile (CONTRACT.md §8): the business's name, the languages it answers in (the
+ * The assistant's profile (docs/contract.md §8): the business's name, the languages it answers in (the
  * first the default), its greeting, description, FAQ and hand-off message. Until an administrator
  * saves one, an organization has `{ businessName: <organization name>, languages: ["en"], faqs: [] }`.
  */
@@ -63,8 +63,8 @@ export const saveProfile = (
     const [row] = yield* Effect.promise(
       () => sql<Array<ProfileRow>>`
         insert into assistant.profiles (org_id, business_name, languages, greeting, about, faqs, handoff_message, updated_at)
-        values (${orgId}, ${request.businessName.trim()}, ${sql.json(languages as never)}, ${blankToNull(request.greeting)},
-                ${blankToNull(request.about)}, ${sql.json(faqs as never)}, ${blankToNull(request.handoffMessage)}, now())
+        values (${orgId}, ${request.businessName.trim()}, ${jsonb(sql, languages)}, ${blankToNull(request.greeting)},
+                ${blankToNull(request.about)}, ${jsonb(sql, faqs)}, ${blankToNull(request.handoffMessage)}, now())
         on conflict (org_id) do update set
           business_name = excluded.business_name, languages = excluded.languages, greeting = excluded.greeting,
           about = excluded.about, faqs = excluded.faqs, handoff_message = excluded.handoff_message, updated_at = now()

@@ -1,5 +1,5 @@
 /**
- * Who is calling (CONTRACT.md §2.2–§2.4): the credential a surface accepts, checked and resolved to
+ * Who is calling (docs/contract.md §2.2–§2.4): the credential a surface accepts, checked and resolved to
  * an organization. The organization comes only from the credential — nothing a client sends in
  * a header or body can choose it.
  */

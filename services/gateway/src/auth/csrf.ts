@@ -1,5 +1,5 @@
 /**
- * CSRF defence for requests a browser authenticates with the session cookie (CONTRACT.md §2.4:
+ * CSRF defence for requests a browser authenticates with the session cookie (docs/contract.md §2.4:
  * "a request body must be application/json (bodiless DELETE and logout are fine), and when an
  * Origin header is present it must equal PARLEY_PUBLIC_URL's origin"). A mutating request (POST,
  * PUT, PATCH, DELETE) with a session is refused when:
@@ -11,7 +11,7 @@
  *   an API key.
  */
 import type { IncomingHttpHeaders } from "node:http"
-import { forbidden, unsupportedMediaType } from "@parley/platform"
+import { essence, forbidden, unsupportedMediaType } from "@parley/platform"
 
 export interface CsrfPolicy {
   /** `PARLEY_PUBLIC_URL`'s origin (`https://parley.example.com`). */
@@ -21,9 +21,6 @@ export interface CsrfPolicy {
 export const CSRF_REFUSED = "Cross-site request refused"
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
-
-const essence = (contentType: string | undefined): string =>
-  (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? ""
 
 export const checkCsrf = (
   policy: CsrfPolicy,

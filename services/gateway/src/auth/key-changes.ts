@@ -1,5 +1,5 @@
 /**
- * Revocation within a second on every instance (CONTRACT.md §2.1): each gateway instance follows
+ * Revocation within a second on every instance (docs/contract.md §2.1): each gateway instance follows
  * `parley.identity.keys.v1` in a consumer group of its OWN (a group shared by instances would hand
  * each record to one of them only), and every `KeyChanged` evicts the key from that instance's
  * cache. A record that cannot be decoded is logged and skipped: it cannot be made readable by

@@ -1,5 +1,5 @@
 /**
- * Where a caller put its API key (CONTRACT.md §2.2). On `/api/public/*` four forms are accepted in
+ * Where a caller put its API key (docs/contract.md §2.2). On `/api/public/*` four forms are accepted in
  * a fixed precedence — `X-API-Key`, `Authorization: Bearer`, the JSON body's `apiKey`, the query's
  * `apiKey` — and the first form PRESENT is the one used: a later form is never consulted when an
  * earlier one is present but invalid, so a caller cannot shop among credentials. The private API

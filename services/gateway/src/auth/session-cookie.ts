@@ -1,4 +1,4 @@
-/** The dashboard's session cookie (CONTRACT.md §2.4). */
+/** The dashboard's session cookie (docs/contract.md §2.4). */
 import type { IncomingHttpHeaders } from "node:http"
 
 export const SESSION_COOKIE = "parley_session"

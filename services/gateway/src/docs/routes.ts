@@ -1,5 +1,5 @@
 /**
- * `GET /docs/openapi.json` and `GET /docs` (CONTRACT.md §11): the document is built once, from the
+ * `GET /docs/openapi.json` and `GET /docs` (docs/contract.md §11): the document is built once, from the
  * Schemas in `@parley/contracts`, when the gateway starts. Neither route is authenticated (they
  * describe the API, they do not touch a tenant), but both count against the general rate limit
  * like every route outside `/health*`, `/metrics` and `/channels/*` (§3): `count` runs first.

@@ -1,5 +1,5 @@
 /**
- * CORS for the widget surface `/api/public/*` (CONTRACT.md §8).
+ * CORS for the widget surface `/api/public/*` (docs/contract.md §8).
  *
  * Preflights are answered for ANY origin: a preflight carries no credential (browsers never send
  * `X-API-Key` or the body on it), so it cannot be attributed to a key and its `allowedOrigins`.

@@ -146,7 +146,7 @@ export const makePipeline = (deps: PipelineDependencies) => {
   /**
    * The widget surface's body, read before its key is known: one refused (400, 413, 415) is still a
    * request, counted against the client's IP like a refused credential, so a flood of bad bodies is
-   * rate limited too (CONTRACT.md §3 counts every route but health, metrics and provider ingress).
+   * rate limited too (docs/contract.md §3 counts every route but health, metrics and provider ingress).
    */
   const checkPublicBody = async (request: FastifyRequest, reply: FastifyReply, route: Route) => {
     try {

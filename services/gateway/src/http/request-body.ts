@@ -5,11 +5,16 @@
  */
 import type { IncomingHttpHeaders } from "node:http"
 import { type Readable, Transform, type TransformCallback } from "node:stream"
-import { type ApiError, invalidRequest, parseStrictJson, payloadTooLarge, unsupportedMediaType } from "@parley/platform"
+import {
+  type ApiError,
+  essence,
+  invalidRequest,
+  parseStrictJson,
+  payloadTooLarge,
+  readBody,
+  unsupportedMediaType,
+} from "@parley/platform"
 import type { Route } from "../routing/route-table.ts"
-
-export const essence = (contentType: string | undefined): string =>
-  (contentType ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? ""
 
 /** Whether the request's content type suits the route's body (415 otherwise): its declared media types for uploads. */
 export const acceptsContentType = (route: Route, contentType: string | undefined): boolean => {
@@ -33,38 +38,6 @@ export const checkDeclaredLength = (headers: IncomingHttpHeaders, limit: number)
   const declared = Number(headers["content-length"])
   if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge()
 }
-
-/** Reads the whole body, refusing it (413) as soon as it passes `limit` bytes. */
-export const readBody = (stream: Readable, limit: number): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    let received = 0
-    const onData = (chunk: Buffer) => {
-      received += chunk.length
-      if (received > limit) {
-        cleanup()
-        reject(payloadTooLarge())
-        return
-      }
-      chunks.push(chunk)
-    }
-    const onEnd = () => {
-      cleanup()
-      resolve(Buffer.concat(chunks, received))
-    }
-    const onError = (error: Error) => {
-      cleanup()
-      reject(error)
-    }
-    const cleanup = () => {
-      stream.removeListener("data", onData)
-      stream.removeListener("end", onEnd)
-      stream.removeListener("error", onError)
-    }
-    stream.on("data", onData)
-    stream.on("end", onEnd)
-    stream.on("error", onError)
-  })
 
 export interface JsonBody {
   readonly bytes: Buffer

@@ -1,5 +1,5 @@
 /**
- * One request counted against the limits of CONTRACT.md §3: the `RateLimit-*` headers go on the
+ * One request counted against the limits of docs/contract.md §3: the `RateLimit-*` headers go on the
  * reply, and a refused request ends with 429 `rate_limited` (and `Retry-After`). The API pipeline
  * and the gateway's own routes (`/docs`) count through this one function, so both say the same.
  */

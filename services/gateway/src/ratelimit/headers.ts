@@ -1,5 +1,5 @@
 /**
- * The `RateLimit-*` headers of CONTRACT.md §3 (the IETF RateLimit header fields draft, in its
+ * The `RateLimit-*` headers of docs/contract.md §3 (the IETF RateLimit header fields draft, in its
  * separate-fields form): every counted response says which limit answered and how much is left.
  */
 import type { FastifyReply } from "fastify"

@@ -1,5 +1,5 @@
 /**
- * The rate-limit rules of CONTRACT.md §3 as data, and the decision a limiter returns. Both
+ * The rate-limit rules of docs/contract.md §3 as data, and the decision a limiter returns. Both
  * limiters (Redis, in-memory) implement one algorithm — a sliding-window log — so a request is
  * treated the same whichever answers.
  *

@@ -1,6 +1,6 @@
 /**
  * The shared limiter: one EVALSHA of the sliding-window script per request, against the Redis all
- * gateway instances use. Redis being unreachable must not take the API down (CONTRACT.md §3), nor
+ * gateway instances use. Redis being unreachable must not take the API down (docs/contract.md §3), nor
  * slow it: the client fails fast (no offline queue, a 250 ms command timeout), and a circuit breaker
  * opens on the first failure — a refused connection or a command that timed out (a hung Redis
  * accepts connections and never answers) — so that from then on every request is answered by the

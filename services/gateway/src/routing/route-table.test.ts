@@ -115,7 +115,7 @@ describe("the route table", () => {
     expect(routeOf("GET", "/api/templates")?.scope).toBeUndefined()
   })
 
-  it("sets the body limits of CONTRACT.md §1", () => {
+  it("sets the body limits of docs/contract.md §1", () => {
     expect(routeOf("POST", "/api/messages")?.bodyLimit).toBe(JSON_BODY_LIMIT)
     expect(routeOf("POST", "/api/media")).toMatchObject({ body: "media", bodyLimit: MEDIA_BODY_LIMIT })
     expect(routeOf("POST", "/api/contacts/import")).toMatchObject({ body: "csv", bodyLimit: IMPORT_BODY_LIMIT })

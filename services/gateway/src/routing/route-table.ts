@@ -4,7 +4,7 @@
  * when the gateway starts, from the route declarations in `@parley/contracts`
  * (`packages/contracts/src/api/routes/`). Nothing about a route is written here.
  *
- * One path, one gate (DESIGN.md §2): the gateway decides on the route the service will serve, so
+ * One path, one gate (docs/design.md §2): the gateway decides on the route the service will serve, so
  * it reads the path as the services' router (Fastify's find-my-way) does — percent-escapes of
  * anything but a reserved character decoded (`routingPath`), case-sensitive, no trailing or doubled
  * slash ignored, `HEAD` served by the `GET` route — and answers a JSON 404 for anything that is not a
@@ -51,7 +51,7 @@ export interface Route {
   readonly surface: Surface
   readonly body: BodyKind
   readonly bodyLimit: number
-  /** Counts against the heavy limit as well as the general one (CONTRACT.md §3). */
+  /** Counts against the heavy limit as well as the general one (docs/contract.md §3). */
   readonly heavy: boolean
   /** The scope a key needs on `/api/public/*`; `undefined` elsewhere. */
   readonly scope: Scope | undefined

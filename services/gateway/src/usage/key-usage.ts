@@ -1,5 +1,5 @@
 /**
- * `lastUsedAt`, best-effort (CONTRACT.md §2.1): a request only notes the key in memory; a timer
+ * `lastUsedAt`, best-effort (docs/contract.md §2.1): a request only notes the key in memory; a timer
  * publishes one `KeyUsed` per key noted since the last flush (so at most one per key per interval,
  * about a minute). A failed publish is logged and the notes are kept for the next flush; neither
  * a request nor its latency ever depends on the bus.

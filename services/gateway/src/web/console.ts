@@ -1,5 +1,5 @@
 /**
- * The web console (CONTRACT.md §14) as the gateway serves it: `/` redirects to `/console/`, the
+ * The web console (docs/contract.md §14) as the gateway serves it: `/` redirects to `/console/`, the
  * built files of `@parley/console` are answered from memory (`static-files.ts`), and any other path
  * under `/console/` gets the console's `index.html`, so that a deep link (`/console/leads`) or a
  * reload lands on the right screen (the console routes in the browser). Content-hashed files under

@@ -1,5 +1,5 @@
 /**
- * The chat widget's files (CONTRACT.md §15), served by the gateway from `@parley/widget`'s build:
+ * The chat widget's files (docs/contract.md §15), served by the gateway from `@parley/widget`'s build:
  *
  * - `GET /widget.js`, the loader every host page embeds. Its URL is fixed, so it is cached for five
  *   minutes and then revalidated with its ETag: a new release reaches every site within minutes.

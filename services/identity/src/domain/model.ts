@@ -1,5 +1,5 @@
 /**
- * Identity's records as the rest of the service sees them, and their JSON forms (CONTRACT.md).
+ * Identity's records as the rest of the service sees them, and their JSON forms (docs/contract.md).
  * Ids are plain strings inside the service (they come from our own tables); the JSON forms brand them.
  */
 import type {
@@ -52,7 +52,7 @@ export const organizationJson = (org: Organization): OrganizationRecord => ({
 
 export const memberJson = (user: User): MemberRecord => ({ id: user.id as UserId, email: user.email, role: user.role })
 
-/** Exactly the KeyRecord of CONTRACT.md §4: never the secret nor its digest. */
+/** Exactly the KeyRecord of docs/contract.md §4: never the secret nor its digest. */
 export const keyRecordJson = (key: ApiKey): ApiKeyRecord => ({
   id: key.id as KeyId,
   name: key.name,

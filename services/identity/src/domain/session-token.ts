@@ -13,7 +13,7 @@ export const SESSION_COOKIE = "parley_session"
 
 export const newSessionToken = (): string => randomBytes(32).toString("base64url")
 
-/** The cookie value of a session, `Secure` when the public URL is https (CONTRACT.md §2.4). */
+/** The cookie value of a session, `Secure` when the public URL is https (docs/contract.md §2.4). */
 export const sessionCookie = (token: string, secure: boolean): string =>
   `${SESSION_COOKIE}=${token}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${SESSION_LIFETIME_MS / 1000}${secure ? "; Secure" : ""}`
 

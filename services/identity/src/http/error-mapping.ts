@@ -1,4 +1,4 @@
-/** The one place identity's domain errors become CONTRACT.md's status, code and text. */
+/** The one place identity's domain errors become docs/contract.md's status, code and text. */
 import { ErrorText } from "@parley/contracts"
 import {
   type ApiError,

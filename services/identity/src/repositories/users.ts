@@ -24,7 +24,7 @@ const toUser = (row: UserRow): User => ({
 })
 
 /**
- * Adds a membership of `orgId` for the person with that email (CONTRACT.md §2.4): a person may
+ * Adds a membership of `orgId` for the person with that email (docs/contract.md §2.4): a person may
  * belong to several organizations, and all their memberships share one password. A person who
  * already has an account keeps their password (`newPasswordHash`, computed by the caller whether
  * or not it is used, so both cases cost the same); anyone else gets `newPasswordHash`. Runs in the

@@ -1,5 +1,5 @@
 /**
- * API keys of an organization (CONTRACT.md §2.1, §4). Every creation and revocation appends a
+ * API keys of an organization (docs/contract.md §2.1, §4). Every creation and revocation appends a
  * `KeyChanged` record in the same transaction, which is how every gateway drops a revoked key from
  * its cache within a second. At most 10 active keys: creations of one organization are serialized
  * on its row lock, so concurrent creations at nine active keys let exactly one through.

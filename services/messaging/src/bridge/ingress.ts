@@ -1,5 +1,5 @@
 import { OutboxWriter, type OutgoingRecord } from "@parley/bus"
-import { type BridgeInboundRequest, type BridgeStatusRequest, normalizePhone } from "@parley/contracts"
+import { type BridgeInboundRequest, type BridgeStatusRequest, normalizePhone, type OrgId } from "@parley/contracts"
 import { withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect } from "effect"
@@ -12,7 +12,7 @@ import { recordStatus } from "../messages/status.ts"
  * channel's: a message by (organization, channel, messageId), a status by (messageId, status).
  * Answers whether something new was recorded.
  */
-export const ingestBridgeMessage = (orgId: string, body: BridgeInboundRequest, receivedAt: Date) =>
+export const ingestBridgeMessage = (orgId: OrgId, body: BridgeInboundRequest, receivedAt: Date) =>
   Effect.gen(function* () {
     const outbox = yield* OutboxWriter
     return yield* withTransaction((tx) =>
@@ -35,7 +35,7 @@ export const ingestBridgeMessage = (orgId: string, body: BridgeInboundRequest, r
           ...(keyword === undefined
             ? [
                 channelInbound({
-                  orgId: orgId as never,
+                  orgId,
                   channel: "bridge",
                   ...data,
                   receivedAt: receivedAt.toISOString(),

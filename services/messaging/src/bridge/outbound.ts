@@ -6,7 +6,7 @@ import { MessagingResources } from "../resources.ts"
 export const BRIDGE_USER_AGENT = "Parley-Bridge/0.1.0"
 
 /**
- * Posts one text to the bridge, signed exactly like a webhook delivery (CONTRACT.md §6) with the
+ * Posts one text to the bridge, signed exactly like a webhook delivery (docs/contract.md §6) with the
  * channel's `inboundToken` as the key: the one secret the bridge operator already holds, so the
  * bridge verifies Parley with the same string Parley verifies it with. `X-Service-Delivery` is the
  * message id, stable across any resend, so the bridge can deduplicate.

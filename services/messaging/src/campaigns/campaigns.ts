@@ -44,7 +44,7 @@ interface ReadList extends CampaignCounts {
 }
 
 /**
- * Reads the request's list with the organization's country (CONTRACT.md §9): unreadable numbers go
+ * Reads the request's list with the organization's country (docs/contract.md §9): unreadable numbers go
  * to `invalid`, repeats are counted once, numbers that opted out are left out, and every remaining
  * recipient's variables must fill the template's body exactly (else the whole request is a 400
  * naming each problem, and nothing is stored).

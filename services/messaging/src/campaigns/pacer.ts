@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import type postgres from "postgres"
 
 /**
- * Paces campaign sends per sending number at `ratePerSecond` (CONTRACT.md §9, PARLEY_CLOUD_SEND_RATE),
+ * Paces campaign sends per sending number at `ratePerSecond` (docs/contract.md §9, PARLEY_CLOUD_SEND_RATE),
  * across every instance: the number's next free send time lives in `messaging.send_pace`, and a
  * worker reserves the slots of a whole batch at once by moving it forward in one statement. N
  * instances then interleave their batches and together send at the set rate, not N times it, for

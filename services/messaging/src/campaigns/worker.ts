@@ -156,7 +156,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
       Effect.gen(function* () {
         const messageId = newId("msg")
         if (recipient.opted_out) {
-          // Opted out after the campaign was created: not sent, counted failed (CONTRACT.md §9).
+          // Opted out after the campaign was created: not sent, counted failed (docs/contract.md §9).
           yield* settle(campaign, recipient, messageId, Effect.succeed(OPTED_OUT), false)
           return
         }

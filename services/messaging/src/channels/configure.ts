@@ -23,7 +23,7 @@ const isUniqueViolation = (error: unknown, constraint: string): boolean =>
 
 /**
  * `PUT /api/channels/cloud`: one cloud channel per organization, replaced on every PUT. A real one
- * is verified first (CONTRACT.md §10.1): the provider is asked whether the token can read the number
+ * is verified first (docs/contract.md §10.1): the provider is asked whether the token can read the number
  * (`GET /<version>/<phoneNumberId>`), and nothing is stored unless it can — a refusal is 400 naming
  * the field, an unreachable provider 503, and an existing channel stays as it was. That is also what
  * stops a tenant from claiming another business's number before it does. The access token is sealed

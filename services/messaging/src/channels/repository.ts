@@ -1,18 +1,18 @@
-import type { ChannelKind, ChannelRecord } from "@parley/contracts"
+import type { ChannelKind, ChannelRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect, Option } from "effect"
 
 /** A channel row as the service uses it internally (sealed secrets included, never returned). */
 export interface StoredChannel {
   readonly id: string
-  readonly org_id: string
+  readonly org_id: OrgId
   readonly kind: ChannelKind
   readonly phone_number_id: string | null
   readonly business_account_id: string | null
   readonly access_token_sealed: string | null
   readonly outbound_url: string | null
   readonly inbound_token_sealed: string | null
-  /** A cloud channel in which Parley plays the provider (CONTRACT.md §16). */
+  /** A cloud channel in which Parley plays the provider (docs/contract.md §16). */
   readonly sandbox: boolean
   readonly display_phone_number: string | null
   /** When the provider confirmed the token can read the number (§10.1); null before that existed. */

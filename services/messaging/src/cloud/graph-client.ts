@@ -81,7 +81,7 @@ export const providerErrorCode = (json: unknown): number | undefined => {
 
 /**
  * Which field of `PUT /api/channels/cloud` a provider refusal of `GET /<phoneNumberId>` names
- * (CONTRACT.md §10.1), by the Graph API's error codes: 190 (access token expired, revoked or
+ * (docs/contract.md §10.1), by the Graph API's error codes: 190 (access token expired, revoked or
  * invalid), 102 (session) and an HTTP 401 name the token; 100 (no such object, or one the token
  * cannot load), 10 and 200–299 (permission denied) name the number the token cannot read.
  */
@@ -194,7 +194,7 @@ export const makeGraphClient = (options: GraphClientOptions) => {
       template: { name: string; language: string; category: string; components: ReadonlyArray<unknown> },
     ) => post(`${encodeURIComponent(businessAccountId)}/message_templates`, token, template, TemplateAnswer),
     /**
-     * `GET /<version>/<phoneNumberId>` with the token (CONTRACT.md §10.1): whether the token can read
+     * `GET /<version>/<phoneNumberId>` with the token (docs/contract.md §10.1): whether the token can read
      * the number, asked before a channel is stored. What a refusal names is `refusedField`'s to say.
      */
     readPhoneNumber: (phoneNumberId: string, token: Redacted.Redacted<string>): Effect.Effect<NumberCheck> =>

@@ -1,4 +1,5 @@
 import { OutboxWriter, type OutgoingRecord } from "@parley/bus"
+import type { OrgId } from "@parley/contracts"
 import { type Database, type GroupCommit, makeGroupCommit } from "@parley/db"
 import { Effect, type Scope } from "effect"
 import type postgres from "postgres"
@@ -65,12 +66,12 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
     for (const payload of payloads) {
       for (const change of payload.changes) if (change.kind === "messages") phoneNumberIds.add(change.phoneNumberId)
     }
-    const orgOf = new Map<string, string>()
-    // Sandbox numbers' messages are marked so in the API's lists (CONTRACT.md §16), nowhere else.
+    const orgOf = new Map<string, OrgId>()
+    // Sandbox numbers' messages are marked so in the API's lists (docs/contract.md §16), nowhere else.
     const sandboxNumbers = new Set<string>()
     if (phoneNumberIds.size > 0) {
       const channels = yield* Effect.promise(
-        () => tx<Array<{ phone_number_id: string; org_id: string; sandbox: boolean }>>`
+        () => tx<Array<{ phone_number_id: string; org_id: OrgId; sandbox: boolean }>>`
           select phone_number_id, org_id, sandbox from messaging.channels
           where kind = 'cloud' and phone_number_id = any(${[...phoneNumberIds]}::text[])`,
       )
@@ -124,9 +125,7 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
             const message = { orgId, channel: "cloud" as const, phone: row.phone, messageId: row.messageId }
             records.push(...(yield* applyOptOutKeyword(tx, keyword, message)))
           } else {
-            records.push(
-              channelInbound({ orgId: orgId as never, channel: "cloud", ...data, receivedAt: at.toISOString() }),
-            )
+            records.push(channelInbound({ orgId, channel: "cloud", ...data, receivedAt: at.toISOString() }))
           }
           summary.inbound++
         }

@@ -88,7 +88,7 @@ export const CloudWebhookBody = Schema.Struct({
 })
 export type CloudWebhookBody = typeof CloudWebhookBody.Type
 
-/** `text.body` for text, `<type>.caption` for media, `""` otherwise (CONTRACT.md §7). */
+/** `text.body` for text, `<type>.caption` for media, `""` otherwise (docs/contract.md §7). */
 export const inboundText = (message: Readonly<Record<string, unknown>>): string => {
   const type = typeof message.type === "string" ? message.type : ""
   const text = message.text as { body?: unknown } | undefined

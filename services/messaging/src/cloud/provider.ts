@@ -6,7 +6,7 @@ import type { GraphClient, GraphMessage, ProviderOutcome, TemplateAnswer } from 
 /**
  * The port to the messaging provider of one cloud channel: what sending and template submission
  * need, whoever plays the provider. Two adapters: the Graph API client (a real account) and the
- * sandbox (`../sandbox/provider.ts`, CONTRACT.md §16), in which Parley plays the provider itself.
+ * sandbox (`../sandbox/provider.ts`, docs/contract.md §16), in which Parley plays the provider itself.
  * Nothing above this port knows which one a channel has.
  */
 export interface CloudProvider {

@@ -24,7 +24,7 @@ export class ImportRefused extends Error {}
  * Imports a CSV of contacts: a header row naming a `phone` column (and optionally `name`), then
  * one contact per row. Rows are read as a stream and upserted in batches, all inside ONE
  * transaction, so a refused file (no phone column) writes nothing. Numbers are read with the
- * organization's `country` (CONTRACT.md §9), as a campaign's are.
+ * organization's `country` (docs/contract.md §9), as a campaign's are.
  */
 export const importContacts = (orgId: string, country: string, chunks: Iterable<Uint8Array>) =>
   Effect.gen(function* () {

@@ -1,12 +1,19 @@
 import type { OutgoingRecord } from "@parley/bus"
-import { type ChannelKind, ChannelOutbound, encodeBusValue, type OptOutRecord, Topics } from "@parley/contracts"
+import {
+  type ChannelKind,
+  ChannelOutbound,
+  encodeBusValue,
+  type OptOutRecord,
+  type OrgId,
+  Topics,
+} from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
 import { decodeCursor, pageOf } from "../paging.ts"
 
 /**
- * Opt-out by keyword (CONTRACT.md §9): a customer message whose whole text — trimmed, any case,
+ * Opt-out by keyword (docs/contract.md §9): a customer message whose whole text — trimmed, any case,
  * accents aside — is a stop word records the sender as opted out (source `keyword`); `START`
  * reverses it. Each is confirmed once, in the stop word's language, when it changed something: a
  * second STOP is not answered again. A keyword message is not a conversation turn, so it does not
@@ -56,7 +63,7 @@ export const optOutKeyword = (text: string): OptOutKeyword | undefined => {
 export const applyOptOutKeyword = (
   tx: postgres.TransactionSql,
   keyword: OptOutKeyword,
-  message: { orgId: string; channel: ChannelKind; phone: string; messageId: string },
+  message: { orgId: OrgId; channel: ChannelKind; phone: string; messageId: string },
 ) =>
   Effect.gen(function* () {
     const changed = yield* Effect.promise(() =>
@@ -71,9 +78,9 @@ export const applyOptOutKeyword = (
       topic: Topics.channelOutbound,
       key: message.orgId,
       value: encodeBusValue(ChannelOutbound, {
-        orgId: message.orgId as never,
+        orgId: message.orgId,
         channel: message.channel,
-        to: message.phone as never,
+        to: message.phone,
         text: keyword.action === "stop" ? STOPPED[keyword.language] : STARTED,
         inReplyTo: message.messageId,
       }),

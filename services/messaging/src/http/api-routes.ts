@@ -19,7 +19,7 @@ export const badCursor = invalidRequest("cursor is not one this API issued", [
   { path: "cursor", message: "is not valid" },
 ])
 
-/** The tenant routes of CONTRACT.md §9 that messaging owns, behind the gateway's signed principal. */
+/** The tenant routes of docs/contract.md §9 that messaging owns, behind the gateway's signed principal. */
 export const apiHandlers = {
   putCloudChannel: ({ principal, body }) =>
     Effect.gen(function* () {
@@ -64,7 +64,7 @@ export const apiHandlers = {
     Effect.gen(function* () {
       const created = yield* createCampaign(principal.orgId, yield* body)
       if (!created.dryRun) return created.started
-      // A dry run stores and sends nothing: 200 with the counts alone (CONTRACT.md §9).
+      // A dry run stores and sends nothing: 200 with the counts alone (docs/contract.md §9).
       reply.code(200)
       return created.counts as never
     }),

@@ -9,7 +9,7 @@ import type { MessagingHandlers } from "./tenant.ts"
 
 /**
  * The tenant routes that need the service's configuration or its provider ingress: the channel list
- * (with the callback URL and verify token to paste into the provider's settings, CONTRACT.md §10.1)
+ * (with the callback URL and verify token to paste into the provider's settings, docs/contract.md §10.1)
  * and the sandbox's routes (§16), whose provider payloads go through `cloudIngress` like a real
  * provider's.
  */

@@ -45,7 +45,7 @@ const bearerOf = (request: FastifyRequest): string | undefined => {
 }
 
 /**
- * Provider traffic (CONTRACT.md §10): unauthenticated by the gateway, authenticated here by the
+ * Provider traffic (docs/contract.md §10): unauthenticated by the gateway, authenticated here by the
  * provider's signature (cloud) or the channel's bearer token (bridge). Cloud payloads are checked,
  * parsed and decoded per request, then committed through `cloudIngress` together with whatever
  * other payloads arrive meanwhile; the 200 waits for that commit.

@@ -4,7 +4,7 @@ import type { MessagingError } from "../errors.ts"
 import type { MessagingServices } from "../resources.ts"
 
 /**
- * One handler per route `messagingRoutes` declares (`@parley/contracts`). CONTRACT.md §9: every
+ * One handler per route `messagingRoutes` declares (`@parley/contracts`). docs/contract.md §9: every
  * tenant route needs an administrator (a session's admin, or a non-widget key, which the gateway
  * presents as admin) — the declared access `serveRoutes` enforces.
  */

@@ -12,7 +12,7 @@ import type { OutboundMessage } from "./send.ts"
 export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000
 
 /**
- * `POST /api/messages` as the messaging network requires it (CONTRACT.md §9), before anything is
+ * `POST /api/messages` as the messaging network requires it (docs/contract.md §9), before anything is
  * recorded: `to` read with the organization's country (400 naming it when unreadable), a template's
  * `{{1}}`…`{{n}}` each given a value (400 naming the missing one; an unknown template is left to
  * the provider, which refuses it), and free-form text on the cloud channel only within 24 hours of

@@ -6,12 +6,12 @@ import type postgres from "postgres"
 
 export const ORG_SETTINGS_GROUP = "messaging.assistant-settings"
 
-/** The country of an organization that never saved its booking settings (CONTRACT.md §8). */
+/** The country of an organization that never saved its booking settings (docs/contract.md §8). */
 export const DEFAULT_COUNTRY = "US"
 
 /**
  * The country an organization's numbers are read with. The booking settings are the assistant's
- * (DESIGN.md §2: no service reads another's schema), so messaging keeps a projection of them from
+ * (docs/design.md §2: no service reads another's schema), so messaging keeps a projection of them from
  * `parley.assistant.settings.v1` rather than calling the assistant on every send: a campaign or a
  * message never waits for, or fails with, another service. A save reaches it within the bus's
  * latency (milliseconds on one machine).

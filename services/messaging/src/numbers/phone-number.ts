@@ -6,7 +6,7 @@ import {
 } from "libphonenumber-js"
 
 /**
- * Reads one recipient number as a person or a file gives it (CONTRACT.md §9 "Numbers"), with the
+ * Reads one recipient number as a person or a file gives it (docs/contract.md §9 "Numbers"), with the
  * organization's country: `(415) 555-0110` in the US → `14155550110`. A number written with `+` or
  * the `00` international prefix is read as international; any other is read first as a national
  * number of the country and, when the country's plan finds it impossible, as international digits

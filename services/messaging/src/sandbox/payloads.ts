@@ -1,5 +1,5 @@
 /**
- * The provider's webhook payloads (WhatsApp Business Cloud API format, CONTRACT.md §10.1), as the
+ * The provider's webhook payloads (WhatsApp Business Cloud API format, docs/contract.md §10.1), as the
  * sandbox provider sends them into the ingress: exactly what a real provider would post.
  */
 

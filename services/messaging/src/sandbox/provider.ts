@@ -7,7 +7,7 @@ import { classifyProviderAnswer } from "../cloud/graph-client.ts"
 import type { CloudProvider } from "../cloud/provider.ts"
 
 /**
- * The sandbox provider (CONTRACT.md §16): the provider adapter of a sandbox channel, beside the
+ * The sandbox provider (docs/contract.md §16): the provider adapter of a sandbox channel, beside the
  * Graph API client behind the same port. It "accepts" a message by storing it in its own outbox
  * (`messaging.sandbox_outbox`, what `GET /api/sandbox/outbox` lists) and answering a provider id;
  * `reporter.ts` then reports it sent → delivered → read through the provider ingress. A number

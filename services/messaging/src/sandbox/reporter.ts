@@ -19,7 +19,7 @@ interface DueRow {
 }
 
 /**
- * The sandbox provider's status reports (CONTRACT.md §16): each message it accepted is reported
+ * The sandbox provider's status reports (docs/contract.md §16): each message it accepted is reported
  * `sent`, `delivered`, then `read`, as the provider's webhook payload, through the same ingress as
  * a real provider's. Durable: what is due is in `messaging.sandbox_outbox` (`next_status_at`), so a
  * restart resumes the reports where they were. At least once: a report is submitted, then the row

@@ -4,7 +4,7 @@ import type postgres from "postgres"
 import { TemplateCategoryValue, TemplateQualityValue, TemplateStatusValue } from "../cloud/payload.ts"
 import { templateCategory, templateQuality, templateStatus } from "../events.ts"
 
-/** The provider statuses that are events (CONTRACT.md §7); others update nothing and fire nothing. */
+/** The provider statuses that are events (docs/contract.md §7); others update nothing and fire nothing. */
 const REPORTED_STATUSES = new Set(["APPROVED", "REJECTED", "PAUSED", "DISABLED"])
 
 interface StoredTemplate {

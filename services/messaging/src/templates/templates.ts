@@ -1,5 +1,5 @@
 import type { CreateTemplateRequest, TemplateRecord } from "@parley/contracts"
-import { Database } from "@parley/db"
+import { Database, jsonb } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect, Option } from "effect"
 import { findChannel } from "../channels/repository.ts"
@@ -68,7 +68,7 @@ export const createTemplate = (orgId: string, body: CreateTemplateRequest) =>
       () => sql`
         insert into messaging.templates (id, org_id, name, language, category, components, status)
         values (${id}, ${orgId}, ${body.name}, ${body.language}, ${body.category},
-                ${sql.json(body.components as never)}, 'PENDING')
+                ${jsonb(sql, body.components)}, 'PENDING')
         on conflict (org_id, name, language) do nothing
         returning id`,
     )

@@ -33,7 +33,7 @@ const queue = (records: ReadonlyArray<OutgoingRecord>) =>
     }),
   )
 
-/** CONTRACT.md §5: the attempt log, redeliver, replay, test events, and the event catalogue. */
+/** docs/contract.md §5: the attempt log, redeliver, replay, test events, and the event catalogue. */
 export const deliveryHandlers = (ctx: RouteContext) =>
   ({
     listDeliveries: ({ principal, params, query }) =>

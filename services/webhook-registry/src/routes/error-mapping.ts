@@ -1,4 +1,4 @@
-/** The one place the registry's domain errors become CONTRACT.md's status, code and text. */
+/** The one place the registry's domain errors become docs/contract.md's status, code and text. */
 import { ErrorText } from "@parley/contracts"
 import { type ApiError, forbidden, invalidRequest, notFound } from "@parley/platform"
 import type { RegistryError } from "../errors.ts"

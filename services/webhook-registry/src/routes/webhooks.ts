@@ -6,7 +6,7 @@ import { toWebhook } from "../webhook-record.ts"
 import type { WebhookChanges } from "../webhook-store.ts"
 import { orgOf, type RegistryHandlers, type RouteContext } from "./context.ts"
 
-/** CONTRACT.md §5: create, list, read, update and delete webhooks. */
+/** docs/contract.md §5: create, list, read, update and delete webhooks. */
 export const webhookHandlers = (ctx: RouteContext) => {
   const urlRules = { allowPrivate: ctx.allowPrivate, ...(ctx.resolver === undefined ? {} : { resolver: ctx.resolver }) }
   return {

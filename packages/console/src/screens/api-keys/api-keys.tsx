@@ -1,5 +1,5 @@
 /**
- * Settings → API keys (CONTRACT.md §14, §4): every key with its scopes, origins and use, revoked
+ * Settings → API keys (docs/contract.md §14, §4): every key with its scopes, origins and use, revoked
  * ones included; a new key shown once with a copy button; revocation after a confirmation.
  */
 import { useState } from "preact/hooks"

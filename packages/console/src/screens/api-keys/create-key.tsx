@@ -1,4 +1,4 @@
-/** Creating an API key (CONTRACT.md §4): name, scopes (widget or server explained), allowed origins. */
+/** Creating an API key (docs/contract.md §4): name, scopes (widget or server explained), allowed origins. */
 import { useRef, useState } from "preact/hooks"
 import { type Answer, api, unwrap } from "../../api/client.ts"
 import {

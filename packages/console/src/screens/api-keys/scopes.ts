@@ -1,4 +1,4 @@
-/** The scopes of CONTRACT.md §2.1 and what a key with a given set of them is (§2.3). */
+/** The scopes of docs/contract.md §2.1 and what a key with a given set of them is (§2.3). */
 import type { Answer } from "../../api/client.ts"
 
 export type Scope = Answer<"/api/org/api-keys/{id}", "get">["scopes"][number]

@@ -1,5 +1,5 @@
 /**
- * Assistant (CONTRACT.md §14): its profile and FAQ (§8), the booking settings it books by, a live
+ * Assistant (docs/contract.md §14): its profile and FAQ (§8), the booking settings it books by, a live
  * preview of it, and the snippet that puts it on a website (§15) for a chosen widget key. A member
  * reads the profile; the rest is an administrator's.
  */

@@ -1,5 +1,5 @@
 /**
- * A live preview of the organization's own assistant (CONTRACT.md §14): `POST /api/assistant/preview`
+ * A live preview of the organization's own assistant (docs/contract.md §14): `POST /api/assistant/preview`
  * with the signed-in session answers as the widget's conversation route does for a visitor, so it
  * needs no widget key and works whatever origins the keys allow. It is real: a phone number written
  * here records a lead.
@@ -35,7 +35,7 @@ export const PreviewChat = () => {
     if (answer === undefined) return
     setMessage("")
     setSessionId(answer.sessionId)
-    // No reply while a person holds the conversation in the Inbox (CONTRACT.md §17).
+    // No reply while a person holds the conversation in the Inbox (docs/contract.md §17).
     const reply = answer.reply?.text ?? "(A person holds this conversation in the Inbox: the assistant stays quiet.)"
     setLines((l) => [...l, { role: "visitor", text }, { role: "assistant", text: reply }])
     setTimeout(() => list.current?.scrollTo({ top: list.current.scrollHeight }), 0)

@@ -1,5 +1,5 @@
 /**
- * Bookings (CONTRACT.md §14, §9): the bookings of a day or all of them, paged, newest first; an
+ * Bookings (docs/contract.md §14, §9): the bookings of a day or all of them, paged, newest first; an
  * administrator cancels one after a confirmation (it stays listed, cancelled).
  */
 import { useState } from "preact/hooks"

@@ -1,5 +1,5 @@
 /**
- * Campaigns (CONTRACT.md §14, §9): every campaign of the organization from `GET /api/campaigns`,
+ * Campaigns (docs/contract.md §14, §9): every campaign of the organization from `GET /api/campaigns`,
  * newest first, paged, each with its progress (read again every two seconds while one is running)
  * and, on demand, what became of each recipient; and a new campaign, reviewed before it starts
  * (`create-campaign.tsx`).

@@ -1,5 +1,5 @@
 /**
- * Starting a campaign in two steps (CONTRACT.md §14): the list (pasted, or a CSV file with a column
+ * Starting a campaign in two steps (docs/contract.md §14): the list (pasted, or a CSV file with a column
  * per template variable) is first checked by Parley with `dryRun` — the counts of who will receive
  * it, of unreadable numbers, repeats and opted-out customers, and the message as the first
  * recipient will read it — and only a confirmation starts the sending.

@@ -1,5 +1,5 @@
 /**
- * Recipients of a campaign (CONTRACT.md §14), from pasted text or a CSV file, each with the values
+ * Recipients of a campaign (docs/contract.md §14), from pasted text or a CSV file, each with the values
  * of the template's `{{1}}`…`{{n}}`. Pasted: one recipient per line, the number then its values,
  * separated by commas, semicolons or tabs (for a template without variables, several numbers may
  * share a line). CSV: a header row naming a `phone` column and one column per variable, named `1`,
@@ -12,7 +12,7 @@ export interface Recipient {
   readonly variables: ReadonlyArray<string>
 }
 
-/** The campaign body's limit (`POST /api/campaigns`, CONTRACT.md §1): a bigger file cannot fit. */
+/** The campaign body's limit (`POST /api/campaigns`, docs/contract.md §1): a bigger file cannot fit. */
 export const CSV_LIMIT_BYTES = 4 * 1024 * 1024
 
 /** The fields of one CSV record (RFC 4180 quoting), for the small files a campaign comes from. */

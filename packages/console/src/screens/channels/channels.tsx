@@ -1,5 +1,5 @@
 /**
- * Channels (CONTRACT.md §14, §9, §10, §16): connect the sandbox (and simulate a customer on it), the
+ * Channels (docs/contract.md §14, §9, §10, §16): connect the sandbox (and simulate a customer on it), the
  * cloud business-messaging number and the bridge, see which are connected, and the addresses and
  * verify token the provider and the bridge need. The bridge's inbound token is shown once.
  */

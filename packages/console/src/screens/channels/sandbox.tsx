@@ -1,5 +1,5 @@
 /**
- * The sandbox (CONTRACT.md §16): a cloud channel in which Parley plays the messaging provider, so
+ * The sandbox (docs/contract.md §16): a cloud channel in which Parley plays the messaging provider, so
  * the assistant on the phone channel, templates, campaigns and every webhook event can be tried
  * with no provider account. "Simulate a customer" writes to the sandbox number as a customer would
  * and shows the conversation: the assistant's replies and the statuses the sandbox reports.

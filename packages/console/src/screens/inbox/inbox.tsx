@@ -1,5 +1,5 @@
 /**
- * Inbox (CONTRACT.md §17): every conversation of the website chat and both phone channels, filtered
+ * Inbox (docs/contract.md §17): every conversation of the website chat and both phone channels, filtered
  * by channel and state, updated live; a conversation opened beside the list (alone on a phone), where
  * a person takes it over, replies and releases it, with the customer's lead beside it.
  */

@@ -1,5 +1,5 @@
 /**
- * Leads (CONTRACT.md §14, §9): the people the assistant recorded, filtered by type and paged, and
+ * Leads (docs/contract.md §14, §9): the people the assistant recorded, filtered by type and paged, and
  * the whole list as CSV, with the download's progress shown as it arrives.
  */
 import { useState } from "preact/hooks"

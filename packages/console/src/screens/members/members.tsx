@@ -1,5 +1,5 @@
 /**
- * Members (CONTRACT.md §14, §2.4): who is in the organization; an administrator adds members,
+ * Members (docs/contract.md §14, §2.4): who is in the organization; an administrator adds members,
  * changes their role and removes them; everyone changes their own password here.
  */
 import { useRef, useState } from "preact/hooks"

@@ -1,5 +1,5 @@
 /**
- * Messages (CONTRACT.md §14, §9): the conversation with one customer number (or every message),
+ * Messages (docs/contract.md §14, §9): the conversation with one customer number (or every message),
  * newest first and paged, and a text message sent to that number — or, when the provider's 24-hour
  * customer-service window with that customer is closed (their last message on the cloud channel is
  * older, or there is none; or the API answered `outside_service_window`), a template instead.

@@ -1,5 +1,5 @@
 /**
- * A template sent to one customer (CONTRACT.md §9): what the Messages screen offers when the
+ * A template sent to one customer (docs/contract.md §9): what the Messages screen offers when the
  * customer-service window is closed, since templates are not limited by it. Each of the body's
  * `{{1}}`…`{{n}}` gets a field, and the message shows as the customer will read it.
  */

@@ -1,5 +1,5 @@
 /**
- * Templates (CONTRACT.md §14, §9): the message templates with the provider's status, quality and
+ * Templates (docs/contract.md §14, §9): the message templates with the provider's status, quality and
  * category, and a new one submitted for approval (a body text, with {{1}}-style variables).
  */
 import { useRef, useState } from "preact/hooks"
@@ -96,7 +96,7 @@ const CreateTemplate = ({ onCreated }: { onCreated: (name: string) => void }) =>
 }
 
 /**
- * The sandbox provider's decision (CONTRACT.md §16): shown only while the cloud channel is a
+ * The sandbox provider's decision (docs/contract.md §16): shown only while the cloud channel is a
  * sandbox. It reaches Parley as the provider's template update, so `template.status` fires.
  */
 const SandboxDecision = ({

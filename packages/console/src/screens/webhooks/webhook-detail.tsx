@@ -1,5 +1,5 @@
 /**
- * One webhook (CONTRACT.md §14, §5): its health; for an administrator, edit (URL, events), enable
+ * One webhook (docs/contract.md §14, §5): its health; for an administrator, edit (URL, events), enable
  * or disable, rotate the secret (the new one shown once), delete, replay a window and send a test
  * event; and its delivery log.
  */

@@ -1,5 +1,5 @@
 /**
- * Settings → Webhooks (CONTRACT.md §14, §5): each webhook with its health, and a new one created
+ * Settings → Webhooks (docs/contract.md §14, §5): each webhook with its health, and a new one created
  * with the events chosen from the catalogue, its secret shown once.
  */
 import { useRef, useState } from "preact/hooks"

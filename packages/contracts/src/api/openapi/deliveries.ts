@@ -1,7 +1,7 @@
 /**
  * The document's `webhooks` section (OpenAPI 3.1): the requests Parley makes to a receiver, one per
  * event — the envelope compiled from the very Schemas `@parley/webhooks` decodes with, the
- * catalogue's sample as its example, and the delivery headers of CONTRACT.md §6.
+ * catalogue's sample as its example, and the delivery headers of docs/contract.md §6.
  */
 import type { Schema } from "effect"
 import { EventCatalogue, type EventName, envelopeSchemaFor } from "../../events.ts"

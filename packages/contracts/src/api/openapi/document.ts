@@ -1,5 +1,5 @@
 /**
- * Assembles the OpenAPI 3.1 document of the public and private API (CONTRACT.md §11) from the
+ * Assembles the OpenAPI 3.1 document of the public and private API (docs/contract.md §11) from the
  * operation tables, and its `webhooks` section from the event catalogue (`deliveries.ts`). Every named Effect Schema is compiled in one pass
  * (`SchemaRepresentation.toRepresentations` → JSON Schema 2020-12 → OpenAPI 3.1), so shared
  * pieces (`IsoTimestamp`, `Webhook`, `ErrorBody`) become one component each.
@@ -190,7 +190,7 @@ export const openApiDocument = (options: OpenApiOptions = {}): OpenApiDocument =
     ...(options.serverUrl === undefined ? {} : { servers: [{ url: options.serverUrl }] }),
     tags: [
       ...[...new Set(operations.map((op) => op.tag))].map((name) => ({ name })),
-      { name: "Deliveries", description: "What Parley sends to a webhook's URL (CONTRACT.md §6)." },
+      { name: "Deliveries", description: "What Parley sends to a webhook's URL (docs/contract.md §6)." },
     ],
     paths,
     webhooks: deliveryWebhooks(),

@@ -1,6 +1,6 @@
 /**
  * The error answers and security requirements an operation has because of who may call it and
- * what it takes (CONTRACT.md §1's table, §2, §3), so the table states them once, not per route.
+ * what it takes (docs/contract.md §1's table, §2, §3), so the table states them once, not per route.
  */
 import type { Access } from "../routes/model.ts"
 import type { Operation } from "./model.ts"

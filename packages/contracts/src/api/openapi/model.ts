@@ -22,7 +22,7 @@ export interface Operation {
   readonly summary: string
   readonly tag: string
   readonly access: Access
-  /** The scope a key needs on `/api/public/*` (CONTRACT.md §8). */
+  /** The scope a key needs on `/api/public/*` (docs/contract.md §8). */
   readonly scope?: Scope
   readonly description?: string
   /** A Struct whose fields are the query parameters (its encoded side: strings). */
@@ -34,7 +34,7 @@ export interface Operation {
   readonly responses: Readonly<Record<number, Reply>>
   /** Error statuses this operation can answer beyond the derived ones (409, 403 `key_limit`, …). */
   readonly extraErrors?: Readonly<Record<number, string>>
-  /** Heavy routes: counted against the heavy limit too (CONTRACT.md §3). */
+  /** Heavy routes: counted against the heavy limit too (docs/contract.md §3). */
   readonly heavy?: boolean
 }
 

@@ -1,5 +1,5 @@
 /**
- * The assistant's routes: the widget surface and the assistant's profile (CONTRACT.md §8), and
+ * The assistant's routes: the widget surface and the assistant's profile (docs/contract.md §8), and
  * leads and bookings (§9).
  */
 import {
@@ -260,7 +260,7 @@ export const assistantRoutes = serviceRoutes(
         "The console's live preview: a message to the organization's own assistant, as a visitor's would be, with the signed-in session (no widget key, whatever origins the keys allow)",
       tag: "Assistant",
       description:
-        "Answers as `POST /api/public/chat` does (CONTRACT.md §14). It is the live assistant: a phone number written here records a real lead.",
+        "Answers as `POST /api/public/chat` does (docs/contract.md §14). It is the live assistant: a phone number written here records a real lead.",
       body: jsonBody(schema("ChatRequest", ChatRequest)),
       responses: { 200: jsonReply("The assistant's reply", schema("ChatResponse", ChatResponse)) },
     },
@@ -268,7 +268,7 @@ export const assistantRoutes = serviceRoutes(
       method: "GET",
       path: "/api/bookings/settings",
       access: "admin",
-      summary: "The booking settings (new organizations start with CONTRACT.md §9's defaults)",
+      summary: "The booking settings (new organizations start with docs/contract.md §9's defaults)",
       tag: "Leads and bookings",
       responses: { 200: jsonReply("The settings", schema("BookingSettings", BookingSettingsRecord)) },
     },

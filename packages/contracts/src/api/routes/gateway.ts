@@ -1,5 +1,5 @@
 /**
- * The routes the gateway serves itself: the API documentation (CONTRACT.md §11), the console's
+ * The routes the gateway serves itself: the API documentation (docs/contract.md §11), the console's
  * files (§14) and the chat widget's (§15). Never forwarded, not in the OpenAPI document; the gateway
  * counts each against the general rate limit per client IP (§3).
  */
@@ -29,7 +29,7 @@ export const gatewayRoutes = serviceRoutes("gateway", ["/docs", "/console", "/wi
     tag: "Documentation",
     responses: { 200: text("The document", "application/json") },
   },
-  // The console (CONTRACT.md §14): its page and built files, `/` leading there.
+  // The console (docs/contract.md §14): its page and built files, `/` leading there.
   consoleEntry: {
     method: "GET",
     path: "/",
@@ -67,7 +67,8 @@ export const gatewayRoutes = serviceRoutes("gateway", ["/docs", "/console", "/wi
     method: "GET",
     path: "/widget.js",
     access: "anonymous",
-    summary: "The chat widget's loader, the one script a page embeds (CONTRACT.md §15); five minutes, then its ETag",
+    summary:
+      "The chat widget's loader, the one script a page embeds (docs/contract.md §15); five minutes, then its ETag",
     tag: "Chat widget",
     responses: { 200: text("The loader", "text/javascript") },
   },

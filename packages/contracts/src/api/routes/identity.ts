@@ -1,5 +1,5 @@
 /**
- * Identity's routes: sessions (CONTRACT.md §2.4), the operator API (§2.5), members and API keys
+ * Identity's routes: sessions (docs/contract.md §2.4), the operator API (§2.5), members and API keys
  * (§4), and the lookups the gateway makes (docs/internal-apis.md).
  */
 import {

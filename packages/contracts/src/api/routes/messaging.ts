@@ -1,7 +1,7 @@
 /**
- * Messaging's routes: the private API (CONTRACT.md §9) and the channel ingress (§10). The cloud
+ * Messaging's routes: the private API (docs/contract.md §9) and the channel ingress (§10). The cloud
  * provider's payload and subscription check are the provider's format, which messaging reads field
- * by field; they are described here by hand from CONTRACT.md §10.1.
+ * by field; they are described here by hand from docs/contract.md §10.1.
  */
 import {
   BridgeChannelResponse,
@@ -55,16 +55,16 @@ import {
 } from "./model.ts"
 
 /**
- * CONTRACT.md §9 lets a campaign name up to 100,000 recipients, which do not fit §1's 1 MiB of JSON
+ * docs/contract.md §9 lets a campaign name up to 100,000 recipients, which do not fit §1's 1 MiB of JSON
  * (≈ 2.8 MB written as "+1 (415) 555-0100"); this route alone gets room for that.
  */
 export const CAMPAIGN_BODY_LIMIT = 4 * MiB
 /** The cloud provider batches changes into one payload of up to a few MB. */
 export const CLOUD_WEBHOOK_BODY_LIMIT = 4 * MiB
-/** What `POST /api/media` takes (CONTRACT.md §9). */
+/** What `POST /api/media` takes (docs/contract.md §9). */
 export const MEDIA_TYPES = ["image/*", "video/*", "audio/*", "application/pdf"] as const
 export const MEDIA_BODY_LIMIT = 16 * MiB
-/** CONTRACT.md §1: a contacts import is up to 10 MiB of CSV. */
+/** docs/contract.md §1: a contacts import is up to 10 MiB of CSV. */
 export const IMPORT_BODY_LIMIT = 10 * MiB
 
 const CloudWebhookPayload = {

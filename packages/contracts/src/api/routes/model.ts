@@ -62,7 +62,7 @@ export interface NamedSchema<S extends Schema.Top = Schema.Top> {
 export type BodySchema = NamedSchema | { readonly json: JsonSchemaObject }
 
 export const MiB = 1024 * 1024
-/** CONTRACT.md §1: JSON bodies up to 1 MiB unless a route says otherwise. */
+/** docs/contract.md §1: JSON bodies up to 1 MiB unless a route says otherwise. */
 export const JSON_BODY_LIMIT = MiB
 
 /**
@@ -105,12 +105,12 @@ export interface PathParam<S extends Schema.Codec<unknown, string> = Schema.Code
 /** One route. Its name in the service's record is its `operationId`. */
 export interface RouteDeclaration {
   readonly method: HttpMethod
-  /** CONTRACT.md's (and Fastify's) form: `/api/org/webhooks/:id`. */
+  /** docs/contract.md's (and Fastify's) form: `/api/org/webhooks/:id`. */
   readonly path: string
   readonly access: Access
-  /** The scope a key needs on `/api/public/*` (CONTRACT.md §8); required there, absent elsewhere. */
+  /** The scope a key needs on `/api/public/*` (docs/contract.md §8); required there, absent elsewhere. */
   readonly scope?: Scope
-  /** Counts against the heavy rate limit as well as the general one (CONTRACT.md §3). */
+  /** Counts against the heavy rate limit as well as the general one (docs/contract.md §3). */
   readonly heavy?: boolean
   readonly summary: string
   readonly tag: string

@@ -1,4 +1,4 @@
-/** The webhook registry's routes (CONTRACT.md §5): webhooks, their delivery log, redeliver, replay and test events. */
+/** The webhook registry's routes (docs/contract.md §5): webhooks, their delivery log, redeliver, replay and test events. */
 import { Schema } from "effect"
 import {
   AttemptDetail,

@@ -1,5 +1,5 @@
 /**
- * The widget's client of the public surface, `/api/public/*` of the Parley it came from (CONTRACT.md
+ * The widget's client of the public surface, `/api/public/*` of the Parley it came from (docs/contract.md
  * §8), with the key in `X-API-Key` (§2.2) and no cookies. Every failure becomes one of three kinds the
  * panel knows how to show: try again later (429 and 503, with their `Retry-After`), offline (no
  * answer at all), refused (any other status, with the contract's `{ error, code }`).

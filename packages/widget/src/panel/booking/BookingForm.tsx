@@ -1,5 +1,5 @@
 /**
- * The booking form (CONTRACT.md §15): service, date, the free slots of that date as a group of
+ * The booking form (docs/contract.md §15): service, date, the free slots of that date as a group of
  * radio buttons, name and phone. Every control has a visible label; a message the visitor must act
  * on (the slot was just taken, pick a time) is an alert.
  */

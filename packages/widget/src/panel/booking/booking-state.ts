@@ -1,5 +1,5 @@
 /**
- * The booking form of CONTRACT.md §15: service, date, the free slots of that date, name, phone.
+ * The booking form of docs/contract.md §15: service, date, the free slots of that date, name, phone.
  *
  * Whether the key may book is learned from Parley, not guessed: the panel reads today's slots once
  * when it opens; a 403 (`missing_scope`, no `bookings:read`) hides booking. The services offered come

@@ -11,7 +11,7 @@ export const Conversation = ({ chat, s }: { chat: ChatState; s: PanelStrings }) 
   const scroller = useRef<HTMLDivElement>(null)
   const items = chat.items.value
   const replying = chat.replying.value
-  // The business's greeting opens an empty conversation (CONTRACT.md §15, issue #23).
+  // The business's greeting opens an empty conversation (docs/contract.md §15, issue #23).
   const greeting = chat.welcome.value?.greeting
   useEffect(() => {
     const box = scroller.current

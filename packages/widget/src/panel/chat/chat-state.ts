@@ -15,7 +15,7 @@ import type { Problem } from "../problem.ts"
 export interface ChatItem {
   readonly id: string
   /**
-   * `staff`: a person of the business answered (CONTRACT.md §17). `held`: the panel's own note that
+   * `staff`: a person of the business answered (docs/contract.md §17). `held`: the panel's own note that
    * a person holds the conversation (not a message: Parley's transcript does not have it).
    */
   readonly role: "visitor" | "assistant" | "staff" | "held"
@@ -212,7 +212,7 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
   }
 
   /**
-   * What Parley has beyond what the panel shows — a person's replies (CONTRACT.md §17) — added at the
+   * What Parley has beyond what the panel shows — a person's replies (docs/contract.md §17) — added at the
    * end and announced. Not while a message is on its way (its reply is on its way too). Answers
    * false when the key cannot read the conversation (no `chat:read`), so the caller stops asking.
    */

@@ -1,5 +1,5 @@
 /**
- * A person's replies (CONTRACT.md §17) reach the visitor within a few seconds: while the panel is open
+ * A person's replies (docs/contract.md §17) reach the visitor within a few seconds: while the panel is open
  * and its page is visible, the conversation is read again — every 3 s while the conversation is
  * lively (a message either way in the last 5 minutes), every 10 s within half an hour of the last
  * one, every 30 s after that — and never while the panel is closed or the tab hidden, nor at all for

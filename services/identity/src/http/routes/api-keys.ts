@@ -1,5 +1,5 @@
 /**
- * API keys (CONTRACT.md §4). Administrators only; creating and revoking also need the
+ * API keys (docs/contract.md §4). Administrators only; creating and revoking also need the
  * `api_access` plan feature, checked under the organization's lock together with the key limit.
  */
 import { Effect } from "effect"

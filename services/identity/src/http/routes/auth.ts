@@ -1,5 +1,5 @@
 /**
- * Dashboard sessions (CONTRACT.md §2.4). Login carries no principal (it is how one is obtained);
+ * Dashboard sessions (docs/contract.md §2.4). Login carries no principal (it is how one is obtained);
  * logout and me carry the gateway's principal, and logout also the Cookie header so the very
  * session presented is deleted server-side.
  */

@@ -1,4 +1,4 @@
-/** An organization's dashboard users (CONTRACT.md §2.4): list for anyone, add, change the role of and remove for admins. */
+/** An organization's dashboard users (docs/contract.md §2.4): list for anyone, add, change the role of and remove for admins. */
 import { Effect } from "effect"
 import { memberJson } from "../../domain/model.ts"
 import { Members } from "../../services/members.ts"

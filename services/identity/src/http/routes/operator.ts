@@ -1,5 +1,5 @@
 /**
- * The operator API (CONTRACT.md §2.5), for the platform itself. With PARLEY_OPERATOR_TOKEN unset
+ * The operator API (docs/contract.md §2.5), for the platform itself. With PARLEY_OPERATOR_TOKEN unset
  * every route here answers 404 as if it did not exist; with it set, a missing or wrong bearer token
  * gets 401. The check runs on `onRequest`, before the body is even read.
  */

@@ -1,17 +1,17 @@
 /**
- * Group commit: concurrent callers' items are written together, one batch per round trip, with at
- * most `maxConcurrent` batches in flight. Idle, an item goes out at once (no linger); busy, items
- * pile up behind the running batches and leave together, so a thousand handlers finishing at once
- * cost a handful of transactions (or publishes) instead of a thousand — and a handful of pool
- * connections.
+ * The batch queue, the one in Parley (group commit): concurrent callers' items are written together,
+ * one batch per round trip, with at most `maxConcurrent` batches in flight. Idle, an item goes out at
+ * once (no linger); busy, items pile up behind the running batches and leave together, so a thousand
+ * handlers finishing at once cost a handful of transactions (or publishes) instead of a thousand —
+ * and a handful of pool connections.
  *
  * Plain promises, no Effect: the dispatcher batches every publish of its attempt path through one
- * (test/bench/dispatcher). `@parley/db`'s `makeGroupCommit` is this same queue with a transaction
- * per batch, item-by-item retry of a failed batch, and a Scope.
+ * (test/bench/dispatcher). `@parley/db`'s `makeGroupCommit` (group commit for Effect code) is this
+ * queue with a transaction per batch, item-by-item retry of a failed batch, and a Scope.
  */
 import { activeTraceContext, batchTraceContext, Otel } from "./tracing.ts"
 
-export interface GroupCommitQueueOptions {
+export interface BatchQueueOptions {
   /** Most items in one batch (default 1,000). */
   readonly maxBatch?: number
   /** Most batches in flight at once (default 2: one finishes while the next runs). */
@@ -26,7 +26,7 @@ interface Waiter<T, R> {
   readonly reject: (error: unknown) => void
 }
 
-export class GroupCommit<T, R = void> {
+export class BatchQueue<T, R = void> {
   readonly #run: (items: ReadonlyArray<T>) => Promise<ReadonlyArray<R>>
   readonly #maxBatch: number
   readonly #maxConcurrent: number
@@ -36,7 +36,7 @@ export class GroupCommit<T, R = void> {
   #onDrained: (() => void) | undefined
 
   /** `run` answers one result per item, in order; if it rejects, every item of the batch does. */
-  constructor(run: (items: ReadonlyArray<T>) => Promise<ReadonlyArray<R>>, options: GroupCommitQueueOptions = {}) {
+  constructor(run: (items: ReadonlyArray<T>) => Promise<ReadonlyArray<R>>, options: BatchQueueOptions = {}) {
     this.#run = run
     this.#maxBatch = Math.max(1, options.maxBatch ?? 1_000)
     this.#maxConcurrent = Math.max(1, options.maxConcurrent ?? 2)

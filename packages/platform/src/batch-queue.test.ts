@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest"
-import { GroupCommit } from "./group-commit.ts"
+import { BatchQueue } from "./batch-queue.ts"
 
-describe("GroupCommit", () => {
+describe("BatchQueue", () => {
   it("writes items submitted while a batch runs together in the next batch", async () => {
     const batches: Array<ReadonlyArray<number>> = []
     let release = () => {}
-    const group = new GroupCommit<number, number>(
+    const group = new BatchQueue<number, number>(
       async (items) => {
         batches.push(items)
         if (batches.length === 1)
@@ -26,7 +26,7 @@ describe("GroupCommit", () => {
 
   it("fails every caller of a failed batch and keeps serving later ones", async () => {
     let fail = true
-    const group = new GroupCommit<number>(async (items) => {
+    const group = new BatchQueue<number>(async (items) => {
       if (fail) throw new Error("down")
       return items.map(() => undefined)
     })
