@@ -52,7 +52,8 @@ export const censorSecrets = (value: unknown, depth = 0): unknown => {
 const CREDENTIAL_QUERY = /([?&](?:apiKey|api_key|token|access_token|key|secret|password|hub\.verify_token)=)[^&#]*/gi
 
 /** The URL with credential query parameters censored. */
-export const censorUrl = (url: string): string => url.replace(CREDENTIAL_QUERY, `$1${REDACTED}`)
+export const censorUrl = (url: string): string =>
+  url.includes("=") ? url.replace(CREDENTIAL_QUERY, `$1${REDACTED}`) : url
 
 export const censorHeaders = (headers: Record<string, unknown>): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
@@ -107,33 +108,65 @@ export const collectsProcessMetrics = (logger: ParleyLogger): boolean =>
   (logger as unknown as Record<symbol, unknown>)[PROCESS_METRICS] !== false
 
 /**
- * Standard output for every logger of the process, shared (one writer, so lines from different
- * services never interleave) and asynchronous: a line is copied into a buffer and written by a
- * background write, batched with the lines that arrive meanwhile, instead of costing the request a
- * write system call (pino's default, synchronous, took ~12 % of `npm start`'s main thread under
- * load). Each write is at most 4 KiB, so a write to a pipe lands whole. Buffered lines are flushed
- * on exit; a SIGKILL loses at most what was still buffered.
+ * How every logger of the process writes to standard output (see `stdout`): lines are collected in a
+ * buffer and written together, once 3 KiB wait (about a dozen access lines) or half a second has
+ * passed, with one write system call made on the spot. Measured per access line (test/bench/access-log,
+ * issue #28): a background write (libuv's thread pool, a hand-off and a wake-up each) whenever none
+ * was in flight cost 3–7 µs and swung with the machine's load, a synchronous write per line ~3 µs, a
+ * synchronous write per 3 KiB ~2 µs. Each write is at most 4 KiB of whole lines, so a write to a pipe
+ * lands whole. A reader that stops reading slows the process down (the write waits) rather than
+ * growing its memory without bound.
+ *
+ * The trade-off: buffered lines are written on exit (`process.exit`, which `main` calls on a handled
+ * signal or a failure, and an uncaught exception both reach the `exit` event), but a process killed
+ * outright (SIGKILL, the OOM killer) loses what was still buffered: at most 3 KiB or half a second of
+ * lines. Those are diagnostics (access lines, warnings); nothing a user needs lives only in the log —
+ * every accepted message, delivery and change is in Postgres before it is acknowledged.
  */
+export const STDOUT_WRITE_OPTIONS = { sync: true, minLength: 3072, maxWrite: 4096, periodicFlush: 500 } as const
+
+/** Standard output for every logger of the process, shared: one writer, so lines from different services never interleave. */
 let sharedStdout: DestinationStream | undefined
 const stdout = (): DestinationStream => {
-  sharedStdout ??= pino.destination({ dest: 1, sync: false, maxWrite: 4096 })
+  if (sharedStdout === undefined) {
+    const destination = pino.destination({ dest: 1, ...STDOUT_WRITE_OPTIONS })
+    process.once("exit", () => destination.flushSync())
+    sharedStdout = destination
+  }
   return sharedStdout
 }
 
 export const makeLogger = (options: LoggerOptions): ParleyLogger => {
-  const logger = makeBaseLogger(options)
+  const destination = options.destination ?? stdout()
+  const logger = makeBaseLogger(options, destination)
   if (options.accessLog === false) Object.defineProperty(logger, ACCESS_LOG, { value: false })
+  else Object.defineProperty(logger, ACCESS_LINE, { value: makeAccessLineWriter(options.service, destination) })
   if (options.processMetrics === false) Object.defineProperty(logger, PROCESS_METRICS, { value: false })
   return logger
 }
 
-const makeBaseLogger = (options: LoggerOptions): ParleyLogger =>
+/**
+ * pino's `isoTime` (`,"time":"<ISO 8601>"`), formatted once per millisecond: a busy server writes
+ * several lines in the same millisecond, and `toISOString` was a tenth of an access line's CPU.
+ */
+let isoTimeMs = Number.NaN
+let isoTimeField = ""
+const isoTime = (): string => {
+  const now = Date.now()
+  if (now !== isoTimeMs) {
+    isoTimeMs = now
+    isoTimeField = `,"time":"${new Date(now).toISOString()}"`
+  }
+  return isoTimeField
+}
+
+const makeBaseLogger = (options: LoggerOptions, destination: DestinationStream): ParleyLogger =>
   pino(
     {
       level: options.level ?? "info",
       base: { service: options.service },
       messageKey: "msg",
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTime,
       formatters: {
         level: (label) => ({ level: label }),
         log: (object) => censorSecrets(object) as Record<string, unknown>,
@@ -153,8 +186,48 @@ const makeBaseLogger = (options: LoggerOptions): ParleyLogger =>
         censor: REDACTED,
       },
     },
-    options.destination ?? stdout(),
+    destination,
   )
+
+/** What the access line says of a request, besides its id. */
+export interface AccessLine {
+  readonly method: string
+  readonly url: string
+  readonly route: string | undefined
+  readonly status: number
+  readonly durationMs: number
+}
+
+/** Writes one request's access line (`"request completed"`); the caller checks the level first. */
+export type AccessLineWriter = (requestId: string, line: AccessLine) => void
+
+const ACCESS_LINE = Symbol.for("@parley/platform/accessLine")
+
+/**
+ * The access line's own writer: the line built directly, in exactly the shape the service logger
+ * writes (`level`, `time`, `service`, then the request id where a child logger's binding would put
+ * it, the fields, `msg`), and handed to the same destination. It skips what the service logger does
+ * per line and this line never needs: a child logger per request, the secret-censoring formatter and
+ * redaction's wildcard walk (no field here can hold a secret; the URL's credential query parameters
+ * are censored), pino's generic serialization. Those were most of an access line's CPU; see
+ * test/bench/access-log.
+ */
+const makeAccessLineWriter = (service: string, destination: DestinationStream): AccessLineWriter => {
+  const head = `{"level":"info"`
+  const serviceField = `,"service":${JSON.stringify(service)}`
+  return (requestId, line) => {
+    destination.write(
+      `${head}${isoTime()}${serviceField},"requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(line.method)},"url":${JSON.stringify(censorUrl(line.url))}${line.route === undefined ? "" : `,"route":${JSON.stringify(line.route)}`},"status":${line.status},"durationMs":${line.durationMs},"msg":"request completed"}\n`,
+    )
+  }
+}
+
+/**
+ * The access-line writer of a logger made with `makeLogger` (undefined for one made with
+ * `accessLog: false`, or not by `makeLogger`).
+ */
+export const accessLineWriter = (logger: ParleyLogger): AccessLineWriter | undefined =>
+  (logger as unknown as Record<symbol, AccessLineWriter | undefined>)[ACCESS_LINE]
 
 const PINO_LEVEL: Record<string, Exclude<LogLevelName, "silent"> | undefined> = {
   Fatal: "fatal",
