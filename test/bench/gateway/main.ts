@@ -6,8 +6,8 @@
  * the gateway. Every server is the real composition root (`services/*\/src/main.ts`) in a process of
  * its own; the load generator runs here. See README.md in this folder.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdtempSync, openSync, rmSync, statSync } from "node:fs"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { freshDatabase } from "@parley/db/testing"
 import { Redis } from "ioredis"
@@ -28,6 +28,10 @@ const ONLY = process.env.BENCH_TARGETS?.split(",").map((name) => name.trim())
 // BENCH_BASELINE=/path/to/another/checkout (with its node_modules) runs that checkout's gateway and
 // `npm start` too, interleaved with this one's: a before/after of a change in the same run.
 const BASELINE = process.env.BENCH_BASELINE
+// The log level of every Parley server: the default (`info`, an access line per request) unless
+// BENCH_LOG_LEVEL says otherwise. Their standard output (the log) goes to a file, as a deployment's
+// goes to a file or a collector's pipe, and is deleted after the run.
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "info"
 const INTERNAL_SECRET = `bench-${crypto.randomUUID()}`
 const OPERATOR_TOKEN = `op-${crypto.randomUUID()}`
 
@@ -121,6 +125,9 @@ const main = async () => {
   const standaloneDataDir = mkdtempSync(join(tmpdir(), "parley-bench-"))
   const baselineDb = BASELINE === undefined ? undefined : await freshDatabase()
   const baselineDataDir = mkdtempSync(join(tmpdir(), "parley-bench-"))
+  const logDir = mkdtempSync(join(tmpdir(), "parley-bench-log-"))
+  const logFile = join(logDir, "servers.log")
+  const log = openSync(logFile, "a")
   try {
     const ports = await Promise.all(Array.from({ length: 12 }, () => freePort()))
     const [
@@ -144,7 +151,7 @@ const main = async () => {
       DATABASE_URL: db.url,
       KAFKA_BROKERS: "",
       PARLEY_INTERNAL_SECRET: INTERNAL_SECRET,
-      PARLEY_LOG_LEVEL: "warn",
+      PARLEY_LOG_LEVEL: LOG_LEVEL,
       PARLEY_PUBLIC_URL: "http://localhost:3000",
     }
     const bareProcess = startProcess(new URL("gateway/bare-server.ts", new URL("../", import.meta.url)), [
@@ -164,11 +171,16 @@ const main = async () => {
             String(floorPort),
             REDIS_URL,
           ])
-    const identityProcess = startProcess(new URL("services/identity/src/main.ts", repo), [], {
-      ...common,
-      PARLEY_IDENTITY_PORT: String(identityPort),
-      PARLEY_OPERATOR_TOKEN: OPERATOR_TOKEN,
-    })
+    const identityProcess = startProcess(
+      new URL("services/identity/src/main.ts", repo),
+      [],
+      {
+        ...common,
+        PARLEY_IDENTITY_PORT: String(identityPort),
+        PARLEY_OPERATOR_TOKEN: OPERATOR_TOKEN,
+      },
+      log,
+    )
     await waitUntilLive(`${identityUrl}/health/live`)
     const gatewayEnv = (port: number, metrics: number) => ({
       ...common,
@@ -190,6 +202,7 @@ const main = async () => {
       new URL("services/gateway/src/main.ts", repo),
       [],
       gatewayEnv(gatewayPort, metricsPort),
+      log,
     )
     // `npm start`'s composition root: the gateway with every service in its one process, on Redis.
     const standaloneUrl = `http://127.0.0.1:${standalonePort}`
@@ -201,7 +214,7 @@ const main = async () => {
       PARLEY_METRICS_PORT: String(metrics),
       PARLEY_DATA_DIR: dataDir,
       PARLEY_OPERATOR_TOKEN: OPERATOR_TOKEN,
-      PARLEY_LOG_LEVEL: "warn",
+      PARLEY_LOG_LEVEL: LOG_LEVEL,
       PARLEY_PUBLIC_URL: "http://localhost:3000",
       PARLEY_RATE_GENERAL_PER_MIN: "1000000000",
       ...(process.env.BENCH_GATEWAY_EXEC_ARGV === undefined
@@ -212,6 +225,7 @@ const main = async () => {
       new URL("services/standalone/src/main.ts", repo),
       [],
       standaloneEnv(standaloneDb.url, standalonePort, standaloneMetricsPort, standaloneDataDir),
+      log,
     )
     // The same two from the baseline checkout, when given.
     const baselineRepo = BASELINE === undefined ? undefined : new URL(`file://${BASELINE.replace(/\/?$/, "/")}`)
@@ -224,6 +238,7 @@ const main = async () => {
             new URL("services/gateway/src/main.ts", baselineRepo),
             [],
             gatewayEnv(baselineGatewayPort, baselineMetricsPort),
+            log,
           )
     const baselineStandalone =
       baselineRepo === undefined || baselineDb === undefined
@@ -232,6 +247,7 @@ const main = async () => {
             new URL("services/standalone/src/main.ts", baselineRepo),
             [],
             standaloneEnv(baselineDb.url, baselineStandalonePort, baselineStandaloneMetricsPort, baselineDataDir),
+            log,
           )
     await Promise.all([
       waitUntilLive(`${bareUrl}/health`),
@@ -251,7 +267,7 @@ const main = async () => {
     const keyed = { "x-api-key": key }
 
     console.log(
-      `gateway benchmark: ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION_SECONDS} s per target, after ${WARMUP_SECONDS} s warm-up each`,
+      `gateway benchmark: log level ${LOG_LEVEL}; ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION_SECONDS} s per target, after ${WARMUP_SECONDS} s warm-up each`,
     )
     interface Target {
       readonly name: string
@@ -332,10 +348,12 @@ const main = async () => {
       })
     }
     const rounds: Record<string, Array<Measured>> = Object.fromEntries(targets.map((target) => [target.name, []]))
+    const load = [loadavg()[0] as number]
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
         rounds[target.name]?.push(await measure(target.name, target.url, target.headers, target.servers))
       }
+      load.push(loadavg()[0] as number)
     }
     const labels: Record<string, string> = {
       bare: "bare Fastify (small JSON)",
@@ -388,6 +406,7 @@ const main = async () => {
         `${name} / ${name}@baseline: throughput ${(now.requestsPerSecond / before.requestsPerSecond).toFixed(3)}×, ${name} CPU per request ${now.cpuMicrosPerRequest[name === "gateway" ? "gateway" : "standalone"]} vs ${before.cpuMicrosPerRequest[name === "gateway" ? "gateway" : "standalone"]} µs`,
       )
     }
+    console.log(`load average (1 min) before and after each round: ${load.map((l) => l.toFixed(1)).join(", ")}`)
     console.log(
       `every round (req/s): ${Object.entries(rounds)
         .map(([name, rs]) => `${name} ${rs.map((r) => r.requestsPerSecond.toFixed(0)).join(" / ")}`)
@@ -416,6 +435,8 @@ const main = async () => {
     await baselineDb?.close()
     rmSync(standaloneDataDir, { recursive: true, force: true })
     rmSync(baselineDataDir, { recursive: true, force: true })
+    console.log(`the servers wrote ${(statSync(logFile).size / 1e6).toFixed(0)} MB of log`)
+    rmSync(logDir, { recursive: true, force: true })
   }
 }
 

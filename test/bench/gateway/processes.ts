@@ -9,11 +9,13 @@ export const startProcess = (
   module: URL,
   args: ReadonlyArray<string>,
   env: Record<string, string> = {},
+  /** Where the child's standard output goes (its log lines): a file descriptor, or this process's. */
+  stdout: number | "inherit" = "inherit",
 ): ChildProcess => {
   const child = fork(module, [...args], {
     execArgv: ["--conditions=source", "--no-warnings", ...(env.BENCH_EXEC_ARGV?.split(" ") ?? [])],
     env: { ...process.env, ...env },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    stdio: ["ignore", stdout, "inherit", "ipc"],
   })
   children.push(child)
   return child

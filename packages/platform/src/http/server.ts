@@ -10,7 +10,7 @@ import { type FastifyInstance, type FastifyReply, fastify, LogController } from 
 import { notFound } from "../errors.ts"
 import { newId } from "../ids.ts"
 import type { ParleyLogger } from "../logger.ts"
-import { censorUrl, writesAccessLog } from "../logger.ts"
+import { type AccessLineWriter, accessLineWriter, censorUrl, writesAccessLog } from "../logger.ts"
 import { metricsForService, type ServiceMetrics } from "../metrics.ts"
 import { installBodyParsers } from "./body.ts"
 import { handleError, sendApiError, toApiError } from "./error-response.ts"
@@ -95,20 +95,22 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
   // The access line; not written by a service whose requests the gateway in front, in the same
   // process, already logs (`makeLogger`'s `accessLog`).
   const accessLog = writesAccessLog(options.logger)
+  // A logger from `makeLogger` has its own access-line writer (no child logger, no redaction walk);
+  // any other writes the line through the request's logger.
+  const writeAccessLine: AccessLineWriter =
+    accessLineWriter(options.logger) ??
+    ((requestId, line) => options.logger.info({ requestId, ...line, url: censorUrl(line.url) }, "request completed"))
   app.addHook("onResponse", (request, reply, done) => {
     // Below the info level (production runs at warn) the line would be dropped: skip building it
     // (the URL censoring regex and the fields object cost a few µs on every request).
     if (accessLog && (request.log as unknown as ParleyLogger).isLevelEnabled("info")) {
-      request.log.info(
-        {
-          method: request.method,
-          url: censorUrl(request.url),
-          route: request.routeOptions.url,
-          status: reply.statusCode,
-          durationMs: Math.round(reply.elapsedTime * 10) / 10,
-        },
-        "request completed",
-      )
+      writeAccessLine(request.id, {
+        method: request.method,
+        url: request.url,
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      })
     }
     done()
   })
