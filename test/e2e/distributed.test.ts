@@ -264,6 +264,13 @@ describe("Parley distributed (one process per service, Postgres, Redis, Kafka)",
         if (!ids.has(attemptSpanId as string) || !ids.has(providerSpanId as string)) {
           throw new Error(`the attempt's and the provider call's spans are not exported yet (${ofTrace.length} spans)`)
         }
+        // Each process exports on its own schedule: wait until every ancestor of both has arrived too.
+        const parentOf = new Map(ofTrace.map((span) => [span.spanId, span.parentSpanId]))
+        for (const start of [attemptSpanId as string, providerSpanId as string]) {
+          for (let id = parentOf.get(start); id !== undefined; id = parentOf.get(id)) {
+            if (!ids.has(id)) throw new Error(`span ${id}, an ancestor of ${start}, is not exported yet`)
+          }
+        }
         return ofTrace
       },
       { timeoutMs: 20_000 },
