@@ -55,6 +55,11 @@ const startProvider = async () => {
         response.end(JSON.stringify(body))
       }
       if (request.url?.endsWith("/message_templates")) return reply(200, { id: "9001", status: "PENDING" })
+      // Connecting asks whether the token can read the number (docs/contract.md §10.1).
+      if (request.method === "GET" && /^\/[^/]+\/[0-9]+$/.test(request.url ?? "")) {
+        const id = request.url?.split("/")[2]
+        return reply(200, { id, display_phone_number: "+1 555-010-0000", verified_name: "Bench" })
+      }
       if (!request.url?.endsWith("/messages")) return reply(404, { error: { message: "unknown", code: 100 } })
       calls++
       if (THROTTLE_EVERY > 0 && calls % THROTTLE_EVERY === 0) {
