@@ -15,6 +15,14 @@ export interface NumberPacer {
   readonly reserve: (phoneNumberId: string, count: number) => Effect.Effect<ReadonlyArray<number>>
   /** Waits for one slot of the number (a retry's). */
   readonly pace: (phoneNumberId: string) => Effect.Effect<void>
+  /**
+   * Waits, right before a provider call, until the slot and at least one gap after this process's
+   * previous call to the number. Sends wait for their slots, then for the group commit that marks
+   * them "being sent": a slow commit (a busy database, a paused process) would release every send
+   * whose slot passed meanwhile in one burst, past the rate. Spaced here, this process never calls
+   * the provider faster than the rate, whatever the commit took.
+   */
+  readonly release: (phoneNumberId: string, slot: number) => Effect.Effect<void>
 }
 
 /** Sleeps until a reserved slot. */
@@ -39,8 +47,17 @@ export const makeNumberPacer = (sql: postgres.Sql, ratePerSecond: number): Numbe
       const first = performance.now() + Math.max(0, row?.wait_ms ?? 0)
       return Array.from({ length: count }, (_, i) => first + i * gapMs)
     })
+  const lastCall = new Map<string, number>()
+  const release = (phoneNumberId: string, slot: number) =>
+    Effect.suspend(() => {
+      // A slot already passed counts from now: the previous call's gap runs from when it really went.
+      const at = Math.max(slot, performance.now(), (lastCall.get(phoneNumberId) ?? Number.NEGATIVE_INFINITY) + gapMs)
+      lastCall.set(phoneNumberId, at)
+      return waitFor(at)
+    })
   return {
     reserve,
     pace: (phoneNumberId) => Effect.flatMap(reserve(phoneNumberId, 1), (slots) => waitFor(slots[0] ?? 0)),
+    release,
   }
 }

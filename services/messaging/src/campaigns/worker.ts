@@ -171,6 +171,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
             let outcome: ProviderOutcome<string> = { _tag: "Unavailable", detail: "not attempted" }
             for (let attempt = 1; attempt <= maxAttempts; attempt++) {
               if (attempt > 1) yield* paceNumber
+              yield* pacer.release(numberOf(channel), attempt > 1 ? 0 : slot)
               outcome = yield* deliver(channel, messageId, {
                 to: recipient.phone,
                 content: {
