@@ -7,7 +7,7 @@ const dir = mkdtempSync(`${tmpdir()}/type-casts-`)
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe("typeCastsIn", () => {
-  it("finds the casts that throw a type away, in nested files, and nothing else", () => {
+  it("finds the casts that throw a type away, in nested source files, and nothing else", () => {
     mkdirSync(`${dir}/src/http`, { recursive: true })
     const never = ["as", "never"].join(" ")
     writeFileSync(
@@ -23,6 +23,7 @@ describe("typeCastsIn", () => {
       ].join("\n"),
     )
     writeFileSync(`${dir}/src/clean.ts`, "export const x = 1 as const\n")
+    writeFileSync(`${dir}/src/http/routes.test.ts`, `const id = "org_x" as OrgId\nconst y = z ${never}\n`)
     writeFileSync(`${dir}/src/notes.md`, `y ${never}\n`)
     expect(typeCastsIn(`${dir}/src/`)).toEqual([
       `http/routes.ts:1: const a = b ${never}`,
@@ -31,8 +32,9 @@ describe("typeCastsIn", () => {
     ])
   })
 
-  it("refuses a folder without TypeScript, so a moved folder cannot pass by finding nothing", () => {
+  it("refuses a folder without TypeScript sources, so a moved folder cannot pass by finding nothing", () => {
     mkdirSync(`${dir}/empty`)
-    expect(() => typeCastsIn(`${dir}/empty`)).toThrow(/no TypeScript file/)
+    writeFileSync(`${dir}/empty/only.test.ts`, "export {}\n")
+    expect(() => typeCastsIn(`${dir}/empty`)).toThrow(/no TypeScript source file/)
   })
 })
