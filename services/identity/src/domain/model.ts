@@ -1,6 +1,6 @@
 /**
  * Identity's records as the rest of the service sees them, and their JSON forms (docs/contract.md).
- * Ids are plain strings inside the service (they come from our own tables); the JSON forms brand them.
+ * Ids are branded where they are made or read from our own tables, and keep their brand to the JSON.
  */
 import type {
   ApiKeyRecord,
@@ -14,15 +14,15 @@ import type {
 } from "@parley/contracts"
 
 export interface Organization {
-  readonly id: string
+  readonly id: OrgId
   readonly name: string
   readonly features: ReadonlyArray<string>
   readonly createdAt: Date
 }
 
 export interface User {
-  readonly id: string
-  readonly orgId: string
+  readonly id: UserId
+  readonly orgId: OrgId
   readonly email: string
   readonly passwordHash: string
   readonly role: MemberRole
@@ -30,8 +30,8 @@ export interface User {
 }
 
 export interface ApiKey {
-  readonly id: string
-  readonly orgId: string
+  readonly id: KeyId
+  readonly orgId: OrgId
   readonly name: string
   readonly prefix: string
   readonly scopes: ReadonlyArray<Scope>
@@ -44,17 +44,17 @@ export interface ApiKey {
 const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString())
 
 export const organizationJson = (org: Organization): OrganizationRecord => ({
-  id: org.id as OrgId,
+  id: org.id,
   name: org.name,
   features: org.features,
   createdAt: org.createdAt.toISOString(),
 })
 
-export const memberJson = (user: User): MemberRecord => ({ id: user.id as UserId, email: user.email, role: user.role })
+export const memberJson = (user: User): MemberRecord => ({ id: user.id, email: user.email, role: user.role })
 
 /** Exactly the KeyRecord of docs/contract.md §4: never the secret nor its digest. */
 export const keyRecordJson = (key: ApiKey): ApiKeyRecord => ({
-  id: key.id as KeyId,
+  id: key.id,
   name: key.name,
   prefix: key.prefix,
   scopes: key.scopes,
