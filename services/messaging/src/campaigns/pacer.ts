@@ -16,11 +16,10 @@ export interface NumberPacer {
   /** Waits for one slot of the number (a retry's). */
   readonly pace: (phoneNumberId: string) => Effect.Effect<void>
   /**
-   * Waits, right before a provider call, until the slot and at least one gap after this process's
-   * previous call to the number. Sends wait for their slots, then for the group commit that marks
-   * them "being sent": a slow commit (a busy database, a paused process) would release every send
-   * whose slot passed meanwhile in one burst, past the rate. Spaced here, this process never calls
-   * the provider faster than the rate, whatever the commit took.
+   * Waits until the slot and at least one gap after this process's previous call to the number.
+   * Slots are kept by sleeping, and a paused process (a long GC, a busy machine) wakes with every
+   * slot that passed meanwhile due at once: spaced here, this process never calls the provider
+   * faster than the rate, however late it woke.
    */
   readonly release: (phoneNumberId: string, slot: number) => Effect.Effect<void>
 }

@@ -9,7 +9,7 @@ import { campaignCompleted } from "../events.ts"
 import { deliver } from "../messages/send.ts"
 import { MessagingResources } from "../resources.ts"
 import { makeCampaignLedger } from "./ledger.ts"
-import { makeNumberPacer, waitFor } from "./pacer.ts"
+import { makeNumberPacer } from "./pacer.ts"
 import { CampaignWakeup } from "./wakeup.ts"
 
 export interface CampaignWorkerOptions {
@@ -162,7 +162,9 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
           return
         }
         const paceNumber = pacer.pace(numberOf(channel))
-        yield* waitFor(slot)
+        // The slot, and a gap after this process's previous call to the number, before the send is
+        // marked: the mark-to-call window (a crash there counts the recipient failed) stays short.
+        yield* pacer.release(numberOf(channel), slot)
         // Durably "being sent" before the provider hears of it (see `settle`).
         yield* settle(
           campaign,
@@ -171,8 +173,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
           Effect.gen(function* () {
             let outcome: ProviderOutcome<string> = { _tag: "Unavailable", detail: "not attempted" }
             for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-              if (attempt > 1) yield* paceNumber
-              yield* pacer.release(numberOf(channel), attempt > 1 ? 0 : slot)
+              if (attempt > 1) yield* Effect.andThen(paceNumber, pacer.release(numberOf(channel), 0))
               outcome = yield* deliver(channel, messageId, {
                 to: recipient.phone,
                 content: {
