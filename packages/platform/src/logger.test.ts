@@ -103,6 +103,18 @@ describe("makeLogger", () => {
       "/x?apiKey=[redacted]&hub.verify_token=[redacted]&q=1",
     )
   })
+
+  it("censors a key however its parameter is spelled, and an API key wherever it is in the URL", () => {
+    const key = `parley_${"A".repeat(12)}.${"b".repeat(49)}`
+    for (const query of ["apiKey[]", "apiKey%5B%5D", "x=1;apiKey", "%61piKey", "api%4Bey", "APIKEY", "apiKey[0]"]) {
+      const censored = censorUrl(`/api/public/chat?date=2026-12-01&${query}=not-key-shaped-s3cret`)
+      expect(censored, query).not.toContain("s3cret")
+      expect(censored, query).toContain("date=2026-12-01")
+    }
+    expect(censorUrl(`/api/public/x?q=${key}&page=2`)).toBe("/api/public/x?q=[redacted]&page=2")
+    expect(censorUrl(`/p/${key.replace(".", "%2E")}`)).toBe("/p/[redacted]")
+    expect(censorUrl("/x?name=apiKey&q=1#apiKey=frag")).toBe("/x?name=apiKey&q=1#apiKey=frag")
+  })
 })
 
 describe("pinoLoggerLayer", () => {

@@ -49,11 +49,50 @@ export const censorSecrets = (value: unknown, depth = 0): unknown => {
   return out
 }
 
-const CREDENTIAL_QUERY = /([?&](?:apiKey|api_key|token|access_token|key|secret|password|hub\.verify_token)=)[^&#]*/gi
+const CREDENTIAL_NAMES = new Set([
+  "apikey",
+  "api_key",
+  "token",
+  "access_token",
+  "key",
+  "secret",
+  "password",
+  "hub.verify_token",
+])
 
-/** The URL with credential query parameters censored. */
-export const censorUrl = (url: string): string =>
-  url.includes("=") ? url.replace(CREDENTIAL_QUERY, `$1${REDACTED}`) : url
+/** A query parameter's name as a server might read it: decoded, any case, without `[]`-style suffixes. */
+const normalName = (raw: string): string => {
+  let name = raw
+  try {
+    name = decodeURIComponent(raw.replace(/\+/g, " "))
+  } catch {
+    // A malformed escape: judged as written.
+  }
+  return name.trim().replace(/\[.*$/, "").toLowerCase()
+}
+
+/** A Parley API key wherever it appears (its `.` possibly escaped), whatever the parameter is called. */
+const API_KEY_ANYWHERE = /parley_[0-9A-Za-z]{12}(?:\.|%2[Ee])[0-9A-Za-z]{20,}/g
+
+/**
+ * The URL with credentials censored: the value of every query parameter named like a credential,
+ * however its name is spelled (`apiKey`, `%61piKey`, `apiKey[]`, `APIKEY`; `&` or `;` separated),
+ * and any API key found elsewhere in it.
+ */
+export const censorUrl = (url: string): string => {
+  const query = url.indexOf("?")
+  const keysRemoved = url.replace(API_KEY_ANYWHERE, REDACTED)
+  if (query < 0 || !url.includes("=", query)) return keysRemoved
+  const path = keysRemoved.slice(0, keysRemoved.indexOf("?") + 1)
+  const rest = keysRemoved.slice(path.length)
+  const hash = rest.indexOf("#")
+  const search = hash < 0 ? rest : rest.slice(0, hash)
+  const fragment = hash < 0 ? "" : rest.slice(hash)
+  const censored = search.replace(/(^|[&;])([^&;=]*)=([^&;]*)/g, (whole, separator: string, name: string) =>
+    CREDENTIAL_NAMES.has(normalName(name)) ? `${separator}${name}=${REDACTED}` : whole,
+  )
+  return `${path}${censored}${fragment}`
+}
 
 export const censorHeaders = (headers: Record<string, unknown>): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
