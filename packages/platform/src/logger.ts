@@ -81,7 +81,7 @@ const API_KEY_ANYWHERE = /parley_[0-9A-Za-z]{12}(?:\.|%2[Ee])[0-9A-Za-z]{20,}/g
  */
 export const censorUrl = (url: string): string => {
   const query = url.indexOf("?")
-  const keysRemoved = url.replace(API_KEY_ANYWHERE, REDACTED)
+  const keysRemoved = url.includes("parley_") ? url.replace(API_KEY_ANYWHERE, REDACTED) : url
   if (query < 0 || !url.includes("=", query)) return keysRemoved
   const path = keysRemoved.slice(0, keysRemoved.indexOf("?") + 1)
   const rest = keysRemoved.slice(path.length)
