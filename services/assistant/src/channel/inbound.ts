@@ -6,7 +6,7 @@ import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { findChannelConversation, recentHistory, STALE_TURN_RETRIES, storeTurn } from "../chat/conversation-store.ts"
 import { runTurn } from "../chat/turn.ts"
-import { handOffOf, noteCustomerMessage } from "../conversations/customer-turn.ts"
+import { handOffOf } from "../conversations/customer-turn.ts"
 import { channelMessageWhileHeld } from "../conversations/held-message.ts"
 import { personHolds } from "../conversations/hold.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
@@ -46,7 +46,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     const found = yield* findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from)
     const conversationId = found?.id ?? newId("ses")
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
-    if (found !== undefined && (yield* personHolds(sql, found.id, arrivedAt))) {
+    if (found !== undefined && (yield* personHolds(sql, found, arrivedAt))) {
       return yield* channelMessageWhileHeld(inbound, found, arrivedAt)
     }
     // Only a model reads the history; the deterministic engine keeps what it needs in the state.
@@ -79,11 +79,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
           visitorText: inbound.text,
           replyText: handOff.text,
           at,
-        })
-        yield* noteCustomerMessage(tx, conversationId, {
-          waiting: handOff.waiting,
-          receivedAt: new Date(inbound.receivedAt),
-          customerName: profileName,
+          note: { waiting: handOff.waiting, receivedAt: new Date(inbound.receivedAt), customerName: profileName },
         })
         const capture = leadOfConversation(turn.state, inbound.channel, inbound.from)
         // The provider's profile name is a better name than none, but never replaces one the customer gave.

@@ -3,7 +3,7 @@ import type { ChatRequest } from "@parley/contracts"
 import { Database, jsonb, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
-import { handOffOf, noteCustomerMessage } from "../conversations/customer-turn.ts"
+import { handOffOf } from "../conversations/customer-turn.ts"
 import { widgetMessageWhileHeld } from "../conversations/held-message.ts"
 import { personHolds } from "../conversations/hold.ts"
 import { emptyConversation, resetConversation } from "../engine/state.ts"
@@ -61,7 +61,7 @@ const chatTurn = (
       request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId, preview)
     const sessionId = found?.id ?? freshId
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
-    if (found !== undefined && (yield* personHolds(sql, found.id, arrivedAt))) {
+    if (found !== undefined && (yield* personHolds(sql, found, arrivedAt))) {
       return yield* widgetMessageWhileHeld(orgId, request, found, organizationName, arrivedAt)
     }
     // Only a model reads the history; the deterministic engine keeps what it needs in the state.
@@ -98,10 +98,10 @@ const chatTurn = (
           visitorText: request.message,
           replyText: handOff.text,
           at,
+          // The administrator trying their own assistant waits for no one (and the Inbox never lists it).
+          note: { waiting: handOff.waiting && !preview },
           preview,
         })
-        // The administrator trying their own assistant waits for no one (and the Inbox never lists it).
-        yield* noteCustomerMessage(tx, sessionId, { waiting: handOff.waiting && !preview })
         return recorded
       }),
     )
