@@ -46,7 +46,7 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
   price: `price prices pricing cost costs much fee fees charge charges expensive cheap rate rates plans spend
     precio precios cuesta cuestan coste costo cuanto tarifa tarifas caro
     preis preise kosten kostet teuer tarif tarife gebuhr gebuhren selbstzahler
-    prix cout coute coutent tarif tarifs combien cher formules
+    prix cout coute coutent tarif tarifs combien cher formules payant payante
     preco precos custa custam custo valor valores quanto caro gastar mensalidade`.split(/\s+/),
   parking: `park parking parked car cars garage drive driving lot
     aparcar aparcamiento aparco coche coches estacionar
@@ -312,4 +312,14 @@ export const findFaq = (faqs: ReadonlyArray<Faq>, question: string, language: La
 const WHERE_ARE_YOU =
   /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde)(?![\p{L}])/iu
 
-const askedText = (question: string): string => (WHERE_ARE_YOU.test(question) ? `${question} address` : question)
+/** Idioms whose words say nothing of what they mean: "what would it set me back" asks a price. */
+const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(?<![\p{L}])set\s+(?:me|us|you|her|him|them)\s+back(?![\p{L}])/giu, "cost"],
+  [/(?<![\p{L}])(?:bail|bailing|bailed)\s+on(?![\p{L}])/giu, "cancel"],
+  [/(?<![\p{L}])no[\s-]show(?![\p{L}])/giu, "cancel"],
+]
+
+const askedText = (question: string): string => {
+  const plain = IDIOMS.reduce((text, [idiom, meaning]) => text.replace(idiom, meaning), question)
+  return WHERE_ARE_YOU.test(plain) ? `${plain} address` : plain
+}
