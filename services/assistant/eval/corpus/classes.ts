@@ -10,7 +10,8 @@ const INFO = "GENERAL_INQUIRY"
  * inside "in the morning" or "good morning", a weekday glued to its part of the day, a short word
  * for today, an hour written in words after "at", a day and a service asked together (a booking,
  * not the service's price), a question beside a number, callbacks and names as people write them, a
- * gift card's number, a move to the weekday named after "to", an idiom for a price.
+ * gift card's number, a move to the weekday named after "to", an idiom for a price, a place named as
+ * the object of another question ("can she pay at your office?" asks about paying, not where).
  */
 const en = conversation("en")
 const es = conversation("es")
@@ -126,6 +127,12 @@ export const CLASSES: ReadonlyArray<Conversation> = [
       { say: "Friday's no good after all, could you move it to Monday, same time?", says: ["Monday"] },
     ],
     lead("14155550193", "Lee Park", BOOK, at("2026-11-30", "14:00")),
+  ),
+  en(
+    "class-object-not-place",
+    "faq",
+    [{ say: "my colleague is coming in my place, can she pay by card at your office?", says: ["Mastercard"] }],
+    null,
   ),
   en("class-idiom-price", "faq", [{ say: "what would a plan set me back each month?", says: ["$29"] }], null),
 ]
