@@ -13,6 +13,7 @@ import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
 import { recordLead } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
+import { loadTurnSetup } from "../profile/profile-store.ts"
 import { claimInbound } from "./inbound-handled.ts"
 import { OneAtATime } from "./one-at-a-time.ts"
 
@@ -43,7 +44,14 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     if (yield* alreadyHandled(sql, inbound)) return
-    const found = yield* findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from)
+    // The conversation and the settings are read at once (two round trips in flight, not one after the other).
+    const [found, setup] = yield* Effect.all(
+      [
+        findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from),
+        loadTurnSetup(sql, inbound.orgId, ""),
+      ],
+      { concurrency: 2 },
+    )
     const conversationId = found?.id ?? newId("ses")
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
     if (found !== undefined && (yield* personHolds(sql, found, arrivedAt))) {
@@ -62,6 +70,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
       state,
       message: inbound.text,
       history,
+      setup,
     })
     const handOff = handOffOf(inbound.text, found?.state, turn)
     const outbox = yield* OutboxWriter

@@ -10,6 +10,7 @@ import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
 import { recordConversationLead } from "../leads/conversation-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
+import { loadTurnSetup } from "../profile/profile-store.ts"
 import {
   findWidgetSession,
   recentHistory,
@@ -57,8 +58,16 @@ const chatTurn = (
 ): Effect.Effect<ChatAnswer, StaleConversation, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const found =
-      request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId, preview)
+    // The conversation and the settings are read at once (two round trips in flight, not one after the other).
+    const [found, setup] = yield* Effect.all(
+      [
+        request.sessionId === undefined
+          ? Effect.succeed(undefined)
+          : findWidgetSession(sql, orgId, request.sessionId, preview),
+        loadTurnSetup(sql, orgId, organizationName),
+      ],
+      { concurrency: 2 },
+    )
     const sessionId = found?.id ?? freshId
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
     if (found !== undefined && (yield* personHolds(sql, found, arrivedAt))) {
@@ -82,6 +91,7 @@ const chatTurn = (
       state: start,
       message: request.message,
       history,
+      setup,
     })
     const handOff = handOffOf(request.message, found?.state, turn)
     const at = new Date(yield* Clock.currentTimeMillis)
