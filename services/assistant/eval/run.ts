@@ -1,7 +1,9 @@
 /**
- * `npm run eval -w @parley/assistant [-- --verbose] [-- --only <id-prefix>] [-- --heldout | --moments]`:
+ * `npm run eval -w @parley/assistant [-- --verbose] [-- --only <id-prefix>] [-- --heldout | --heldout2 | --moments]`:
  * runs the evaluation corpus (or, with `--heldout`, the held-out set of `eval/heldout/`, each
- * conversation at its own moment of the week; with `--moments`, `eval/moments/`: the same requests at
+ * conversation at its own moment of the week; with `--heldout2`, the second held-out set of
+ * `eval/heldout2/`, written the same way, played around Europe's daylight-saving change of 28 March
+ * 2027 and a month end; with `--moments`, `eval/moments/`: the same requests at
  * every weekday and hour that matters) and prints the per-category, per-language table (see README.md,
  * "Evaluation").
  * Needs Postgres like the tests (`DATABASE_URL`, else the local default).
@@ -14,7 +16,13 @@ import { MOMENTS_CORPUS } from "./moments/moments.ts"
 const args = process.argv.slice(2)
 const verbose = args.includes("--verbose")
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined
-const all = args.includes("--heldout") ? loadHeldOut() : args.includes("--moments") ? MOMENTS_CORPUS : CORPUS
+const all = args.includes("--heldout")
+  ? loadHeldOut()
+  : args.includes("--heldout2")
+    ? loadHeldOut(new URL("./heldout2/heldout2.json", import.meta.url))
+    : args.includes("--moments")
+      ? MOMENTS_CORPUS
+      : CORPUS
 const corpus = only === undefined ? all : all.filter((c) => c.id.startsWith(only))
 
 const started = performance.now()

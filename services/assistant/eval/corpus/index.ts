@@ -1,3 +1,4 @@
+import { CLASSES } from "./classes.ts"
 import { DE } from "./de.ts"
 import { DENTAL_CONVERSATIONS } from "./dental.ts"
 import { EN } from "./en.ts"
@@ -15,6 +16,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...PT,
   ...HOLDOUT,
   ...DENTAL_CONVERSATIONS,
+  ...CLASSES,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

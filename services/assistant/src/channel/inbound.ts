@@ -6,13 +6,14 @@ import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import { findChannelConversation, recentHistory, STALE_TURN_RETRIES, storeTurn } from "../chat/conversation-store.ts"
 import { runTurn } from "../chat/turn.ts"
-import { handOffOf, noteCustomerMessage } from "../conversations/customer-turn.ts"
+import { handOffOf } from "../conversations/customer-turn.ts"
 import { channelMessageWhileHeld } from "../conversations/held-message.ts"
 import { personHolds } from "../conversations/hold.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
 import { recordLead } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
+import { loadTurnSetup } from "../profile/profile-store.ts"
 import { claimInbound } from "./inbound-handled.ts"
 import { OneAtATime } from "./one-at-a-time.ts"
 
@@ -43,10 +44,17 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     if (yield* alreadyHandled(sql, inbound)) return
-    const found = yield* findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from)
+    // The conversation and the settings are read at once (two round trips in flight, not one after the other).
+    const [found, setup] = yield* Effect.all(
+      [
+        findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from),
+        loadTurnSetup(sql, inbound.orgId, ""),
+      ],
+      { concurrency: 2 },
+    )
     const conversationId = found?.id ?? newId("ses")
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
-    if (found !== undefined && (yield* personHolds(sql, found.id, arrivedAt))) {
+    if (found !== undefined && (yield* personHolds(sql, found, arrivedAt))) {
       return yield* channelMessageWhileHeld(inbound, found, arrivedAt)
     }
     // Only a model reads the history; the deterministic engine keeps what it needs in the state.
@@ -62,6 +70,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
       state,
       message: inbound.text,
       history,
+      setup,
     })
     const handOff = handOffOf(inbound.text, found?.state, turn)
     const outbox = yield* OutboxWriter
@@ -79,11 +88,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
           visitorText: inbound.text,
           replyText: handOff.text,
           at,
-        })
-        yield* noteCustomerMessage(tx, conversationId, {
-          waiting: handOff.waiting,
-          receivedAt: new Date(inbound.receivedAt),
-          customerName: profileName,
+          note: { waiting: handOff.waiting, receivedAt: new Date(inbound.receivedAt), customerName: profileName },
         })
         const capture = leadOfConversation(turn.state, inbound.channel, inbound.from)
         // The provider's profile name is a better name than none, but never replaces one the customer gave.

@@ -2,6 +2,8 @@ import type { OrgId } from "@parley/contracts"
 import { jsonb } from "@parley/db"
 import { Data, Effect } from "effect"
 import type postgres from "postgres"
+import { CONVERSATIONS_CHANNEL } from "../conversations/feed.ts"
+import type { HoldRow } from "../conversations/hold.ts"
 import { type ConversationState, decodeConversationState } from "../engine/state.ts"
 
 /** Conversations (widget sessions and per-customer channel conversations) and their messages. */
@@ -13,13 +15,24 @@ export interface StoredConversation {
   readonly state: ConversationState
   /** Compared when the turn is stored: another turn stored in between makes this one stale. */
   readonly version: string
+  /** Who held it when it was read (`personHolds` reads the hold from it: no round trip of its own). */
+  readonly hold: HoldRow
 }
 
 /** Another turn of the same conversation was stored after this one read it; compute it again. */
 export class StaleConversation extends Data.TaggedError("StaleConversation")<{}> {}
 
-const toStored = (row: { id: string; state: unknown; version: string } | undefined): StoredConversation | undefined =>
-  row === undefined ? undefined : { id: row.id, state: decodeConversationState(row.state), version: row.version }
+type ConversationRow = { id: string; state: unknown; version: string } & HoldRow
+
+const toStored = (row: ConversationRow | undefined): StoredConversation | undefined =>
+  row === undefined
+    ? undefined
+    : {
+        id: row.id,
+        state: decodeConversationState(row.state),
+        version: row.version,
+        hold: { holder_id: row.holder_id, updated_at: row.updated_at },
+      }
 
 /** Messages given to the model as context; the deterministic engine keeps what it needs in state. */
 const HISTORY_TURNS = 20
@@ -27,15 +40,15 @@ const HISTORY_TURNS = 20
 /** A widget session of the organization; a preview's (`preview`) and a visitor's are never each other's. */
 export const findWidgetSession = (sql: Queries, orgId: OrgId, id: string, preview = false) =>
   Effect.promise(
-    () => sql<Array<{ id: string; state: unknown; version: string }>>`
-      select id, state, version::text as version from assistant.conversations
+    () => sql<Array<ConversationRow>>`
+      select id, state, version::text as version, holder_id, updated_at from assistant.conversations
       where id = ${id} and org_id = ${orgId} and channel is null and preview = ${preview}`,
   ).pipe(Effect.map(([row]) => toStored(row)))
 
 export const findChannelConversation = (sql: Queries, orgId: OrgId, channel: string, customer: string) =>
   Effect.promise(
-    () => sql<Array<{ id: string; state: unknown; version: string }>>`
-      select id, state, version::text as version from assistant.conversations
+    () => sql<Array<ConversationRow>>`
+      select id, state, version::text as version, holder_id, updated_at from assistant.conversations
       where org_id = ${orgId} and channel = ${channel} and customer = ${customer}`,
   ).pipe(Effect.map(([row]) => toStored(row)))
 
@@ -48,11 +61,24 @@ export const recentHistory = (sql: Queries, conversationId: string) =>
       ) recent order by seq`,
   )
 
+/** What a customer's message notes on its conversation besides the turn (docs/contract.md §17). */
+export interface CustomerNote {
+  /** The conversation now waits for a person (set, never cleared here: a person's answer clears it). */
+  readonly waiting: boolean
+  /** On a channel: when the customer wrote (the service window). */
+  readonly receivedAt?: Date | undefined
+  /** On a channel: the provider's name for the customer, kept when none is given. */
+  readonly customerName?: string | undefined
+}
+
 /**
- * Stores a turn: creates the conversation (when `readVersion` is undefined) or moves it from the
- * version the turn was computed from to the next, and appends the visitor's message and the reply.
- * Fails with `StaleConversation` when another turn got there first (the caller's transaction rolls
- * back and the turn is computed again from the newer state).
+ * Stores a turn in one statement (one round trip, in the caller's transaction): creates the
+ * conversation (when `readVersion` is undefined) or moves it from the version the turn was computed
+ * from to the next, notes the customer's message on it (`CustomerNote`), appends the visitor's
+ * message and the reply, and announces the change to the live inbox (a `NOTIFY`, heard once
+ * committed; never for the console's preview). Fails with `StaleConversation` when another turn got
+ * there first (nothing is written; the caller's transaction rolls back and the turn is computed
+ * again from the newer state).
  */
 export const storeTurn = (
   tx: postgres.TransactionSql,
@@ -66,33 +92,52 @@ export const storeTurn = (
     readonly visitorText: string
     readonly replyText: string
     readonly at: Date
+    readonly note: CustomerNote
     /** The console's live preview (a new conversation only): kept out of the Inbox. */
     readonly preview?: boolean
   },
 ): Effect.Effect<void, StaleConversation> =>
   Effect.gen(function* () {
-    const stored = yield* Effect.promise(() =>
-      turn.readVersion === undefined
-        ? tx`
-            insert into assistant.conversations (id, org_id, channel, customer, state, created_at, updated_at, preview)
+    const name = turn.note.customerName?.trim()
+    const customerName = name === undefined || name === "" ? null : name
+    const receivedAt = turn.note.receivedAt ?? null
+    const stored = tx`
+      ${
+        turn.readVersion === undefined
+          ? tx`
+            insert into assistant.conversations
+              (id, org_id, channel, customer, state, created_at, updated_at, preview, waiting, last_customer_at, customer_name)
             values (${turn.id}, ${turn.orgId}, ${turn.channel}, ${turn.customer}, ${jsonb(tx, turn.state)},
-                    ${turn.at}, ${turn.at}, ${turn.preview ?? false})
-            on conflict do nothing
-            returning id`
-        : tx`
+                    ${turn.at}, ${turn.at}, ${turn.preview ?? false}, ${turn.note.waiting}, ${receivedAt}, ${customerName})
+            on conflict do nothing`
+          : tx`
             update assistant.conversations
-            set state = ${jsonb(tx, turn.state)}, version = version + 1, updated_at = ${turn.at}
-            where id = ${turn.id} and version = ${turn.readVersion}::bigint
-            returning id`,
-    )
-    if (stored.length === 0) return yield* Effect.fail(new StaleConversation())
+            set state = ${jsonb(tx, turn.state)}, version = version + 1, updated_at = ${turn.at},
+                waiting = waiting or ${turn.note.waiting},
+                last_customer_at = coalesce(${receivedAt}, last_customer_at),
+                customer_name = coalesce(${customerName}, customer_name)
+            where id = ${turn.id} and version = ${turn.readVersion}::bigint`
+      }
+      returning id, org_id, public_id, preview`
     // Same transaction time for both: the sequence number keeps the visitor's message first.
-    yield* Effect.promise(
-      () => tx`
-        insert into assistant.conversation_messages (conversation_id, role, text, created_at)
-        values (${turn.id}, 'visitor', ${turn.visitorText}, ${turn.at}),
-               (${turn.id}, 'assistant', ${turn.replyText}, ${new Date(turn.at.getTime() + 1)})`,
+    const rows = yield* Effect.promise(
+      () => tx<Array<{ id: string }>>`
+        with stored as (${stored}),
+        added as (
+          insert into assistant.conversation_messages (conversation_id, role, text, created_at)
+          select stored.id, message.role, message.text, message.created_at
+          from stored cross join (values
+            (1, 'visitor', ${turn.visitorText}::text, ${turn.at}::timestamptz),
+            (2, 'assistant', ${turn.replyText}::text, ${new Date(turn.at.getTime() + 1)}::timestamptz)
+          ) as message (position, role, text, created_at)
+          order by message.position
+        ),
+        announced as (
+          select pg_notify(${CONVERSATIONS_CHANNEL}, org_id || ' ' || public_id) from stored where not preview
+        )
+        select id, (select count(*) from announced) as announced from stored`,
     )
+    if (rows.length === 0) return yield* Effect.fail(new StaleConversation())
   })
 
 /** How often a turn that lost a race with another turn of its conversation is computed again. */

@@ -13,7 +13,7 @@ import { isLanguage, type Language } from "../engine/text.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import type { ModelProgress } from "../llm/model-turn.ts"
 import { countTurn } from "../metrics.ts"
-import { engineProfile, loadTurnSetup } from "../profile/profile-store.ts"
+import { engineProfile, loadTurnSetup, type TurnSetup } from "../profile/profile-store.ts"
 import { deterministicTurn, engineContextOf } from "./deterministic-turn.ts"
 import type { TurnContext, TurnResult } from "./turn-context.ts"
 
@@ -31,6 +31,8 @@ export interface TurnInput {
   readonly visitorPhone?: string | undefined
   readonly message: string
   readonly history: TurnContext["history"]
+  /** The settings and profile when the caller read them already (beside the conversation, at once). */
+  readonly setup?: TurnSetup | undefined
 }
 
 const FALLBACK_TEXT = "Thanks for your message! How can I help?"
@@ -39,7 +41,7 @@ const FALLBACK_TEXT = "Thanks for your message! How can I help?"
 export const turnContextOf = (input: TurnInput) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const setup = yield* loadTurnSetup(sql, input.orgId, input.organizationName ?? "")
+    const setup = input.setup ?? (yield* loadTurnSetup(sql, input.orgId, input.organizationName ?? ""))
     const settings = setup.settings
     const profile = engineProfile(setup.profile)
     const now = yield* organizationNow(settings)

@@ -3,13 +3,14 @@ import type { ChatRequest, OrgId } from "@parley/contracts"
 import { Database, jsonb, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
-import { handOffOf, noteCustomerMessage } from "../conversations/customer-turn.ts"
+import { handOffOf } from "../conversations/customer-turn.ts"
 import { widgetMessageWhileHeld } from "../conversations/held-message.ts"
 import { personHolds } from "../conversations/hold.ts"
 import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
 import { recordConversationLead } from "../leads/conversation-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
+import { loadTurnSetup } from "../profile/profile-store.ts"
 import {
   findWidgetSession,
   recentHistory,
@@ -57,11 +58,19 @@ const chatTurn = (
 ): Effect.Effect<ChatAnswer, StaleConversation, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const found =
-      request.sessionId === undefined ? undefined : yield* findWidgetSession(sql, orgId, request.sessionId, preview)
+    // The conversation and the settings are read at once (two round trips in flight, not one after the other).
+    const [found, setup] = yield* Effect.all(
+      [
+        request.sessionId === undefined
+          ? Effect.succeed(undefined)
+          : findWidgetSession(sql, orgId, request.sessionId, preview),
+        loadTurnSetup(sql, orgId, organizationName),
+      ],
+      { concurrency: 2 },
+    )
     const sessionId = found?.id ?? freshId
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
-    if (found !== undefined && (yield* personHolds(sql, found.id, arrivedAt))) {
+    if (found !== undefined && (yield* personHolds(sql, found, arrivedAt))) {
       return yield* widgetMessageWhileHeld(orgId, request, found, organizationName, arrivedAt)
     }
     // Only a model reads the history; the deterministic engine keeps what it needs in the state.
@@ -82,6 +91,7 @@ const chatTurn = (
       state: start,
       message: request.message,
       history,
+      setup,
     })
     const handOff = handOffOf(request.message, found?.state, turn)
     const at = new Date(yield* Clock.currentTimeMillis)
@@ -98,10 +108,10 @@ const chatTurn = (
           visitorText: request.message,
           replyText: handOff.text,
           at,
+          // The administrator trying their own assistant waits for no one (and the Inbox never lists it).
+          note: { waiting: handOff.waiting && !preview },
           preview,
         })
-        // The administrator trying their own assistant waits for no one (and the Inbox never lists it).
-        yield* noteCustomerMessage(tx, sessionId, { waiting: handOff.waiting && !preview })
         return recorded
       }),
     )

@@ -73,9 +73,10 @@ export const handOffOf = (
 }
 
 /**
- * After a customer's message is stored: the waiting mark (set, never cleared here: a person's
- * answer clears it), the channel's service window and the provider's name for the customer, and
- * the announcement to the live inbox — all in the turn's transaction.
+ * After a customer's message is stored while a person holds the conversation: the waiting mark
+ * (set, never cleared here: a person's answer clears it), the channel's service window and the
+ * provider's name for the customer, and the announcement to the live inbox — all in the message's
+ * transaction. (A turn the assistant answers notes the same in `storeTurn`'s one statement.)
  */
 export const noteCustomerMessage = (
   tx: postgres.TransactionSql,

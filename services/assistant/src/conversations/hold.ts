@@ -25,20 +25,30 @@ export interface Holder {
   readonly email: string
 }
 
+/** A conversation's hold as stored: who holds it, and its last activity. */
+export interface HoldRow {
+  readonly holder_id: string | null
+  readonly updated_at: Date
+}
+
 /** Whether a stored hold still stands at `now`. */
-export const holdStands = (row: { holder_id: string | null; updated_at: Date }, now: Date): boolean =>
+export const holdStands = (row: HoldRow, now: Date): boolean =>
   row.holder_id !== null && row.updated_at.getTime() > holdCutoff(now).getTime()
 
 /**
- * Whether a person holds the conversation (by its internal id) at `now`; a hold that lapsed is
- * cleared here, before the assistant answers the message that ends the silence.
+ * Whether a person holds the conversation at `now`, from its hold as read with it (no query while
+ * nobody holds it); a hold that lapsed is cleared here, before the assistant answers the message
+ * that ends the silence.
  */
-export const personHolds = (sql: Queries, conversationId: string, now: Date): Effect.Effect<boolean> =>
+export const personHolds = (
+  sql: Queries,
+  conversation: { readonly id: string; readonly hold: HoldRow },
+  now: Date,
+): Effect.Effect<boolean> =>
   Effect.promise(async () => {
-    const [row] = await sql<Array<{ holder_id: string | null; updated_at: Date }>>`
-      select holder_id, updated_at from assistant.conversations where id = ${conversationId}`
-    if (row === undefined || row.holder_id === null) return false
-    if (holdStands(row, now)) return true
+    const conversationId = conversation.id
+    if (conversation.hold.holder_id === null) return false
+    if (holdStands(conversation.hold, now)) return true
     await sql`
       update assistant.conversations set holder_id = null, holder_email = null, held_at = null
       where id = ${conversationId} and holder_id is not null and updated_at <= ${holdCutoff(now)}`

@@ -87,6 +87,9 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   // A date and a time together ("Sunday at 11?") ask for a slot, whatever the verb; so does a
   // question naming a day that nothing else answers ("anything on Monday?").
   if (when.date !== undefined && when.time !== undefined && !intents.callback) return true
+  // So do a day and one of the services together ("room on Saturday for a gel polish?", "can I bring
+  // the dog in this morning for a bath?"): a price the business wrote for that service is not the answer.
+  if (when.date !== undefined && service !== undefined && !intents.callback && !intents.hours) return true
   return (
     when.date !== undefined &&
     intents.question &&

@@ -103,7 +103,14 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (isAboutBooking(turn, previous)) return book(turn, previous)
   if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name))
   if (intents.demo || intents.callback) return requestCall(turn, intents.demo ? "demo" : "callback")
-  if (phoneNow) return numberNoted(turn, previous)
+  if (phoneNow) {
+    // A question asked beside the number ("do you wash motorbikes? here's my number") is answered too,
+    // when the business's knowledge answers it.
+    const answer = facts.intents.question ? answerQuestion(facts, context, catalog, formats) : undefined
+    const noted = numberNoted(turn, previous)
+    if (answer === undefined || answer.callbackOffered || noted.kind !== "reply") return noted
+    return { ...noted, text: `${answer.text} ${noted.text}` }
+  }
   const answer = answerQuestion(facts, context, catalog, formats)
   if (answer !== undefined) return answered(turn, next, answer)
   if (intents.question) return reply(turn, dontKnow(context, catalog), { ...next, awaiting: "callbackOffer" })

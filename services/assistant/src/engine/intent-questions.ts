@@ -316,9 +316,9 @@ export const NO = lexicon({
 
 /** "Now": with an hours question, it asks whether the business is open at this moment. */
 export const NOW = lexicon({
-  en: ["now", "right now", "at the moment", "currently", "still", "today"],
-  es: ["ahora", "ahora mismo", "en este momento", "todavia", "hoy"],
-  de: ["jetzt", "gerade", "momentan", "noch", "heute", "im moment"],
-  fr: ["maintenant", "en ce moment", "actuellement", "encore", "aujourd'hui"],
-  pt: ["agora", "neste momento", "ainda", "hoje"],
+  en: ["now", "right now", "at the moment", "currently", "still", "today", "already", "yet"],
+  es: ["ahora", "ahora mismo", "en este momento", "todavia", "hoy", "ya"],
+  de: ["jetzt", "gerade", "momentan", "noch", "heute", "im moment", "schon"],
+  fr: ["maintenant", "en ce moment", "actuellement", "encore", "aujourd'hui", "deja"],
+  pt: ["agora", "neste momento", "ainda", "hoje", "ja"],
 })

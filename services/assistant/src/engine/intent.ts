@@ -42,6 +42,13 @@ const GREETING_FIRST = new RegExp(`^(?:${GREETING.any.source})`, "u")
 const YES_FIRST = new RegExp(`^(?:${YES.any.source})`, "u")
 const NO_FIRST = new RegExp(`^(?:${NO.any.source})(?![\\p{L}])`, "u")
 
+/**
+ * German "anrufen" split around its object with words between: "ruf mich doch kurz an", "rufen Sie
+ * mich bitte morgen an" (folded text).
+ */
+const CALL_ME_SEPARABLE =
+  /(?<![\p{L}])ruf(?:e|en|t)?\s+(?:sie\s+|du\s+)?(?:mich|uns)\s+(?:\p{L}+\s+){0,4}(?:an|zuruck)(?![\p{L}])/u
+
 const anyOf = (pattern: { readonly any: RegExp }, text: string): boolean => pattern.any.test(text)
 
 /** Reads the intents of `text`. */
@@ -55,7 +62,7 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
   const demo = anyOf(DEMO, folded)
   const trimmed = folded.trim()
   return {
-    callback: !noCall && anyOf(CALLBACK, folded),
+    callback: !noCall && (anyOf(CALLBACK, folded) || CALL_ME_SEPARABLE.test(folded)),
     noCall,
     demo,
     booking: !demo && anyOf(BOOKING, folded),

@@ -21,6 +21,7 @@ const STEMMERS: PerLanguage<(word: string) => string> = { en, es, de, fr, pt }
 const STOP_WORDS = new Set(
   `a an the and or but of to in on at for from by with about as is are was be been being do does did have has had
   can could would will should may might must i me my we our us you your yours it its this that these those there here
+  she he her him his hers they them their theirs
   what when where which who whom why how any some all there's what's it's is there any also just please hi hello hey
   thanks thank get got make go going want like need know tell let ok okay yes no not really very first again still
   el la los las un una unos unas de del al y o pero en con por para sin sobre que es son esta estan ser hay mi mis tu
@@ -46,7 +47,7 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
   price: `price prices pricing cost costs much fee fees charge charges expensive cheap rate rates plans spend
     precio precios cuesta cuestan coste costo cuanto tarifa tarifas caro
     preis preise kosten kostet teuer tarif tarife gebuhr gebuhren selbstzahler
-    prix cout coute coutent tarif tarifs combien cher formules
+    prix cout coute coutent tarif tarifs combien cher formules payant payante
     preco precos custa custam custo valor valores quanto caro gastar mensalidade`.split(/\s+/),
   parking: `park parking parked car cars garage drive driving lot
     aparcar aparcamiento aparco coche coches estacionar
@@ -285,7 +286,11 @@ export const findAnswer = (
       covered.some((term) => !term.startsWith("~")) && covered.reduce((sum, term) => sum + weight(term), 0) * 3 >= total
     )
   }
-  const kinds = FACT_KINDS.filter((kind) => asked.has(`§${kind}`))
+  // A place is asked for by "where" (or "address", "directions"…), not by a word that names one as the
+  // object of another question ("can she get up to your office?" asks about access).
+  const kinds = FACT_KINDS.filter(
+    (kind) => asked.has(`§${kind}`) && (kind !== "location" || ASKS_WHERE.test(askedText(question))),
+  )
   const missingIn = (id: number): ReadonlyArray<FactKind> => {
     const entry = index.entries[id]
     if (entry === undefined || kinds.length === 0) return []
@@ -312,4 +317,18 @@ export const findFaq = (faqs: ReadonlyArray<Faq>, question: string, language: La
 const WHERE_ARE_YOU =
   /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde)(?![\p{L}])/iu
 
-const askedText = (question: string): string => (WHERE_ARE_YOU.test(question) ? `${question} address` : question)
+/** Words that ask where something is, in the five languages. */
+const ASKS_WHERE =
+  /(?<![\p{L}])(?:where|address|located|location|directions|how\s+(?:do|can)\s+i\s+get\s+there|d[oó]nde|direcci[oó]n|ubicaci[oó]n|c[oó]mo\s+llego|wo|adresse|anfahrt|standort|o[uù]|situ[eé]s?|comment\s+venir|onde|endere[cç]o|localiza[cç][aã]o|como\s+chego)(?![\p{L}])/iu
+
+/** Idioms whose words say nothing of what they mean: "what would it set me back" asks a price. */
+const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(?<![\p{L}])set\s+(?:me|us|you|her|him|them)\s+back(?![\p{L}])/giu, "cost"],
+  [/(?<![\p{L}])(?:bail|bailing|bailed)\s+on(?![\p{L}])/giu, "cancel"],
+  [/(?<![\p{L}])no[\s-]show(?![\p{L}])/giu, "cancel"],
+]
+
+const askedText = (question: string): string => {
+  const plain = IDIOMS.reduce((text, [idiom, meaning]) => text.replace(idiom, meaning), question)
+  return WHERE_ARE_YOU.test(plain) ? `${plain} address` : plain
+}

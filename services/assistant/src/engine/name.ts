@@ -44,6 +44,9 @@ const NOT_NAMES = new Set(
 const TITLES =
   /^(?:dr|dra|mr|mrs|ms|miss|mx|prof|frau|herr|sr|sra|srta|don|dona|dona|mme|mlle|m|monsieur|madame|senhor|senhora)\.?$/iu
 
+/** Lower-case words inside a family name ("von Stein", "van Dijk", "de la Cruz", "dos Santos"). */
+const PARTICLES = /^(?:von|van|der|den|de|del|della|di|da|das|do|dos|du|la|le|zu)$/u
+
 interface LeadIn {
   readonly pattern: RegExp
   /** A lower-case first word counts (always for "my name is"; at the end of a clause for the ambiguous ones). */
@@ -61,7 +64,7 @@ const LEAD_INS: ReadonlyArray<LeadIn> = [
   leadIn("me llamo|mi nombre es|mi nombre:|pregunta por|preguntad por", "always"),
   leadIn("ich heisse|ich hiess|mein name ist|mein name:|fragen sie nach", "always"),
   leadIn("je m'appelle|je m'apelle|mon nom est|mon nom:|demandez", "always"),
-  leadIn("meu nome e|me chamo|meu nome:|falar com o|falar com a|chamar o|chamar a", "always"),
+  leadIn("meu nome e|me chamo|chamo-me|meu nome:|falar com o|falar com a|chamar o|chamar a", "always"),
   leadIn("i'm|i am|im|this is|it's|its|contact:|contact person:|contact person is", "clauseEnd"),
   leadIn("soy|aqui es|aqui|habla|te escribe|le escribe|contacto:|persona de contacto:", "clauseEnd"),
   leadIn("ich bin|hier ist|hier spricht|hier schreibt|ansprechpartner ist|ansprechpartnerin ist|kontakt:", "clauseEnd"),
@@ -96,6 +99,12 @@ const nameAt = (rest: string, lowercase: LeadIn["lowercase"] | "never"): string 
     // A possessive ("Monday's order") names a thing of someone, not the speaker.
     if (/['’]s$/iu.test(raw)) break
     const isTitle = TITLES.test(raw)
+    // A particle between the words of a name stays as written: "Friederike von Stein", "Ana de Souza".
+    if (words.length > titles && PARTICLES.test(raw) && /^ \p{Lu}/u.test(remaining.slice(raw.length))) {
+      words.push(raw)
+      remaining = remaining.slice(raw.length + 1)
+      continue
+    }
     const word = isTitle ? raw : clean(raw.replace(/\.$/u, ""))
     if (!isTitle && (NOT_NAMES.has(fold(word)) || word.length < 2)) break
     const upper = isCapitalised(word)

@@ -55,9 +55,14 @@ const REFERENCE_WORDS = wordsPattern([
   "ssn",
   "parcel",
   "shipment",
+  "gift card",
+  "voucher",
+  "gift voucher",
   // es
   "pedido",
   "factura",
+  "tarjeta regalo",
+  "vale regalo",
   "socio",
   "cliente",
   "localizador",
@@ -97,6 +102,8 @@ const REFERENCE_WORDS = wordsPattern([
   "vorgangsnummer",
   "ticketnummer",
   "paket",
+  "gutschein",
+  "gutscheinnummer",
   // fr
   "commande",
   "facture",
@@ -108,6 +115,8 @@ const REFERENCE_WORDS = wordsPattern([
   "compte",
   "colis",
   "abonne",
+  "bon cadeau",
+  "carte cadeau",
   // pt
   "nota fiscal",
   "boleto",
@@ -123,6 +132,8 @@ const REFERENCE_WORDS = wordsPattern([
   "fatura",
   "codigo",
   "ordem",
+  "vale-presente",
+  "cartao-presente",
 ])
 
 const PHONE_WORDS = wordsPattern([

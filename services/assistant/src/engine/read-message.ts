@@ -36,7 +36,7 @@ const patternOf = (word: string): RegExp => {
 
 /**
  * The service named in `text`: its whole name, else the one service that a distinctive word of its
- * name points at — a word of five letters or more that no other service's name has ("onboarding",
+ * name points at — a word of four letters or more that no other service's name has ("onboarding",
  * "removal" for "ear wax removal", not "hearing" shared by "hearing test" and "hearing aid fitting").
  */
 const serviceIn = (text: string, services: ReadonlyArray<string>): string | undefined => {
@@ -47,17 +47,39 @@ const serviceIn = (text: string, services: ReadonlyArray<string>): string | unde
   const wordsOf = (service: string) =>
     fold(service)
       .split(/[^\p{L}]+/u)
-      .filter((word) => word.length >= 5)
-  const named = services.filter((service) =>
-    wordsOf(service).some(
+      .filter((word) => word.length >= 4)
+  // The one that most of its distinctive words point at ("flat tire" is the flat tire repair, though
+  // "bike" alone would point at the e-bike diagnostic).
+  const scored = services.map((service) => ({
+    service,
+    words: wordsOf(service).filter(
       (word) =>
         patternOf(word).test(folded) && !services.some((other) => other !== service && wordsOf(other).includes(word)),
-    ),
-  )
-  return named.length === 1 ? named[0] : undefined
+    ).length,
+  }))
+  const most = Math.max(0, ...scored.map((entry) => entry.words))
+  const named = scored.filter((entry) => entry.words === most && most > 0)
+  return named.length === 1 ? named[0]?.service : undefined
 }
 
 const escapeRegExp = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/**
+ * What a message asks, without the sentence that leaves a number ("Do you make prescription
+ * sunglasses? Here's my number in case it matters: …"): its words do not dilute what the question is
+ * about.
+ */
+const askedPart = (text: string, phone: FoundPhone | undefined): string => {
+  if (phone === undefined) return text
+  const sentences = text.split(/(?<=[.!?])\s+/u)
+  let at = 0
+  const kept = sentences.filter((sentence) => {
+    const start = text.indexOf(sentence, at)
+    at = start + sentence.length
+    return !(start <= phone.start && phone.start < at)
+  })
+  return kept.length === 0 ? text : kept.join(" ")
+}
 
 export const readMessage = (text: string, state: ConversationState, context: EngineContext): MessageFacts => {
   const languages = context.profile.languages
@@ -84,7 +106,7 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
     service: serviceIn(text, context.settings.services),
     faq: () => {
       faq ??= {
-        value: findAnswer(context.profile.faqs, context.profile.about, text, languages[0] ?? language),
+        value: findAnswer(context.profile.faqs, context.profile.about, askedPart(text, span), languages[0] ?? language),
       }
       return faq.value
     },

@@ -121,6 +121,30 @@ const numberValue = (language: Language, word: string): number => {
 const weekdayPattern = (language: Language): RegExp =>
   re(`${B}(${WEEKDAYS[language].map((w) => `(?:${w})`).join("|")})\\.?${E}`)
 
+/** Words before the weekday a visitor moves to: "move it to Wednesday", "auf Mittwoch", "para quarta". */
+const TO_WEEKDAY: PerLanguage<RegExp> = {
+  en: /(?<![\p{L}])(?:to|for|until|till)\s+(?:the\s+|this\s+|next\s+)?$/u,
+  es: /(?<![\p{L}])(?:al|para\s+el|para|a\s+el)\s+(?:pr[oó]ximo\s+)?$/u,
+  de: /(?<![\p{L}])(?:auf|zum|zu|f[uü]r)\s+(?:den\s+|n[aä]chsten\s+)?$/u,
+  fr: /(?<![\p{L}])(?:[àa]|au|pour)\s+(?:ce\s+)?$/u,
+  pt: /(?<![\p{L}])(?:para|pra|p'ra)\s+(?:a\s+|o\s+|na\s+|no\s+)?(?:pr[oó]xim[ao]\s+)?$/u,
+}
+
+/**
+ * The weekday asked for: the first named, unless another is named as where to go ("Tuesday won't
+ * work, can you move it to Wednesday?").
+ */
+const wantedWeekday = (language: Language, text: string): RegExpExecArray | null => {
+  const first = weekdayPattern(language).exec(text)
+  if (first === null) return null
+  const all = new RegExp(weekdayPattern(language).source, "gu")
+  let target: RegExpExecArray | null = null
+  for (let found = all.exec(text); found !== null; found = all.exec(text)) {
+    if (found.index > first.index && TO_WEEKDAY[language].test(text.slice(0, found.index))) target = found
+  }
+  return target ?? first
+}
+
 const weekdayIndex = (language: Language, word: string): number =>
   WEEKDAYS[language].findIndex((pattern) => re(`^(?:${pattern})$`).test(word))
 
@@ -176,6 +200,28 @@ const HALF: PerLanguage<string> = {
   fr: "\\s+et\\s+demie?",
   pt: "\\s+e\\s+meia",
 }
+
+/** "and a quarter" after noon: "midi et quart", "mediodía y cuarto", "meio-dia e um quarto". */
+const QUARTER_PAST: PerLanguage<string> = {
+  en: "\\s+fifteen",
+  es: "\\s+y\\s+cuarto",
+  de: "\\s+(?:und\\s+)?f[uü]nfzehn",
+  fr: "\\s+et\\s+quart",
+  pt: "\\s+e\\s+(?:um\\s+)?quarto",
+}
+
+/** "at" before an hour: "at five", "a las cinco", "um fünf", "à cinq", "às cinco". */
+const AT_HOUR: PerLanguage<string | undefined> = {
+  en: "at",
+  es: "(?:a\\s+)?las|a\\s+la",
+  de: "um|gegen",
+  // French says the hour ("à cinq heures", `CLOCK_PHRASES`): "à un ami" is no time.
+  fr: undefined,
+  pt: "[àa]s|pelas|[àa](?=\\s+uma)",
+}
+
+/** One o'clock after "at", without the article ("at a loss", "um einen Termin" are no times). */
+const ONE_O_CLOCK: PerLanguage<string> = { en: "one", es: "una", de: "eins", fr: "une", pt: "uma" }
 
 /** Clock phrases in words: `h` is the hour word; each yields minutes after the hour or before it. */
 const CLOCK_PHRASES: PerLanguage<
@@ -234,6 +280,33 @@ const AT_CLOCK = /(?<![\p{L}])(?:at|by|from|around|um|gegen|ab|bis|[àa]|vers|la
 
 /** "now" in the five languages: chrono reads it as this very minute, which is never a time asked for. */
 const NOW_WORDS = /^(?:(?:right\s+)?now|ahora(?:\s+mismo)?|jetzt|gerade|maintenant|agora|hoje\s+agora)$/u
+
+/**
+ * Phrases that hold a word for "tomorrow" or a weekday but name neither: the morning ("a las 10 de la
+ * mañana", "Guten Morgen", "am Morgen") and Portuguese "segunda via" (a second copy, not Monday).
+ * They are blanked before the date is read; the morning still moves an hour (`MORNING` reads the text
+ * as written).
+ */
+const NOT_A_DAY: PerLanguage<RegExp | undefined> = {
+  en: undefined,
+  es: /(?<![\p{L}])(?:de|por|en|a)\s+la\s+ma[nñ]ana(?![\p{L}])/gu,
+  de: /(?<![\p{L}])(?:guten|am|jeden)\s+morgen(?![\p{L}])/gu,
+  fr: undefined,
+  pt: /(?<![\p{L}])(?:segunda|2\.?\s?[ªa])\s+via(?![\p{L}])/gu,
+}
+
+/** German writes a weekday and its part of the day as one word: "Dienstagnachmittag", "Montagmorgen". */
+const WEEKDAY_PART_OF_DAY =
+  /(?<![\p{L}])(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)(morgen|vormittag|mittag|nachmittag|abend)(?![\p{L}])/gu
+
+/** "this morning", "this afternoon", "tonight" as a day: today ("ce matin", "esta tarde", "hoje à tarde"). */
+const THIS_PART_OF_DAY: PerLanguage<RegExp> = {
+  en: /(?<![\p{L}])(?:this\s+(?:morning|afternoon|evening)|tonight)(?![\p{L}])/u,
+  es: /(?<![\p{L}])(?:esta\s+(?:ma[nñ]ana|tarde|noche))(?![\p{L}])/u,
+  de: /(?<![\p{L}])(?:heute\s+(?:morgen|vormittag|mittag|nachmittag|abend))(?![\p{L}])/u,
+  fr: /(?<![\p{L}])(?:ce\s+(?:matin|soir)|cet\s+apr[eè]s-midi|cette\s+apr[eè]s-midi)(?![\p{L}])/u,
+  pt: /(?<![\p{L}])(?:esta\s+(?:manh[aã]|tarde|noite)|hoje\s+(?:de|[àa])\s+(?:manh[aã]|tarde|noite))(?![\p{L}])/u,
+}
 
 /** A date in digits without words: day first except in English (the organization's US-style m/d). */
 const NUMERIC_DATE =
@@ -295,7 +368,20 @@ export const readWhen = (
   if (rest.length !== text.length)
     rest = text.replace(/\p{Lu}/gu, (c) => (c.toLowerCase().length === 1 ? c.toLowerCase() : c))
   for (const span of ignore) rest = blank(rest, span.start, span.end - span.start)
+  if (language === "de") {
+    // The part of the day stays for the hour ("Dienstagnachmittag um 3" is 15:00), not as a "morgen".
+    rest = rest.replace(WEEKDAY_PART_OF_DAY, (_, day: string, part: string) => `${day} ${part}`)
+  }
   const lowered = rest
+  const notADay = NOT_A_DAY[language]
+  if (notADay !== undefined) rest = rest.replace(notADay, (phrase) => " ".repeat(phrase.length))
+  if (language === "de") {
+    rest = rest.replace(WEEKDAY_PART_OF_DAY, (phrase, day: string) => day.padEnd(phrase.length))
+    rest = rest.replace(
+      /(?<![\p{L}])(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)\s+(morgen|vormittag|mittag|nachmittag|abend)(?![\p{L}])/gu,
+      (phrase, day: string) => day.padEnd(phrase.length),
+    )
+  }
   let date: string | undefined
   let time: string | undefined
   let weekday: number | undefined
@@ -309,7 +395,7 @@ export const readWhen = (
     return read
   }
 
-  const weekdayMatch = weekdayPattern(language).exec(rest)
+  const weekdayMatch = wantedWeekday(language, rest)
   if (weekdayMatch?.[1] !== undefined) {
     weekday = weekdayIndex(language, weekdayMatch[1])
     const after = re(`^${WEEKDAY_THEN_DAY[language]}`).exec(rest.slice(weekdayMatch.index + weekdayMatch[0].length))
@@ -363,6 +449,10 @@ export const readWhen = (
       }
     }
   }
+  if (date === undefined && dayNamed === undefined) {
+    // Not blanked: the part of the day may still be the time ("heute Mittag").
+    if (THIS_PART_OF_DAY[language].test(rest)) date = today
+  }
   if (dayNamed === undefined) {
     const day = re(`${B}${DAY_OF_MONTH[language]}`).exec(rest)
     if (day?.[1] !== undefined) {
@@ -380,9 +470,19 @@ export const readWhen = (
     }
   }
   if (time === undefined) {
-    const noon = re(`${B}(?:${NOON[language]})(${HALF[language]})?${E}`).exec(rest)
+    // An hour in words after "at" ("a las cinco", "um zwölf", "às três", "at five"); digits are chrono's.
+    const at = AT_HOUR[language]
+    const words = `(${[ONE_O_CLOCK[language], ...NUMBER_WORDS[language].slice(1)].join("|")})`
+    const spoken = at === undefined ? null : re(`${B}(?:${at})\\s+${words}${E}`).exec(rest)
+    if (spoken?.[1] !== undefined) {
+      time = timeOf(hourOf(numberValue(language, spoken[1])), 0)
+      rest = blank(rest, spoken.index, spoken[0].length)
+    }
+  }
+  if (time === undefined) {
+    const noon = re(`${B}(?:${NOON[language]})(${HALF[language]})?(${QUARTER_PAST[language]})?${E}`).exec(rest)
     if (noon !== null) {
-      time = noon[1] === undefined ? "12:00" : "12:30"
+      time = noon[1] !== undefined ? "12:30" : noon[2] !== undefined ? "12:15" : "12:00"
       rest = blank(rest, noon.index, noon[0].length)
     }
   }
@@ -398,9 +498,21 @@ export const readWhen = (
   for (const result of CHRONO[language].parse(rest, reference, { forwardDate: true })) {
     // "now" is not a time anyone books ("are you open now?"), and "so", "mi", "do" are words before
     // they are weekday abbreviations (chrono reads German "Ach so" as Sunday).
-    if (NOW_WORDS.test(result.text.trim()) || /^\p{L}{1,3}\p{P}*$/u.test(result.text.trim())) continue
+    // A short word that names a day ("hoy") is one.
     const start = result.start
-    if (date === undefined && dayNamed === undefined && (start.isCertain("day") || start.isCertain("weekday"))) {
+    if (
+      NOW_WORDS.test(result.text.trim()) ||
+      (/^\p{L}{1,3}\p{P}*$/u.test(result.text.trim()) && !start.isCertain("day"))
+    )
+      continue
+    // A weekday already read is the one asked for (`wantedWeekday`), not chrono's first.
+    const anotherWeekday = weekday !== undefined && !start.isCertain("day") && start.get("weekday") !== weekday
+    if (
+      date === undefined &&
+      dayNamed === undefined &&
+      !anotherWeekday &&
+      (start.isCertain("day") || start.isCertain("weekday"))
+    ) {
       const found = dateOf(start.get("year") ?? 0, start.get("month") ?? 0, start.get("day") ?? 0)
       if (found !== undefined) {
         if (start.isCertain("day")) dayNamed = found

@@ -90,11 +90,13 @@ export const engineProfile = (record: AssistantProfileRecord): AssistantProfile 
  * What a turn runs with, in one round trip: the booking settings and the profile (each the default
  * when the organization saved none).
  */
-export const loadTurnSetup = (
-  sql: postgres.Sql,
-  orgId: OrgId,
-  organizationName: string,
-): Effect.Effect<{ readonly settings: BookingSettings; readonly profile: AssistantProfileRecord }> =>
+/** What a turn runs with besides the conversation: the booking settings and the profile. */
+export interface TurnSetup {
+  readonly settings: BookingSettings
+  readonly profile: AssistantProfileRecord
+}
+
+export const loadTurnSetup = (sql: postgres.Sql, orgId: OrgId, organizationName: string): Effect.Effect<TurnSetup> =>
   Effect.promise(
     () => sql<Array<Partial<SettingsRow> & Partial<ProfileRow> & { has_settings: boolean; has_profile: boolean }>>`
       select s.org_id is not null as has_settings, s.timezone, s.country, s.services, s.slot_minutes, s.capacity, s.hours,
