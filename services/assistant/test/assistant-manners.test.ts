@@ -101,7 +101,7 @@ describe("the assistant's profile (docs/contract.md §8)", () => {
 })
 
 describe("cancelling and moving bookings", () => {
-  it("cancels the conversation's booking: lead.updated with booking null, the slot free again, still listed", async () => {
+  it("cancels the conversation's booking: lead.updated with booking null (still a BOOKING lead: one was made), the slot free again, still listed", async () => {
     const orgId = newOrg()
     const date = futureWeekday(2)
     const { sessionId } = await say(orgId, `I'm Kate, 415 555 0172, book me on ${date} at 10am`)
@@ -112,13 +112,13 @@ describe("cancelling and moving bookings", () => {
     const events = await leadEventsOf(infra, orgId)
     expect(events.map((e) => [e.event, e.data.type, e.data.booking])).toEqual([
       ["lead.created", "BOOKING", { date, time: "10:00", service: "consultation" }],
-      ["lead.updated", "GENERAL_INQUIRY", null],
+      ["lead.updated", "BOOKING", null],
     ])
     expect((await bookingsOf(orgId)).map((b) => b.status)).toEqual(["cancelled"])
     const leads = (await admin(app, orgId, "GET", "/api/leads")).json() as {
       data: Array<{ type: string; booking: unknown }>
     }
-    expect(leads.data).toMatchObject([{ type: "GENERAL_INQUIRY", booking: null }])
+    expect(leads.data).toMatchObject([{ type: "BOOKING", booking: null }])
   })
 
   it("moves the conversation's booking: one lead.updated with the new booking, the old slot freed", async () => {

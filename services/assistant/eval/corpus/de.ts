@@ -205,7 +205,7 @@ export const DE: ReadonlyArray<Conversation> = [
       "Ich bin Stefan, 0171 0001127, Termin am Freitag um 10 Uhr",
       { say: "bitte stornieren Sie den Termin wieder", says: ["storniert|abgesagt"] },
     ],
-    lead("491710001127", "Stefan", INFO),
+    lead("491710001127", "Stefan", BOOK),
   ),
   c(
     "cancel-02",

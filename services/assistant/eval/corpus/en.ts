@@ -272,7 +272,7 @@ export const EN: ReadonlyArray<Conversation> = [
       "book a consultation Friday at 10am, I'm Kate, 415 555 0172",
       { say: "actually, please cancel that appointment", says: ["cancel"] },
     ],
-    lead("14155550172", "Kate", INFO),
+    lead("14155550172", "Kate", BOOK),
   ),
   c(
     "cancel-02",

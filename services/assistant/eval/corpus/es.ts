@@ -186,7 +186,7 @@ export const ES: ReadonlyArray<Conversation> = [
     "cancel-01",
     "cancel-move",
     ["Soy Pedro, 612 000 127, quiero cita el viernes a las 10", { say: "perdona, cancela la cita", says: ["cancel"] }],
-    lead("34612000127", "Pedro", INFO),
+    lead("34612000127", "Pedro", BOOK),
   ),
   c(
     "cancel-02",

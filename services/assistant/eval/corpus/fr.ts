@@ -215,7 +215,7 @@ export const FR: ReadonlyArray<Conversation> = [
       "Je suis Olivier, 06 00 01 11 27, rendez-vous vendredi à 10h",
       { say: "finalement, annulez le rendez-vous s'il vous plaît", says: ["annulé"] },
     ],
-    lead("33600011127", "Olivier", INFO),
+    lead("33600011127", "Olivier", BOOK),
   ),
   c(
     "cancel-02",

@@ -209,7 +209,7 @@ export const PT: ReadonlyArray<Conversation> = [
       "Sou o Marcelo, (11) 90000-1127, quero horário na sexta às 10h",
       { say: "pode cancelar o horário, por favor", says: ["cancelad"] },
     ],
-    lead("5511900001127", "Marcelo", INFO),
+    lead("5511900001127", "Marcelo", BOOK),
   ),
   c(
     "cancel-02",

@@ -213,8 +213,9 @@ const listed = (row: BookingRow): ListedBooking => ({
  * Cancels a booking (the visitor in the chat, or staff through `DELETE /api/bookings/:id`): it stays
  * listed with `status: "cancelled"`, frees its place in the slot, and when it is the booking its
  * lead holds, the lead loses it and `lead.updated` fires with `booking: null` (docs/contract.md §8). The
- * lead's type falls back from BOOKING to what else it asked for (a callback, a demo), else
- * GENERAL_INQUIRY. Cancelling a cancelled booking answers it again and changes nothing.
+ * lead's type stays what it was: a booking was made (§8's `BOOKING` "when a booking was made in it"),
+ * the cancellation does not unmake that. Cancelling a cancelled booking answers it again and changes
+ * nothing.
  */
 export const cancelBooking = (
   orgId: OrgId,
@@ -247,12 +248,9 @@ const releaseLead = (tx: postgres.TransactionSql, orgId: OrgId, row: BookingRow)
     if (lead === undefined || !sameBooking(lead.booking, { date: row.date, time: row.time, service: row.service })) {
       return
     }
-    const type = lead.last_type === "BOOKING" ? "GENERAL_INQUIRY" : lead.last_type
+    const type = lead.last_type
     const at = new Date(yield* Clock.currentTimeMillis)
-    yield* Effect.promise(
-      () => tx`update assistant.leads set booking = null, type = ${type}, last_type = ${type}, updated_at = ${at}
-               where id = ${lead.id}`,
-    )
+    yield* Effect.promise(() => tx`update assistant.leads set booking = null, updated_at = ${at} where id = ${lead.id}`)
     const outbox = yield* OutboxWriter
     yield* outbox.append(tx, [
       eventRecord("lead.updated", orgId, { phone: row.phone, name: lead.name, type, booking: null }, at),

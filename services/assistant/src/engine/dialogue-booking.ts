@@ -70,6 +70,7 @@ export const move = (turn: Turn, held: HeldBooking): Step => {
     ...settle(state),
     booking: target,
     bookingId: known.booking.id,
+    bookingMade: true,
   })
 }
 
@@ -240,6 +241,7 @@ export const bookOn = (
     ...settle(state),
     booking: slot,
     bookingId: known.booking.id,
+    bookingMade: true,
   })
 }
 

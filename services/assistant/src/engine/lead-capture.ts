@@ -37,13 +37,22 @@ export const leadOfConversation = (
   if (phone === undefined) return undefined
   if (customerPhone !== undefined) {
     const somethingToRecord =
-      state.name !== undefined || state.callback || state.demo || state.bookingAsked || state.booking !== undefined
+      state.name !== undefined ||
+      state.callback ||
+      state.demo ||
+      state.bookingAsked ||
+      state.booking !== undefined ||
+      state.bookingMade === true
     if (!somethingToRecord) return undefined
   }
   return {
     phone,
     name: state.name ?? "",
-    type: leadTypeOf({ booked: state.booking !== undefined, demo: state.demo, callback: state.callback }),
+    type: leadTypeOf({
+      booked: state.booking !== undefined || state.bookingMade === true,
+      demo: state.demo,
+      callback: state.callback,
+    }),
     booking: state.booking ?? null,
     source,
     ...(state.noCall === true ? { withdrawn: true } : {}),

@@ -17,6 +17,11 @@ export const ConversationState = Schema.Struct({
   /** The booking made in this conversation, and its id. */
   booking: Schema.optionalKey(Slot),
   bookingId: Schema.optionalKey(Schema.String),
+  /**
+   * A booking was made in this conversation, though it may have been cancelled since: the lead stays
+   * `BOOKING` ("when a booking was made in it", docs/contract.md §8), with `booking: null`.
+   */
+  bookingMade: Schema.optionalKey(Schema.Boolean),
   /** Free times were offered for this date and service; the visitor is choosing. */
   offered: Schema.optionalKey(Schema.Struct({ date: Schema.String, service: Schema.String })),
   /** A free slot the visitor picked, waiting for a name or a phone number to book it under. */

@@ -170,6 +170,7 @@ export const runTool = (
           bookingAsked: true,
           booking: slot,
           bookingId: id,
+          bookingMade: true,
         })
         let settle = () => {}
         guard.progress.committing = new Promise<void>((resolve) => {
