@@ -2,7 +2,7 @@ import { Bus, decodeOrSkip } from "@parley/bus"
 import { AttemptRecord, DeliveryRecord, Topics } from "@parley/contracts"
 import { Database, makeGroupCommit } from "@parley/db"
 import { Effect } from "effect"
-import { recordAttempts, recordDelivery } from "./delivery-log.ts"
+import { recordAttempts, recordDelivery } from "../deliveries/delivery-log.ts"
 
 /**
  * Keeps the delivery log from the dispatcher's topics: every attempt's outcome from

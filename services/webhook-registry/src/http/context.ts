@@ -5,7 +5,7 @@ import type { Resolver } from "@parley/egress"
 import type { RouteHandlers, SecretBox } from "@parley/platform"
 import type postgres from "postgres"
 import type { RegistryError } from "../errors.ts"
-import type { WebhookStore } from "../webhook-store.ts"
+import type { WebhookStore } from "../webhooks/webhook-store.ts"
 
 /** What every route of the registry works with. */
 export interface RouteContext {

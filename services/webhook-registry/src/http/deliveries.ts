@@ -10,7 +10,7 @@ import {
   listAttempts,
   redeliveryOf,
   testDeliveryOf,
-} from "../delivery-log.ts"
+} from "../deliveries/delivery-log.ts"
 import { EmptyReplayWindow, InvalidCursor, ResourceNotFound } from "../errors.ts"
 import { orgOf, type RegistryHandlers, type RouteContext } from "./context.ts"
 

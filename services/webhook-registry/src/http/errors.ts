@@ -15,5 +15,7 @@ export const toApiError = (error: RegistryError): ApiError => {
       return invalidRequest("cursor is not valid", [{ path: "cursor", message: "is not valid" }])
     case "UrlRefused":
       return invalidRequest(`url ${error.reason}`, [{ path: "url", message: error.reason }])
+    default:
+      return error satisfies never
   }
 }

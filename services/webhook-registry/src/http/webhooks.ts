@@ -1,9 +1,9 @@
 import type { CreatedWebhook } from "@parley/contracts"
 import { Effect } from "effect"
-import { sameKey, signingSecretOf } from "../rotation.ts"
-import { catalogueNames, checkPublicUrl, generateSecret, uniqueEvents } from "../validation.ts"
-import { toWebhook } from "../webhook-record.ts"
-import type { WebhookChanges } from "../webhook-store.ts"
+import { sameKey, signingSecretOf } from "../webhooks/rotation.ts"
+import { catalogueNames, checkPublicUrl, generateSecret, uniqueEvents } from "../webhooks/validation.ts"
+import { toWebhook } from "../webhooks/webhook-record.ts"
+import type { WebhookChanges } from "../webhooks/webhook-store.ts"
 import { orgOf, type RegistryHandlers, type RouteContext } from "./context.ts"
 
 /** docs/contract.md §5: create, list, read, update and delete webhooks. */

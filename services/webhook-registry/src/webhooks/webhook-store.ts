@@ -4,7 +4,7 @@ import { withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect } from "effect"
 import type postgres from "postgres"
-import { ResourceNotFound, WebhookLimitReached } from "./errors.ts"
+import { ResourceNotFound, WebhookLimitReached } from "../errors.ts"
 import { PreviousSecretWindowMs } from "./rotation.ts"
 import { type WebhookRow, webhookChanged } from "./webhook-record.ts"
 
