@@ -2,10 +2,6 @@
 import { Database } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
 import { Clock, Context, Effect, Layer } from "effect"
-import { accountKeyOf, FreeFailures, newDeviceToken } from "./login-throttle.ts"
-import type { User } from "../members/member.ts"
-import type { Organization } from "../organizations/organization.ts"
-import { newSessionToken, SESSION_LIFETIME_MS } from "../sessions/session-token.ts"
 import {
   InvalidCredentials,
   LoginThrottled,
@@ -14,14 +10,11 @@ import {
   type WeakPassword,
   WrongCurrentPassword,
 } from "../errors.ts"
-import {
-  clearFailures,
-  deviceFailed,
-  findTrustedDevice,
-  reserveAttempt,
-  trustDevice,
-} from "./login-throttle-repository.ts"
+import type { User } from "../members/member.ts"
+import { findActiveUser, findActiveUserByEmail, updateUserPassword } from "../members/user-repository.ts"
+import type { Organization } from "../organizations/organization.ts"
 import { findOrganization } from "../organizations/organization-repository.ts"
+import { Passwords } from "../passwords/passwords.ts"
 import {
   type ActiveSession,
   deleteExpiredSessionsOfUser,
@@ -30,8 +23,15 @@ import {
   findActiveSession,
   insertSession,
 } from "../sessions/session-repository.ts"
-import { findActiveUser, findActiveUserByEmail, updateUserPassword } from "../members/user-repository.ts"
-import { Passwords } from "../passwords/passwords.ts"
+import { newSessionToken, SESSION_LIFETIME_MS } from "../sessions/session-token.ts"
+import { accountKeyOf, FreeFailures, newDeviceToken } from "./login-throttle.ts"
+import {
+  clearFailures,
+  deviceFailed,
+  findTrustedDevice,
+  reserveAttempt,
+  trustDevice,
+} from "./login-throttle-repository.ts"
 
 export interface SignedIn {
   readonly user: User
@@ -47,7 +47,7 @@ export class Accounts extends Context.Service<
   {
     /**
      * `deviceToken`: the browser's `parley_device` cookie, if any. Fails LoginThrottled while the
-     * account is locked for browsers it has not signed in from (domain/login-throttle.ts).
+     * account is locked for browsers it has not signed in from (login-throttle.ts).
      */
     readonly login: (
       email: string,

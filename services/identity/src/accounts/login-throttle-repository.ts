@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type postgres from "postgres"
-import { FailureMemoryMs, lockFor } from "./login-throttle.ts"
 import type { Sql } from "../postgres/sql.ts"
+import { FailureMemoryMs, lockFor } from "./login-throttle.ts"
 
 /**
  * Counts an attempt from an unknown browser against the account, unless the account is locked:

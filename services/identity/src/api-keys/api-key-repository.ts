@@ -1,8 +1,8 @@
 /** The `identity.api_keys` table: digests of keys, never the keys. */
 import type { Scope } from "@parley/contracts"
 import { Effect } from "effect"
-import type { ApiKey } from "./api-key.ts"
 import type { Sql } from "../postgres/sql.ts"
+import type { ApiKey } from "./api-key.ts"
 
 interface ApiKeyRow {
   id: string

@@ -10,9 +10,10 @@ import { Database, withTransaction } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
 import { Clock, Context, Effect, Layer } from "effect"
 import type postgres from "postgres"
-import { mintApiKey } from "./api-key-secret.ts"
-import type { ApiKey } from "./api-key.ts"
+import { keyChangedRecord } from "../bus/key-announcements.ts"
 import { KeyLimitReached, PlanFeatureRequired, ResourceNotFound } from "../errors.ts"
+import { lockOrganization } from "../organizations/organization-repository.ts"
+import type { ApiKey } from "./api-key.ts"
 import {
   countActiveApiKeys,
   findApiKey,
@@ -22,8 +23,7 @@ import {
   listApiKeys,
   revokeApiKey,
 } from "./api-key-repository.ts"
-import { lockOrganization } from "../organizations/organization-repository.ts"
-import { keyChangedRecord } from "../bus/key-announcements.ts"
+import { mintApiKey } from "./api-key-secret.ts"
 
 export const MAX_ACTIVE_KEYS = 10
 

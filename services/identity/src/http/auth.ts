@@ -4,10 +4,10 @@
  * session presented is deleted server-side.
  */
 import { Effect } from "effect"
+import { Accounts } from "../accounts/accounts.ts"
 import { deviceCookie, deviceTokenFromCookie } from "../accounts/login-throttle.ts"
 import { memberJson } from "../members/member.ts"
 import { clearedSessionCookie, sessionCookie, sessionTokenFromCookie } from "../sessions/session-token.ts"
-import { Accounts } from "../accounts/accounts.ts"
 import { requireUser } from "./guards.ts"
 import type { IdentityHandlers } from "./runtime.ts"
 

@@ -9,8 +9,8 @@ import {
   rateLimited,
   unauthorized,
 } from "@parley/platform"
-import { WeakPasswordText } from "../passwords/password-strength.ts"
 import type { IdentityError } from "../errors.ts"
+import { WeakPasswordText } from "../passwords/password-strength.ts"
 
 export const toApiError = (error: IdentityError): ApiError => {
   switch (error._tag) {
@@ -42,5 +42,7 @@ export const toApiError = (error: IdentityError): ApiError => {
       ])
     case "WeakPassword":
       return invalidRequest(`${error.path} ${WeakPasswordText}`, [{ path: error.path, message: WeakPasswordText }])
+    default:
+      return error satisfies never
   }
 }

@@ -5,9 +5,9 @@
  */
 import { constantTimeEqual } from "@parley/platform"
 import { Effect } from "effect"
-import { ResourceNotFound } from "../errors.ts"
 import { Accounts } from "../accounts/accounts.ts"
 import { ApiKeys } from "../api-keys/api-keys.ts"
+import { ResourceNotFound } from "../errors.ts"
 import type { IdentityHandlers } from "./runtime.ts"
 
 export const internalHandlers = {

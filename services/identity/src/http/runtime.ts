@@ -1,9 +1,9 @@
 import type { identityRoutes } from "@parley/contracts"
 import type { RouteHandlers } from "@parley/platform"
 import type { ManagedRuntime } from "effect"
-import type { IdentityError } from "../errors.ts"
 import type { Accounts } from "../accounts/accounts.ts"
 import type { ApiKeys } from "../api-keys/api-keys.ts"
+import type { IdentityError } from "../errors.ts"
 import type { Members } from "../members/members.ts"
 import type { Organizations } from "../organizations/organizations.ts"
 

@@ -10,10 +10,11 @@ import type { CreateMemberRequest, Role as MemberRole, Principal } from "@parley
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Context, Effect, Layer } from "effect"
-import type { User } from "./member.ts"
 import { CannotRemoveSelf, type EmailTaken, LastAdministrator, ResourceNotFound, type WeakPassword } from "../errors.ts"
 import { lockOrganization } from "../organizations/organization-repository.ts"
+import { Passwords } from "../passwords/passwords.ts"
 import { deleteSessionsOfUser } from "../sessions/session-repository.ts"
+import type { User } from "./member.ts"
 import {
   countActiveAdmins,
   findActiveUser,
@@ -22,7 +23,6 @@ import {
   markUserRemoved,
   updateUserRole,
 } from "./user-repository.ts"
-import { Passwords } from "../passwords/passwords.ts"
 
 export class Members extends Context.Service<
   Members,

@@ -1,9 +1,9 @@
 /** The `identity.users` table. Removed users stay (ids may be referenced) but match no lookup. */
 import type { Role as MemberRole } from "@parley/contracts"
 import { Effect } from "effect"
-import type { User } from "./member.ts"
 import { EmailTaken } from "../errors.ts"
 import { isUniqueViolation, type Sql } from "../postgres/sql.ts"
+import type { User } from "./member.ts"
 
 interface UserRow {
   id: string

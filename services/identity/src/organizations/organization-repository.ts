@@ -1,7 +1,7 @@
 /** The `identity.organizations` table. */
 import { Effect } from "effect"
-import type { Organization } from "./organization.ts"
 import type { Sql } from "../postgres/sql.ts"
+import type { Organization } from "./organization.ts"
 
 interface OrganizationRow {
   id: string

@@ -5,14 +5,14 @@ import type { CreateOrganizationRequest, UpdateOrganizationRequest } from "@parl
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Context, Effect, Layer } from "effect"
-import type { User } from "../members/member.ts"
-import type { Organization } from "./organization.ts"
-import { type EmailTaken, ResourceNotFound, type WeakPassword } from "../errors.ts"
 import { listActiveApiKeysWithDigest } from "../api-keys/api-key-repository.ts"
-import { findOrganization, insertOrganization, updateOrganization } from "./organization-repository.ts"
-import { insertMembership } from "../members/user-repository.ts"
 import { keyChangedRecord } from "../bus/key-announcements.ts"
+import { type EmailTaken, ResourceNotFound, type WeakPassword } from "../errors.ts"
+import type { User } from "../members/member.ts"
+import { insertMembership } from "../members/user-repository.ts"
 import { Passwords } from "../passwords/passwords.ts"
+import type { Organization } from "./organization.ts"
+import { findOrganization, insertOrganization, updateOrganization } from "./organization-repository.ts"
 
 const unique = <A>(items: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(items)]
 

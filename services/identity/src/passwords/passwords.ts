@@ -3,9 +3,9 @@
  * dummy hash that keeps unknown-email logins as slow as wrong-password ones is made once.
  */
 import { Context, Effect, Layer } from "effect"
+import { WeakPassword } from "../errors.ts"
 import { DEFAULT_SCRYPT_COST, hashPassword, type ScryptCost, verifyPassword } from "./password.ts"
 import { isGuessable } from "./password-strength.ts"
-import { WeakPassword } from "../errors.ts"
 
 export class Passwords extends Context.Service<
   Passwords,
