@@ -15,3 +15,4 @@ export {
   type ServiceProcessOptions,
   startServiceProcess,
 } from "./testing/service-process.ts"
+export { typeCastsIn } from "./testing/type-casts.ts"

@@ -7,10 +7,11 @@
  * said.
  */
 import { SingleNodeBus } from "@parley/bus"
+import { KeyId, type Scope as KeyScope, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { freshDatabase } from "@parley/db/testing"
 import { makeLogger, newId, signPrincipal } from "@parley/platform"
-import { Clock, Effect, Layer, Scope } from "effect"
+import { Clock, Effect, Exit, Layer, Scope } from "effect"
 import { eld } from "eld/small"
 import type { FastifyInstance } from "fastify"
 import { makeAssistantApp } from "../src/app.ts"
@@ -133,21 +134,21 @@ export const evaluate = async (corpus: ReadonlyArray<Conversation>): Promise<Rea
     }
     return outcomes
   } finally {
-    await Effect.runPromise(Scope.close(scope, { _tag: "Success", value: undefined } as never))
+    await Effect.runPromise(Scope.close(scope, Exit.void))
     await db.close()
   }
 }
 
 const runConversation = async (app: FastifyInstance, conversation: Conversation): Promise<Outcome> => {
-  const orgId = newId("org")
+  const orgId = OrgId.make(newId("org"))
   const world = worldOf(conversation)
-  const principal = (role: "admin" | "member", scopes: Array<string>) =>
+  const principal = (role: "admin" | "member", scopes: Array<KeyScope>) =>
     signPrincipal(INTERNAL_SECRET, {
       orgId,
       role,
-      actor: { type: "api_key", keyId: newId("key"), scopes },
+      actor: { type: "api_key", keyId: KeyId.make(newId("key")), scopes },
       requestId: newId("req"),
-    } as never)
+    })
   const admin = principal("admin", [])
   const widget = principal("member", ["chat:write", "chat:read", "bookings:read", "bookings:write"])
   const request = async (method: "GET" | "PUT" | "POST", url: string, who: string, body?: unknown) => {

@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   admin,
@@ -26,7 +27,7 @@ afterAll(async () => {
 
 type Answer = { sessionId: string; reply: { text: string }; lead: { id: string; type: string } | null }
 
-const say = async (orgId: string, message: string, sessionId?: string): Promise<Answer> => {
+const say = async (orgId: OrgId, message: string, sessionId?: string): Promise<Answer> => {
   const response = await widget(app, orgId, "POST", "/api/public/chat", {
     message,
     ...(sessionId === undefined ? {} : { sessionId }),
@@ -36,10 +37,10 @@ const say = async (orgId: string, message: string, sessionId?: string): Promise<
 }
 
 type Listed = { id: string; date: string; time: string; status: string; phone: string }
-const bookingsOf = async (orgId: string) =>
+const bookingsOf = async (orgId: OrgId) =>
   ((await admin(app, orgId, "GET", "/api/bookings")).json() as { data: Array<Listed> }).data
 
-const slotFree = async (orgId: string, date: string, time: string) => {
+const slotFree = async (orgId: OrgId, date: string, time: string) => {
   const slots = (await widget(app, orgId, "GET", `/api/public/bookings/slots?date=${date}`)).json() as {
     slots: Array<{ time: string; available: boolean }>
   }

@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   admin,
@@ -26,7 +27,7 @@ afterAll(async () => {
   await infra?.close()
 })
 
-const book = (orgId: string, body: Record<string, unknown>) =>
+const book = (orgId: OrgId, body: Record<string, unknown>) =>
   widget(app, orgId, "POST", "/api/public/bookings", {
     name: "Dana Scully",
     phone: "+1 415 555 0100",

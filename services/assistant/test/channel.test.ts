@@ -1,5 +1,5 @@
 import { Bus } from "@parley/bus"
-import { ChannelInbound, encodeBusValue, Topics } from "@parley/contracts"
+import { ChannelInbound, encodeBusValue, type OrgId, Topics } from "@parley/contracts"
 import { newId } from "@parley/platform"
 import { eventually } from "@parley/platform/testing"
 import { Effect } from "effect"
@@ -28,7 +28,7 @@ afterAll(async () => {
   await infra?.close()
 })
 
-const inbound = (orgId: string, from: string, text: string, overrides: Partial<ChannelInbound> = {}): ChannelInbound =>
+const inbound = (orgId: OrgId, from: string, text: string, overrides: Partial<ChannelInbound> = {}): ChannelInbound =>
   ({
     orgId,
     channel: "cloud",
@@ -51,9 +51,9 @@ const publish = (...records: Array<ChannelInbound>) =>
     }),
   )
 
-const repliesTo = (orgId: string) => recordsOn(infra, Topics.channelOutbound, orgId)
+const repliesTo = (orgId: OrgId) => recordsOn(infra, Topics.channelOutbound, orgId)
 
-const waitForReplies = (orgId: string, count: number) =>
+const waitForReplies = (orgId: OrgId, count: number) =>
   eventually(
     async () => {
       const replies = await repliesTo(orgId)

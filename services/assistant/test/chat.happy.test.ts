@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   admin,
@@ -23,7 +24,7 @@ afterAll(async () => {
   await infra?.close()
 })
 
-const say = async (orgId: string, message: string, sessionId?: string, extra: Record<string, unknown> = {}) => {
+const say = async (orgId: OrgId, message: string, sessionId?: string, extra: Record<string, unknown> = {}) => {
   const response = await widget(app, orgId, "POST", "/api/public/chat", {
     message,
     ...(sessionId === undefined ? {} : { sessionId }),

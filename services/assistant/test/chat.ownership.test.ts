@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 /**
  * A conversation releases or changes only the leads and bookings it made (docs/contract.md §8, issue #22),
  * and moves or cancels a booking however it was made — the widget's booking form included — without
@@ -28,7 +29,7 @@ afterAll(async () => {
   await infra?.close()
 })
 
-const chat = async (orgId: string, message: string, sessionId?: string) => {
+const chat = async (orgId: OrgId, message: string, sessionId?: string) => {
   const response = await widget(app, orgId, "POST", "/api/public/chat", {
     message,
     ...(sessionId === undefined ? {} : { sessionId }),
@@ -37,7 +38,7 @@ const chat = async (orgId: string, message: string, sessionId?: string) => {
   return response.json() as { sessionId: string; reply: { text: string } }
 }
 
-const leadsOf = async (orgId: string) =>
+const leadsOf = async (orgId: OrgId) =>
   (
     (await admin(app, orgId, "GET", "/api/leads")).json() as {
       data: Array<{ phone: string; name: string; type: string }>

@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Bus } from "@parley/bus"
-import { ChannelInbound, type ConversationSummary, encodeBusValue, Topics } from "@parley/contracts"
+import { ChannelInbound, type ConversationSummary, encodeBusValue, type OrgId, Topics, UserId } from "@parley/contracts"
 import { newId, signPrincipal } from "@parley/platform"
 import { eventually } from "@parley/platform/testing"
 import { Effect } from "effect"
@@ -30,14 +30,14 @@ afterAll(async () => {
 })
 
 interface Person {
-  readonly orgId: string
-  readonly id: string
+  readonly orgId: OrgId
+  readonly id: UserId
   readonly email: string
   readonly role: "admin" | "member"
 }
 
-const person = (orgId: string, role: "admin" | "member" = "member"): Person => {
-  const id = newId("usr")
+const person = (orgId: OrgId, role: "admin" | "member" = "member"): Person => {
+  const id = UserId.make(newId("usr"))
   return { orgId, id, email: `${id.slice(4, 12)}@example.test`, role }
 }
 
@@ -47,7 +47,7 @@ const principalOf = (who: Person) =>
     role: who.role,
     actor: { type: "user", userId: who.id, email: who.email },
     requestId: newId("req"),
-  } as never)
+  })
 
 const as = (who: Person, method: "GET" | "POST", url: string, body?: unknown) =>
   app.app.inject({
@@ -60,7 +60,7 @@ const as = (who: Person, method: "GET" | "POST", url: string, body?: unknown) =>
     ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
   })
 
-const chat = async (orgId: string, message: string, sessionId?: string) => {
+const chat = async (orgId: OrgId, message: string, sessionId?: string) => {
   const res = await widget(app, orgId, "POST", "/api/public/chat", { message, ...(sessionId ? { sessionId } : {}) })
   expect(res.statusCode).toBe(200)
   return res.json() as { sessionId: string; reply: { text: string } | null; lead: { id: string; type: string } | null }
@@ -91,7 +91,7 @@ const publish = (record: ChannelInbound) =>
     }),
   )
 
-const inbound = (orgId: string, from: string, text: string, channel: "cloud" | "bridge" = "cloud") =>
+const inbound = (orgId: OrgId, from: string, text: string, channel: "cloud" | "bridge" = "cloud") =>
   ({
     orgId,
     channel,
@@ -103,7 +103,7 @@ const inbound = (orgId: string, from: string, text: string, channel: "cloud" | "
     receivedAt: new Date().toISOString(),
   }) as ChannelInbound
 
-const outboundOf = (orgId: string) => recordsOn(infra, Topics.channelOutbound, orgId)
+const outboundOf = (orgId: OrgId) => recordsOn(infra, Topics.channelOutbound, orgId)
 
 describe("the inbox lists and reads conversations", () => {
   it("lists a widget session with its last message and lead, and reads its messages oldest first", async () => {

@@ -1,4 +1,5 @@
 import { type Bus, type OutboxWriter, SingleNodeBus } from "@parley/bus"
+import { KeyId, OrgId, UserId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { makeLogger, newId, signPrincipal } from "@parley/platform"
@@ -53,29 +54,29 @@ export const startApp = async (
   return { app: http, stop: () => infra.runtime.runPromise(Scope.close(scope, Exit.void)) }
 }
 
-export const newOrg = (): string => newId("org")
+export const newOrg = (): OrgId => OrgId.make(newId("org"))
 
 type Caller = "widget" | "admin" | "member"
 
-const principalFor = (orgId: string, caller: Caller): string =>
+const principalFor = (orgId: OrgId, caller: Caller): string =>
   signPrincipal(INTERNAL_SECRET, {
     orgId,
     role: caller === "admin" ? "admin" : "member",
     actor:
       caller === "member"
-        ? { type: "user", userId: newId("usr") }
+        ? { type: "user", userId: UserId.make(newId("usr")) }
         : {
             type: "api_key",
-            keyId: newId("key"),
+            keyId: KeyId.make(newId("key")),
             scopes: caller === "widget" ? ["chat:write", "chat:read", "bookings:read", "bookings:write"] : [],
           },
     requestId: newId("req"),
-  } as never)
+  })
 
 /** A request as the gateway forwards it: the body plus the signed principal of `caller`. */
 export const call = (
   app: Pick<RunningApp, "app">,
-  orgId: string,
+  orgId: OrgId,
   caller: Caller,
   method: "GET" | "POST" | "PUT" | "DELETE",
   url: string,
@@ -93,7 +94,7 @@ export const call = (
 
 export const widget = (
   app: Pick<RunningApp, "app">,
-  orgId: string,
+  orgId: OrgId,
   method: "GET" | "POST",
   url: string,
   body?: unknown,
@@ -101,7 +102,7 @@ export const widget = (
 
 export const admin = (
   app: Pick<RunningApp, "app">,
-  orgId: string,
+  orgId: OrgId,
   method: "GET" | "PUT" | "DELETE",
   url: string,
   body?: unknown,
@@ -114,7 +115,7 @@ export interface LeadEvent {
 }
 
 /** The lead events appended to the bus log for an organization, oldest first. */
-export const leadEventsOf = async (infra: TestInfrastructure, orgId: string): Promise<Array<LeadEvent>> => {
+export const leadEventsOf = async (infra: TestInfrastructure, orgId: OrgId): Promise<Array<LeadEvent>> => {
   const rows = await infra.db.sql<Array<{ value: string }>>`
     select value from parley_bus.records
     where topic = 'parley.events.lead.v1' and key = ${orgId}

@@ -1,5 +1,6 @@
 import { setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
+import { KeyId } from "@parley/contracts"
 import { newId, signPrincipal } from "@parley/platform"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -49,9 +50,9 @@ describe("exporting a large organization", () => {
         "x-parley-principal": signPrincipal(INTERNAL_SECRET, {
           orgId,
           role: "admin",
-          actor: { type: "api_key", keyId: newId("key"), scopes: [] },
+          actor: { type: "api_key", keyId: KeyId.make(newId("key")), scopes: [] },
           requestId: newId("req"),
-        } as never),
+        }),
       },
     })
     expect(response.status).toBe(200)

@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   admin,
@@ -37,7 +38,7 @@ type LeadPage = {
   nextCursor: string | null
 }
 
-const chat = (orgId: string, message: string) => widget(app, orgId, "POST", "/api/public/chat", { message })
+const chat = (orgId: OrgId, message: string) => widget(app, orgId, "POST", "/api/public/chat", { message })
 
 describe("GET /api/leads", () => {
   it("lists leads newest first with every field", async () => {

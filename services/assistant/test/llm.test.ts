@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import { type StubHandler, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -76,7 +77,7 @@ const scripted =
     }
   }
 
-const chat = async (orgId: string, message: string) => {
+const chat = async (orgId: OrgId, message: string) => {
   const response = await widget(app, orgId, "POST", "/api/public/chat", { message })
   expect(response.statusCode, response.body).toBe(200)
   return response.json() as { sessionId: string; reply: { text: string }; lead: { id: string; type: string } | null }

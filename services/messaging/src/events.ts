@@ -1,10 +1,17 @@
 import { eventRecord, type OutgoingRecord } from "@parley/bus"
-import { ChannelInbound, type EventName, type EventRecordOf, encodeBusValue, Topics } from "@parley/contracts"
+import {
+  ChannelInbound,
+  type EventName,
+  type EventRecordOf,
+  encodeBusValue,
+  type OrgId,
+  Topics,
+} from "@parley/contracts"
 
 /** The records this service appends to its outbox: each event on its domain's topic (see `eventRecord`). */
 const eventOf =
   <E extends EventName>(event: E) =>
-  (orgId: string, data: EventRecordOf<E>["data"], at: Date): OutgoingRecord =>
+  (orgId: OrgId, data: EventRecordOf<E>["data"], at: Date): OutgoingRecord =>
     eventRecord(event, orgId, data, at)
 
 export const messageInbound = eventOf("message.inbound")

@@ -207,7 +207,7 @@ describe("sending through the bridge", () => {
 describe("assistant replies", () => {
   it("sends each reply from parley.channel.outbound.v1 through its channel once, even when the record is redelivered", async () => {
     const reply = encodeBusValue(ChannelOutbound, {
-      orgId: orgId as never,
+      orgId,
       channel: "bridge",
       to: "447700900123",
       text: "Sure, 5pm works",
@@ -242,7 +242,7 @@ describe("assistant replies", () => {
 
     // A regenerated answer to the same message (the assistant asked twice) is not sent either.
     const regenerated = encodeBusValue(ChannelOutbound, {
-      orgId: orgId as never,
+      orgId,
       channel: "bridge",
       to: "447700900123",
       text: "Yes, 5pm is fine",
@@ -271,7 +271,7 @@ describe("assistant replies", () => {
     await connectCloud(app, cloudOrg, "3330077")
     provider.failNext({ status: 503, body: { error: { message: "try later", code: 2 } } })
     const reply = encodeBusValue(ChannelOutbound, {
-      orgId: cloudOrg as never,
+      orgId: cloudOrg,
       channel: "cloud",
       to: "15550400001",
       text: "Back in a moment",

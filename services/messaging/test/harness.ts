@@ -1,5 +1,5 @@
 import { Bus, SingleNodeBus } from "@parley/bus"
-import { encodeBusValue, OrganizationSettingsChanged, Topics } from "@parley/contracts"
+import { encodeBusValue, KeyId, OrganizationSettingsChanged, OrgId, Topics } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { hmacSha256Hex, makeLogger, newId, signPrincipal } from "@parley/platform"
@@ -230,20 +230,20 @@ export const startApp = async (
   return { ...app, stop: () => infra.runtime.runPromise(Scope.close(scope, Exit.void)) }
 }
 
-export const newOrg = (): string => newId("org")
+export const newOrg = (): OrgId => OrgId.make(newId("org"))
 
-export const principalHeader = (orgId: string, role: "admin" | "member" = "admin"): string =>
+export const principalHeader = (orgId: OrgId, role: "admin" | "member" = "admin"): string =>
   signPrincipal(INTERNAL_SECRET, {
     orgId,
     role,
-    actor: { type: "api_key", keyId: newId("key"), scopes: [] },
+    actor: { type: "api_key", keyId: KeyId.make(newId("key")), scopes: [] },
     requestId: newId("req"),
-  } as never)
+  })
 
 /** A request as the gateway forwards it: the tenant's body plus the signed principal. */
 export const asTenant = (
   app: MessagingApp,
-  orgId: string,
+  orgId: OrgId,
   method: "GET" | "POST" | "PUT",
   url: string,
   body?: unknown,
@@ -278,7 +278,7 @@ export const postCloudWebhook = (app: MessagingApp, payload: unknown, secret = A
 /** The event records appended to the bus log for an organization, oldest first. */
 export const eventsOf = async (
   infra: TestInfrastructure,
-  orgId: string,
+  orgId: OrgId,
   event?: string,
 ): Promise<Array<{ event: string; data: Record<string, unknown>; timestamp: string }>> => {
   const rows = await infra.db.sql<Array<{ value: string }>>`
@@ -299,7 +299,7 @@ export const recordsOn = async (infra: TestInfrastructure, topic: string, key: s
 /** Connects a cloud channel for the organization through the API. */
 export const connectCloud = async (
   app: MessagingApp,
-  orgId: string,
+  orgId: OrgId,
   phoneNumberId: string,
   // An account belongs to one organization: each number gets one of its own unless a test names it.
   businessAccountId = `555${phoneNumberId}`,
@@ -352,7 +352,7 @@ export const customerWrites = async (app: MessagingApp, phoneNumberId: string, f
  * Saves the organization's country as the assistant does (a record on `parley.assistant.settings.v1`)
  * and waits until messaging's projection has it.
  */
-export const setCountry = async (infra: TestInfrastructure, orgId: string, country: string) => {
+export const setCountry = async (infra: TestInfrastructure, orgId: OrgId, country: string) => {
   const changedAt = new Date().toISOString()
   await infra.runtime.runPromise(
     Effect.gen(function* () {
@@ -361,7 +361,7 @@ export const setCountry = async (infra: TestInfrastructure, orgId: string, count
         {
           topic: Topics.assistantSettings,
           key: orgId,
-          value: encodeBusValue(OrganizationSettingsChanged, { orgId: orgId as never, country, changedAt }),
+          value: encodeBusValue(OrganizationSettingsChanged, { orgId, country, changedAt }),
         },
       ])
     }),

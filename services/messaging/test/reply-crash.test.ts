@@ -75,7 +75,7 @@ it("sends a reply left pending by a SIGKILL once the restarted service gets its 
     if (to === "14155550222" && killed === undefined) killed = first.kill()
   })
   const reply = encodeBusValue(ChannelOutbound, {
-    orgId: orgId as never,
+    orgId,
     channel: "cloud",
     to: "14155550222",
     text: "We open at 9",

@@ -49,7 +49,7 @@ const replyTwice = async (question: string, to: string, text: string, latencyMs:
             ${question}, 'received')`
   provider.setLatencyMs(latencyMs)
   const reply = encodeBusValue(ChannelOutbound, {
-    orgId: orgId as never,
+    orgId,
     channel: "cloud",
     to,
     text,

@@ -1,5 +1,5 @@
 import { Bus } from "@parley/bus"
-import { ChannelOutbound, encodeBusValue, Topics } from "@parley/contracts"
+import { ChannelOutbound, encodeBusValue, type OrgId, Topics } from "@parley/contracts"
 import { eventually } from "@parley/platform/testing"
 import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -45,7 +45,7 @@ afterAll(async () => {
   await infra?.close()
 })
 
-const connectSandbox = async (org: string) => {
+const connectSandbox = async (org: OrgId) => {
   const response = await asTenant(app, org, "PUT", "/api/channels/cloud", { sandbox: true })
   expect(response.statusCode).toBe(200)
   return response.json() as {
@@ -59,7 +59,7 @@ const connectSandbox = async (org: string) => {
 }
 
 /** A customer writes first, so free-form text to them is inside the 24-hour window (§9). */
-const customerWrites = async (org: string, from: string) => {
+const customerWrites = async (org: OrgId, from: string) => {
   const response = await asTenant(app, org, "POST", "/api/sandbox/inbound", { from, text: "hi" })
   expect(response.statusCode).toBe(202)
 }
@@ -324,7 +324,7 @@ describe("a reply left pending by a crash (DESIGN §3.1)", () => {
       values ('msg_crashed1', ${org}, 'cloud', 'outbound', '14155550199', 'text', 'We open at 9', 'pending',
               ${sourceKey})`
     const reply = encodeBusValue(ChannelOutbound, {
-      orgId: org as never,
+      orgId: org,
       channel: "cloud",
       to: "14155550199",
       text: "We open at 9",

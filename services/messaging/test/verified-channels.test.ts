@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import { startHttpServer } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -37,10 +38,10 @@ afterAll(async () => {
   await infra?.close()
 })
 
-const put = (orgId: string, phoneNumberId: string, accessToken: string, businessAccountId = `9${phoneNumberId}`) =>
+const put = (orgId: OrgId, phoneNumberId: string, accessToken: string, businessAccountId = `9${phoneNumberId}`) =>
   asTenant(app, orgId, "PUT", "/api/channels/cloud", { phoneNumberId, businessAccountId, accessToken })
 
-const channelsOf = async (orgId: string) => (await asTenant(app, orgId, "GET", "/api/channels")).json().data
+const channelsOf = async (orgId: OrgId) => (await asTenant(app, orgId, "GET", "/api/channels")).json().data
 
 describe("connecting a real cloud channel", () => {
   it("asks GET /<version>/<phoneNumberId> with the token, then stores it connected with the provider's display number", async () => {

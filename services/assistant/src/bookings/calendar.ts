@@ -1,5 +1,5 @@
 import { eventRecord, OutboxWriter } from "@parley/bus"
-import type { Booking, BookingRecord, ListedBooking } from "@parley/contracts"
+import type { Booking, BookingRecord, ListedBooking, OrgId } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
@@ -22,7 +22,7 @@ export const organizationNow = (settings: BookingSettings) =>
     return { today: date, nowTime: time }
   })
 
-const takenOn = (sql: postgres.Sql | postgres.TransactionSql, orgId: string, date: string) =>
+const takenOn = (sql: postgres.Sql | postgres.TransactionSql, orgId: OrgId, date: string) =>
   Effect.promise(
     () => sql<Array<{ time: string; taken: number }>>`
       select time, count(*)::int as taken from assistant.bookings
@@ -30,12 +30,7 @@ const takenOn = (sql: postgres.Sql | postgres.TransactionSql, orgId: string, dat
       group by time`,
   ).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.time, row.taken]))))
 
-const dayInput = (
-  sql: postgres.Sql | postgres.TransactionSql,
-  orgId: string,
-  settings: BookingSettings,
-  date: string,
-) =>
+const dayInput = (sql: postgres.Sql | postgres.TransactionSql, orgId: OrgId, settings: BookingSettings, date: string) =>
   Effect.gen(function* () {
     const now = yield* organizationNow(settings)
     return { settings, date, ...now, taken: yield* takenOn(sql, orgId, date) } satisfies DaySlotsInput
@@ -56,7 +51,7 @@ export interface DaySlots {
 
 /** `GET /api/public/bookings/slots`: the day's slots in the organization's time zone. */
 export const slotsOf = (
-  orgId: string,
+  orgId: OrgId,
   date: string,
   service: string | undefined,
 ): Effect.Effect<DaySlots, BookingRefused, Database> =>
@@ -73,7 +68,7 @@ export const slotsOf = (
 
 /** The free start times of a day (empty for a past or closed day), under the settings in force. */
 export const freeTimesOf = (
-  orgId: string,
+  orgId: OrgId,
   settings: BookingSettings,
   date: string,
 ): Effect.Effect<ReadonlyArray<string>, never, Database> =>
@@ -89,7 +84,7 @@ export const freeTimesOf = (
 
 /** The engine's view of a day: the start times offered and those still free now. */
 export const dayView = (
-  orgId: string,
+  orgId: OrgId,
   settings: BookingSettings,
   date: string,
 ): Effect.Effect<DayView, never, Database> =>
@@ -97,7 +92,7 @@ export const dayView = (
 
 /** The first day from `from` (within two weeks) with a free slot. */
 export const nextOpenDay = (
-  orgId: string,
+  orgId: OrgId,
   settings: BookingSettings,
   from: string,
 ): Effect.Effect<{ date: string; times: ReadonlyArray<string> } | undefined, never, Database> =>
@@ -128,7 +123,7 @@ export interface MadeBooking {
 }
 
 /** Serialises bookings of one slot: two transactions booking the last place cannot both count it free. */
-const lockSlot = (tx: postgres.TransactionSql, orgId: string, date: string, time: string) =>
+const lockSlot = (tx: postgres.TransactionSql, orgId: OrgId, date: string, time: string) =>
   Effect.promise(
     () => tx`select pg_advisory_xact_lock(hashtextextended(${`assistant.slot:${orgId}:${date}:${time}`}, 0))`,
   )
@@ -138,12 +133,12 @@ const lockSlot = (tx: postgres.TransactionSql, orgId: string, date: string, time
  * with the booking) and its `lead.created` / `lead.updated` event commit together.
  */
 export const makeBooking = (
-  orgId: string,
+  orgId: OrgId,
   request: BookingRequest,
 ): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
   withTransaction((tx) => bookWithin(tx, orgId, request)).pipe(Effect.withSpan("assistant.makeBooking"))
 
-const bookWithin = (tx: postgres.TransactionSql, orgId: string, asked: BookingRequest) =>
+const bookWithin = (tx: postgres.TransactionSql, orgId: OrgId, asked: BookingRequest) =>
   Effect.gen(function* () {
     const settings = yield* loadBookingSettings(tx, orgId)
     // The booking form's number as people type it, read with the organization's country (docs/contract.md §8).
@@ -176,7 +171,7 @@ const bookWithin = (tx: postgres.TransactionSql, orgId: string, asked: BookingRe
  * cancelled in one transaction, so a refused new slot leaves the old booking as it was.
  */
 export const moveBooking = (
-  orgId: string,
+  orgId: OrgId,
   fromId: string,
   request: BookingRequest,
 ): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
@@ -222,7 +217,7 @@ const listed = (row: BookingRow): ListedBooking => ({
  * GENERAL_INQUIRY. Cancelling a cancelled booking answers it again and changes nothing.
  */
 export const cancelBooking = (
-  orgId: string,
+  orgId: OrgId,
   id: string,
 ): Effect.Effect<ListedBooking, ResourceNotFound, Database | OutboxWriter> =>
   withTransaction((tx) =>
@@ -241,7 +236,7 @@ export const cancelBooking = (
     }),
   ).pipe(Effect.withSpan("assistant.cancelBooking"))
 
-const releaseLead = (tx: postgres.TransactionSql, orgId: string, row: BookingRow) =>
+const releaseLead = (tx: postgres.TransactionSql, orgId: OrgId, row: BookingRow) =>
   Effect.gen(function* () {
     const [lead] = yield* Effect.promise(
       () => tx<Array<{ id: string; name: string; type: string; last_type: string; booking: Booking | null }>>`
@@ -269,7 +264,7 @@ const releaseLead = (tx: postgres.TransactionSql, orgId: string, row: BookingRow
  * `phone`), on the widget the one made in this session (its booking form, by `sessionId`).
  */
 export const upcomingBooking = (
-  orgId: string,
+  orgId: OrgId,
   of: { readonly sessionId: string } | { readonly phone: string },
   today: string,
 ): Effect.Effect<HeldBooking | null, never, Database> =>
@@ -289,7 +284,7 @@ export const upcomingBooking = (
  * The booking this phone already holds for this slot and service: booking it again (a double-submitted
  * form, a retried turn) answers with that booking rather than taking a second place or refusing.
  */
-const heldBy = (tx: postgres.TransactionSql, orgId: string, request: BookingRequest) =>
+const heldBy = (tx: postgres.TransactionSql, orgId: OrgId, request: BookingRequest) =>
   Effect.promise(
     () => tx<Array<{ id: string; name: string }>>`
       select id, name from assistant.bookings
@@ -299,7 +294,7 @@ const heldBy = (tx: postgres.TransactionSql, orgId: string, request: BookingRequ
   ).pipe(Effect.map(([row]) => row))
 
 /** A new place in the slot, if it is offered, has not started and is not full. */
-const takePlace = (tx: postgres.TransactionSql, orgId: string, request: BookingRequest, input: DaySlotsInput) =>
+const takePlace = (tx: postgres.TransactionSql, orgId: OrgId, request: BookingRequest, input: DaySlotsInput) =>
   Effect.gen(function* () {
     const verdict = slotVerdict(input, request.time)
     if (verdict === "past") {
@@ -329,7 +324,7 @@ const takePlace = (tx: postgres.TransactionSql, orgId: string, request: BookingR
  * one date.
  */
 export const listBookings = (
-  orgId: string,
+  orgId: OrgId,
   query: { readonly date?: string | undefined; readonly limit: number; readonly cursor?: string | undefined },
 ): Effect.Effect<{ data: ReadonlyArray<ListedBooking>; nextCursor: string | null }, InvalidCursor, Database> =>
   Effect.gen(function* () {

@@ -23,7 +23,7 @@ export interface SettingsRow {
 /** The organization's booking settings; the defaults until it saves its own. */
 export const loadBookingSettings = (
   sql: postgres.Sql | postgres.TransactionSql,
-  orgId: string,
+  orgId: OrgId,
 ): Effect.Effect<BookingSettings> =>
   Effect.promise(
     () => sql<Array<SettingsRow>>`
@@ -50,7 +50,7 @@ export const settingsOf = (row: SettingsRow | undefined): BookingSettings =>
  * the same transaction, so messaging's projection never misses a save.
  */
 export const saveBookingSettings = (
-  orgId: string,
+  orgId: OrgId,
   request: PutBookingSettingsRequest,
 ): Effect.Effect<BookingSettings, never, Database | OutboxWriter> =>
   Effect.gen(function* () {
@@ -81,7 +81,7 @@ export const saveBookingSettings = (
             topic: Topics.assistantSettings,
             key: orgId,
             value: encodeBusValue(OrganizationSettingsChanged, {
-              orgId: orgId as OrgId,
+              orgId,
               country: settings.country,
               changedAt,
             }),

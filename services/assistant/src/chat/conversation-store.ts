@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import { jsonb } from "@parley/db"
 import { Data, Effect } from "effect"
 import type postgres from "postgres"
@@ -24,14 +25,14 @@ const toStored = (row: { id: string; state: unknown; version: string } | undefin
 const HISTORY_TURNS = 20
 
 /** A widget session of the organization; a preview's (`preview`) and a visitor's are never each other's. */
-export const findWidgetSession = (sql: Queries, orgId: string, id: string, preview = false) =>
+export const findWidgetSession = (sql: Queries, orgId: OrgId, id: string, preview = false) =>
   Effect.promise(
     () => sql<Array<{ id: string; state: unknown; version: string }>>`
       select id, state, version::text as version from assistant.conversations
       where id = ${id} and org_id = ${orgId} and channel is null and preview = ${preview}`,
   ).pipe(Effect.map(([row]) => toStored(row)))
 
-export const findChannelConversation = (sql: Queries, orgId: string, channel: string, customer: string) =>
+export const findChannelConversation = (sql: Queries, orgId: OrgId, channel: string, customer: string) =>
   Effect.promise(
     () => sql<Array<{ id: string; state: unknown; version: string }>>`
       select id, state, version::text as version from assistant.conversations
@@ -58,7 +59,7 @@ export const storeTurn = (
   turn: {
     readonly id: string
     readonly readVersion: string | undefined
-    readonly orgId: string
+    readonly orgId: OrgId
     readonly channel: string | null
     readonly customer: string | null
     readonly state: ConversationState

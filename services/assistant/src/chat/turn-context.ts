@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import type { BookingSettings } from "../bookings/settings.ts"
 import type { LeadSource } from "../engine/lead-capture.ts"
 import type { AssistantProfile } from "../engine/profile.ts"
@@ -8,7 +9,7 @@ import type { ConversationState } from "../engine/state.ts"
  * model's tool loop (kept apart from `turn.ts`, which calls both, so neither imports its caller).
  */
 export interface TurnContext {
-  readonly orgId: string
+  readonly orgId: OrgId
   readonly conversationId: string
   readonly source: LeadSource
   /** On a phone channel: the customer's own number (bookings and leads use it). */

@@ -1,4 +1,5 @@
 import type { OutboxWriter } from "@parley/bus"
+import type { OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Cause, Duration, Effect, Option } from "effect"
 import { organizationNow } from "../bookings/calendar.ts"
@@ -19,7 +20,7 @@ import type { TurnContext, TurnResult } from "./turn-context.ts"
 export type { TurnContext, TurnResult } from "./turn-context.ts"
 
 export interface TurnInput {
-  readonly orgId: string
+  readonly orgId: OrgId
   /** The organization's name, when the caller knows it (the default profile's business name). */
   readonly organizationName?: string | undefined
   readonly conversationId: string

@@ -1,5 +1,5 @@
 import type { OutboxWriter } from "@parley/bus"
-import type { ChatRequest } from "@parley/contracts"
+import type { ChatRequest, OrgId } from "@parley/contracts"
 import { Database, jsonb, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
@@ -34,7 +34,7 @@ export interface ChatAnswer {
  * are both answered: the one stored second is recomputed from the state the first left.
  */
 export const chat = (
-  orgId: string,
+  orgId: OrgId,
   request: ChatRequest,
   organizationName = "",
   preview = false,
@@ -49,7 +49,7 @@ export const chat = (
   })
 
 const chatTurn = (
-  orgId: string,
+  orgId: OrgId,
   request: ChatRequest,
   freshId: string,
   organizationName: string,
@@ -110,7 +110,7 @@ const chatTurn = (
 
 /** `POST /api/public/chat/reset`: the messages and the dialogue go; the visitor (and lead) stay. */
 export const resetChat = (
-  orgId: string,
+  orgId: OrgId,
   sessionId: string,
 ): Effect.Effect<{ sessionId: string }, ResourceNotFound, Database> =>
   withTransaction((tx) =>
@@ -127,7 +127,7 @@ export const resetChat = (
   )
 
 /** `GET /api/public/chat/:sessionId`: the conversation, oldest first. */
-export const transcript = (orgId: string, sessionId: string) =>
+export const transcript = (orgId: OrgId, sessionId: string) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const found = yield* findWidgetSession(sql, orgId, sessionId)

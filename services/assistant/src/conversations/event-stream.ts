@@ -5,6 +5,7 @@
  * only while a stream is open. A client that stops reading is dropped rather than buffered for.
  */
 import { PassThrough } from "node:stream"
+import type { OrgId } from "@parley/contracts"
 import type { FastifyReply } from "fastify"
 import type { ConversationFeedShape } from "./feed.ts"
 
@@ -37,7 +38,7 @@ const untrack = (stream: PassThrough) => {
 
 export const openEventStream = async (
   feed: ConversationFeedShape,
-  orgId: string,
+  orgId: OrgId,
   reply: FastifyReply,
 ): Promise<PassThrough> => {
   const stream = new PassThrough()

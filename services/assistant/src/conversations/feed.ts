@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 /**
  * The live side of the inbox: which conversation of which organization just changed. A change is a
  * Postgres `NOTIFY` sent in the transaction that made it (so it is heard only once committed, by
@@ -23,7 +24,7 @@ export type ChangeListener = (conversationId: string) => void
 
 export interface ConversationFeedShape {
   /** Calls `listener` with the `cnv_…` id of each change of the organization's conversations; returns the unsubscribe. */
-  subscribe(orgId: string, listener: ChangeListener): Promise<() => void>
+  subscribe(orgId: OrgId, listener: ChangeListener): Promise<() => void>
   /** How many subscribers are listening (the metrics and the bench read it). */
   readonly size: number
   close(): Promise<void>

@@ -4,7 +4,7 @@
  * sent (and the provider's message is marked handled, so a redelivery does nothing).
  */
 import type { OutboxWriter } from "@parley/bus"
-import type { ChannelInbound, ChatRequest } from "@parley/contracts"
+import type { ChannelInbound, ChatRequest, OrgId } from "@parley/contracts"
 import { type Database, withTransaction } from "@parley/db"
 import { Effect } from "effect"
 import { claimInbound } from "../channel/inbound-handled.ts"
@@ -15,7 +15,7 @@ import { recordLead } from "../leads/record-lead.ts"
 import { captureOnly, noteCustomerMessage, storeHeldMessage } from "./customer-turn.ts"
 
 export const widgetMessageWhileHeld = (
-  orgId: string,
+  orgId: OrgId,
   request: ChatRequest,
   found: StoredConversation,
   organizationName: string,

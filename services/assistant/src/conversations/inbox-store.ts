@@ -3,7 +3,7 @@
  * conversation with its messages oldest first. Every read is scoped by the caller's organization;
  * another organization's `cnv_…` id reads as missing.
  */
-import type { ConversationDetail, ConversationMessage, ConversationSummary } from "@parley/contracts"
+import type { ConversationDetail, ConversationMessage, ConversationSummary, OrgId } from "@parley/contracts"
 import { Effect } from "effect"
 import type postgres from "postgres"
 import { InvalidCursor, ResourceNotFound } from "../errors.ts"
@@ -76,7 +76,7 @@ export interface ListQuery {
 /** `GET /api/conversations`: one page, most recently active first. */
 export const listConversations = (
   sql: Queries,
-  orgId: string,
+  orgId: OrgId,
   query: ListQuery,
   now: Date,
 ): Effect.Effect<{ data: Array<ConversationSummary>; nextCursor: string | null }, InvalidCursor> =>
@@ -110,7 +110,7 @@ export const listConversations = (
   })
 
 /** One conversation of the organization by its `cnv_…` id (with its internal id and service window), or ResourceNotFound. */
-export const findConversation = (sql: Queries, orgId: string, id: string) =>
+export const findConversation = (sql: Queries, orgId: OrgId, id: string) =>
   Effect.promise(
     () => sql<Array<SummaryRow>>`
       select ${summaryColumns(sql)}
@@ -136,7 +136,7 @@ const decodeSeq = (cursor: string | undefined): Effect.Effect<string | undefined
 /** `GET /api/conversations/:id`: the conversation and a page of its messages, oldest first. */
 export const readConversation = (
   sql: Queries,
-  orgId: string,
+  orgId: OrgId,
   id: string,
   page: { readonly limit: number; readonly cursor?: string | undefined },
   now: Date,

@@ -241,10 +241,8 @@ export const findPhones = (text: string, country: string): ReadonlyArray<FoundPh
     const offset = written.index ?? 0
     const segment = written[0]
     if (segment.length > MAX_WRITTEN || segment.replace(/\D/g, "").length < 7) continue
-    const known = findPhoneNumbersInText(segment, {
-      defaultCountry: country as CountryCode,
-      leniency: "POSSIBLE",
-    } as never) as ReadonlyArray<{ number: { number: string }; startsAt: number; endsAt: number }>
+    // `extended` is the typed spelling of leniency POSSIBLE (libphonenumber-js's PhoneNumberMatcher).
+    const known = findPhoneNumbersInText(segment, { defaultCountry: country as CountryCode, extended: true })
     let covered = false
     for (const match of known) {
       const raw = segment.slice(match.startsAt, match.endsAt)

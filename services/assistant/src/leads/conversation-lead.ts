@@ -1,4 +1,5 @@
 import type { OutboxWriter } from "@parley/bus"
+import type { OrgId } from "@parley/contracts"
 import { Effect } from "effect"
 import type postgres from "postgres"
 import { type LeadSource, leadOfConversation } from "../engine/lead-capture.ts"
@@ -6,7 +7,7 @@ import type { ConversationState } from "../engine/state.ts"
 import { type RecordedLead, recordLead, releaseMistakenLead } from "./record-lead.ts"
 
 /** Moves this conversation's confirmed booking from the mistaken number to the corrected one. */
-const moveBookingPhone = (tx: postgres.TransactionSql, orgId: string, id: string, from: string, to: string) =>
+const moveBookingPhone = (tx: postgres.TransactionSql, orgId: OrgId, id: string, from: string, to: string) =>
   Effect.promise(
     () => tx`
       update assistant.bookings set phone = ${to}
@@ -22,7 +23,7 @@ const moveBookingPhone = (tx: postgres.TransactionSql, orgId: string, id: string
  */
 export const recordConversationLead = (
   tx: postgres.TransactionSql,
-  orgId: string,
+  orgId: OrgId,
   previous: ConversationState | undefined,
   next: ConversationState,
   source: LeadSource,

@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import { Effect } from "effect"
 import type postgres from "postgres"
 import { csvLine } from "./csv.ts"
@@ -38,7 +39,7 @@ const lineOf = (row: LeadRow): string =>
  * by batch with a keyset cursor (no transaction or server-side cursor held open, so the embedded
  * single-connection database keeps serving other requests between batches).
  */
-export async function* leadCsv(sql: postgres.Sql, orgId: string, type?: string): AsyncGenerator<string> {
+export async function* leadCsv(sql: postgres.Sql, orgId: OrgId, type?: string): AsyncGenerator<string> {
   yield csvLine(LEAD_CSV_HEADER)
   let after: { at: string; id: string } | undefined
   for (;;) {

@@ -1,4 +1,4 @@
-import type { Booking, LeadRecord } from "@parley/contracts"
+import type { Booking, LeadRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
@@ -31,7 +31,7 @@ export const toLeadRecord = (row: LeadRow): LeadRecord => ({
 /** One page of an organization's leads, newest first, from after `cursor`. */
 export const leadPage = (
   sql: postgres.Sql,
-  orgId: string,
+  orgId: OrgId,
   options: { readonly limit: number; readonly after?: { at: string; id: string }; readonly type?: string },
 ) =>
   Effect.promise(
@@ -47,7 +47,7 @@ export const leadPage = (
 
 /** `GET /api/leads`: `{ data, nextCursor }`. */
 export const listLeads = (
-  orgId: string,
+  orgId: OrgId,
   query: { readonly limit: number; readonly cursor?: string | undefined; readonly type?: string | undefined },
 ): Effect.Effect<{ data: Array<LeadRecord>; nextCursor: string | null }, InvalidCursor, Database> =>
   Effect.gen(function* () {

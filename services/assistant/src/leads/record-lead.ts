@@ -1,5 +1,5 @@
 import { eventRecord, OutboxWriter } from "@parley/bus"
-import type { Booking } from "@parley/contracts"
+import type { Booking, OrgId } from "@parley/contracts"
 import { jsonb } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
@@ -54,7 +54,7 @@ export const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
  */
 export const recordLead = (
   tx: postgres.TransactionSql,
-  orgId: string,
+  orgId: OrgId,
   input: LeadInput,
 ): Effect.Effect<RecordedLead, never, OutboxWriter> =>
   Effect.gen(function* () {
@@ -125,7 +125,7 @@ export const recordLead = (
  */
 export const releaseMistakenLead = (
   tx: postgres.TransactionSql,
-  orgId: string,
+  orgId: OrgId,
   phone: string,
   made: { readonly created: boolean; readonly before?: LeadBefore | undefined } | undefined,
   moved: Booking | null = null,
@@ -153,7 +153,7 @@ export const releaseMistakenLead = (
     const [restored] = yield* Effect.promise(
       () => tx<Array<{ booking: Booking | null }>>`
         update assistant.leads set name = ${before.name}, type = ${before.type}, last_type = ${before.lastType},
-               booking = ${booking === null ? null : tx.json(booking as never)}, updated_at = now()
+               booking = ${booking === null ? null : jsonb(tx, booking)}, updated_at = now()
         where org_id = ${orgId} and phone = ${phone}
           and ((name, type, last_type) is distinct from (${before.name}, ${before.type}, ${before.lastType})
                or ${booking === null && current?.booking != null})

@@ -1,4 +1,4 @@
-import type { AssistantProfileRecord, PutAssistantProfileRequest } from "@parley/contracts"
+import type { AssistantProfileRecord, OrgId, PutAssistantProfileRequest } from "@parley/contracts"
 import { Database, jsonb } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
@@ -40,7 +40,7 @@ export const toRecord = (row: ProfileRow): AssistantProfileRecord => ({
 /** The saved profile, or the default one named `organizationName`. */
 export const loadProfile = (
   sql: postgres.Sql | postgres.TransactionSql,
-  orgId: string,
+  orgId: OrgId,
   organizationName: string,
 ): Effect.Effect<AssistantProfileRecord> =>
   Effect.promise(
@@ -53,7 +53,7 @@ const blankToNull = (text: string | undefined): string | null =>
   text === undefined || text.trim() === "" ? null : text
 
 export const saveProfile = (
-  orgId: string,
+  orgId: OrgId,
   request: PutAssistantProfileRequest,
 ): Effect.Effect<AssistantProfileRecord, never, Database> =>
   Effect.gen(function* () {
@@ -92,7 +92,7 @@ export const engineProfile = (record: AssistantProfileRecord): AssistantProfile 
  */
 export const loadTurnSetup = (
   sql: postgres.Sql,
-  orgId: string,
+  orgId: OrgId,
   organizationName: string,
 ): Effect.Effect<{ readonly settings: BookingSettings; readonly profile: AssistantProfileRecord }> =>
   Effect.promise(

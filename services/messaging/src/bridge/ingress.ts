@@ -54,7 +54,7 @@ export const ingestBridgeMessage = (orgId: OrgId, body: BridgeInboundRequest, re
     )
   })
 
-export const ingestBridgeStatus = (orgId: string, body: BridgeStatusRequest, receivedAt: Date) =>
+export const ingestBridgeStatus = (orgId: OrgId, body: BridgeStatusRequest, receivedAt: Date) =>
   Effect.gen(function* () {
     const outbox = yield* OutboxWriter
     return yield* withTransaction((tx) =>

@@ -1,4 +1,10 @@
-import type { CampaignCounts, CampaignRecipientRecord, CampaignRecord, CreateCampaignRequest } from "@parley/contracts"
+import type {
+  CampaignCounts,
+  CampaignRecipientRecord,
+  CampaignRecord,
+  CreateCampaignRequest,
+  OrgId,
+} from "@parley/contracts"
 import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect, Option } from "effect"
@@ -49,7 +55,7 @@ interface ReadList extends CampaignCounts {
  * recipient's variables must fill the template's body exactly (else the whole request is a 400
  * naming each problem, and nothing is stored).
  */
-const readRecipients = (orgId: string, body: CreateCampaignRequest, variableCount: number) =>
+const readRecipients = (orgId: OrgId, body: CreateCampaignRequest, variableCount: number) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const country = yield* countryOf(sql, orgId)
@@ -108,7 +114,7 @@ const readRecipients = (orgId: string, body: CreateCampaignRequest, variableCoun
  * and answers at once; the sending is the workers'. A list with no recipient left is a 400 (a dry
  * run still answers its counts).
  */
-export const createCampaign = (orgId: string, body: CreateCampaignRequest) =>
+export const createCampaign = (orgId: OrgId, body: CreateCampaignRequest) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const wakeup = yield* CampaignWakeup
@@ -168,7 +174,7 @@ export const createCampaign = (orgId: string, body: CreateCampaignRequest) =>
 const CAMPAIGN_COLUMNS =
   "id, name, template_name, template_language, status, total_recipients, sent, failed, created_at, completed_at, created_at::text as cursor_at"
 
-export const getCampaign = (orgId: string, id: string) =>
+export const getCampaign = (orgId: OrgId, id: string) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const [row] = yield* Effect.promise(
@@ -180,7 +186,7 @@ export const getCampaign = (orgId: string, id: string) =>
   })
 
 /** `GET /api/campaigns`, newest first; `undefined` for a cursor this service did not issue. */
-export const listCampaigns = (orgId: string, limit: number, cursor: string | undefined) =>
+export const listCampaigns = (orgId: OrgId, limit: number, cursor: string | undefined) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const after = cursor === undefined ? undefined : decodeCursor(cursor)
@@ -204,7 +210,7 @@ const STATES_OF = { pending: ["pending", "claimed", "sending"], sent: ["sent"], 
  * campaign runs. 404 for another organization's campaign; `undefined` for a foreign cursor.
  */
 export const listCampaignRecipients = (
-  orgId: string,
+  orgId: OrgId,
   id: string,
   query: { status?: "pending" | "sent" | "failed" | undefined; limit: number; cursor?: string | undefined },
 ) =>

@@ -1,3 +1,4 @@
+import type { OrgId } from "@parley/contracts"
 import { type Database, type GroupCommit, makeGroupCommit } from "@parley/db"
 import { Effect, type Scope } from "effect"
 import type postgres from "postgres"
@@ -15,7 +16,7 @@ export interface SendStarting {
 export interface SendFinished {
   readonly kind: "finished"
   readonly campaignId: string
-  readonly orgId: string
+  readonly orgId: OrgId
   readonly seq: number
   readonly phone: string
   readonly messageId: string

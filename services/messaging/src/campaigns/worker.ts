@@ -1,4 +1,5 @@
 import { OutboxWriter } from "@parley/bus"
+import type { OrgId } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect, Option, Schedule } from "effect"
@@ -42,7 +43,7 @@ export interface CampaignWorkerOptions {
 
 interface RunningCampaign {
   id: string
-  org_id: string
+  org_id: OrgId
   name: string
   template_name: string
   template_language: string

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto"
-import type { PutBridgeChannelRequest, PutCloudChannelRequest } from "@parley/contracts"
+import type { OrgId, PutBridgeChannelRequest, PutCloudChannelRequest } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { assertPublicUrl } from "@parley/egress"
 import { base64UrlEncode, newId, sha256Hex } from "@parley/platform"
@@ -32,10 +32,10 @@ const isUniqueViolation = (error: unknown, constraint: string): boolean =>
  * provider webhooks are routed by them (messages by number, template updates by account), so each
  * must name exactly one tenant. `{ sandbox: true }` connects a sandbox channel instead (§16).
  */
-export const putCloudChannel = (orgId: string, body: PutCloudChannelRequest) =>
+export const putCloudChannel = (orgId: OrgId, body: PutCloudChannelRequest) =>
   "sandbox" in body ? putSandboxChannel(orgId) : putRealCloudChannel(orgId, body)
 
-const putRealCloudChannel = (orgId: string, body: Exclude<PutCloudChannelRequest, { sandbox: true }>) =>
+const putRealCloudChannel = (orgId: OrgId, body: Exclude<PutCloudChannelRequest, { sandbox: true }>) =>
   Effect.gen(function* () {
     const { box, graph } = yield* MessagingResources
     const check = yield* graph.readPhoneNumber(body.phoneNumberId, Redacted.make(body.accessToken))
@@ -55,7 +55,7 @@ const putRealCloudChannel = (orgId: string, body: Exclude<PutCloudChannelRequest
  * A sandbox channel: generated provider ids and a fictional display number (555-01xx), no token. It
  * replaces the organization's cloud channel, real or not; connecting a sandbox again keeps its ids.
  */
-const putSandboxChannel = (orgId: string) =>
+const putSandboxChannel = (orgId: OrgId) =>
   Effect.gen(function* () {
     const existing = yield* findChannel(orgId, "cloud")
     const kept = Option.isSome(existing) && existing.value.sandbox ? existing.value : undefined
@@ -69,7 +69,7 @@ const putSandboxChannel = (orgId: string) =>
   })
 
 const storeCloudChannel = (
-  orgId: string,
+  orgId: OrgId,
   channel: {
     sandbox: boolean
     phoneNumberId: string
@@ -114,7 +114,7 @@ const storeCloudChannel = (
  * this once. Only its SHA-256 digest is used to authenticate the bridge's posts; a sealed copy is
  * kept because the token is also the key that signs Parley's posts to the bridge. A PUT rotates it.
  */
-export const putBridgeChannel = (orgId: string, body: PutBridgeChannelRequest) =>
+export const putBridgeChannel = (orgId: OrgId, body: PutBridgeChannelRequest) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const { box, allowPrivateUrls } = yield* MessagingResources

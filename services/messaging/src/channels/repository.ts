@@ -34,7 +34,7 @@ export const toChannel = (row: StoredChannel): ChannelRecord => ({
   updatedAt: row.updated_at.toISOString(),
 })
 
-export const listChannels = (orgId: string) =>
+export const listChannels = (orgId: OrgId) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     return yield* Effect.promise(
@@ -43,7 +43,7 @@ export const listChannels = (orgId: string) =>
     )
   })
 
-export const findChannel = (orgId: string, kind: ChannelKind) =>
+export const findChannel = (orgId: OrgId, kind: ChannelKind) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const [row] = yield* Effect.promise(
@@ -56,7 +56,7 @@ export const findChannel = (orgId: string, kind: ChannelKind) =>
  * The channel a send goes through: the one asked for, else cloud when configured, else bridge.
  * Cloud first because it is the number customers know and the only one that carries templates.
  */
-export const resolveSendChannel = (orgId: string, requested: ChannelKind | undefined) =>
+export const resolveSendChannel = (orgId: OrgId, requested: ChannelKind | undefined) =>
   Effect.gen(function* () {
     if (requested !== undefined) return yield* findChannel(orgId, requested)
     const cloud = yield* findChannel(orgId, "cloud")

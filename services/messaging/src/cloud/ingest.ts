@@ -5,7 +5,7 @@ import { Effect, type Scope } from "effect"
 import type postgres from "postgres"
 import { applyOptOutKeyword, optOutKeyword } from "../contacts/opt-outs.ts"
 import { channelInbound, messageInbound, messageStatus } from "../events.ts"
-import { recordStatus } from "../messages/status.ts"
+import { isReportedStatus, recordStatus } from "../messages/status.ts"
 import type { MessagingMetrics } from "../metrics.ts"
 import { applyTemplateChange } from "../templates/provider-updates.ts"
 import type { CloudChanges, InboundRow } from "./changes.ts"
@@ -42,7 +42,7 @@ export const makeCloudIngress = (
       metrics.cloudIngressBatch.observe({ outcome: committed ? "committed" : "rolled_back" }, size),
   })
 
-const key = (orgId: string, messageId: string) => `${orgId}\n${messageId}`
+const key = (orgId: OrgId, messageId: string) => `${orgId}\n${messageId}`
 
 /**
  * Applies provider payloads in the caller's transaction: the stored rows and the outbox records
@@ -81,7 +81,7 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
       }
     }
 
-    const rows: Array<InboundRow & { orgId: string; sandbox: boolean }> = []
+    const rows: Array<InboundRow & { orgId: OrgId; sandbox: boolean }> = []
     for (const payload of payloads) {
       for (const change of payload.changes) {
         const orgId = change.kind === "messages" ? orgOf.get(change.phoneNumberId) : undefined
@@ -129,9 +129,9 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
           }
           summary.inbound++
         }
-        for (const report of change.statuses) {
-          if (!(yield* recordStatus(tx, orgId, report))) continue
-          records.push(messageStatus(orgId, { ...report, status: report.status as never }, at))
+        for (const { status, ...report } of change.statuses) {
+          if (!isReportedStatus(status) || !(yield* recordStatus(tx, orgId, { ...report, status }))) continue
+          records.push(messageStatus(orgId, { ...report, status }, at))
           summary.statuses++
         }
       }
@@ -144,12 +144,12 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
 /** Stores the rows whose (organization, provider id) is new; answers those keys. */
 const insertInbound = (
   tx: postgres.TransactionSql,
-  rows: ReadonlyArray<InboundRow & { orgId: string; sandbox: boolean }>,
+  rows: ReadonlyArray<InboundRow & { orgId: OrgId; sandbox: boolean }>,
 ) =>
   Effect.gen(function* () {
     if (rows.length === 0) return new Set<string>()
     const inserted = yield* Effect.promise(
-      () => tx<Array<{ org_id: string; provider_message_id: string }>>`
+      () => tx<Array<{ org_id: OrgId; provider_message_id: string }>>`
         insert into messaging.messages
           (id, org_id, channel, direction, phone, type, text, provider_message_id, status, sandbox)
         select m.id, m.org_id, 'cloud', 'inbound', m.phone, m.type, m.text, m.message_id, 'received', m.sandbox

@@ -1,4 +1,4 @@
-import type { ContactRecord } from "@parley/contracts"
+import type { ContactRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect } from "effect"
@@ -26,7 +26,7 @@ export class ImportRefused extends Error {}
  * transaction, so a refused file (no phone column) writes nothing. Numbers are read with the
  * organization's `country` (docs/contract.md §9), as a campaign's are.
  */
-export const importContacts = (orgId: string, country: string, chunks: Iterable<Uint8Array>) =>
+export const importContacts = (orgId: OrgId, country: string, chunks: Iterable<Uint8Array>) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     return yield* Effect.promise(() =>
@@ -98,7 +98,7 @@ interface ContactRow {
 }
 
 /** Answers `undefined` for a cursor this service did not issue (the route's 400). */
-export const listContacts = (orgId: string, limit: number, cursor: string | undefined) =>
+export const listContacts = (orgId: OrgId, limit: number, cursor: string | undefined) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const after = cursor === undefined ? undefined : decodeCursor(cursor)

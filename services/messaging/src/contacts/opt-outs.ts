@@ -97,7 +97,7 @@ interface OptOutRow {
 }
 
 /** `GET /api/contacts/opt-outs`, newest first; `undefined` for a cursor this service did not issue. */
-export const listOptOuts = (orgId: string, limit: number, cursor: string | undefined) =>
+export const listOptOuts = (orgId: OrgId, limit: number, cursor: string | undefined) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const after = cursor === undefined ? undefined : decodeCursor(cursor)
@@ -117,7 +117,7 @@ export const listOptOuts = (orgId: string, limit: number, cursor: string | undef
   })
 
 /** `DELETE /api/contacts/opt-outs/:phone`: the customer asked to receive marketing again. */
-export const removeOptOut = (orgId: string, phone: string) =>
+export const removeOptOut = (orgId: OrgId, phone: string) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     yield* Effect.promise(() => sql`delete from messaging.opt_outs where org_id = ${orgId} and phone = ${phone}`)

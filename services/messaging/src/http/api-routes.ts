@@ -66,7 +66,7 @@ export const apiHandlers = {
       if (!created.dryRun) return created.started
       // A dry run stores and sends nothing: 200 with the counts alone (docs/contract.md §9).
       reply.code(200)
-      return created.counts as never
+      return created.counts
     }),
 
   getCampaign: ({ principal, params }) => getCampaign(principal.orgId, params.id),

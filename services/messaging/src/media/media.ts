@@ -1,4 +1,4 @@
-import type { MediaRecord } from "@parley/contracts"
+import type { MediaRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
 import { Effect } from "effect"
@@ -7,7 +7,7 @@ import { Effect } from "effect"
  * Stores an upload in Postgres (bytea), with its digest: one store to back up, the same tenant
  * column as everything else, and 16 MiB is far below what bytea handles.
  */
-export const storeMedia = (orgId: string, contentType: string, bytes: Uint8Array) =>
+export const storeMedia = (orgId: OrgId, contentType: string, bytes: Uint8Array) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const id = newId("med")

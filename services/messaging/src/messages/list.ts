@@ -1,4 +1,4 @@
-import type { MessageRecord } from "@parley/contracts"
+import type { MessageRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect } from "effect"
 import { decodeCursor, pageOf } from "../paging.ts"
@@ -37,7 +37,7 @@ const toMessage = (row: MessageRow): MessageRecord => ({
 })
 
 /** `GET /api/messages`: newest first, optionally one phone's; `undefined` for a foreign cursor. */
-export const listMessages = (orgId: string, options: { phone?: string; limit: number; cursor?: string }) =>
+export const listMessages = (orgId: OrgId, options: { phone?: string; limit: number; cursor?: string }) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor)

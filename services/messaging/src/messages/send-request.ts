@@ -1,4 +1,4 @@
-import type { SendMessageRequest } from "@parley/contracts"
+import type { OrgId, SendMessageRequest } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Clock, Effect, Option } from "effect"
 import { resolveSendChannel } from "../channels/repository.ts"
@@ -19,7 +19,7 @@ export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000
  * the customer's last message (409 `outside_service_window`). The bridge is a number of the
  * business's own and has no such window.
  */
-export const outboundOfRequest = (orgId: string, request: SendMessageRequest) =>
+export const outboundOfRequest = (orgId: OrgId, request: SendMessageRequest) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const read = readPhoneNumber(request.to, yield* countryOf(sql, orgId))

@@ -1,4 +1,4 @@
-import type { ChannelKind } from "@parley/contracts"
+import type { ChannelKind, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect, Option } from "effect"
@@ -42,7 +42,7 @@ export interface SentMessage {
  * answer: a send is never lost, whatever fails. Answers `undefined` when `sourceKey` was seen before
  * and its message was sent or failed; one still `pending` (a crash) is sent now (`pendingSend`).
  */
-export const sendMessage = (orgId: string, message: OutboundMessage) =>
+export const sendMessage = (orgId: OrgId, message: OutboundMessage) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const requested = message.channel ?? (message.content.type === "template" ? "cloud" : undefined)
@@ -144,7 +144,7 @@ const PendingSendPollMs = 100
  *   answered a customer twice (test/reply-in-flight.test.ts, test/e2e/distributed-twice.test.ts).
  * A source key whose message was sent or failed does nothing, as before.
  */
-const pendingSend = (orgId: string, channel: ChannelKind, sourceKey: string | undefined) =>
+const pendingSend = (orgId: OrgId, channel: ChannelKind, sourceKey: string | undefined) =>
   Effect.gen(function* () {
     if (sourceKey === undefined) return undefined
     const { sql } = yield* Database

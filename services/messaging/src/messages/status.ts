@@ -1,7 +1,9 @@
-import { Effect } from "effect"
+import { MessageStatusValue, type OrgId } from "@parley/contracts"
+import { Effect, Schema } from "effect"
 import type postgres from "postgres"
 
-const REPORTED = new Set(["sent", "delivered", "read", "failed"])
+/** The statuses that are `message.status` events (docs/contract.md §7); the provider's others fire nothing. */
+export const isReportedStatus = Schema.is(MessageStatusValue)
 
 /**
  * Records a status the provider reported for a message; true when it is new and `message.status`
@@ -11,11 +13,10 @@ const REPORTED = new Set(["sent", "delivered", "read", "failed"])
  */
 export const recordStatus = (
   tx: postgres.TransactionSql,
-  orgId: string,
-  report: { readonly messageId: string; readonly status: string; readonly recipient: string },
+  orgId: OrgId,
+  report: { readonly messageId: string; readonly status: MessageStatusValue; readonly recipient: string },
 ): Effect.Effect<boolean> =>
   Effect.promise(async () => {
-    if (!REPORTED.has(report.status)) return false
     const inserted = await tx`
       insert into messaging.message_statuses (org_id, provider_message_id, status, recipient)
       values (${orgId}, ${report.messageId}, ${report.status}, ${report.recipient})

@@ -1,5 +1,5 @@
 import { Bus, decodeOrSkip } from "@parley/bus"
-import { OrganizationSettingsChanged, Topics } from "@parley/contracts"
+import { OrganizationSettingsChanged, type OrgId, Topics } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
@@ -16,7 +16,7 @@ export const DEFAULT_COUNTRY = "US"
  * message never waits for, or fails with, another service. A save reaches it within the bus's
  * latency (milliseconds on one machine).
  */
-export const countryOf = (sql: postgres.Sql | postgres.TransactionSql, orgId: string) =>
+export const countryOf = (sql: postgres.Sql | postgres.TransactionSql, orgId: OrgId) =>
   Effect.promise(
     () => sql<Array<{ country: string }>>`select country from messaging.org_settings where org_id = ${orgId}`,
   ).pipe(Effect.map(([row]) => row?.country ?? DEFAULT_COUNTRY))

@@ -1,4 +1,4 @@
-import type { SandboxOutboxRecord, SandboxTemplateUpdateRequest } from "@parley/contracts"
+import type { OrgId, SandboxOutboxRecord, SandboxTemplateUpdateRequest } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { invalidRequest } from "@parley/platform"
 import { Effect, Option } from "effect"
@@ -11,7 +11,7 @@ import { inboundPayload, templatePayloads } from "./payloads.ts"
 import { sandboxMessageId } from "./provider.ts"
 
 /** The organization's cloud channel when it is a sandbox; 409 otherwise. */
-const sandboxChannel = (orgId: string) =>
+const sandboxChannel = (orgId: OrgId) =>
   Effect.gen(function* () {
     const channel = yield* findChannel(orgId, "cloud")
     if (Option.isNone(channel) || !channel.value.sandbox || channel.value.business_account_id === null) {
@@ -27,7 +27,7 @@ const sandboxChannel = (orgId: string) =>
  */
 export const sandboxInbound = (
   cloudIngress: CloudIngress,
-  orgId: string,
+  orgId: OrgId,
   message: { from: string; name?: string | undefined; text: string },
   now: Date,
 ) =>
@@ -57,7 +57,7 @@ export const sandboxInbound = (
  */
 export const sandboxTemplateUpdate = (
   cloudIngress: CloudIngress,
-  orgId: string,
+  orgId: OrgId,
   templateId: string,
   update: SandboxTemplateUpdateRequest,
   now: Date,
@@ -114,7 +114,7 @@ interface OutboxRow {
 }
 
 /** `GET /api/sandbox/outbox`: what the sandbox provider received from Parley, newest first. */
-export const listSandboxOutbox = (orgId: string, options: { phone?: string; limit: number; cursor?: string }) =>
+export const listSandboxOutbox = (orgId: OrgId, options: { phone?: string; limit: number; cursor?: string }) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor)

@@ -1,15 +1,16 @@
 import type { OutgoingRecord } from "@parley/bus"
+import { type OrgId, TemplateStatusValue as ReportedTemplateStatus } from "@parley/contracts"
 import { Effect, Schema } from "effect"
 import type postgres from "postgres"
 import { TemplateCategoryValue, TemplateQualityValue, TemplateStatusValue } from "../cloud/payload.ts"
 import { templateCategory, templateQuality, templateStatus } from "../events.ts"
 
 /** The provider statuses that are events (docs/contract.md §7); others update nothing and fire nothing. */
-const REPORTED_STATUSES = new Set(["APPROVED", "REJECTED", "PAUSED", "DISABLED"])
+const isReportedStatus = Schema.is(ReportedTemplateStatus)
 
 interface StoredTemplate {
   id: string
-  org_id: string
+  org_id: OrgId
   name: string
   language: string
   status: string
@@ -54,9 +55,6 @@ const matchTemplates = (
   )
 }
 
-const decodeOr = <S extends Schema.Top>(schema: S, raw: unknown) =>
-  Schema.decodeUnknownOption(schema as never)(raw) as import("effect").Option.Option<S["Type"]>
-
 /**
  * Applies one template change from the provider's webhook; answers the records to append, or
  * `undefined` when the change is not one Parley handles (logged and ignored).
@@ -71,26 +69,27 @@ export const applyTemplateChange = (
   Effect.gen(function* () {
     switch (field) {
       case "message_template_status_update": {
-        const decoded = decodeOr(TemplateStatusValue, raw)
+        const decoded = Schema.decodeUnknownOption(TemplateStatusValue)(raw)
         if (decoded._tag === "None") return yield* ignored(field)
         const value = decoded.value
-        if (!REPORTED_STATUSES.has(value.event)) return []
-        const reason = value.event === "REJECTED" ? (known(value.reason) ?? "") : ""
+        const status = value.event
+        if (!isReportedStatus(status)) return []
+        const reason = status === "REJECTED" ? (known(value.reason) ?? "") : ""
         const out: Array<OutgoingRecord> = []
         for (const t of yield* matchTemplates(tx, businessAccountId, value)) {
           const metaTemplateId = t.meta_template_id ?? value.message_template_id ?? null
-          if (t.status === value.event && t.reason === reason) continue
+          if (t.status === status && t.reason === reason) continue
           yield* Effect.promise(
-            () => tx`update messaging.templates set status = ${value.event}, reason = ${reason},
+            () => tx`update messaging.templates set status = ${status}, reason = ${reason},
                        meta_template_id = ${metaTemplateId}, updated_at = now() where id = ${t.id}`,
           )
-          const data = { name: t.name, language: t.language, metaTemplateId, status: value.event as never, reason }
+          const data = { name: t.name, language: t.language, metaTemplateId, status, reason }
           out.push(templateStatus(t.org_id, data, at))
         }
         return out
       }
       case "message_template_quality_update": {
-        const decoded = decodeOr(TemplateQualityValue, raw)
+        const decoded = Schema.decodeUnknownOption(TemplateQualityValue)(raw)
         if (decoded._tag === "None") return yield* ignored(field)
         const value = decoded.value
         const out: Array<OutgoingRecord> = []
@@ -114,7 +113,7 @@ export const applyTemplateChange = (
         return out
       }
       case "template_category_update": {
-        const decoded = decodeOr(TemplateCategoryValue, raw)
+        const decoded = Schema.decodeUnknownOption(TemplateCategoryValue)(raw)
         if (decoded._tag === "None") return yield* ignored(field)
         const value = decoded.value
         const out: Array<OutgoingRecord> = []

@@ -1,4 +1,4 @@
-import type { CreateTemplateRequest, TemplateRecord } from "@parley/contracts"
+import type { CreateTemplateRequest, OrgId, TemplateRecord } from "@parley/contracts"
 import { Database, jsonb } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect, Option } from "effect"
@@ -34,7 +34,7 @@ const toTemplate = (row: TemplateRow): TemplateRecord => ({
   updatedAt: row.updated_at.toISOString(),
 })
 
-export const listTemplates = (orgId: string) =>
+export const listTemplates = (orgId: OrgId) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const rows = yield* Effect.promise(
@@ -51,7 +51,7 @@ export const listTemplates = (orgId: string) =>
  * until the provider's status webhook decides. A submission the provider refuses or cannot take
  * removes the claim again, so the caller can fix it and retry under the same name.
  */
-export const createTemplate = (orgId: string, body: CreateTemplateRequest) =>
+export const createTemplate = (orgId: OrgId, body: CreateTemplateRequest) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const { cloudProvider } = yield* MessagingResources
