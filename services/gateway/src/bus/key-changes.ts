@@ -8,7 +8,7 @@
 import { Bus, type BusError, decodeOrSkip } from "@parley/bus"
 import { KeyChanged, Topics } from "@parley/contracts"
 import { Effect, type Scope } from "effect"
-import type { KeyCache } from "./key-cache.ts"
+import type { KeyCache } from "../auth/key-cache.ts"
 
 export const followKeyChanges = (
   cache: KeyCache,
