@@ -2,8 +2,8 @@ import { Bus, type BusRecord, decodeOrSkip } from "@parley/bus"
 import { ChannelOutbound, Topics } from "@parley/contracts"
 import type { Database } from "@parley/db"
 import { Effect } from "effect"
-import type { MessagingResources } from "../resources.ts"
-import { sendMessage } from "./send.ts"
+import { sendMessage } from "../messages/send.ts"
+import type { MessagingResources } from "../resources/messaging-resources.ts"
 
 export const ASSISTANT_REPLIES_GROUP = "messaging.channel-outbound"
 

@@ -3,8 +3,8 @@ import { type BridgeInboundRequest, type BridgeStatusRequest, normalizePhone, ty
 import { withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect } from "effect"
+import { channelInbound, messageInbound, messageStatus } from "../bus/events.ts"
 import { applyOptOutKeyword, optOutKeyword } from "../contacts/opt-outs.ts"
-import { channelInbound, messageInbound, messageStatus } from "../events.ts"
 import { recordStatus } from "../messages/status.ts"
 
 /**

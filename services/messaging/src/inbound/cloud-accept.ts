@@ -1,9 +1,9 @@
 import { invalidFromIssue } from "@parley/platform"
 import { Effect, Schema } from "effect"
-import { MessagingResources } from "../resources.ts"
-import { readCloudChanges } from "./changes.ts"
-import type { CloudIngress } from "./ingest.ts"
-import { CloudWebhookBody } from "./payload.ts"
+import { CloudWebhookBody } from "../cloud/payload.ts"
+import { MessagingResources } from "../resources/messaging-resources.ts"
+import { readCloudChanges } from "./cloud-changes.ts"
+import type { CloudIngress } from "./cloud-ingest.ts"
 
 /**
  * A provider payload (already authenticated: the signature by the webhook route, or the sandbox,

@@ -1,7 +1,7 @@
 import { normalizePhone } from "@parley/contracts"
 import { newId } from "@parley/platform"
 import { Effect, Schema } from "effect"
-import { CloudContact, CloudStatus, type CloudWebhookBody, inboundText, MessagesValue } from "./payload.ts"
+import { CloudContact, CloudStatus, type CloudWebhookBody, inboundText, MessagesValue } from "../cloud/payload.ts"
 
 /** A customer message as it will be stored, if its provider id is new. */
 export interface InboundRow {

@@ -3,12 +3,12 @@ import type { OrgId } from "@parley/contracts"
 import { type Database, type GroupCommit, makeGroupCommit } from "@parley/db"
 import { Effect, type Scope } from "effect"
 import type postgres from "postgres"
+import { channelInbound, messageInbound, messageStatus } from "../bus/events.ts"
 import { applyOptOutKeyword, optOutKeyword } from "../contacts/opt-outs.ts"
-import { channelInbound, messageInbound, messageStatus } from "../events.ts"
 import { isReportedStatus, recordStatus } from "../messages/status.ts"
 import type { MessagingMetrics } from "../metrics.ts"
 import { applyTemplateChange } from "../templates/provider-updates.ts"
-import type { CloudChanges, InboundRow } from "./changes.ts"
+import type { CloudChanges, InboundRow } from "./cloud-changes.ts"
 
 /** What one accepted payload did, for the log, the counters and the tests. */
 export interface IngestSummary {

@@ -3,11 +3,11 @@ import type { Database } from "@parley/db"
 import type { EgressClient } from "@parley/egress"
 import type { SecretBox } from "@parley/platform"
 import { Context } from "effect"
-import type { CampaignWakeup } from "./campaigns/wakeup.ts"
-import type { StoredChannel } from "./channels/repository.ts"
-import type { GraphClient } from "./cloud/graph-client.ts"
-import type { CloudProvider } from "./cloud/provider.ts"
-import type { MessagingMetrics } from "./metrics.ts"
+import type { CampaignWakeup } from "../campaigns/wakeup.ts"
+import type { StoredChannel } from "../channels/repository.ts"
+import type { GraphClient } from "../cloud/graph-client.ts"
+import type { CloudProvider } from "../cloud/provider.ts"
+import type { MessagingMetrics } from "../metrics.ts"
 
 /**
  * The outside parties and keys the messaging features share, built once by `app.ts`: the
