@@ -59,7 +59,7 @@ const packageNames = readdirSync(SERVICES_DIR)
   )
 
 const declaredTags = (text: string): Array<string> =>
-  [...text.matchAll(/TaggedError<\w+>\(\)\(\s*"(\w+)"/g)].map((match) => match[1] ?? "")
+  [...text.matchAll(/Tagged(?:Error|Class)(?:<\w+>\(\))?\(\s*"(\w+)"/g)].map((match) => match[1] ?? "")
 
 /** What is wrong with a service's mapping module, given its domain errors' module. */
 export const mappingProblems = (errors: string, mapping: string): Array<string> => {
@@ -152,7 +152,7 @@ describe("the checks themselves", () => {
 
   it("find a domain error the mapping forgets, and a mapping with no compile-time check", () => {
     const errors = `export class A extends Schema.TaggedError<A>()("A", {}) {}
-export class B extends Schema.TaggedError<B>()("B", {}) {}`
+export class B extends Data.TaggedClass("B")<{}> {}`
     const mapping = `import type { E } from "../errors.ts"
 switch (error._tag) {
   case "A":
