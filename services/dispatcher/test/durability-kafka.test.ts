@@ -1,5 +1,5 @@
 import { partitionOf } from "@parley/bus/testing"
-import { type EventRecord, TopicCatalog, Topics, type WebhookId } from "@parley/contracts"
+import { type EventRecord, TopicCatalog, Topics, WebhookId } from "@parley/contracts"
 import { newId } from "@parley/platform"
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
@@ -41,9 +41,9 @@ const start = async (ready = true) => {
 
 /** Two webhook ids on different partitions of the topics keyed by webhook. */
 const distinctPartitionIds = (partitions: number): [WebhookId, WebhookId] => {
-  const first = newId("wh") as WebhookId
+  const first = WebhookId.make(newId("wh"))
   for (;;) {
-    const second = newId("wh") as WebhookId
+    const second = WebhookId.make(newId("wh"))
     if (partitionOf("kafka", second, partitions) !== partitionOf("kafka", first, partitions)) return [first, second]
   }
 }

@@ -14,12 +14,12 @@ import {
   EventRecord,
   encodeBusValue,
   isoTimestamp,
-  type OrgId,
+  OrgId,
   TopicCatalog,
   Topics,
   topicOfEvent,
   WebhookChanged,
-  type WebhookId,
+  WebhookId,
 } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
@@ -71,10 +71,10 @@ export interface Harness {
   close(): Promise<void>
 }
 
-export const newOrg = (): OrgId => newId("org") as OrgId
+export const newOrg = (): OrgId => OrgId.make(newId("org"))
 
 export const makeWebhook = (orgId: OrgId, url: string, overrides: Partial<TestWebhook> = {}): TestWebhook => ({
-  webhookId: newId("wh") as WebhookId,
+  webhookId: WebhookId.make(newId("wh")),
   orgId,
   url,
   secret: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"),

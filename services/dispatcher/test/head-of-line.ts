@@ -6,23 +6,28 @@
  * The partitions' windows are small (128), so a backlog left in a window would show at once.
  */
 import { partitionOf } from "@parley/bus/testing"
-import { type AttemptRecord, type OrgId, TopicCatalog, Topics, type WebhookId } from "@parley/contracts"
+import { type AttemptRecord, TopicCatalog, Topics, WebhookId } from "@parley/contracts"
 import { newId } from "@parley/platform"
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { afterAll, beforeAll, expect, it } from "vitest"
 import { AttemptSchedule } from "../src/delivery/schedule.ts"
 import { FirstAttemptsPerWebhook, RetriesPerWebhook } from "../src/delivery/webhook-shares.ts"
-import { type BusKind, type Harness, leadCreated, makeHarness, makeWebhook } from "./harness.ts"
+import { type BusKind, type Harness, leadCreated, makeHarness, makeWebhook, newOrg } from "./harness.ts"
 
 /** Ids (made by `make`) that all land on one partition of a topic with `partitions` partitions. */
-const coPartitioned = <A extends string>(kind: BusKind, partitions: number, count: number, make: () => A) => {
-  const ids: Array<A> = [make()]
-  const target = partitionOf(kind, ids[0] as string, partitions)
-  while (ids.length < count) {
-    const id = make()
-    if (partitionOf(kind, id, partitions) === target) ids.push(id)
+/** A maker of ids that all land on one partition: the first `make` gives, then each like it. */
+const coPartitioned = <A extends string>(kind: BusKind, partitions: number, make: () => A): (() => A) => {
+  let first: A | undefined = make()
+  const target = partitionOf(kind, first, partitions)
+  return () => {
+    const taken = first
+    first = undefined
+    if (taken !== undefined) return taken
+    for (;;) {
+      const id = make()
+      if (partitionOf(kind, id, partitions) === target) return id
+    }
   }
-  return ids
 }
 
 const partitionsOf = (topic: string) => TopicCatalog.find((t) => t.name === topic)?.partitions ?? 1
@@ -103,29 +108,28 @@ export const headOfLineAtScale = (kind: BusKind) => {
   it("keeps healthy webhooks of the same and another organization within a second, and the retries' gaps, beside a hung and a failing webhook taking hundreds of events", async () => {
     // The single-node bus here has one partition per topic; on Kafka the ids are chosen to share one.
     const single = kind === "single-node"
-    const [orgA, orgB] = coPartitioned(
-      kind,
-      single ? 1 : partitionsOf(Topics.eventsLead),
-      2,
-      () => newId("org") as OrgId,
+    const nextOrg = coPartitioned(kind, single ? 1 : partitionsOf(Topics.eventsLead), newOrg)
+    const [orgA, orgB] = [nextOrg(), nextOrg()]
+    const nextWebhookId = coPartitioned(kind, single ? 1 : partitionsOf(Topics.dispatchRetry5s), () =>
+      WebhookId.make(newId("wh")),
     )
-    const [hungId, failingId, healthyAId, healthyBId] = coPartitioned(
-      kind,
-      single ? 1 : partitionsOf(Topics.dispatchRetry5s),
-      4,
-      () => newId("wh") as WebhookId,
-    )
+    const [hungId, failingId, healthyAId, healthyBId] = [
+      nextWebhookId(),
+      nextWebhookId(),
+      nextWebhookId(),
+      nextWebhookId(),
+    ]
     const webhooks = [
-      makeWebhook(orgA as OrgId, `${hung.url}/hung`, { webhookId: hungId as WebhookId }),
-      makeWebhook(orgA as OrgId, `${failing.url}/500`, { webhookId: failingId as WebhookId }),
-      makeWebhook(orgA as OrgId, `${healthy.url}/a`, { webhookId: healthyAId as WebhookId }),
-      makeWebhook(orgB as OrgId, `${healthy.url}/b`, { webhookId: healthyBId as WebhookId }),
+      makeWebhook(orgA, `${hung.url}/hung`, { webhookId: hungId }),
+      makeWebhook(orgA, `${failing.url}/500`, { webhookId: failingId }),
+      makeWebhook(orgA, `${healthy.url}/a`, { webhookId: healthyAId }),
+      makeWebhook(orgB, `${healthy.url}/b`, { webhookId: healthyBId }),
     ]
     for (const webhook of webhooks) await harness.putWebhook(webhook)
     for (const webhook of webhooks) await harness.projected(webhook)
     // Every consumer group is serving before the clock starts (on Kafka a group joins some time
     // after the dispatcher starts): one event of organization B first.
-    await harness.publishEvents([leadCreated(orgB as OrgId)])
+    await harness.publishEvents([leadCreated(orgB)])
     await eventually(() => expect(healthy.requests).toHaveLength(1), { timeoutMs: 30_000 })
     const warmUp = healthy.requests.length
 
@@ -134,12 +138,7 @@ export const headOfLineAtScale = (kind: BusKind) => {
     const started = Date.now()
     let published = 0
     for (let tick = 0; tick < 100; tick++) {
-      await harness.publishEvents([
-        leadCreated(orgA as OrgId),
-        leadCreated(orgB as OrgId),
-        leadCreated(orgA as OrgId),
-        leadCreated(orgA as OrgId),
-      ])
+      await harness.publishEvents([leadCreated(orgA), leadCreated(orgB), leadCreated(orgA), leadCreated(orgA)])
       published += 4
       const next = started + (tick + 1) * 100
       await eventually(() => expect(Date.now()).toBeGreaterThanOrEqual(next), { intervalMs: 5, timeoutMs: 5_000 })

@@ -4,7 +4,7 @@
  * on every attempt of a test delivery. Single-node bus only: the headers do not depend on the bus,
  * and both buses carry deliveries and retries in delivery.test.ts and retries.test.ts.
  */
-import { type DeliveryId, type DeliveryRecord, type EventId, isoTimestamp } from "@parley/contracts"
+import { DeliveryId, type DeliveryRecord, type EventId, isoTimestamp } from "@parley/contracts"
 import { newId } from "@parley/platform"
 import { eventually, type ReceivedRequest, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { sign, verify } from "@parley/webhooks"
@@ -105,7 +105,7 @@ describe("during a rotation's window", () => {
 const testDelivery = (webhook: TestWebhook, event: "template.quality" | "lead.updated"): DeliveryRecord => {
   const now = isoTimestamp(Date.now())
   return {
-    deliveryId: newId("dlv") as DeliveryId,
+    deliveryId: DeliveryId.make(newId("dlv")),
     webhookId: webhook.webhookId,
     orgId: webhook.orgId,
     eventId: newId("evt") as EventId,

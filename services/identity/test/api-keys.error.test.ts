@@ -95,7 +95,7 @@ describe("API key errors", () => {
       { method: "DELETE", url: "/api/org/api-keys/key_0000000000000000000000" },
     ] as const
     for (const route of routes) {
-      const response = await harness.app.inject({ ...route, headers: member.headers } as never)
+      const response = await harness.app.inject({ ...route, headers: member.headers })
       expect(response.statusCode, `${route.method} ${route.url}`).toBe(403)
       expect(response.json()).toEqual({ error: "Organization administrator required", code: "admin_required" })
     }

@@ -1,3 +1,4 @@
+import { KeyId } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   addMember,
@@ -73,8 +74,8 @@ describe("me and logout errors", () => {
       headers: principalHeader({
         orgId: org.orgId,
         role: "admin",
-        actor: { type: "api_key", keyId: "key_0000000000000000000000", scopes: [] },
-      } as never),
+        actor: { type: "api_key", keyId: KeyId.make("key_0000000000000000000000"), scopes: [] },
+      }),
     })
     expect(response.statusCode).toBe(401)
     expect(response.json()).toEqual({ error: "Session required", code: "unauthorized" })

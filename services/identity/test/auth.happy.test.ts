@@ -1,3 +1,4 @@
+import { KeyId, OrgId } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   cookieToken,
@@ -100,10 +101,10 @@ describe("with an https public URL", () => {
     await secure.sql`insert into identity.organizations (id, name) values ('org_secure00000000000000000', 'S')`
     // The operator API is off here; seed a user through the members route as a key acting as admin.
     const admin = principalHeader({
-      orgId: "org_secure00000000000000000",
+      orgId: OrgId.make("org_secure00000000000000000"),
       role: "admin",
-      actor: { type: "api_key", keyId: "key_0000000000000000000000", scopes: [] },
-    } as never)
+      actor: { type: "api_key", keyId: KeyId.make("key_0000000000000000000000"), scopes: [] },
+    })
     const added = await secure.app.inject({
       method: "POST",
       url: "/api/org/members",

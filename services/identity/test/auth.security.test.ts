@@ -67,7 +67,7 @@ describe("session security", () => {
         { "x-parley-principal": "forged.signature" },
         { "x-parley-principal": `x${org.admin["x-parley-principal"]}` },
       ]) {
-        const response = await harness.app.inject({ ...route, headers } as never)
+        const response = await harness.app.inject({ ...route, headers })
         expect(response.statusCode, `${route.method} ${route.url}`).toBe(401)
       }
     }

@@ -5,7 +5,7 @@
  */
 import { Writable } from "node:stream"
 import { Bus, type BusRecord, type OutgoingRecord, SingleNodeBus } from "@parley/bus"
-import type { Principal } from "@parley/contracts"
+import { OrgId, type Principal, UserId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { freshDatabase } from "@parley/db/testing"
 import { internalCallHeaders, makeLogger, PRINCIPAL_HEADER, sha256Hex, signPrincipal } from "@parley/platform"
@@ -92,8 +92,8 @@ export const principalHeader = (principal: Omit<Principal, "requestId">): Record
 export const operatorHeaders = { authorization: `Bearer ${OPERATOR_TOKEN}` }
 
 export interface TestOrganization {
-  readonly orgId: string
-  readonly adminId: string
+  readonly orgId: OrgId
+  readonly adminId: UserId
   readonly adminEmail: string
   readonly adminPassword: string
   /** Headers of the admin's dashboard session, as the gateway forwards it. */
@@ -123,16 +123,14 @@ export const createOrganization = async (
   })
   if (response.statusCode !== 201) throw new Error(`createOrganization: ${response.statusCode} ${response.body}`)
   const body = response.json() as { organization: { id: string }; admin: { id: string } }
+  const orgId = OrgId.make(body.organization.id)
+  const adminId = UserId.make(body.admin.id)
   return {
-    orgId: body.organization.id,
-    adminId: body.admin.id,
+    orgId,
+    adminId,
     adminEmail,
     adminPassword,
-    admin: principalHeader({
-      orgId: body.organization.id,
-      role: "admin",
-      actor: { type: "user", userId: body.admin.id },
-    } as never),
+    admin: principalHeader({ orgId, role: "admin", actor: { type: "user", userId: adminId } }),
   }
 }
 
@@ -141,7 +139,7 @@ export const addMember = async (
   harness: Harness,
   org: TestOrganization,
   role: "admin" | "member" = "member",
-): Promise<{ id: string; email: string; password: string; headers: Record<string, string> }> => {
+): Promise<{ id: UserId; email: string; password: string; headers: Record<string, string> }> => {
   const email = uniqueEmail(role)
   const password = `pw-${crypto.randomUUID()}`
   const response = await harness.app.inject({
@@ -151,12 +149,12 @@ export const addMember = async (
     payload: { email, password, role },
   })
   if (response.statusCode !== 201) throw new Error(`addMember: ${response.statusCode} ${response.body}`)
-  const id = (response.json() as { id: string }).id
+  const id = UserId.make((response.json() as { id: string }).id)
   return {
     id,
     email,
     password,
-    headers: principalHeader({ orgId: org.orgId, role, actor: { type: "user", userId: id } } as never),
+    headers: principalHeader({ orgId: org.orgId, role, actor: { type: "user", userId: id } }),
   }
 }
 

@@ -1,3 +1,4 @@
+import { KeyId } from "@parley/contracts"
 /**
  * Changing a member's role (`PATCH /api/org/members/:id`, an administrator's) and one's own password
  * (`PUT /api/auth/password`, any session): what they change, what they refuse and which sessions end.
@@ -125,8 +126,8 @@ describe("changing one's own password", () => {
     const keyActor = principalHeader({
       orgId: org.orgId,
       role: "admin",
-      actor: { type: "api_key", keyId: "key_0000000000000000000000", scopes: [] },
-    } as never)
+      actor: { type: "api_key", keyId: KeyId.make("key_0000000000000000000000"), scopes: [] },
+    })
     const byKey = await harness.app.inject({
       method: "PUT",
       url: "/api/auth/password",
@@ -139,7 +140,7 @@ describe("changing one's own password", () => {
       orgId: org.orgId,
       role: "admin",
       actor: { type: "user", userId: other.adminId },
-    } as never)
+    })
     const response = await harness.app.inject({
       method: "PUT",
       url: "/api/auth/password",

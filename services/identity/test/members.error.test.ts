@@ -1,3 +1,4 @@
+import { KeyId } from "@parley/contracts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   addMember,
@@ -117,8 +118,8 @@ describe("member errors", () => {
     const asKey = principalHeader({
       orgId: org.orgId,
       role: "admin",
-      actor: { type: "api_key", keyId: "key_0000000000000000000000", scopes: [] },
-    } as never)
+      actor: { type: "api_key", keyId: KeyId.make("key_0000000000000000000000"), scopes: [] },
+    })
     const response = await harness.app.inject({
       method: "DELETE",
       url: `/api/org/members/${org.adminId}`,

@@ -27,7 +27,7 @@ describe("the operator API with PARLEY_OPERATOR_TOKEN unset", () => {
         const response = await harness.app.inject({
           ...request,
           headers: { ...("headers" in request ? request.headers : {}), ...(authorization ? { authorization } : {}) },
-        } as never)
+        })
         expect(response.statusCode, `${request.method} ${request.url} ${authorization}`).toBe(404)
         expect(response.json().code).toBe("not_found")
       }

@@ -1,3 +1,4 @@
+import { KeyId } from "@parley/contracts"
 /**
  * Organization A's credentials against organization B's resources, on every identity route that
  * takes an id or lists something: always 404 or A's own data, and B is left unchanged.
@@ -32,8 +33,8 @@ beforeAll(async () => {
   aKeyActor = principalHeader({
     orgId: a.orgId,
     role: "admin",
-    actor: { type: "api_key", keyId: "key_0000000000000000000000", scopes: [] },
-  } as never)
+    actor: { type: "api_key", keyId: KeyId.make("key_0000000000000000000000"), scopes: [] },
+  })
 })
 afterAll(() => harness.close())
 
@@ -103,7 +104,7 @@ describe("tenant isolation", () => {
       orgId: a.orgId,
       role: "admin",
       actor: { type: "user", userId: b.adminId },
-    } as never)
+    })
     const response = await harness.app.inject({ method: "GET", url: "/api/auth/me", headers: crossed })
     expect(response.statusCode).toBe(401)
     expect(response.body).not.toContain(b.adminEmail)

@@ -5,8 +5,8 @@
  */
 import {
   AttemptRecord,
-  type DeliveryId,
-  type EventId,
+  DeliveryId,
+  EventId,
   encodeBusValue,
   type OrgId,
   Topics,
@@ -32,12 +32,12 @@ const data = { phone: "14155550100", name: "Ada \u00e9", type: "BOOKING", bookin
 
 /** Attempt 1 (with its envelope, as the dispatcher sends it) and attempt 2 of one delivery. */
 const publishTwoAttempts = async (org: OrgId, webhookId: WebhookId, options: { test?: boolean } = {}) => {
-  const deliveryId = newId("dlv") as DeliveryId
+  const deliveryId = DeliveryId.make(newId("dlv"))
   const base = {
     deliveryId,
     webhookId,
     orgId: org,
-    eventId: newId("evt") as EventId,
+    eventId: EventId.make(newId("evt")),
     event: "lead.created" as const,
     durationMs: 9,
   }

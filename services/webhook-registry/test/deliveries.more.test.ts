@@ -5,10 +5,10 @@
  */
 import {
   AttemptRecord,
-  type DeliveryId,
+  DeliveryId,
   DeliveryRecord,
   decodeBusValue,
-  type EventId,
+  EventId,
   encodeBusValue,
   type OrgId,
   Topics,
@@ -38,10 +38,10 @@ const createWebhook = async (org: OrgId): Promise<WebhookId> =>
   ).json().id
 
 const delivery = (org: OrgId, webhookId: WebhookId, at: Date): DeliveryRecord => ({
-  deliveryId: newId("dlv") as DeliveryId,
+  deliveryId: DeliveryId.make(newId("dlv")),
   webhookId,
   orgId: org,
-  eventId: newId("evt") as EventId,
+  eventId: EventId.make(newId("evt")),
   event: "lead.updated",
   timestamp: at.toISOString(),
   data: { phone: "14155550100", name: "Grace", type: "QUOTE", booking: null },

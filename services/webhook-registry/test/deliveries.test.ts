@@ -1,9 +1,9 @@
 import {
   AttemptRecord,
-  type DeliveryId,
+  DeliveryId,
   DeliveryRecord,
   decodeBusValue,
-  type EventId,
+  EventId,
   encodeBusValue,
   type OrgId,
   Topics,
@@ -27,10 +27,10 @@ const createWebhook = async (org: OrgId): Promise<WebhookId> =>
   ).json().id
 
 const delivery = (org: OrgId, webhookId: WebhookId, at = new Date()): DeliveryRecord => ({
-  deliveryId: newId("dlv") as DeliveryId,
+  deliveryId: DeliveryId.make(newId("dlv")),
   webhookId,
   orgId: org,
-  eventId: newId("evt") as EventId,
+  eventId: EventId.make(newId("evt")),
   event: "lead.created",
   timestamp: at.toISOString(),
   data: {

@@ -4,7 +4,7 @@
  * from the bus once it is back.
  */
 import { type Bus, OutboxWriter, SingleNodeBus } from "@parley/bus"
-import { type EventId, EventRecord, encodeBusValue, isoTimestamp, type OrgId, topicOfEvent } from "@parley/contracts"
+import { EventId, EventRecord, encodeBusValue, isoTimestamp, type OrgId, topicOfEvent } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { makeDispatcher } from "@parley/dispatcher"
@@ -74,7 +74,7 @@ const call = (registry: ChildRegistry, org: OrgId, method: "GET" | "POST", path:
 
 /** A lead.created whose name tells the events apart at the receiver. */
 const leadNumbered = (org: OrgId, n: number): EventRecord => ({
-  eventId: newId("evt") as EventId,
+  eventId: EventId.make(newId("evt")),
   orgId: org,
   event: "lead.created",
   timestamp: isoTimestamp(Date.now()),

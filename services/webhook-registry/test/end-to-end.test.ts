@@ -7,7 +7,7 @@ import { type Bus, KafkaBus, OutboxWriter, SingleNodeBus } from "@parley/bus"
 import { kafkaTestBrokers } from "@parley/bus/testing"
 import {
   EventCatalogue,
-  type EventId,
+  EventId,
   EventRecord,
   encodeBusValue,
   isoTimestamp,
@@ -116,7 +116,7 @@ describe.each(kinds)("registry and dispatcher on the %s bus", (kind) => {
     })
 
   const leadEvent = (org: OrgId): EventRecord => ({
-    eventId: newId("evt") as EventId,
+    eventId: EventId.make(newId("evt")),
     orgId: org,
     event: "lead.created",
     timestamp: isoTimestamp(Date.now()),

@@ -3,7 +3,7 @@
  * built by `makeWebhookRegistryApp`, and requests signed as the gateway signs them.
  */
 import { Bus, type OutboxWriter, type OutgoingRecord, SingleNodeBus } from "@parley/bus"
-import type { OrgId, Role, UserId } from "@parley/contracts"
+import { OrgId, type Role, UserId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import type { Resolver } from "@parley/egress"
@@ -25,13 +25,13 @@ export interface RegistryHarness {
   close(): Promise<void>
 }
 
-export const newOrg = (): OrgId => newId("org") as OrgId
+export const newOrg = (): OrgId => OrgId.make(newId("org"))
 
 export const principalHeader = (org: OrgId, role: Role = "admin") =>
   signPrincipal(internalSecret, {
     orgId: org,
     role,
-    actor: { type: "user", userId: newId("usr") as UserId },
+    actor: { type: "user", userId: UserId.make(newId("usr")) },
     requestId: newId("req"),
   })
 

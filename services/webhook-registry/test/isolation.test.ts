@@ -5,9 +5,9 @@
  */
 import {
   AttemptRecord,
-  type DeliveryId,
+  DeliveryId,
   DeliveryRecord,
-  type EventId,
+  EventId,
   encodeBusValue,
   type OrgId,
   Topics,
@@ -35,10 +35,10 @@ beforeAll(async () => {
   webhookId = (await create(owner)).json().id
   strangersWebhookId = (await create(stranger)).json().id
   const delivery: DeliveryRecord = {
-    deliveryId: newId("dlv") as DeliveryId,
+    deliveryId: DeliveryId.make(newId("dlv")),
     webhookId,
     orgId: owner,
-    eventId: newId("evt") as EventId,
+    eventId: EventId.make(newId("evt")),
     event: "lead.created",
     timestamp: eventAt,
     data: { phone: "14155550100", name: "Ada", type: "BOOKING", booking: null },

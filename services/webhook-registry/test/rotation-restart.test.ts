@@ -5,7 +5,7 @@
  * into the dispatcher's projection. Once the window ends it is forgotten on that same path.
  */
 import { type Bus, OutboxWriter, SingleNodeBus } from "@parley/bus"
-import { type EventId, EventRecord, encodeBusValue, isoTimestamp, topicOfEvent } from "@parley/contracts"
+import { EventId, EventRecord, encodeBusValue, isoTimestamp, type OrgId, topicOfEvent } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { makeDispatcher } from "@parley/dispatcher"
@@ -56,23 +56,23 @@ const startDispatcher = async () => {
   return { stop: () => Effect.runPromise(Scope.close(own, Exit.void)) }
 }
 
-const call = async (registry: ChildRegistry, org: string, method: "POST" | "PUT", path: string, body: object) => {
+const call = async (registry: ChildRegistry, org: OrgId, method: "POST" | "PUT", path: string, body: object) => {
   const response = await fetch(`${registry.url}${path}`, {
     method,
-    headers: { "x-parley-principal": principalHeader(org as never), "content-type": "application/json" },
+    headers: { "x-parley-principal": principalHeader(org), "content-type": "application/json" },
     body: JSON.stringify(body),
   })
   expect(response.status, await response.clone().text()).toBeLessThan(300)
   return (await response.json()) as Record<string, string>
 }
 
-const publishLead = (org: string, name: string) =>
+const publishLead = (org: OrgId, name: string) =>
   Effect.runPromiseWith(context)(
     withTransaction((tx) =>
       Effect.gen(function* () {
         const event: EventRecord = {
-          eventId: newId("evt") as EventId,
-          orgId: org as never,
+          eventId: EventId.make(newId("evt")),
+          orgId: org,
           event: "lead.created",
           timestamp: isoTimestamp(Date.now()),
           data: { phone: "14155550100", name, type: "CALLBACK_REQUESTED", booking: null },

@@ -50,9 +50,9 @@ export type WebhookChanged = typeof WebhookChanged.Type
  * dispatcher's projection of it store: the one codec between those rows and `WebhookChanged`.
  */
 export interface WebhookStateRow {
-  readonly org_id: string
+  readonly org_id: OrgId
   readonly url: string
-  readonly events: Array<string>
+  readonly events: Array<EventName>
   readonly enabled: boolean
   readonly sealed_secret: string
   /** The key before the latest rotation, sealed, while its window lasts (else null, as its expiry). */
@@ -78,9 +78,9 @@ export const webhookChangedOf = (
   change: { readonly deleted: boolean; readonly version: number; readonly changedAt: Date },
 ): WebhookChanged => ({
   webhookId,
-  orgId: row.org_id as OrgId,
+  orgId: row.org_id,
   url: row.url,
-  events: row.events as Array<EventName>,
+  events: row.events,
   enabled: row.enabled,
   sealedSecret: row.sealed_secret,
   previousSecret:

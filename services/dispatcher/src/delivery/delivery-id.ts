@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import type { DeliveryId, EventId, WebhookId } from "@parley/contracts"
+import { DeliveryId, type EventId, type WebhookId } from "@parley/contracts"
 import { bytesToBase62 } from "@parley/platform"
 
 /**
@@ -9,5 +9,5 @@ import { bytesToBase62 } from "@parley/platform"
  */
 export const deliveryIdFor = (eventId: EventId, webhookId: WebhookId): DeliveryId => {
   const digest = createHash("sha256").update(`${eventId}\u0000${webhookId}`).digest()
-  return `dlv_${bytesToBase62(digest.subarray(0, 16), 22)}` as DeliveryId
+  return DeliveryId.make(`dlv_${bytesToBase62(digest.subarray(0, 16), 22)}`)
 }

@@ -114,10 +114,10 @@ export class WebhookDirectory {
     this.#schema = schema
     const table = sql(schema)
     const toTarget = (row: Row): DispatchTarget => ({
-      webhookId: row.webhook_id as WebhookId,
-      orgId: row.org_id as OrgId,
+      webhookId: row.webhook_id,
+      orgId: row.org_id,
       url: row.url,
-      events: row.events as Array<EventName>,
+      events: row.events,
       enabled: row.enabled,
       keys: keyring.keysOf(row.webhook_id, {
         sealed: row.sealed_secret,
@@ -182,7 +182,7 @@ export class WebhookDirectory {
 
 /** A row of the projection: the state the bus carries, under the webhook's id. */
 interface Row extends WebhookStateRow {
-  readonly webhook_id: string
+  readonly webhook_id: WebhookId
 }
 
 const columns = ["webhook_id", ...webhookStateColumns] as const

@@ -15,7 +15,7 @@
  * that request is then counted in both places, once.
  */
 import type { ParleyLogger } from "@parley/platform"
-import { Redis } from "ioredis"
+import { Redis, type Result } from "ioredis"
 import type { MemoryRateLimiter } from "./memory-limiter.ts"
 import {
   decide,
@@ -54,8 +54,11 @@ export interface RedisRateLimiter extends RateLimiter {
 
 type ScriptReply = Array<number>
 
-interface ScriptedRedis {
-  parleyRateLimit(...args: Array<string | number>): Promise<ScriptReply>
+// ioredis's documented way to type a command added by `defineCommand` (below): augment its commander.
+declare module "ioredis" {
+  interface RedisCommander<Context> {
+    parleyRateLimit(...args: Array<string | number>): Result<ScriptReply, Context>
+  }
 }
 
 class CommandTimedOut extends Error {
@@ -117,7 +120,6 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
   redis.defineCommand("parleyRateLimit", { lua: SLIDING_WINDOW_SCRIPT })
   // ioredis emits connection errors as events; without a listener they would crash the process.
   redis.on("error", () => {})
-  const scripted = redis as unknown as ScriptedRedis
 
   // The breaker: open while Redis is unreachable, unanswering or not yet known to answer.
   let open = false
@@ -184,13 +186,7 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
       let reply: ScriptReply
       try {
         reply = await withDeadline(
-          scripted.parleyRateLimit(
-            keys.length,
-            ...keys,
-            limits.windowMs,
-            `${options.instanceId}:${sequence}`,
-            ...perKey,
-          ),
+          redis.parleyRateLimit(keys.length, ...keys, limits.windowMs, `${options.instanceId}:${sequence}`, ...perKey),
           timeoutMs,
         )
       } catch (error) {

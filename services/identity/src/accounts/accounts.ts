@@ -1,4 +1,5 @@
 /** Dashboard sign-in: login, logout, the current user, one's own password, and the gateway's session lookup. */
+import type { OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
 import { Clock, Context, Effect, Layer } from "effect"
@@ -59,7 +60,7 @@ export class Accounts extends Context.Service<
     /** Ends the session with that token if it is the caller's; nothing to end is not an error. */
     readonly logout: (userId: string, token: string | undefined) => Effect.Effect<void>
     readonly current: (
-      orgId: string,
+      orgId: OrgId,
       userId: string,
     ) => Effect.Effect<{ user: User; organization: Organization }, SessionRequired>
     readonly lookupSession: (tokenDigest: string) => Effect.Effect<ActiveSession, ResourceNotFound>
@@ -68,7 +69,7 @@ export class Accounts extends Context.Service<
      * ends (someone who knew the old password is signed out), the one presenting `token` stays.
      */
     readonly changePassword: (
-      orgId: string,
+      orgId: OrgId,
       userId: string,
       change: { readonly currentPassword: string; readonly newPassword: string },
       token: string | undefined,

@@ -1,12 +1,12 @@
 /** The `identity.api_keys` table: digests of keys, never the keys. */
-import type { Scope } from "@parley/contracts"
+import type { KeyId, OrgId, Scope } from "@parley/contracts"
 import { Effect } from "effect"
 import type { Sql } from "../postgres/sql.ts"
 import type { ApiKey } from "./api-key.ts"
 
 interface ApiKeyRow {
-  id: string
-  org_id: string
+  id: KeyId
+  org_id: OrgId
   name: string
   prefix: string
   scopes: Array<Scope>
@@ -36,8 +36,8 @@ const first = (rows: ReadonlyArray<ApiKeyRow>): ApiKey | undefined =>
 export const insertApiKey = (
   sql: Sql,
   key: {
-    id: string
-    orgId: string
+    id: KeyId
+    orgId: OrgId
     name: string
     prefix: string
     digest: string
@@ -53,20 +53,20 @@ export const insertApiKey = (
       returning ${sql.unsafe(COLUMNS)}`,
   ).pipe(Effect.map((rows) => toApiKey(rows[0] as ApiKeyRow)))
 
-export const countActiveApiKeys = (sql: Sql, orgId: string): Effect.Effect<number> =>
+export const countActiveApiKeys = (sql: Sql, orgId: OrgId): Effect.Effect<number> =>
   Effect.promise(
     () => sql<Array<{ n: number }>>`
       select count(*)::int as n from identity.api_keys where org_id = ${orgId} and revoked_at is null`,
   ).pipe(Effect.map((rows) => rows[0]?.n ?? 0))
 
-export const listApiKeys = (sql: Sql, orgId: string): Effect.Effect<ReadonlyArray<ApiKey>> =>
+export const listApiKeys = (sql: Sql, orgId: OrgId): Effect.Effect<ReadonlyArray<ApiKey>> =>
   Effect.promise(
     () => sql<Array<ApiKeyRow>>`
       select ${sql.unsafe(COLUMNS)} from identity.api_keys where org_id = ${orgId}
       order by created_at desc, id desc`,
   ).pipe(Effect.map((rows) => rows.map(toApiKey)))
 
-export const findApiKey = (sql: Sql, orgId: string, id: string): Effect.Effect<ApiKey | undefined> =>
+export const findApiKey = (sql: Sql, orgId: OrgId, id: string): Effect.Effect<ApiKey | undefined> =>
   Effect.promise(
     () => sql<Array<ApiKeyRow>>`
       select ${sql.unsafe(COLUMNS)} from identity.api_keys where id = ${id} and org_id = ${orgId}`,
@@ -78,7 +78,7 @@ export const findApiKey = (sql: Sql, orgId: string, id: string): Effect.Effect<A
  */
 export const revokeApiKey = (
   sql: Sql,
-  orgId: string,
+  orgId: OrgId,
   id: string,
 ): Effect.Effect<{ key: ApiKey; digest: string; changed: boolean } | undefined> =>
   Effect.promise(
@@ -98,7 +98,7 @@ export const revokeApiKey = (
 /** The organization's active keys with their digests, to announce them again after a plan change. */
 export const listActiveApiKeysWithDigest = (
   sql: Sql,
-  orgId: string,
+  orgId: OrgId,
 ): Effect.Effect<ReadonlyArray<{ key: ApiKey; digest: string }>> =>
   Effect.promise(
     () => sql<Array<ApiKeyRow & { digest: string }>>`
@@ -137,7 +137,7 @@ export const findApiKeyByDigest = (sql: Sql, digest: string): Effect.Effect<KeyW
  */
 export const recordKeyUsage = (
   sql: Sql,
-  usages: ReadonlyArray<{ readonly keyId: string; readonly orgId: string; readonly usedAt: Date }>,
+  usages: ReadonlyArray<{ readonly keyId: string; readonly orgId: OrgId; readonly usedAt: Date }>,
 ): Effect.Effect<void> =>
   usages.length === 0
     ? Effect.void

@@ -1,9 +1,9 @@
 /** An API key as identity sees it, and its JSON form (docs/contract.md §4). */
-import type { ApiKeyRecord, KeyId, Scope } from "@parley/contracts"
+import type { ApiKeyRecord, KeyId, OrgId, Scope } from "@parley/contracts"
 
 export interface ApiKey {
-  readonly id: string
-  readonly orgId: string
+  readonly id: KeyId
+  readonly orgId: OrgId
   readonly name: string
   readonly prefix: string
   readonly scopes: ReadonlyArray<Scope>
@@ -17,7 +17,7 @@ const iso = (date: Date | null): string | null => (date === null ? null : date.t
 
 /** Exactly the KeyRecord of docs/contract.md §4: never the secret nor its digest. */
 export const keyRecordJson = (key: ApiKey): ApiKeyRecord => ({
-  id: key.id as KeyId,
+  id: key.id,
   name: key.name,
   prefix: key.prefix,
   scopes: key.scopes,

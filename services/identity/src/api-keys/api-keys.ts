@@ -5,7 +5,7 @@
  * on its row lock, so concurrent creations at nine active keys let exactly one through.
  */
 import { OutboxWriter } from "@parley/bus"
-import { type CreateApiKeyRequest, normalizeOrigin } from "@parley/contracts"
+import { type CreateApiKeyRequest, KeyId, normalizeOrigin, type OrgId } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId, sha256Hex } from "@parley/platform"
 import { Clock, Context, Effect, Layer } from "effect"
@@ -32,13 +32,13 @@ export class ApiKeys extends Context.Service<
   {
     /** The new key's record and its full value, which exists only in this answer. */
     readonly create: (
-      orgId: string,
+      orgId: OrgId,
       request: CreateApiKeyRequest,
     ) => Effect.Effect<{ record: ApiKey; key: string }, PlanFeatureRequired | KeyLimitReached | ResourceNotFound>
-    readonly list: (orgId: string) => Effect.Effect<ReadonlyArray<ApiKey>>
-    readonly get: (orgId: string, keyId: string) => Effect.Effect<ApiKey, ResourceNotFound>
+    readonly list: (orgId: OrgId) => Effect.Effect<ReadonlyArray<ApiKey>>
+    readonly get: (orgId: OrgId, keyId: string) => Effect.Effect<ApiKey, ResourceNotFound>
     /** Soft revoke; revoking a revoked key changes nothing and answers the same record. */
-    readonly revoke: (orgId: string, keyId: string) => Effect.Effect<ApiKey, PlanFeatureRequired | ResourceNotFound>
+    readonly revoke: (orgId: OrgId, keyId: string) => Effect.Effect<ApiKey, PlanFeatureRequired | ResourceNotFound>
     readonly lookup: (digest: string) => Effect.Effect<KeyWithOrganization, ResourceNotFound>
   }
 >()("@parley/identity/ApiKeys") {
@@ -55,7 +55,7 @@ export class ApiKeys extends Context.Service<
         )
 
       /** Locks the organization and checks it may manage keys (the `api_access` plan feature). */
-      const lockWithApiAccess = (tx: postgres.TransactionSql, orgId: string) =>
+      const lockWithApiAccess = (tx: postgres.TransactionSql, orgId: OrgId) =>
         Effect.gen(function* () {
           const org = yield* lockOrganization(tx, orgId)
           if (org === undefined) return yield* new ResourceNotFound()
@@ -75,7 +75,7 @@ export class ApiKeys extends Context.Service<
               const minted = mintApiKey()
               const digest = sha256Hex(minted.key)
               const record = yield* insertApiKey(tx, {
-                id: newId("key"),
+                id: KeyId.make(newId("key")),
                 orgId,
                 name: request.name,
                 prefix: minted.prefix,

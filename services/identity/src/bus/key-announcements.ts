@@ -3,15 +3,15 @@
  * (keyed by key id, so a compacted topic keeps the latest). Gateways evict the key on every record.
  */
 import type { OutgoingRecord } from "@parley/bus"
-import { encodeBusValue, KeyChanged, type KeyId, type OrgId, Topics } from "@parley/contracts"
+import { encodeBusValue, KeyChanged, Topics } from "@parley/contracts"
 import type { ApiKey } from "../api-keys/api-key.ts"
 
 export const keyChangedRecord = (key: ApiKey, digest: string, changedAt: Date): OutgoingRecord => ({
   topic: Topics.identityKeys,
   key: key.id,
   value: encodeBusValue(KeyChanged, {
-    keyId: key.id as KeyId,
-    orgId: key.orgId as OrgId,
+    keyId: key.id,
+    orgId: key.orgId,
     digest,
     prefix: key.prefix,
     scopes: key.scopes,

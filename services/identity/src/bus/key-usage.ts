@@ -6,7 +6,7 @@
  * harmless.
  */
 import { Bus, type BusError, decodeOrSkip } from "@parley/bus"
-import { KeyUsed, Topics } from "@parley/contracts"
+import { KeyUsed, type OrgId, Topics } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect, type Scope } from "effect"
 import { recordKeyUsage } from "../api-keys/api-key-repository.ts"
@@ -23,7 +23,7 @@ const defaults: KeyUsageBatching = { lingerMs: 50, maxBatch: 500 }
 
 interface Usage {
   readonly keyId: string
-  readonly orgId: string
+  readonly orgId: OrgId
   readonly usedAt: Date
 }
 

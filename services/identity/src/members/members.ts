@@ -6,7 +6,13 @@
  * organization without one could never manage keys or members again). Both checks run under the
  * organization's row lock so two administrators removing each other cannot leave none.
  */
-import type { CreateMemberRequest, Role as MemberRole, Principal } from "@parley/contracts"
+import {
+  type CreateMemberRequest,
+  type Role as MemberRole,
+  type OrgId,
+  type Principal,
+  UserId,
+} from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Context, Effect, Layer } from "effect"
@@ -27,11 +33,11 @@ import {
 export class Members extends Context.Service<
   Members,
   {
-    readonly add: (orgId: string, request: CreateMemberRequest) => Effect.Effect<User, EmailTaken | WeakPassword>
-    readonly list: (orgId: string) => Effect.Effect<ReadonlyArray<User>>
+    readonly add: (orgId: OrgId, request: CreateMemberRequest) => Effect.Effect<User, EmailTaken | WeakPassword>
+    readonly list: (orgId: OrgId) => Effect.Effect<ReadonlyArray<User>>
     /** A new role for an active member; making the last administrator a member is LastAdministrator. */
     readonly setRole: (
-      orgId: string,
+      orgId: OrgId,
       userId: string,
       role: MemberRole,
     ) => Effect.Effect<User, ResourceNotFound | LastAdministrator>
@@ -55,7 +61,7 @@ export class Members extends Context.Service<
             const newPasswordHash = yield* passwords.hashNew(request.password, "password", [request.email])
             return yield* withTransaction((tx) =>
               insertMembership(tx, {
-                id: newId("usr"),
+                id: UserId.make(newId("usr")),
                 orgId,
                 email: request.email,
                 newPasswordHash,

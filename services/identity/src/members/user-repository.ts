@@ -1,13 +1,13 @@
 /** The `identity.users` table. Removed users stay (ids may be referenced) but match no lookup. */
-import type { Role as MemberRole } from "@parley/contracts"
+import type { Role as MemberRole, OrgId, UserId } from "@parley/contracts"
 import { Effect } from "effect"
 import { EmailTaken } from "../errors.ts"
 import { isUniqueViolation, type Sql } from "../postgres/sql.ts"
 import type { User } from "./member.ts"
 
 interface UserRow {
-  id: string
-  org_id: string
+  id: UserId
+  org_id: OrgId
   email: string
   password_hash: string
   role: MemberRole
@@ -34,7 +34,7 @@ const toUser = (row: UserRow): User => ({
  */
 export const insertMembership = (
   tx: Sql,
-  user: { id: string; orgId: string; email: string; newPasswordHash: string; role: MemberRole },
+  user: { id: UserId; orgId: OrgId; email: string; newPasswordHash: string; role: MemberRole },
 ): Effect.Effect<User, EmailTaken> =>
   Effect.tryPromise({
     try: async () => {
@@ -74,27 +74,27 @@ export const findActiveUserByEmail = (
       order by created_at, id limit 1`,
   ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toUser(rows[0]))))
 
-export const findActiveUser = (sql: Sql, orgId: string, userId: string): Effect.Effect<User | undefined> =>
+export const findActiveUser = (sql: Sql, orgId: OrgId, userId: string): Effect.Effect<User | undefined> =>
   Effect.promise(
     () => sql<Array<UserRow>>`
       select * from identity.users where id = ${userId} and org_id = ${orgId} and removed_at is null`,
   ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toUser(rows[0]))))
 
-export const listActiveUsers = (sql: Sql, orgId: string): Effect.Effect<ReadonlyArray<User>> =>
+export const listActiveUsers = (sql: Sql, orgId: OrgId): Effect.Effect<ReadonlyArray<User>> =>
   Effect.promise(
     () => sql<Array<UserRow>>`
       select * from identity.users where org_id = ${orgId} and removed_at is null
       order by created_at desc, id desc`,
   ).pipe(Effect.map((rows) => rows.map(toUser)))
 
-export const countActiveAdmins = (sql: Sql, orgId: string): Effect.Effect<number> =>
+export const countActiveAdmins = (sql: Sql, orgId: OrgId): Effect.Effect<number> =>
   Effect.promise(
     () => sql<Array<{ n: number }>>`
       select count(*)::int as n from identity.users
       where org_id = ${orgId} and role = 'admin' and removed_at is null`,
   ).pipe(Effect.map((rows) => rows[0]?.n ?? 0))
 
-export const markUserRemoved = (sql: Sql, orgId: string, userId: string): Effect.Effect<void> =>
+export const markUserRemoved = (sql: Sql, orgId: OrgId, userId: string): Effect.Effect<void> =>
   Effect.promise(
     () => sql`
       update identity.users set removed_at = now()
@@ -104,7 +104,7 @@ export const markUserRemoved = (sql: Sql, orgId: string, userId: string): Effect
 /** Sets an active user's role; the user as it now is, or undefined when there is no such active user. */
 export const updateUserRole = (
   sql: Sql,
-  orgId: string,
+  orgId: OrgId,
   userId: string,
   role: MemberRole,
 ): Effect.Effect<User | undefined> =>
@@ -115,12 +115,7 @@ export const updateUserRole = (
       returning *`,
   ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toUser(rows[0]))))
 
-export const updateUserPassword = (
-  sql: Sql,
-  orgId: string,
-  userId: string,
-  passwordHash: string,
-): Effect.Effect<void> =>
+export const updateUserPassword = (sql: Sql, orgId: OrgId, userId: string, passwordHash: string): Effect.Effect<void> =>
   Effect.promise(
     () => sql`
       update identity.users set password_hash = ${passwordHash}

@@ -1,10 +1,11 @@
 /** The `identity.organizations` table. */
+import type { OrgId } from "@parley/contracts"
 import { Effect } from "effect"
 import type { Sql } from "../postgres/sql.ts"
 import type { Organization } from "./organization.ts"
 
 interface OrganizationRow {
-  id: string
+  id: OrgId
   name: string
   features: Array<string>
   created_at: Date
@@ -22,7 +23,7 @@ const first = (rows: Array<OrganizationRow>): Organization | undefined =>
 
 export const insertOrganization = (
   sql: Sql,
-  org: { id: string; name: string; features: ReadonlyArray<string> },
+  org: { id: OrgId; name: string; features: ReadonlyArray<string> },
 ): Effect.Effect<Organization> =>
   Effect.promise(
     () => sql<Array<OrganizationRow>>`

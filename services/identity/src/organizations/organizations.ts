@@ -1,7 +1,7 @@
 /** The operator's view: creating organizations (with their first administrator) and their plan. */
 
 import { OutboxWriter } from "@parley/bus"
-import type { CreateOrganizationRequest, UpdateOrganizationRequest } from "@parley/contracts"
+import { type CreateOrganizationRequest, OrgId, type UpdateOrganizationRequest, UserId } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Clock, Context, Effect, Layer } from "effect"
@@ -45,13 +45,13 @@ export class Organizations extends Context.Service<
             return yield* withTransaction((tx) =>
               Effect.gen(function* () {
                 const organization = yield* insertOrganization(tx, {
-                  id: newId("org"),
+                  id: OrgId.make(newId("org")),
                   name: request.name,
                   features: unique(request.features ?? []),
                 })
                 // An admin who already has an account joins with it and keeps their password.
                 const admin = yield* insertMembership(tx, {
-                  id: newId("usr"),
+                  id: UserId.make(newId("usr")),
                   orgId: organization.id,
                   email: request.admin.email,
                   newPasswordHash: passwordHash,
@@ -72,7 +72,7 @@ export class Organizations extends Context.Service<
               // Gateways cache each key with its organization's features: announcing the keys again
               // makes every gateway drop them and read the new plan within a second.
               if (change.features !== undefined) {
-                const keys = yield* listActiveApiKeysWithDigest(tx, id)
+                const keys = yield* listActiveApiKeysWithDigest(tx, org.id)
                 if (keys.length === 0) return org
                 const now = new Date(yield* Clock.currentTimeMillis)
                 yield* outbox.append(

@@ -1,12 +1,12 @@
 /** The `identity.sessions` table: digests of session tokens, never the tokens. */
-import type { Role as MemberRole } from "@parley/contracts"
+import type { Role as MemberRole, OrgId, UserId } from "@parley/contracts"
 import { Effect } from "effect"
 import type { Sql } from "../postgres/sql.ts"
 
 export interface ActiveSession {
   readonly sessionId: string
-  readonly userId: string
-  readonly orgId: string
+  readonly userId: UserId
+  readonly orgId: OrgId
   readonly role: MemberRole
   readonly expiresAt: Date
   readonly orgName: string
@@ -15,7 +15,7 @@ export interface ActiveSession {
 
 export const insertSession = (
   sql: Sql,
-  session: { id: string; tokenDigest: string; userId: string; orgId: string; expiresAt: Date },
+  session: { id: string; tokenDigest: string; userId: string; orgId: OrgId; expiresAt: Date },
 ): Effect.Effect<void> =>
   Effect.promise(
     () => sql`
@@ -29,8 +29,8 @@ export const findActiveSession = (sql: Sql, tokenDigest: string): Effect.Effect<
     () => sql<
       Array<{
         id: string
-        user_id: string
-        org_id: string
+        user_id: UserId
+        org_id: OrgId
         role: MemberRole
         expires_at: Date
         org_name: string

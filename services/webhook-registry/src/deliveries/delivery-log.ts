@@ -3,7 +3,7 @@ import {
   type Attempt,
   type AttemptDetail,
   type AttemptRecord,
-  type DeliveryId,
+  DeliveryId,
   DeliveryRecord,
   EventCatalogue,
   type EventId,
@@ -11,9 +11,12 @@ import {
   encodeBusValue,
   envelopeBodyOf,
   isoTimestamp,
+  type OrgId,
   Topics,
+  type WebhookId,
 } from "@parley/contracts"
 import { newId } from "@parley/platform"
+import { Schema } from "effect"
 import type postgres from "postgres"
 
 /**
@@ -23,11 +26,11 @@ import type postgres from "postgres"
  */
 
 export interface DeliveryRow {
-  readonly delivery_id: string
-  readonly webhook_id: string
-  readonly org_id: string
-  readonly event_id: string
-  readonly event: string
+  readonly delivery_id: DeliveryId
+  readonly webhook_id: WebhookId
+  readonly org_id: OrgId
+  readonly event_id: EventId
+  readonly event: EventName
   readonly event_timestamp: string
   readonly data: string
   /** A test delivery or a redelivery or replay of one: its attempts carry `X-Service-Test: true`. */
@@ -142,9 +145,9 @@ export const recordAttempts = async (
 }
 
 interface AttemptRow {
-  readonly delivery_id: string
-  readonly event_id: string
-  readonly event: string
+  readonly delivery_id: DeliveryId
+  readonly event_id: EventId
+  readonly event: EventName
   readonly attempt: number
   readonly status: "success" | "failed"
   readonly response_status: number | null
@@ -158,9 +161,9 @@ interface AttemptRow {
 }
 
 const toAttempt = (row: AttemptRow): Attempt => ({
-  deliveryId: row.delivery_id as DeliveryId,
-  eventId: row.event_id as EventId,
-  event: row.event as EventName,
+  deliveryId: row.delivery_id,
+  eventId: row.event_id,
+  event: row.event,
   attempt: row.attempt,
   status: row.status,
   responseStatus: row.response_status,
@@ -256,6 +259,12 @@ export const findAttempt = async (
 }
 
 /**
+ * A delivery record from its parts as JSON has them: a stored envelope's data is typed only by its
+ * event, so the record is decoded (the encoding that follows would refuse the same mismatches).
+ */
+const decodeDeliveryRecord = Schema.decodeUnknownSync(DeliveryRecord)
+
+/**
  * A new delivery (new id, attempt 1) of a recorded delivery's envelope, as a bus record; a test
  * delivery's stays a test delivery.
  */
@@ -263,8 +272,8 @@ export const redeliveryOf = (
   row: DeliveryRow,
   reason: "redeliver" | "replay",
 ): { id: DeliveryId; record: OutgoingRecord } => {
-  const id = newId("dlv") as DeliveryId
-  const record = {
+  const id = DeliveryId.make(newId("dlv"))
+  const record = decodeDeliveryRecord({
     deliveryId: id,
     webhookId: row.webhook_id,
     orgId: row.org_id,
@@ -276,7 +285,7 @@ export const redeliveryOf = (
     notBefore: isoTimestamp(Date.now()),
     reason,
     ...(row.test ? { test: true } : {}),
-  } as unknown as DeliveryRecord
+  })
   return {
     id,
     record: { topic: Topics.dispatchDeliveries, key: row.webhook_id, value: encodeBusValue(DeliveryRecord, record) },
@@ -289,13 +298,13 @@ export const redeliveryOf = (
  * enabled, and every attempt of it (retries, redeliveries, replays) carries `X-Service-Test: true`.
  */
 export const testDeliveryOf = (
-  webhook: { readonly id: string; readonly org_id: string },
+  webhook: { readonly id: WebhookId; readonly org_id: OrgId },
   event: EventName,
 ): { id: DeliveryId; record: OutgoingRecord } => {
-  const id = newId("dlv") as DeliveryId
+  const id = DeliveryId.make(newId("dlv"))
   const now = isoTimestamp(Date.now())
   const sample = EventCatalogue.find((entry) => entry.name === event)?.sample
-  const record = {
+  const record = decodeDeliveryRecord({
     deliveryId: id,
     webhookId: webhook.id,
     orgId: webhook.org_id,
@@ -307,7 +316,7 @@ export const testDeliveryOf = (
     notBefore: now,
     reason: "test",
     test: true,
-  } as unknown as DeliveryRecord
+  })
   return {
     id,
     record: { topic: Topics.dispatchDeliveries, key: webhook.id, value: encodeBusValue(DeliveryRecord, record) },

@@ -1,5 +1,5 @@
 import type { OutboxWriter } from "@parley/bus"
-import type { OrgId, webhookRegistryRoutes } from "@parley/contracts"
+import type { webhookRegistryRoutes } from "@parley/contracts"
 import type { Database } from "@parley/db"
 import type { Resolver } from "@parley/egress"
 import type { RouteHandlers, SecretBox } from "@parley/platform"
@@ -22,6 +22,3 @@ export type RegistryServices = Database | OutboxWriter
 
 /** One handler per route `webhookRegistryRoutes` declares (`@parley/contracts`). */
 export type RegistryHandlers = RouteHandlers<typeof webhookRegistryRoutes.routes, RegistryError, RegistryServices>
-
-/** The organization of the verified principal. */
-export const orgOf = (principal: { readonly orgId: string }): OrgId => principal.orgId as OrgId

@@ -1,6 +1,5 @@
 import type { OutgoingRecord } from "@parley/bus"
 import {
-  type EventName,
   encodeBusValue,
   isoTimestamp,
   Topics,
@@ -13,7 +12,7 @@ import {
 
 /** A row of `webhook_registry.webhooks`: the state the bus carries (`WebhookStateRow`) and the rest. */
 export interface WebhookRow extends WebhookStateRow {
-  readonly id: string
+  readonly id: WebhookId
   readonly version: number
   readonly created_at: Date
   readonly updated_at: Date
@@ -25,9 +24,9 @@ export interface WebhookRow extends WebhookStateRow {
 
 /** The contract's Webhook shape, exactly; the secret never leaves through here. */
 export const toWebhook = (row: WebhookRow): Webhook => ({
-  id: row.id as WebhookId,
+  id: row.id,
   url: row.url,
-  events: row.events as Array<EventName>,
+  events: row.events,
   enabled: row.enabled,
   createdAt: isoTimestamp(row.created_at),
   updatedAt: isoTimestamp(row.updated_at),
@@ -43,6 +42,6 @@ export const webhookChanged = (row: WebhookRow, deleted: boolean): OutgoingRecor
   key: row.id,
   value: encodeBusValue(
     WebhookChanged,
-    webhookChangedOf(row.id as WebhookId, row, { deleted, version: row.version, changedAt: row.updated_at }),
+    webhookChangedOf(row.id, row, { deleted, version: row.version, changedAt: row.updated_at }),
   ),
 })
