@@ -19,8 +19,8 @@ import { leadOfConversation } from "../../services/assistant/src/engine/lead-cap
 import type { EngineContext } from "../../services/assistant/src/engine/profile.ts"
 import { readMessage } from "../../services/assistant/src/engine/read-message.ts"
 import { type ConversationState, emptyConversation } from "../../services/assistant/src/engine/state.ts"
-import { envelopeBody } from "../../services/dispatcher/src/envelope.ts"
-import { signatureHeaders, signingKeyOf } from "../../services/dispatcher/src/signing.ts"
+import { envelopeBody } from "../../services/dispatcher/src/delivery/envelope.ts"
+import { signatureHeaders, signingKeyOf } from "../../services/dispatcher/src/signing/signing.ts"
 
 declare const Deno: { args: ReadonlyArray<string>; version: { deno: string } }
 

@@ -9,7 +9,7 @@ import { assistantRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { type InternalSecret, makeHttpServer, type ParleyLogger, serveRoutes } from "@parley/platform"
 import { Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
-import { consumeChannelInbound } from "./channel/inbound.ts"
+import { consumeChannelInbound } from "./bus/inbound.ts"
 import { AssistantConfig } from "./config.ts"
 import { ConversationFeed } from "./conversations/feed.ts"
 import { conversationHandlers } from "./http/conversation-routes.ts"
@@ -22,7 +22,7 @@ import type { LlmSettings } from "./llm/model-turn.ts"
 import { AssistantMetrics } from "./metrics.ts"
 
 export { DEFAULT_BOOKING_SETTINGS } from "./bookings/settings.ts"
-export { CHANNEL_INBOUND_GROUP } from "./channel/inbound.ts"
+export { CHANNEL_INBOUND_GROUP } from "./bus/inbound.ts"
 
 export const ASSISTANT_SCHEMA = "assistant"
 

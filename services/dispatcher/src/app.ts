@@ -4,21 +4,21 @@ import { EgressClient, type Resolver } from "@parley/egress"
 import { BatchQueue, makeHttpServer, type ParleyLogger, SecretBox } from "@parley/platform"
 import { Effect, Redacted, Schedule, type Scope } from "effect"
 import packageJson from "../package.json" with { type: "json" }
-import { AttemptLog } from "./attempt-log.ts"
-import { AttemptRunner } from "./attempt-runner.ts"
+import { runDispatcherConsumers } from "./bus/consumers.ts"
 import { DispatcherConfig } from "./config.ts"
-import { runDispatcherConsumers } from "./consumers.ts"
-import { ParkedDeliveries } from "./parked-deliveries.ts"
-import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./schedule.ts"
-import { Keyring } from "./signing.ts"
-import { WebhookDirectory } from "./webhook-directory.ts"
+import { AttemptLog } from "./delivery/attempt-log.ts"
+import { AttemptRunner } from "./delivery/attempt-runner.ts"
+import { ParkedDeliveries } from "./delivery/parked-deliveries.ts"
+import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./delivery/schedule.ts"
 import {
   FirstAttemptsPerWebhook,
   MaxShareWaitMs,
   RetriesPerWebhook,
   SlowAttemptMs,
   WebhookShares,
-} from "./webhook-shares.ts"
+} from "./delivery/webhook-shares.ts"
+import { Keyring } from "./signing/signing.ts"
+import { WebhookDirectory } from "./webhooks/webhook-directory.ts"
 
 /** `User-Agent` of every delivery. */
 export const UserAgent = `Parley-Webhooks/${packageJson.version}`

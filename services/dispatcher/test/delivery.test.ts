@@ -2,7 +2,7 @@ import { eventually, type StubServer, startHttpServer } from "@parley/platform/t
 import { DeliveryHeaders, verify } from "@parley/webhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { UserAgent } from "../src/app.ts"
-import { deliveryIdFor } from "../src/delivery-id.ts"
+import { deliveryIdFor } from "../src/delivery/delivery-id.ts"
 import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg } from "./harness.ts"
 
 describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {

@@ -3,7 +3,7 @@ import { type EventRecord, TopicCatalog, Topics, WebhookId } from "@parley/contr
 import { newId } from "@parley/platform"
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { deliveryIdFor } from "../src/delivery-id.ts"
+import { deliveryIdFor } from "../src/delivery/delivery-id.ts"
 import { type ChildDispatcher, startChildDispatcher } from "./child-dispatcher.ts"
 import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg, untilEveryDeliveryArrives } from "./harness.ts"
 

@@ -1,7 +1,7 @@
 import type { EventRecord } from "@parley/contracts"
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { deliveryIdFor } from "../src/delivery-id.ts"
+import { deliveryIdFor } from "../src/delivery/delivery-id.ts"
 import { type ChildDispatcher, startChildDispatcher } from "./child-dispatcher.ts"
 import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg, untilEveryDeliveryArrives } from "./harness.ts"
 

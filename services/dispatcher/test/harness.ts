@@ -28,7 +28,7 @@ import { eventually, type StubServer } from "@parley/platform/testing"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { expect } from "vitest"
 import { type DispatcherOptions, makeDispatcher } from "../src/app.ts"
-import { deliveryIdFor } from "../src/delivery-id.ts"
+import { deliveryIdFor } from "../src/delivery/delivery-id.ts"
 
 export type BusKind = "single-node" | "kafka"
 

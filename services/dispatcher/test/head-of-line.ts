@@ -10,8 +10,8 @@ import { type AttemptRecord, TopicCatalog, Topics, WebhookId } from "@parley/con
 import { newId } from "@parley/platform"
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { afterAll, beforeAll, expect, it } from "vitest"
-import { AttemptSchedule } from "../src/schedule.ts"
-import { FirstAttemptsPerWebhook, RetriesPerWebhook } from "../src/webhook-shares.ts"
+import { AttemptSchedule } from "../src/delivery/schedule.ts"
+import { FirstAttemptsPerWebhook, RetriesPerWebhook } from "../src/delivery/webhook-shares.ts"
 import { type BusKind, type Harness, leadCreated, makeHarness, makeWebhook, newOrg } from "./harness.ts"
 
 /** Ids (made by `make`) that all land on one partition of a topic with `partitions` partitions. */

@@ -1,6 +1,6 @@
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AttemptSchedule } from "../src/schedule.ts"
+import { AttemptSchedule } from "../src/delivery/schedule.ts"
 import { type Harness, leadCreated, makeHarness, makeWebhook, newOrg, type TestWebhook } from "./harness.ts"
 
 describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {

@@ -15,7 +15,7 @@ import {
   serviceUrl,
 } from "@parley/platform"
 import { Config, ConfigProvider, Effect } from "effect"
-import { parseTrustedProxies } from "./trusted-proxies.ts"
+import { parseTrustedProxies } from "./http/trusted-proxies.ts"
 
 // A limit of 0 or less would refuse everything: read as "at least 1".
 const positiveInt = (name: string, fallback: number) =>

@@ -33,7 +33,7 @@ export class EmailTaken extends Schema.TaggedError<EmailTaken>()("EmailTaken", {
 
 export class CannotRemoveSelf extends Schema.TaggedError<CannotRemoveSelf>()("CannotRemoveSelf", {}) {}
 
-/** A new password an attacker would guess early (`domain/password-strength.ts`); `path` names the field. */
+/** A new password an attacker would guess early (`passwords/password-strength.ts`); `path` names the field. */
 export class WeakPassword extends Schema.TaggedError<WeakPassword>()("WeakPassword", { path: Schema.String }) {}
 
 /** Changing one's password with a current password that is not it. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { accountKeyOf, FreeFailures } from "../src/domain/login-throttle.ts"
+import { accountKeyOf, FreeFailures } from "../src/accounts/login-throttle.ts"
 import { addMember, createOrganization, type Harness, startIdentity, type TestOrganization } from "./harness.ts"
 
 let harness: Harness

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { deleteExpiredSessions } from "../src/repositories/sessions.ts"
+import { deleteExpiredSessions } from "../src/sessions/session-repository.ts"
 import { cookieToken, createOrganization, digestOf, type Harness, startIdentity } from "./harness.ts"
 
 let harness: Harness

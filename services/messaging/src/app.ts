@@ -11,21 +11,21 @@ import {
   serveRoutes,
 } from "@parley/platform"
 import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { consumeAssistantReplies } from "./bus/assistant-replies.ts"
 import { CampaignWakeup } from "./campaigns/wakeup.ts"
 import { type CampaignWorkerOptions, runCampaignWorker } from "./campaigns/worker.ts"
-import { acceptProviderPayload } from "./cloud/accept.ts"
 import { makeGraphClient } from "./cloud/graph-client.ts"
-import { makeCloudIngress } from "./cloud/ingest.ts"
 import { graphProvider } from "./cloud/provider.ts"
 import { MessagingConfig } from "./config.ts"
-import { apiErrorOf } from "./errors.ts"
 import { apiHandlers } from "./http/api-routes.ts"
 import { channelHandlers } from "./http/channel-routes.ts"
+import { toApiError } from "./http/errors.ts"
 import { ingressHandlers } from "./http/ingress-routes.ts"
-import { consumeAssistantReplies } from "./messages/assistant-replies.ts"
+import { acceptProviderPayload } from "./inbound/cloud-accept.ts"
+import { makeCloudIngress } from "./inbound/cloud-ingest.ts"
 import { makeMessagingMetrics } from "./metrics.ts"
 import { consumeOrganizationSettings } from "./numbers/org-country.ts"
-import { MessagingResources } from "./resources.ts"
+import { MessagingResources } from "./resources/messaging-resources.ts"
 import { makeSandboxProvider } from "./sandbox/provider.ts"
 import { runSandboxReporter } from "./sandbox/reporter.ts"
 
@@ -141,7 +141,7 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       runtime,
       internalSecret: config.internalSecret,
       handlers: { ...apiHandlers, ...channelHandlers(config, cloudIngress), ...ingressHandlers(config, cloudIngress) },
-      toApiError: apiErrorOf,
+      toApiError,
     })
     yield* Effect.acquireRelease(
       Effect.promise(() => http.ready()),

@@ -1,7 +1,9 @@
-import { type ApiError, conflict, invalidRequest, notFound, outsideServiceWindow, unavailable } from "@parley/platform"
 import { Schema } from "effect"
 
-/** The messaging domain's failures a caller can act on; infrastructure failures are defects. */
+/**
+ * The messaging domain's failures a caller can act on; infrastructure failures are defects. Each
+ * becomes docs/contract.md's `{ error, code }` in `http/errors.ts`, the one mapping.
+ */
 
 export class ChannelNotConfigured extends Schema.TaggedError<ChannelNotConfigured>()("ChannelNotConfigured", {
   kind: Schema.String,
@@ -42,10 +44,27 @@ export class ChannelRefused extends Schema.TaggedError<ChannelRefused>()("Channe
   detail: Schema.String,
 }) {}
 
-/** A request the schema let through but the organization's data refuses: a number, a template variable. */
+/**
+ * A request the schema let through but the organization's data refuses (a number, a template
+ * variable), or a body that cannot be read (empty, malformed): `what` completes `Invalid request: …`.
+ */
 export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
   what: Schema.String,
-  issues: Schema.Array(Schema.Struct({ path: Schema.String, message: Schema.String })),
+  issues: Schema.optional(Schema.Array(Schema.Struct({ path: Schema.String, message: Schema.String }))),
+}) {}
+
+/** A list `cursor` this API did not issue. */
+export class InvalidCursor extends Schema.TaggedError<InvalidCursor>()("InvalidCursor", {}) {}
+
+/** An upload whose type is not one of the media types (docs/contract.md §9). */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {}) {}
+
+/** A provider callback whose `X-Hub-Signature-256` is missing or wrong. */
+export class InvalidSignature extends Schema.TaggedError<InvalidSignature>()("InvalidSignature", {}) {}
+
+/** A bridge call with no bearer token (`missing`) or one no bridge channel holds (`unknown`). */
+export class BridgeTokenRefused extends Schema.TaggedError<BridgeTokenRefused>()("BridgeTokenRefused", {
+  reason: Schema.Literals(["missing", "unknown"]),
 }) {}
 
 /** Free-form text to a cloud customer whose last message is older than 24 hours (docs/contract.md §9). */
@@ -65,46 +84,9 @@ export type MessagingError =
   | NotSandbox
   | ChannelRefused
   | InvalidInput
+  | InvalidCursor
+  | UnsupportedMediaType
+  | InvalidSignature
+  | BridgeTokenRefused
   | OutsideServiceWindow
   | NotFound
-
-/**
- * The one mapping from domain failures to docs/contract.md's statuses and codes. Provider refusals are
- * the caller's to fix (recipient, template, token), so they are 400s naming the provider's answer;
- * an unreachable or rate-limiting provider is a dependency down: 503 with `Retry-After`.
- */
-export const apiErrorOf = (error: MessagingError): ApiError => {
-  switch (error._tag) {
-    case "ChannelNotConfigured":
-      return conflict(`No ${error.kind} channel is configured for this organization`)
-    case "ProviderRejected":
-      return invalidRequest(`the provider refused the request (${error.detail})`)
-    case "ProviderUnavailable":
-      return unavailable(error.rateLimited ? 10 : 5)
-    case "DuplicateTemplate":
-      return conflict("A template with this name and language already exists")
-    case "TemplateNotApproved":
-      return conflict(`Template ${error.name} (${error.language}) is not approved`)
-    case "PhoneNumberTaken":
-      return conflict("This phone number is connected to another organization")
-    case "BusinessAccountTaken":
-      return conflict("This business account is connected to another organization")
-    case "InvalidOutboundUrl":
-      return invalidRequest(`outboundUrl ${error.reason}`, [{ path: "outboundUrl", message: error.reason }])
-    case "NotSandbox":
-      return conflict('The cloud channel is not a sandbox: connect one with { "sandbox": true } first')
-    case "ChannelRefused": {
-      const why =
-        error.field === "accessToken"
-          ? "the provider refused the access token"
-          : "the provider does not know this phone number id, or the access token cannot read it"
-      return invalidRequest(`${error.field}: ${why} (${error.detail})`, [{ path: error.field, message: why }])
-    }
-    case "InvalidInput":
-      return invalidRequest(error.what, error.issues)
-    case "OutsideServiceWindow":
-      return outsideServiceWindow()
-    case "NotFound":
-      return notFound()
-  }
-}

@@ -6,9 +6,9 @@ import { Effect, Schema } from "effect"
 import type postgres from "postgres"
 import { Agent, request } from "undici"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { readCloudChanges } from "../src/cloud/changes.ts"
-import { ingestCloudPayloads } from "../src/cloud/ingest.ts"
 import { CloudWebhookBody } from "../src/cloud/payload.ts"
+import { readCloudChanges } from "../src/inbound/cloud-changes.ts"
+import { ingestCloudPayloads } from "../src/inbound/cloud-ingest.ts"
 import {
   APP_SECRET,
   connectCloud,

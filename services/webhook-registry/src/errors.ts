@@ -1,7 +1,7 @@
 /**
  * What can go wrong in the registry that a caller can act on. Infrastructure failures are defects
  * (500, or 503 when a dependency is unreachable); each of these becomes docs/contract.md's `{ error, code }`
- * in `routes/error-mapping.ts`. A body that fails its Schema is answered by the route registration
+ * in `http/errors.ts`. A body that fails its Schema is answered by the route registration
  * before any of these (400 naming every field).
  */
 import type { UrlRefused } from "@parley/egress"

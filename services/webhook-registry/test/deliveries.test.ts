@@ -336,7 +336,7 @@ describe("redeliver and replay", () => {
 
 describe("retention", () => {
   it("deletes attempts and deliveries older than 30 days", async () => {
-    const { deleteExpired } = await import("../src/delivery-log.ts")
+    const { deleteExpired } = await import("../src/deliveries/delivery-log.ts")
     const org = newOrg()
     const webhookId = await createWebhook(org)
     const old = delivery(org, webhookId)

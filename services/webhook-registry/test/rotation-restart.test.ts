@@ -14,7 +14,7 @@ import { eventually, type ReceivedRequest, type StubServer, startHttpServer } fr
 import { sign, verify } from "@parley/webhooks"
 import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeWebhookStore } from "../src/webhook-store.ts"
+import { makeWebhookStore } from "../src/webhooks/webhook-store.ts"
 import { type ChildRegistry, startChildRegistry } from "./child-registry.ts"
 import { box, newOrg, principalHeader, secretKey } from "./harness.ts"
 

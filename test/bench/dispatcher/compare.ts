@@ -25,8 +25,8 @@ import type { EventRecord, OrgId } from "@parley/contracts"
 import { freshDatabase } from "@parley/db/testing"
 import { deliverySignature, newId } from "@parley/platform"
 import { verify } from "@parley/webhooks"
-import { envelopeBody } from "../../../services/dispatcher/src/envelope.ts"
-import { signatureHeaders, signingKeyOf } from "../../../services/dispatcher/src/signing.ts"
+import { envelopeBody } from "../../../services/dispatcher/src/delivery/envelope.ts"
+import { signatureHeaders, signingKeyOf } from "../../../services/dispatcher/src/signing/signing.ts"
 import { type DispatcherProcess, dispatcherMain, startDispatcherProcess } from "./child.ts"
 import {
   type BusMode,

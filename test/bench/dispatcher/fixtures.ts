@@ -20,8 +20,8 @@ import { Database, loadMigrations, migrate } from "@parley/db"
 import type { FreshDatabase } from "@parley/db/testing"
 import { newId, SecretBox } from "@parley/platform"
 import { Effect, Exit, Layer, Scope } from "effect"
-import { Keyring } from "../../../services/dispatcher/src/signing.ts"
-import { WebhookDirectory } from "../../../services/dispatcher/src/webhook-directory.ts"
+import { Keyring } from "../../../services/dispatcher/src/signing/signing.ts"
+import { WebhookDirectory } from "../../../services/dispatcher/src/webhooks/webhook-directory.ts"
 
 export type BusMode = "single-node" | "kafka"
 

@@ -10,7 +10,7 @@ import type { EventRecord, OrgId, WebhookId } from "@parley/contracts"
 import { freshDatabase } from "@parley/db/testing"
 import { newId } from "@parley/platform"
 import { verify } from "@parley/webhooks"
-import { deliveryIdFor } from "../../../services/dispatcher/src/delivery-id.ts"
+import { deliveryIdFor } from "../../../services/dispatcher/src/delivery/delivery-id.ts"
 import { type DispatcherProcess, nodeArgs, startDispatcherProcess } from "./child.ts"
 import { compareDispatchers } from "./compare.ts"
 import {

@@ -16,5 +16,7 @@ export const toApiError = (error: AssistantError): ApiError => {
       return conflict("Conversation is held by another member")
     case "OutsideServiceWindow":
       return outsideServiceWindow()
+    default:
+      return error satisfies never
   }
 }

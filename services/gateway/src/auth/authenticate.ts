@@ -5,7 +5,6 @@
  */
 import type { IncomingHttpHeaders } from "node:http"
 import {
-  ErrorText,
   isWidgetOnly,
   type KeyId,
   normalizeOrigin,
@@ -15,7 +14,17 @@ import {
   type Scope,
   type UserId,
 } from "@parley/contracts"
-import { type ApiError, forbidden, sha256Hex, unauthorized } from "@parley/platform"
+import { sha256Hex } from "@parley/platform"
+import {
+  CredentialRequired,
+  type GatewayError,
+  InvalidApiKey,
+  MissingScope,
+  OriginNotAllowed,
+  SessionExpired,
+  WidgetKeyForbidden,
+} from "../errors.ts"
+import { toApiError } from "../http/errors.ts"
 import type { Route } from "../routing/route-table.ts"
 import { type CsrfPolicy, checkCsrf } from "./csrf.ts"
 import type { IdentityClient } from "./identity-client.ts"
@@ -68,9 +77,9 @@ export interface AuthenticatorOptions {
   readonly now?: () => number
 }
 
-/** Thrown as is: the pipeline answers an `ApiError` with its status and body. */
-const fail = (error: ApiError): never => {
-  throw error
+/** Thrown as its answer: the pipeline answers an `ApiError` with its status and body. */
+const fail = (error: GatewayError): never => {
+  throw toApiError(error)
 }
 
 const originOf = (headers: IncomingHttpHeaders): string | undefined => {
@@ -84,14 +93,14 @@ export const makeAuthenticator = (options: AuthenticatorOptions): Authenticator 
   const resolveKey = async (presented: PresentedKey, headers: IncomingHttpHeaders) => {
     // A malformed key or a broken checksum is refused here, without a cache probe or a call.
     const parsed = presented.value === undefined ? undefined : parseApiKey(presented.value)
-    if (parsed === undefined) return fail(unauthorized(ErrorText.invalidApiKey))
+    if (parsed === undefined) return fail(new InvalidApiKey())
     const record = await options.keys.resolve(parsed.key, parsed.prefix)
-    if (record === undefined || record.revokedAt !== null) return fail(unauthorized(ErrorText.invalidApiKey))
+    if (record === undefined || record.revokedAt !== null) return fail(new InvalidApiKey())
     const origin = originOf(headers)
     if (origin !== undefined && record.allowedOrigins.length > 0) {
       const normalized = normalizeOrigin(origin) ?? origin
       if (!record.allowedOrigins.includes(normalized)) {
-        fail(forbidden("origin_not_allowed", ErrorText.originNotAllowed))
+        fail(new OriginNotAllowed())
       }
     }
     return record
@@ -113,31 +122,31 @@ export const makeAuthenticator = (options: AuthenticatorOptions): Authenticator 
 
   const authenticatePublic = async (request: AuthenticationRequest): Promise<Caller> => {
     const presented = publicKey({ headers: request.headers, body: request.body, query: request.query })
-    if (presented === undefined) return fail(unauthorized(ErrorText.apiKeyRequired))
+    if (presented === undefined) return fail(new CredentialRequired({ text: "apiKeyRequired" }))
     const record = await resolveKey(presented, request.headers)
     const scope = request.route.scope
     if (record.scopes.length > 0 && scope !== undefined && !record.scopes.includes(scope)) {
-      fail(forbidden("missing_scope", ErrorText.missingScope(scope)))
+      fail(new MissingScope({ scope }))
     }
     return keyCaller(record, presented.form)
   }
 
   const authenticatePrivate = async (
     request: AuthenticationRequest,
-    missing: string = ErrorText.apiKeyRequired,
+    missing: CredentialRequired["text"] = "apiKeyRequired",
   ): Promise<Caller> => {
     // A key wins over a session cookie when both are present (§2.4).
     const presented = headerKey(request.headers)
     if (presented !== undefined) {
       const record = await resolveKey(presented, request.headers)
-      if (isWidgetOnly(record.scopes)) fail(forbidden("widget_key_forbidden", ErrorText.widgetKeyForbidden))
+      if (isWidgetOnly(record.scopes)) fail(new WidgetKeyForbidden())
       return keyCaller(record, presented.form)
     }
     const token = sessionToken(request.headers)
-    if (token === undefined) return fail(unauthorized(missing))
+    if (token === undefined) return fail(new CredentialRequired({ text: missing }))
     const session = await options.identity.lookupSession(sha256Hex(token))
     if (session === undefined || Date.parse(session.expiresAt) <= now()) {
-      return fail(unauthorized(ErrorText.sessionRequired))
+      return fail(new SessionExpired())
     }
     checkCsrf(options.csrf, request)
     return {
@@ -164,7 +173,7 @@ export const makeAuthenticator = (options: AuthenticatorOptions): Authenticator 
             checkCsrf(options.csrf, request)
             return { type: "anonymous" }
           }
-          return authenticatePrivate(request, ErrorText.sessionRequired)
+          return authenticatePrivate(request, "sessionRequired")
         case "operator":
         case "channels":
           return { type: "anonymous" }

@@ -11,14 +11,14 @@
  *   an API key.
  */
 import type { IncomingHttpHeaders } from "node:http"
-import { essence, forbidden, unsupportedMediaType } from "@parley/platform"
+import { essence } from "@parley/platform"
+import { CrossSiteRequest, UnsupportedMediaType } from "../errors.ts"
+import { toApiError } from "../http/errors.ts"
 
 export interface CsrfPolicy {
   /** `PARLEY_PUBLIC_URL`'s origin (`https://parley.example.com`). */
   readonly publicOrigin: string
 }
-
-export const CSRF_REFUSED = "Cross-site request refused"
 
 const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
@@ -29,9 +29,9 @@ export const checkCsrf = (
   if (!MUTATING.has(request.method)) return
   const origin = request.headers.origin
   if (typeof origin === "string" && origin !== policy.publicOrigin) {
-    throw forbidden("origin_not_allowed", CSRF_REFUSED)
+    throw toApiError(new CrossSiteRequest())
   }
   if (!request.hasBody) return
   const type = essence(request.headers["content-type"])
-  if (type !== "application/json") throw unsupportedMediaType()
+  if (type !== "application/json") throw toApiError(new UnsupportedMediaType())
 }

@@ -16,11 +16,13 @@
  *    in a header over HTTP, handed over as it is to a service in this process (`proxy/forward.ts`).
  */
 import type { Readable } from "node:stream"
-import { ApiError, notFound, type Principal, unavailable } from "@parley/platform"
+import { isApiError, type Principal } from "@parley/platform"
 import type { FastifyReply, FastifyRequest } from "fastify"
 import type { Authenticator, Caller } from "../auth/authenticate.ts"
 import { IdentityUnavailable } from "../auth/identity-client.ts"
 import { hasBodyKey } from "../auth/presented-key.ts"
+import type { KeyUsageRecorder } from "../bus/key-usage.ts"
+import { NoSuchRoute, ServiceUnreachable } from "../errors.ts"
 import type { Forwarder } from "../proxy/forward.ts"
 import type { RequestCounter } from "../ratelimit/count.ts"
 import {
@@ -31,8 +33,8 @@ import {
   routeOf,
   routingPath,
 } from "../routing/route-table.ts"
-import type { KeyUsageRecorder } from "../usage/key-usage.ts"
 import { answerPreflight, applyCors } from "./cors.ts"
+import { toApiError } from "./errors.ts"
 import { checkContentType, checkDeclaredLength, type JsonBody, readJsonBody } from "./request-body.ts"
 
 export interface PipelineDependencies {
@@ -134,11 +136,11 @@ export const makePipeline = (deps: PipelineDependencies) => {
     } catch (error) {
       if (error instanceof IdentityUnavailable) {
         request.log.warn({ err: { message: error.message } }, "identity unavailable")
-        throw unavailable()
+        throw toApiError(new ServiceUnreachable())
       }
       // A refused credential is still a request from somewhere: count it against the client's IP,
       // so guessing keys is rate limited too.
-      if (error instanceof ApiError) await count(reply, `ip:${request.ip}`, false)
+      if (isApiError(error)) await count(reply, `ip:${request.ip}`, false)
       throw error
     }
   }
@@ -152,7 +154,7 @@ export const makePipeline = (deps: PipelineDependencies) => {
     try {
       return await checkBody(request, route)
     } catch (error) {
-      if (error instanceof ApiError) await count(reply, `ip:${request.ip}`, false)
+      if (isApiError(error)) await count(reply, `ip:${request.ip}`, false)
       throw error
     }
   }
@@ -161,18 +163,18 @@ export const makePipeline = (deps: PipelineDependencies) => {
     const split = splitUrl(request.url)
     const { query } = split
     const routed = routingPath(split.path)
-    if (routed === undefined || hasDotSegment(split.path)) throw notFound()
+    if (routed === undefined || hasDotSegment(split.path)) throw toApiError(new NoSuchRoute())
 
     if (request.method === "OPTIONS") {
       // A preflight carries no credential and reaches no service: answered for a public route only.
       const asked = preflightRouteOf(routed)
-      if (asked === undefined || asked.surface !== "public") throw notFound()
+      if (asked === undefined || asked.surface !== "public") throw toApiError(new NoSuchRoute())
       applyCors(request, reply)
       await count(reply, `ip:${request.ip}`, false)
       return answerPreflight(request, reply)
     }
     const route = routeOf(request.method, routed)
-    if (route === undefined) throw notFound()
+    if (route === undefined) throw toApiError(new NoSuchRoute())
     // What the service will route: the declared segments, so it serves exactly `route`.
     const path = canonicalPath(route, split.path, routed)
 
@@ -211,7 +213,7 @@ export const makePipeline = (deps: PipelineDependencies) => {
     } catch (error) {
       // The client may still be sending the rest of a refused body (too large, or refused mid-stream):
       // end the connection with the answer rather than read (or wait for) bytes nobody wants.
-      if (error instanceof ApiError && error.status === 413) reply.header("connection", "close")
+      if (isApiError(error) && error.status === 413) reply.header("connection", "close")
       throw error
     }
   }

@@ -5,16 +5,10 @@
  */
 import type { IncomingHttpHeaders } from "node:http"
 import { type Readable, Transform, type TransformCallback } from "node:stream"
-import {
-  type ApiError,
-  essence,
-  invalidRequest,
-  parseStrictJson,
-  payloadTooLarge,
-  readBody,
-  unsupportedMediaType,
-} from "@parley/platform"
+import { type ApiError, essence, parseStrictJson, readBody } from "@parley/platform"
+import { InvalidBody, PayloadTooLarge, UnsupportedMediaType } from "../errors.ts"
 import type { Route } from "../routing/route-table.ts"
+import { toApiError } from "./errors.ts"
 
 /** Whether the request's content type suits the route's body (415 otherwise): its declared media types for uploads. */
 export const acceptsContentType = (route: Route, contentType: string | undefined): boolean => {
@@ -30,13 +24,13 @@ export const acceptsContentType = (route: Route, contentType: string | undefined
 }
 
 export const checkContentType = (route: Route, headers: IncomingHttpHeaders): void => {
-  if (!acceptsContentType(route, headers["content-type"])) throw unsupportedMediaType()
+  if (!acceptsContentType(route, headers["content-type"])) throw toApiError(new UnsupportedMediaType())
 }
 
 /** Refuses up front a body whose declared length is over the limit. */
 export const checkDeclaredLength = (headers: IncomingHttpHeaders, limit: number): void => {
   const declared = Number(headers["content-length"])
-  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge()
+  if (Number.isFinite(declared) && declared > limit) throw toApiError(new PayloadTooLarge())
 }
 
 export interface JsonBody {
@@ -68,10 +62,10 @@ export const readJsonBody = async (stream: Readable, limit: number): Promise<Jso
   try {
     value = parseStrictJson(text)
   } catch {
-    throw invalidRequest("malformed JSON body")
+    throw toApiError(new InvalidBody({ what: "malformed JSON body" }))
   }
   // Only a body that spells the escape can hold a NUL: the walk is skipped for every other one.
-  if (/\\u0000/i.test(text) && containsNul(value)) throw invalidRequest(NUL_REFUSED)
+  if (/\\u0000/i.test(text) && containsNul(value)) throw toApiError(new InvalidBody({ what: NUL_REFUSED }))
   return { bytes, value }
 }
 
@@ -95,8 +89,9 @@ export const byteBudget = (limit: number, options: { readonly refuseNul?: boolea
   return new Transform({
     transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
       seen += chunk.length
-      if (seen > limit) callback(new BodyRefused(payloadTooLarge()))
-      else if (options.refuseNul === true && chunk.includes(0)) callback(new BodyRefused(invalidRequest(NUL_REFUSED)))
+      if (seen > limit) callback(new BodyRefused(toApiError(new PayloadTooLarge())))
+      else if (options.refuseNul === true && chunk.includes(0))
+        callback(new BodyRefused(toApiError(new InvalidBody({ what: NUL_REFUSED }))))
       else callback(null, chunk)
     },
   })

@@ -12,11 +12,12 @@ import {
   injectContext,
   type Principal,
   signPrincipal,
-  unavailable,
 } from "@parley/platform"
 import type { FastifyReply, FastifyRequest } from "fastify"
-import type { GatewayMetrics } from "../gateway-metrics.ts"
+import { ServiceUnreachable } from "../errors.ts"
+import { toApiError } from "../http/errors.ts"
 import { BodyRefused, byteBudget } from "../http/request-body.ts"
+import type { GatewayMetrics } from "../metrics.ts"
 import type { Route } from "../routing/route-table.ts"
 import { requestHeadersFor, responseHeadersFor } from "./forward-headers.ts"
 import { InProcessDispatcher } from "./in-process.ts"
@@ -137,7 +138,7 @@ export const makeForwarder = (
       }
       metrics.upstreamUnavailable.inc({ service: route.service })
       request.log.warn({ service: route.service, err: { message: (error as Error).message } }, "service unreachable")
-      throw unavailable()
+      throw toApiError(new ServiceUnreachable())
     }
     metrics.upstreamDuration.observe(
       { service: route.service, status: String(response.statusCode) },

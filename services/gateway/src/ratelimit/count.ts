@@ -3,9 +3,10 @@
  * reply, and a refused request ends with 429 `rate_limited` (and `Retry-After`). The API pipeline
  * and the gateway's own routes (`/docs`) count through this one function, so both say the same.
  */
-import { rateLimited } from "@parley/platform"
 import type { FastifyReply } from "fastify"
-import type { GatewayMetrics } from "../gateway-metrics.ts"
+import { RateLimited } from "../errors.ts"
+import { toApiError } from "../http/errors.ts"
+import type { GatewayMetrics } from "../metrics.ts"
 import { resetSeconds, setRateLimitHeaders } from "./headers.ts"
 import type { RateLimiter, RateLimits } from "./policy.ts"
 
@@ -23,7 +24,7 @@ export const makeRequestCounter = (deps: {
     setRateLimitHeaders(reply, decision, limits.windowMs)
     if (!decision.allowed) {
       metrics.rateLimited.inc()
-      throw rateLimited(resetSeconds(decision.state.resetMs))
+      throw toApiError(new RateLimited({ retryAfterSeconds: resetSeconds(decision.state.resetMs) }))
     }
   }
 }

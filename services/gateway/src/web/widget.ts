@@ -14,8 +14,9 @@
  */
 import { gatewayRoutes } from "@parley/contracts"
 import type { ParleyLogger } from "@parley/platform"
-import { notFound } from "@parley/platform"
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
+import { NoSuchRoute } from "../errors.ts"
+import { toApiError } from "../http/errors.ts"
 import { IMMUTABLE, loadStaticFiles, type StaticFile, sendStaticFile, webPackageDist } from "./static-files.ts"
 
 /** The loader's `Cache-Control`: short, since its URL never changes; then a cheap 304 by ETag. */
@@ -66,13 +67,13 @@ export const registerWidgetRoutes = async (app: FastifyInstance, options: Widget
   const { widgetLoader, widgetModule } = gatewayRoutes.routes
   app.get(widgetLoader.path, { onRequest }, (request, reply) => {
     const loader = files.get("widget.js")
-    if (loader === undefined) throw notFound()
+    if (loader === undefined) throw toApiError(new NoSuchRoute())
     return sendStaticFile(request, reply, loader, LOADER_CACHE, CROSS_ORIGIN)
   })
 
   app.get<{ Params: { "*": string } }>(widgetModule.path, { onRequest }, (request, reply) => {
     const file = files.get(`widget/${request.params["*"]}`)
-    if (file === undefined) throw notFound()
+    if (file === undefined) throw toApiError(new NoSuchRoute())
     return sendStaticFile(request, reply, file, IMMUTABLE, CROSS_ORIGIN)
   })
 }

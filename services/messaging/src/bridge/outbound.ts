@@ -1,7 +1,7 @@
 import { deliverySignature } from "@parley/platform"
 import { Effect } from "effect"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
-import { MessagingResources } from "../resources.ts"
+import { MessagingResources } from "../resources/messaging-resources.ts"
 
 export const BRIDGE_USER_AGENT = "Parley-Bridge/0.1.0"
 

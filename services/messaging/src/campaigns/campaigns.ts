@@ -12,7 +12,7 @@ import { findChannel } from "../channels/repository.ts"
 import { ChannelNotConfigured, InvalidInput, NotFound, TemplateNotApproved } from "../errors.ts"
 import { countryOf } from "../numbers/org-country.ts"
 import { readPhoneNumber } from "../numbers/phone-number.ts"
-import { decodeCursor, pageOf } from "../paging.ts"
+import { decodeCursor, pageOf } from "../paging/paging.ts"
 import { bodyVariableCount, variablesProblem } from "../templates/variables.ts"
 import { CAMPAIGN_CHANNEL, CampaignWakeup } from "./wakeup.ts"
 

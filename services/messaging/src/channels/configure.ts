@@ -11,7 +11,7 @@ import {
   PhoneNumberTaken,
   ProviderUnavailable,
 } from "../errors.ts"
-import { MessagingResources } from "../resources.ts"
+import { MessagingResources } from "../resources/messaging-resources.ts"
 import { sandboxNumericId } from "../sandbox/provider.ts"
 import { findChannel, type StoredChannel, toChannel } from "./repository.ts"
 

@@ -3,7 +3,7 @@ import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect } from "effect"
 import { readPhoneNumber } from "../numbers/phone-number.ts"
-import { decodeCursor, pageOf } from "../paging.ts"
+import { decodeCursor, pageOf } from "../paging/paging.ts"
 import { CsvReader, type CsvRecord } from "./csv.ts"
 
 export interface ImportResult {

@@ -10,7 +10,7 @@ import {
 import { Database } from "@parley/db"
 import { Effect } from "effect"
 import type postgres from "postgres"
-import { decodeCursor, pageOf } from "../paging.ts"
+import { decodeCursor, pageOf } from "../paging/paging.ts"
 
 /**
  * Opt-out by keyword (docs/contract.md §9): a customer message whose whole text — trimmed, any case,

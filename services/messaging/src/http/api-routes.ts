@@ -1,11 +1,12 @@
 import { MEDIA_TYPES, normalizePhone } from "@parley/contracts"
 import { Database } from "@parley/db"
-import { invalidRequest, mediaTypeMatches, unsupportedMediaType } from "@parley/platform"
+import { mediaTypeMatches } from "@parley/platform"
 import { Effect } from "effect"
 import { createCampaign, getCampaign, listCampaignRecipients, listCampaigns } from "../campaigns/campaigns.ts"
 import { putBridgeChannel, putCloudChannel } from "../channels/configure.ts"
 import { type ImportRefused, importContacts, listContacts } from "../contacts/contacts.ts"
 import { listOptOuts, removeOptOut } from "../contacts/opt-outs.ts"
+import { InvalidCursor, InvalidInput, UnsupportedMediaType } from "../errors.ts"
 import { storeMedia } from "../media/media.ts"
 import { listMessages } from "../messages/list.ts"
 import { sendMessage } from "../messages/send.ts"
@@ -14,10 +15,6 @@ import { countryOf } from "../numbers/org-country.ts"
 import { readPhoneNumber } from "../numbers/phone-number.ts"
 import { createTemplate, listTemplates } from "../templates/templates.ts"
 import type { MessagingHandlers } from "./tenant.ts"
-
-export const badCursor = invalidRequest("cursor is not one this API issued", [
-  { path: "cursor", message: "is not valid" },
-])
 
 /** The tenant routes of docs/contract.md §9 that messaging owns, behind the gateway's signed principal. */
 export const apiHandlers = {
@@ -50,7 +47,7 @@ export const apiHandlers = {
           : { phone: "digits" in read ? read.digits : normalizePhone(query.phone) }),
         ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
       })
-      return page ?? (yield* Effect.fail(badCursor))
+      return page ?? (yield* Effect.fail(new InvalidCursor()))
     }),
 
   listTemplates: ({ principal }) => listTemplates(principal.orgId).pipe(Effect.map((data) => ({ data }))),
@@ -74,7 +71,7 @@ export const apiHandlers = {
   listCampaigns: ({ principal, query }) =>
     Effect.gen(function* () {
       const page = yield* listCampaigns(principal.orgId, query.limit ?? 50, query.cursor)
-      return page ?? (yield* Effect.fail(badCursor))
+      return page ?? (yield* Effect.fail(new InvalidCursor()))
     }),
 
   listCampaignRecipients: ({ principal, params, query }) =>
@@ -84,13 +81,13 @@ export const apiHandlers = {
         limit: query.limit ?? 50,
         cursor: query.cursor,
       })
-      return page ?? (yield* Effect.fail(badCursor))
+      return page ?? (yield* Effect.fail(new InvalidCursor()))
     }),
 
   listOptOuts: ({ principal, query }) =>
     Effect.gen(function* () {
       const page = yield* listOptOuts(principal.orgId, query.limit ?? 50, query.cursor)
-      return page ?? (yield* Effect.fail(badCursor))
+      return page ?? (yield* Effect.fail(new InvalidCursor()))
     }),
 
   deleteOptOut: ({ principal, params }) => removeOptOut(principal.orgId, params.phone),
@@ -104,8 +101,9 @@ export const apiHandlers = {
       }
       const { sql } = yield* Database
       return yield* importContacts(principal.orgId, yield* countryOf(sql, principal.orgId), chunks()).pipe(
-        Effect.mapError((refused: ImportRefused) =>
-          invalidRequest(refused.message, [{ path: "body", message: refused.message }]),
+        Effect.mapError(
+          (refused: ImportRefused) =>
+            new InvalidInput({ what: refused.message, issues: [{ path: "body", message: refused.message }] }),
         ),
       )
     }),
@@ -113,16 +111,16 @@ export const apiHandlers = {
   listContacts: ({ principal, query }) =>
     Effect.gen(function* () {
       const page = yield* listContacts(principal.orgId, query.limit ?? 50, query.cursor)
-      return page ?? (yield* Effect.fail(badCursor))
+      return page ?? (yield* Effect.fail(new InvalidCursor()))
     }),
 
   uploadMedia: ({ principal, body, request }) =>
     Effect.gen(function* () {
       if (!mediaTypeMatches(MEDIA_TYPES, request.headers["content-type"])) {
-        return yield* Effect.fail(unsupportedMediaType())
+        return yield* Effect.fail(new UnsupportedMediaType())
       }
       const bytes = yield* body
-      if (bytes.length === 0) return yield* Effect.fail(invalidRequest("the body is empty"))
+      if (bytes.length === 0) return yield* Effect.fail(new InvalidInput({ what: "the body is empty" }))
       const contentType = (request.headers["content-type"] ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? ""
       return yield* storeMedia(principal.orgId, contentType, bytes)
     }),

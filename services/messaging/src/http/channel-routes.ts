@@ -1,10 +1,10 @@
 import { normalizePhone } from "@parley/contracts"
 import { Effect, Option, Redacted } from "effect"
 import { listChannels, toChannel } from "../channels/repository.ts"
-import type { CloudIngress } from "../cloud/ingest.ts"
 import type { MessagingConfig } from "../config.ts"
+import { InvalidCursor } from "../errors.ts"
+import type { CloudIngress } from "../inbound/cloud-ingest.ts"
 import { listSandboxOutbox, sandboxInbound, sandboxTemplateUpdate } from "../sandbox/api.ts"
-import { badCursor } from "./api-routes.ts"
 import type { MessagingHandlers } from "./tenant.ts"
 
 /**
@@ -48,6 +48,6 @@ export const channelHandlers = (
           ...(query.phone === undefined ? {} : { phone: normalizePhone(query.phone) }),
           ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
         })
-        return page ?? (yield* Effect.fail(badCursor))
+        return page ?? (yield* Effect.fail(new InvalidCursor()))
       }),
   }) satisfies Partial<MessagingHandlers>

@@ -1,12 +1,13 @@
-import { constantTimeEqual, hmacSha256Hex, invalidRequest, unauthorized } from "@parley/platform"
+import { constantTimeEqual, hmacSha256Hex } from "@parley/platform"
 import { Effect, Option, Redacted, Schema } from "effect"
 import type { FastifyRequest } from "fastify"
-import { ingestBridgeMessage, ingestBridgeStatus } from "../bridge/ingress.ts"
 import { bridgeChannelByToken } from "../channels/configure.ts"
-import { acceptProviderPayload } from "../cloud/accept.ts"
-import type { CloudIngress } from "../cloud/ingest.ts"
 import type { MessagingConfig } from "../config.ts"
-import { MessagingResources } from "../resources.ts"
+import { BridgeTokenRefused, InvalidInput, InvalidSignature } from "../errors.ts"
+import { ingestBridgeMessage, ingestBridgeStatus } from "../inbound/bridge-ingress.ts"
+import { acceptProviderPayload } from "../inbound/cloud-accept.ts"
+import type { CloudIngress } from "../inbound/cloud-ingest.ts"
+import { MessagingResources } from "../resources/messaging-resources.ts"
 import type { MessagingHandlers } from "./tenant.ts"
 
 const VerifyQuery = Schema.Struct({
@@ -57,9 +58,9 @@ export const ingressHandlers = (
   const bridgeChannel = (request: FastifyRequest) =>
     Effect.gen(function* () {
       const token = bearerOf(request)
-      if (token === undefined) return yield* Effect.fail(unauthorized("Bridge token required"))
+      if (token === undefined) return yield* Effect.fail(new BridgeTokenRefused({ reason: "missing" }))
       const channel = yield* bridgeChannelByToken(token)
-      if (channel === undefined) return yield* Effect.fail(unauthorized("Invalid bridge token"))
+      if (channel === undefined) return yield* Effect.fail(new BridgeTokenRefused({ reason: "unknown" }))
       return channel
     })
 
@@ -91,11 +92,11 @@ export const ingressHandlers = (
           Option.isNone(secret) ||
           !cloudSignatureValid(Redacted.value(secret.value), raw, request.headers["x-hub-signature-256"])
         ) {
-          return yield* Effect.fail(unauthorized("Invalid signature"))
+          return yield* Effect.fail(new InvalidSignature())
         }
         const json = yield* Effect.try({
           try: () => parseProviderJson(raw.toString("utf8")),
-          catch: () => invalidRequest("malformed JSON body"),
+          catch: () => new InvalidInput({ what: "malformed JSON body" }),
         })
         yield* acceptProviderPayload(cloudIngress, json, new Date())
         return { received: true }

@@ -1,7 +1,7 @@
 import type { messagingRoutes } from "@parley/contracts"
 import type { RouteHandlers } from "@parley/platform"
 import type { MessagingError } from "../errors.ts"
-import type { MessagingServices } from "../resources.ts"
+import type { MessagingServices } from "../resources/messaging-resources.ts"
 
 /**
  * One handler per route `messagingRoutes` declares (`@parley/contracts`). docs/contract.md §9: every

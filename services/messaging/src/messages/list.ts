@@ -1,7 +1,7 @@
 import type { MessageRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect } from "effect"
-import { decodeCursor, pageOf } from "../paging.ts"
+import { decodeCursor, pageOf } from "../paging/paging.ts"
 
 interface MessageRow {
   id: string

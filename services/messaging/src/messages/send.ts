@@ -7,7 +7,7 @@ import { resolveSendChannel, type StoredChannel } from "../channels/repository.t
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
 import { ChannelNotConfigured, ProviderRejected, ProviderUnavailable } from "../errors.ts"
 import { outcomeLabel } from "../metrics.ts"
-import { MessagingResources } from "../resources.ts"
+import { MessagingResources } from "../resources/messaging-resources.ts"
 
 export interface OutboundMessage {
   /** Digits only. */

@@ -1,12 +1,11 @@
 import type { OrgId, SandboxOutboxRecord, SandboxTemplateUpdateRequest } from "@parley/contracts"
 import { Database } from "@parley/db"
-import { invalidRequest } from "@parley/platform"
 import { Effect, Option } from "effect"
 import { findChannel } from "../channels/repository.ts"
-import { acceptProviderPayload } from "../cloud/accept.ts"
-import type { CloudIngress } from "../cloud/ingest.ts"
-import { NotFound, NotSandbox } from "../errors.ts"
-import { decodeCursor, pageOf } from "../paging.ts"
+import { InvalidInput, NotFound, NotSandbox } from "../errors.ts"
+import { acceptProviderPayload } from "../inbound/cloud-accept.ts"
+import type { CloudIngress } from "../inbound/cloud-ingest.ts"
+import { decodeCursor, pageOf } from "../paging/paging.ts"
 import { inboundPayload, templatePayloads } from "./payloads.ts"
 import { sandboxMessageId } from "./provider.ts"
 
@@ -65,9 +64,10 @@ export const sandboxTemplateUpdate = (
   Effect.gen(function* () {
     if (update.status === undefined && update.qualityScore === undefined && update.category === undefined) {
       return yield* Effect.fail(
-        invalidRequest("give a status, a qualityScore or a category", [
-          { path: "status", message: "one of status, qualityScore or category is required" },
-        ]),
+        new InvalidInput({
+          what: "give a status, a qualityScore or a category",
+          issues: [{ path: "status", message: "one of status, qualityScore or category is required" }],
+        }),
       )
     }
     const { sql } = yield* Database

@@ -1,6 +1,6 @@
 import { Database, type Wakeup } from "@parley/db"
 import { Effect } from "effect"
-import type { MessagingResources } from "../resources.ts"
+import type { MessagingResources } from "../resources/messaging-resources.ts"
 import { statusPayload } from "./payloads.ts"
 import { STATUS_STEPS } from "./provider.ts"
 

@@ -2,8 +2,8 @@ import type { OutgoingRecord } from "@parley/bus"
 import { type OrgId, TemplateStatusValue as ReportedTemplateStatus } from "@parley/contracts"
 import { Effect, Schema } from "effect"
 import type postgres from "postgres"
+import { templateCategory, templateQuality, templateStatus } from "../bus/events.ts"
 import { TemplateCategoryValue, TemplateQualityValue, TemplateStatusValue } from "../cloud/payload.ts"
-import { templateCategory, templateQuality, templateStatus } from "../events.ts"
 
 /** The provider statuses that are events (docs/contract.md §7); others update nothing and fire nothing. */
 const isReportedStatus = Schema.is(ReportedTemplateStatus)

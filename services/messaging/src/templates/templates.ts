@@ -4,7 +4,7 @@ import { newId } from "@parley/platform"
 import { Effect, Option } from "effect"
 import { findChannel } from "../channels/repository.ts"
 import { ChannelNotConfigured, DuplicateTemplate, ProviderRejected, ProviderUnavailable } from "../errors.ts"
-import { MessagingResources } from "../resources.ts"
+import { MessagingResources } from "../resources/messaging-resources.ts"
 
 interface TemplateRow {
   id: string
