@@ -195,7 +195,7 @@ describe("the console's sign-in, keys and members", () => {
         page.getByRole("button", { name: "Claim" }).click(),
       ])
       expect(answer.status()).toBe(403)
-      expect(await answer.json()).toEqual({ error: "Cross-site request refused", code: "origin_not_allowed" })
+      expect(await answer.json()).toEqual({ error: "Origin not allowed for this API key", code: "origin_not_allowed" })
       expect((await answer.request().allHeaders()).cookie).toMatch(/parley_session=/)
       const keys = await parley.api("GET", "/api/org/api-keys")
       expect((keys.body as { data: Array<{ name: string }> }).data.map((k) => k.name)).not.toContain("stolen")

@@ -265,7 +265,7 @@ describe("sessions", () => {
       { cookie: org.cookie, origin: "https://evil.example" },
     )
     expect(foreign.status).toBe(403)
-    expect(await foreign.json()).toEqual({ error: "Cross-site request refused", code: "origin_not_allowed" })
+    expect(await foreign.json()).toEqual({ error: "Origin not allowed for this API key", code: "origin_not_allowed" })
     // With a session a body must be application/json: a form's types, and the uploads too.
     const before = system.upstream.requests.length
     for (const [path, type, body] of [

@@ -309,7 +309,7 @@ describe("malformed requests", () => {
       body: JSON.stringify({ email: "a@example.com", password: "whatever-password" }),
     })
     expect(response.status).toBe(403)
-    expect(await response.json()).toEqual({ error: "Cross-site request refused", code: "origin_not_allowed" })
+    expect(await response.json()).toEqual({ error: "Origin not allowed for this API key", code: "origin_not_allowed" })
   })
 })
 

@@ -4,7 +4,8 @@
  * Origin header is present it must equal PARLEY_PUBLIC_URL's origin"). A mutating request (POST,
  * PUT, PATCH, DELETE) with a session is refused when:
  * - it carries an `Origin` that is not `PARLEY_PUBLIC_URL`'s origin: 403 `origin_not_allowed`
- *   ("Cross-site request refused"; the table's text for that code names API keys);
+ *   with the table's text for that code, "Origin not allowed for this API key" (a client matches
+ *   the code and its text exactly, though the text names API keys);
  * - it has a body that is not `application/json`: 415 `unsupported_media_type`, the table's answer
  *   to a wrong content type. That includes the media upload and the contacts import, whose bodies
  *   are not JSON by definition: with a session they are refused, as the contract says; they take

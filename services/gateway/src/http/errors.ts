@@ -13,8 +13,6 @@ import {
 } from "@parley/platform"
 import type { GatewayError } from "../errors.ts"
 
-export const CSRF_REFUSED = "Cross-site request refused"
-
 export const toApiError = (error: GatewayError): ApiError => {
   switch (error._tag) {
     case "CredentialRequired":
@@ -26,7 +24,8 @@ export const toApiError = (error: GatewayError): ApiError => {
     case "OriginNotAllowed":
       return forbidden("origin_not_allowed", ErrorText.originNotAllowed)
     case "CrossSiteRequest":
-      return forbidden("origin_not_allowed", CSRF_REFUSED)
+      // The table's code and its text, exactly (docs/contract.md §1), though the text names API keys.
+      return forbidden("origin_not_allowed", ErrorText.originNotAllowed)
     case "MissingScope":
       return forbidden("missing_scope", ErrorText.missingScope(error.scope))
     case "WidgetKeyForbidden":
