@@ -1,11 +1,12 @@
 /**
  * End to end, black box (README.md): signed cloud inbound messages into `npm start` — a fresh data
  * dir, its embedded PostgreSQL server — until the tenant's webhook receiver has each one's
- * `message.inbound`, against a bare verify-and-relay baseline to the same receiver in the same run.
+ * `message.inbound`, against two baselines to the same receiver in the same run: the smallest durable
+ * implementation of the same job (durable.ts) and a bare verify-and-relay (relay.ts).
  *
  *   npm run bench -w @parley/bench -- e2e
  */
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { cpuSeconds } from "../gateway/cpu.ts"
@@ -22,8 +23,9 @@ import {
   signedPayloads,
 } from "./load.ts"
 import { startParley } from "./parley.ts"
-import { memory, sampleMemory, usage } from "./process-tree.ts"
-import { type Figures, printSummary, type Round } from "./report.ts"
+import { openStats, writesPerMessage } from "./pg-stats.ts"
+import { memory, type ParleyProcesses, sampleMemory, usage } from "./process-tree.ts"
+import { type Figures, type Loaded, printSummary, type Round } from "./report.ts"
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 5_000)
 const SENDERS = Number(process.env.BENCH_SENDERS ?? 32)
@@ -134,14 +136,7 @@ const parleyRound = async (): Promise<Round["parley"]> => {
       ...memory(processes),
     }
 
-    await throughReceiver(() => sendAsFastAsPossible(parley.url, payloads(WARMUP), SENDERS))
-    const peak = sampleMemory(processes)
-    const before = usage(processes)
-    const closed = await throughReceiver(() => sendAsFastAsPossible(parley.url, payloads(MESSAGES), SENDERS))
-    const after = usage(processes)
-    const atRate = await throughReceiver(() => sendAtRate(parley.url, payloads(MESSAGES), RATE))
-    const loaded = peak.stop()
-    const cpu = after.nodeCpu - before.nodeCpu + (after.postgresCpu - before.postgresCpu)
+    const loadedRun = await measureLoaded(parley.url, processes, dataDir)
     await parley.stop()
 
     // The same data dir again: the start of an existing installation.
@@ -151,14 +146,65 @@ const parleyRound = async (): Promise<Round["parley"]> => {
       freshStartMs: parley.startMs,
       existingStartMs: again.startMs,
       idle,
+      ...loadedRun,
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Warm-up, then the closed-loop run (CPU of Node and of every PostgreSQL process, and what the
+ * server wrote, each read after 1.5 s of quiet on both sides of the run so that the tail of the
+ * work — records written after the last delivery, statistics reported late — is counted), then the
+ * run at a fixed rate; peak memory over both.
+ */
+const measureLoaded = async (origin: string, processes: ParleyProcesses, dataDir: string): Promise<Loaded> => {
+  const stats = await openStats(dataDir)
+  try {
+    await throughReceiver(() => sendAsFastAsPossible(origin, payloads(WARMUP), SENDERS))
+    const peak = sampleMemory(processes)
+    await sleep(1_500)
+    const writesBefore = await stats.read()
+    const before = usage(processes)
+    const closed = await throughReceiver(() => sendAsFastAsPossible(origin, payloads(MESSAGES), SENDERS))
+    await sleep(1_500)
+    const after = usage(processes)
+    const writesAfter = await stats.read()
+    const atRate = await throughReceiver(() => sendAtRate(origin, payloads(MESSAGES), RATE))
+    const loaded = peak.stop()
+    const messages = closed.run.accepted.size
+    const nodeCpu = after.nodeCpu - before.nodeCpu
+    const postgresCpu = after.postgresCpu - before.postgresCpu
+    return {
       loaded,
       closed: {
-        ...figures(closed.run, closed.arrivals, cpu),
-        nodeCpuUsPerMessage: ((after.nodeCpu - before.nodeCpu) / closed.run.accepted.size) * 1e6,
+        ...figures(closed.run, closed.arrivals, nodeCpu + postgresCpu),
+        nodeCpuUsPerMessage: (nodeCpu / messages) * 1e6,
+        postgresCpuUsPerMessage: (postgresCpu / messages) * 1e6,
+        ...writesPerMessage(writesBefore, writesAfter, messages),
       },
       atRate: figures(atRate.run, atRate.arrivals, 0),
     }
   } finally {
+    await stats.close()
+  }
+}
+
+/** The durable baseline (durable.ts) on a fresh data dir of its own embedded PostgreSQL. */
+const durableRound = async (): Promise<Loaded> => {
+  const root = await mkdtemp(join(tmpdir(), "parley-bench-durable-"))
+  const port = await freePort()
+  const child = startProcess(new URL("durable.ts", here), [String(port), root, APP_SECRET, receiver])
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  try {
+    const origin = `http://127.0.0.1:${port}`
+    await waitUntilLive(`${origin}/health`, 60_000)
+    const lock = await readFile(join(root, "postgres", "postmaster.pid"), "utf8")
+    return await measureLoaded(origin, { node: child.pid as number, postmaster: Number(lock.split("\n")[0]) }, root)
+  } finally {
+    child.kill("SIGTERM")
+    await exited
     await rm(root, { recursive: true, force: true })
   }
 }
@@ -182,8 +228,9 @@ try {
   for (let round = 1; round <= ROUNDS; round++) {
     const loadBefore = loadavg()[0] as number
     const parley = await parleyRound()
+    const durable = await durableRound()
     const relayFigures = await relayRound()
-    const done: Round = { parley, relay: relayFigures, loadAverage: [loadBefore, loadavg()[0] as number] }
+    const done: Round = { parley, durable, relay: relayFigures, loadAverage: [loadBefore, loadavg()[0] as number] }
     rounds.push(done)
     console.log(`round ${round}: ${JSON.stringify(done)}`)
   }
