@@ -174,7 +174,7 @@ const sleepers = new Set<() => void>()
 const worker = async () => {
   for (;;) {
     const claimed = await workOnce().catch((error: unknown) => {
-      console.error("worker failed", error)
+      if (!stopping) console.error("worker failed", error)
       return 0
     })
     if (claimed === BATCH) continue
@@ -199,7 +199,9 @@ await sql.listen("outbox", () => {
 })
 for (let i = 0; i < WORKERS; i++) void worker()
 
+let stopping = false
 const stop = async () => {
+  stopping = true
   await sql.end({ timeout: 5 })
   await server.close()
   process.exit(0)

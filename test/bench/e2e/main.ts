@@ -12,6 +12,7 @@ import { join } from "node:path"
 import { cpuSeconds } from "../gateway/cpu.ts"
 import { freePort, startProcess, stopAll, waitUntilLive } from "../gateway/processes.ts"
 import { nodeOptionsOf } from "../node-options.ts"
+import { extractRevision } from "./before-tree.ts"
 import {
   BUSINESS_ACCOUNT_ID,
   PHONE_NUMBER_ID,
@@ -99,7 +100,10 @@ const api = async (url: string, key: string, method: string, path: string, body:
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
 }
 
-const parleyRound = async (): Promise<Round["parley"]> => {
+/** BENCH_PARLEY_BEFORE=<revision>: Parley as it was there, beside this tree's, in every round. */
+const before = process.env.BENCH_PARLEY_BEFORE ? extractRevision(process.env.BENCH_PARLEY_BEFORE) : undefined
+
+const parleyRound = async (tree?: string): Promise<Round["parley"]> => {
   const root = await mkdtemp(join(tmpdir(), "parley-bench-e2e-"))
   const dataDir = join(root, "data")
   const options = {
@@ -107,6 +111,7 @@ const parleyRound = async (): Promise<Round["parley"]> => {
     port: await freePort(),
     metricsPort: await freePort(),
     execArgv: PARLEY_EXEC_ARGV,
+    ...(tree === undefined ? {} : { root: tree }),
     env: {
       PARLEY_CLOUD_APP_SECRET: APP_SECRET,
       PARLEY_CLOUD_VERIFY_TOKEN: "bench",
@@ -227,14 +232,25 @@ try {
   )
   for (let round = 1; round <= ROUNDS; round++) {
     const loadBefore = loadavg()[0] as number
+    // The two trees alternate first and second, so that a drift in the host's load falls on each.
+    const beforeFirst = before !== undefined && round % 2 === 0
+    const beforeRun = beforeFirst ? await parleyRound(before.root) : undefined
     const parley = await parleyRound()
+    const parleyBefore = before !== undefined && !beforeFirst ? await parleyRound(before.root) : beforeRun
     const durable = await durableRound()
     const relayFigures = await relayRound()
-    const done: Round = { parley, durable, relay: relayFigures, loadAverage: [loadBefore, loadavg()[0] as number] }
+    const done: Round = {
+      parley,
+      parleyBefore,
+      durable,
+      relay: relayFigures,
+      loadAverage: [loadBefore, loadavg()[0] as number],
+    }
     rounds.push(done)
     console.log(`round ${round}: ${JSON.stringify(done)}`)
   }
-  printSummary(rounds, { messages: MESSAGES, senders: SENDERS, rate: RATE })
+  printSummary(rounds, { messages: MESSAGES, senders: SENDERS, rate: RATE, before: before?.commit })
 } finally {
   await stopAll()
+  before?.remove()
 }

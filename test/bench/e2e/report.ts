@@ -37,6 +37,8 @@ export interface Round {
       readonly postgresPssMb: number
     }
   }
+  /** Parley at BENCH_PARLEY_BEFORE's revision, same round (its start and idle figures are not kept). */
+  readonly parleyBefore?: Loaded | undefined
   readonly durable: Loaded
   readonly relay: { readonly closed: Figures; readonly atRate: Figures }
   /** One-minute load average before and after the round. */
@@ -53,7 +55,13 @@ const peakOf = (system: Loaded) => system.loaded.nodeRssMb + system.loaded.postg
 
 export const printSummary = (
   rounds: ReadonlyArray<Round>,
-  run: { readonly messages: number; readonly senders: number; readonly rate: number },
+  run: {
+    readonly messages: number
+    readonly senders: number
+    readonly rate: number
+    /** The revision of `parleyBefore`, if run. */
+    readonly before?: string | undefined
+  },
 ): void => {
   const row = (name: string, pick: (round: Round) => number, digits = 0, target = "") =>
     console.log(`| ${name} | ${spread(rounds.map(pick), digits)} | ${target} |`)
@@ -73,51 +81,47 @@ export const printSummary = (
   row("idle PSS, MB: PostgreSQL", (r) => r.parley.idle.postgresPssMb)
   row("loaded peak RSS, MB: Node", (r) => r.parley.loaded.nodeRssMb, 0, "≤ 350")
   row("loaded peak PSS, MB: PostgreSQL", (r) => r.parley.loaded.postgresPssMb)
-  row("loaded peak RSS + PSS, MB: Parley (Node + PostgreSQL)", (r) => peakOf(r.parley), 0, "≤ 400")
-  row("loaded peak RSS + PSS, MB: durable baseline", (r) => peakOf(r.durable))
-  row(`Parley messages/s (${run.senders} senders)`, (r) => r.parley.closed.messagesPerSecond)
-  row("durable baseline messages/s", (r) => r.durable.closed.messagesPerSecond)
-  row("relay messages/s", (r) => r.relay.closed.messagesPerSecond)
-  row(
-    "Parley / durable baseline",
-    (r) => r.parley.closed.messagesPerSecond / r.durable.closed.messagesPerSecond,
-    2,
-    "≥ 0.5",
-  )
-  row("Parley / relay", (r) => r.parley.closed.messagesPerSecond / r.relay.closed.messagesPerSecond, 2)
-  row("Parley ingress request p50 / p99, ms", (r) => r.parley.closed.requestP50Ms, 1)
-  row("", (r) => r.parley.closed.requestP99Ms, 1)
-  row("durable baseline request p50 / p99, ms", (r) => r.durable.closed.requestP50Ms, 1)
-  row("", (r) => r.durable.closed.requestP99Ms, 1)
-  row("Parley accept→delivery p50 / p99, ms (flat out)", (r) => r.parley.closed.deliveryP50Ms, 1)
-  row("", (r) => r.parley.closed.deliveryP99Ms, 1)
-  row(`Parley accept→delivery p50 / p99, ms (at ${run.rate}/s)`, (r) => r.parley.atRate.deliveryP50Ms, 1)
-  row("", (r) => r.parley.atRate.deliveryP99Ms, 1, "p99 ≤ 100")
-  row(`durable accept→delivery p50 / p99, ms (at ${run.rate}/s)`, (r) => r.durable.atRate.deliveryP50Ms, 1)
-  row("", (r) => r.durable.atRate.deliveryP99Ms, 1)
-  row(`relay accept→delivery p50 / p99, ms (at ${run.rate}/s)`, (r) => r.relay.atRate.deliveryP50Ms, 1)
-  row("", (r) => r.relay.atRate.deliveryP99Ms, 1)
-  const systems = [
-    ["Parley", (r: Round) => r.parley],
-    ["durable", (r: Round) => r.durable],
-  ] as const
+  const systems: Array<readonly [string, (round: Round) => Loaded]> = [["Parley", (r) => r.parley]]
+  if (rounds.every((r) => r.parleyBefore !== undefined))
+    systems.push([`Parley before (${run.before})`, (r) => r.parleyBefore as Loaded])
+  systems.push(["durable baseline", (r) => r.durable])
+  const vsDurable = (name: string) => (name === "durable baseline" ? "" : "Parley")
   for (const [name, of] of systems) {
-    row(`${name} CPU per message, µs (Node + PostgreSQL)`, (r) => of(r).closed.cpuUsPerMessage)
+    console.log(`| **${name}** | | |`)
+    row("messages/s, flat out", (r) => of(r).closed.messagesPerSecond)
+    if (vsDurable(name))
+      row(
+        "  / durable baseline's",
+        (r) => of(r).closed.messagesPerSecond / r.durable.closed.messagesPerSecond,
+        2,
+        "≥ 0.5",
+      )
+    row("ingress request p50 / p99, ms", (r) => of(r).closed.requestP50Ms, 1)
+    row("", (r) => of(r).closed.requestP99Ms, 1)
+    row("accept→delivery p50 / p99, ms (flat out)", (r) => of(r).closed.deliveryP50Ms, 1)
+    row("", (r) => of(r).closed.deliveryP99Ms, 1)
+    row(`accept→delivery p50 / p99, ms (at ${run.rate}/s)`, (r) => of(r).atRate.deliveryP50Ms, 1)
+    row("", (r) => of(r).atRate.deliveryP99Ms, 1, vsDurable(name) && "p99 ≤ 100")
+    row("CPU per message, µs (Node + PostgreSQL)", (r) => of(r).closed.cpuUsPerMessage)
     row("  of which Node", (r) => of(r).closed.nodeCpuUsPerMessage)
     row("  of which PostgreSQL", (r) => of(r).closed.postgresCpuUsPerMessage)
+    if (vsDurable(name))
+      row("  / durable baseline's", (r) => of(r).closed.cpuUsPerMessage / r.durable.closed.cpuUsPerMessage, 2, "≤ 3")
+    row(
+      "writing transactions per message",
+      (r) => of(r).closed.writingTransactionsPerMessage,
+      2,
+      vsDurable(name) && "≤ 1",
+    )
+    row("commits per message (read-only included)", (r) => of(r).closed.commitsPerMessage, 2)
+    row("WAL bytes per message", (r) => of(r).closed.walBytesPerMessage)
+    row("peak memory, MB (Node RSS + PostgreSQL PSS)", (r) => peakOf(of(r)), 0, vsDurable(name) && "≤ 400")
   }
-  row(
-    "Parley / durable CPU per message",
-    (r) => r.parley.closed.cpuUsPerMessage / r.durable.closed.cpuUsPerMessage,
-    2,
-    "≤ 3",
-  )
-  row("relay CPU per message, µs", (r) => r.relay.closed.cpuUsPerMessage)
-  for (const [name, of] of systems) {
-    row(`${name} writing transactions per message`, (r) => of(r).closed.writingTransactionsPerMessage, 2)
-    row(`${name} commits per message (read-only included)`, (r) => of(r).closed.commitsPerMessage, 2)
-    row(`${name} WAL bytes per message`, (r) => of(r).closed.walBytesPerMessage)
-  }
+  console.log("| **relay** | | |")
+  row("messages/s, flat out", (r) => r.relay.closed.messagesPerSecond)
+  row(`accept→delivery p50 / p99, ms (at ${run.rate}/s)`, (r) => r.relay.atRate.deliveryP50Ms, 1)
+  row("", (r) => r.relay.atRate.deliveryP99Ms, 1)
+  row("CPU per message, µs", (r) => r.relay.closed.cpuUsPerMessage)
   row("load average (1 min) before a round", (r) => r.loadAverage[0], 2)
   row("load average (1 min) after a round", (r) => r.loadAverage[1], 2)
 }
