@@ -1,9 +1,9 @@
 import { Bus, type BusRecord, decodeOrSkip } from "@parley/bus"
 import { ChannelOutbound, Topics } from "@parley/contracts"
 import type { Database } from "@parley/db"
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import type { MessagingResources } from "../resources.ts"
-import { sendMessage } from "./send.ts"
+import { makeSendWriteBatches, SendWriteBatches, sendMessage } from "./send.ts"
 
 export const ASSISTANT_REPLIES_GROUP = "messaging.channel-outbound"
 
@@ -49,7 +49,9 @@ export const handleAssistantReply = (
 export const consumeAssistantReplies = (options: { readonly retryBaseMs: number } = { retryBaseMs: 1000 }) =>
   Effect.gen(function* () {
     const bus = yield* Bus
-    const context = yield* Effect.context<Database | MessagingResources>()
+    // The replies of one subscription's window share their pending and outcome writes' transactions.
+    const batches = yield* makeSendWriteBatches
+    const context = Context.add(yield* Effect.context<Database | MessagingResources>(), SendWriteBatches, batches)
     return yield* bus.subscribe(
       { groupId: ASSISTANT_REPLIES_GROUP, topics: [Topics.channelOutbound] },
       decodeOrSkip(ChannelOutbound, (reply, record) =>
