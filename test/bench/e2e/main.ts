@@ -144,12 +144,12 @@ const parleyRound = async (tree?: string): Promise<Round["parley"]> => {
     const loadedRun = await measureLoaded(parley.url, processes, dataDir)
     await parley.stop()
 
-    // The same data dir again: the start of an existing installation.
-    const again = await startParley(options)
-    await again.stop()
+    // The same data dir again: the start of an existing installation (this tree's only).
+    const again = tree === undefined ? await startParley(options) : undefined
+    await again?.stop()
     return {
       freshStartMs: parley.startMs,
-      existingStartMs: again.startMs,
+      existingStartMs: again?.startMs ?? Number.NaN,
       idle,
       ...loadedRun,
     }
