@@ -24,7 +24,7 @@ import {
   signedPayloads,
 } from "./load.ts"
 import { startParley } from "./parley.ts"
-import { openStats, writesPerMessage } from "./pg-stats.ts"
+import { openStats, tableWritesPerMessage, writesPerMessage } from "./pg-stats.ts"
 import { memory, type ParleyProcesses, sampleMemory, usage } from "./process-tree.ts"
 import { type Figures, type Loaded, printSummary, type Round } from "./report.ts"
 
@@ -34,6 +34,8 @@ const RATE = Number(process.env.BENCH_RATE ?? 500)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20)
 const WARMUP = 500
+/** BENCH_TABLE_WRITES=1: also print the rows each table took per message (inserted + updated + deleted). */
+const TABLE_WRITES = process.env.BENCH_TABLE_WRITES === "1"
 /** npm start's flags (services/standalone/node-options), then BENCH_PARLEY_EXEC_ARGV. */
 const PARLEY_EXEC_ARGV = nodeOptionsOf("standalone", process.env.BENCH_PARLEY_EXEC_ARGV)
 const APP_SECRET = `bench-app-${crypto.randomUUID()}`
@@ -171,11 +173,16 @@ const measureLoaded = async (origin: string, processes: ParleyProcesses, dataDir
     const peak = sampleMemory(processes)
     await sleep(1_500)
     const writesBefore = await stats.read()
+    const tablesBefore = TABLE_WRITES ? await stats.tableWrites() : undefined
     const before = usage(processes)
     const closed = await throughReceiver(() => sendAsFastAsPossible(origin, payloads(MESSAGES), SENDERS))
     await sleep(1_500)
     const after = usage(processes)
     const writesAfter = await stats.read()
+    if (tablesBefore !== undefined)
+      console.log(
+        `rows written per message: ${tableWritesPerMessage(tablesBefore, await stats.tableWrites(), closed.run.accepted.size)}`,
+      )
     const atRate = await throughReceiver(() => sendAtRate(origin, payloads(MESSAGES), RATE))
     const loaded = peak.stop()
     const messages = closed.run.accepted.size

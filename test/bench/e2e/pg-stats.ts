@@ -25,6 +25,8 @@ export interface WriteCounters {
 
 export interface ServerStats {
   read(): Promise<WriteCounters>
+  /** Rows inserted + updated + deleted so far, per table (`pg_stat_user_tables`, reported late too). */
+  tableWrites(): Promise<Map<string, number>>
   close(): Promise<void>
 }
 
@@ -48,6 +50,12 @@ export const openStats = async (dataDir: string): Promise<ServerStats> => {
                (pg_current_wal_insert_lsn() - '0/0'::pg_lsn)::text as wal`
       return { commits: Number(row?.commits), xids: Number(row?.xids), walBytes: Number(row?.wal) }
     },
+    tableWrites: async () => {
+      const rows = await sql<Array<{ name: string; writes: string }>>`
+        select schemaname || '.' || relname as name, (n_tup_ins + n_tup_upd + n_tup_del)::text as writes
+        from pg_stat_user_tables`
+      return new Map(rows.map((row) => [row.name, Number(row.writes)]))
+    },
     close: () => sql.end({ timeout: 1 }),
   }
 }
@@ -58,3 +66,16 @@ export const writesPerMessage = (before: WriteCounters, after: WriteCounters, me
   writingTransactionsPerMessage: (after.xids - before.xids) / messages,
   walBytesPerMessage: (after.walBytes - before.walBytes) / messages,
 })
+
+/** The tables written most per message between two readings, as `table: rows` (BENCH_TABLE_WRITES). */
+export const tableWritesPerMessage = (
+  before: Map<string, number>,
+  after: Map<string, number>,
+  messages: number,
+): string =>
+  [...after]
+    .map(([name, writes]) => [name, (writes - (before.get(name) ?? 0)) / messages] as const)
+    .filter(([, perMessage]) => perMessage > 0.005)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, perMessage]) => `${name} ${perMessage.toFixed(2)}`)
+    .join(", ")
