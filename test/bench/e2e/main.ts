@@ -57,9 +57,11 @@ const receiverCall = async <T>(method: string, path: string): Promise<T> => {
 
 /**
  * Sends, then waits (at most 60 s after the last answer) until the receiver has every accepted
- * message; answers the send run and each message's arrival time.
+ * message; answers the send run and each message's arrival time. With `replies`, then also waits
+ * until the provider's API has had no send for 3 s (at most 120 s): the assistant's replies trail
+ * the webhooks, and the work per message must include them.
  */
-const throughReceiver = async (send: () => Promise<SendRun>) => {
+const throughReceiver = async (send: () => Promise<SendRun>, replies = false) => {
   await receiverCall("POST", "/reset")
   const run = await send()
   if (Object.keys(run.failures).length > 0) throw new Error(`refused or failed: ${JSON.stringify(run.failures)}`)
@@ -69,7 +71,17 @@ const throughReceiver = async (send: () => Promise<SendRun>) => {
     await sleep(20)
   }
   const { arrivals } = await receiverCall<{ arrivals: Record<string, number> }>("GET", "/arrivals")
-  return { run, arrivals }
+  let sent = (await receiverCall<{ replies: number }>("GET", "/count")).replies
+  if (replies) {
+    const repliesDeadline = Date.now() + 120_000
+    for (let quietSince = Date.now(); Date.now() - quietSince < 3_000 && Date.now() < repliesDeadline; ) {
+      await sleep(250)
+      const now = (await receiverCall<{ replies: number }>("GET", "/count")).replies
+      if (now !== sent) quietSince = Date.now()
+      sent = now
+    }
+  }
+  return { run, arrivals, replies: sent }
 }
 
 /** Throughput (accepted until last delivered), request and accept→delivery latencies. */
@@ -169,13 +181,13 @@ const parleyRound = async (tree?: string): Promise<Round["parley"]> => {
 const measureLoaded = async (origin: string, processes: ParleyProcesses, dataDir: string): Promise<Loaded> => {
   const stats = await openStats(dataDir)
   try {
-    await throughReceiver(() => sendAsFastAsPossible(origin, payloads(WARMUP), SENDERS))
+    await throughReceiver(() => sendAsFastAsPossible(origin, payloads(WARMUP), SENDERS), true)
     const peak = sampleMemory(processes)
     await sleep(1_500)
     const writesBefore = await stats.read()
     const tablesBefore = TABLE_WRITES ? await stats.tableWrites() : undefined
     const before = usage(processes)
-    const closed = await throughReceiver(() => sendAsFastAsPossible(origin, payloads(MESSAGES), SENDERS))
+    const closed = await throughReceiver(() => sendAsFastAsPossible(origin, payloads(MESSAGES), SENDERS), true)
     await sleep(1_500)
     const after = usage(processes)
     const writesAfter = await stats.read()
@@ -195,6 +207,7 @@ const measureLoaded = async (origin: string, processes: ParleyProcesses, dataDir
         nodeCpuUsPerMessage: (nodeCpu / messages) * 1e6,
         postgresCpuUsPerMessage: (postgresCpu / messages) * 1e6,
         ...writesPerMessage(writesBefore, writesAfter, messages),
+        repliesPerMessage: closed.replies / messages,
       },
       atRate: figures(atRate.run, atRate.arrivals, 0),
     }

@@ -22,6 +22,8 @@ export interface Loaded {
     readonly commitsPerMessage: number
     readonly writingTransactionsPerMessage: number
     readonly walBytesPerMessage: number
+    /** Sends the provider's API took (the replies), per message, counted until 3 s without one. */
+    readonly repliesPerMessage: number
   }
   readonly atRate: Figures
 }
@@ -115,6 +117,7 @@ export const printSummary = (
     )
     row("commits per message (read-only included)", (r) => of(r).closed.commitsPerMessage, 2)
     row("WAL bytes per message", (r) => of(r).closed.walBytesPerMessage)
+    row("replies sent per message", (r) => of(r).closed.repliesPerMessage, 2)
     row("peak memory, MB (Node RSS + PostgreSQL PSS)", (r) => peakOf(of(r)), 0, vsDurable(name) && "≤ 400")
   }
   console.log("| **relay** | | |")
