@@ -29,6 +29,8 @@ export const startParley = async (input: {
   readonly metricsPort: number
   readonly env: Record<string, string>
   readonly execArgv?: ReadonlyArray<string>
+  /** The tree whose `services/standalone` runs (an extracted revision); this one by default. */
+  readonly root?: string
 }): Promise<RunningParley> => {
   const env: Record<string, string | undefined> = { ...process.env }
   for (const name of Object.keys(env)) {
@@ -39,7 +41,7 @@ export const startParley = async (input: {
     process.execPath,
     ["--conditions=source", "--no-warnings", ...(input.execArgv ?? []), "services/standalone/src/main.ts"],
     {
-      cwd: repoRoot,
+      cwd: input.root ?? repoRoot,
       env: {
         ...env,
         PARLEY_DATA_DIR: input.dataDir,

@@ -8,7 +8,7 @@
  * - `GET /<version>/<phoneNumberId>`: the provider confirming the token can read the number (the
  *   check `PUT /api/channels/cloud` makes before it stores a channel).
  * - `GET /arrivals`: `{ deliveries, arrivals: { "<n>": time, … } }` since the last `POST /reset`;
- *   `GET /count`: `{ arrived }`, how many distinct n.
+ *   `GET /count`: `{ arrived, replies }`, how many distinct n, and how many sends the provider took.
  *
  *   node receiver.ts <port>
  */
@@ -18,6 +18,7 @@ import { createServer } from "node:http"
 const now = () => performance.timeOrigin + performance.now()
 let arrivals = new Map<number, number>()
 let deliveries = 0
+let replies = 0
 
 const server = createServer((request, response) => {
   const chunks: Array<Buffer> = []
@@ -31,6 +32,7 @@ const server = createServer((request, response) => {
       if (seq !== undefined && !arrivals.has(Number(seq))) arrivals.set(Number(seq), at)
       response.writeHead(204).end()
     } else if (request.method === "POST" && url.endsWith("/messages")) {
+      replies++
       response
         .writeHead(200, { "content-type": "application/json" })
         .end(JSON.stringify({ messaging_product: "whatsapp", messages: [{ id: `wamid.reply.${randomUUID()}` }] }))
@@ -40,7 +42,9 @@ const server = createServer((request, response) => {
         .writeHead(200, { "content-type": "application/json" })
         .end(JSON.stringify({ id, display_phone_number: "+1 555-010-0000", verified_name: "Bench" }))
     } else if (request.method === "GET" && url === "/count") {
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ arrived: arrivals.size }))
+      response
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ arrived: arrivals.size, replies }))
     } else if (request.method === "GET" && url === "/arrivals") {
       response
         .writeHead(200, { "content-type": "application/json" })
@@ -48,6 +52,7 @@ const server = createServer((request, response) => {
     } else if (request.method === "POST" && url === "/reset") {
       arrivals = new Map()
       deliveries = 0
+      replies = 0
       response.writeHead(204).end()
     } else {
       response.writeHead(404).end()

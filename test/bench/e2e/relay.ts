@@ -6,20 +6,13 @@
  *
  *   node relay.ts <port> <app secret> <receiver origin>
  */
-import { createHmac, timingSafeEqual } from "node:crypto"
-import { createServer } from "node:http"
+import { createHmac } from "node:crypto"
 import { Pool } from "undici"
+import { listenForCloudWebhooks } from "./cloud-endpoint.ts"
 
 const [, , port = "0", secret = "", receiver = ""] = process.argv
 const pool = new Pool(receiver, { connections: 32 })
 const webhookKey = Buffer.from("bench relay webhook secret")
-
-const validSignature = (header: string | string[] | undefined, body: Buffer): boolean => {
-  if (typeof header !== "string" || !header.startsWith("sha256=")) return false
-  const expected = createHmac("sha256", secret).update(body).digest()
-  const given = Buffer.from(header.slice(7), "hex")
-  return given.length === expected.length && timingSafeEqual(given, expected)
-}
 
 const relay = async (body: Buffer) => {
   const change = JSON.parse(body.toString("utf8")).entry?.[0]?.changes?.[0]?.value
@@ -42,16 +35,7 @@ const relay = async (body: Buffer) => {
   }
 }
 
-const server = createServer((request, response) => {
-  const chunks: Array<Buffer> = []
-  request.on("data", (chunk: Buffer) => chunks.push(chunk))
-  request.on("end", () => {
-    if (request.method === "GET") return void response.writeHead(200).end("ok")
-    const body = Buffer.concat(chunks)
-    if (!validSignature(request.headers["x-hub-signature-256"], body)) return void response.writeHead(401).end()
-    response.writeHead(200, { "content-type": "application/json" }).end('{"received":true}')
-    relay(body).catch((error: unknown) => console.error("relay failed", error))
-  })
+listenForCloudWebhooks(Number(port), secret, (body, response) => {
+  response.writeHead(200, { "content-type": "application/json" }).end('{"received":true}')
+  relay(body).catch((error: unknown) => console.error("relay failed", error))
 })
-server.keepAliveTimeout = 60_000
-server.listen(Number(port), "127.0.0.1")

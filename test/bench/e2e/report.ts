@@ -11,8 +11,25 @@ export interface Figures {
   readonly cpuUsPerMessage: number
 }
 
+/** A durable system under load (Parley, the durable baseline): figures, its CPU split, its writes. */
+export interface Loaded {
+  /** Largest seen during the two loaded runs. */
+  readonly loaded: { readonly nodeRssMb: number; readonly postgresPssMb: number }
+  readonly closed: Figures & {
+    readonly nodeCpuUsPerMessage: number
+    readonly postgresCpuUsPerMessage: number
+    /** Committed transactions (read-only included), transactions that wrote, WAL bytes: per message. */
+    readonly commitsPerMessage: number
+    readonly writingTransactionsPerMessage: number
+    readonly walBytesPerMessage: number
+    /** Sends the provider's API took (the replies), per message, counted until 3 s without one. */
+    readonly repliesPerMessage: number
+  }
+  readonly atRate: Figures
+}
+
 export interface Round {
-  readonly parley: {
+  readonly parley: Loaded & {
     readonly freshStartMs: number
     readonly existingStartMs: number
     readonly idle: {
@@ -21,11 +38,10 @@ export interface Round {
       readonly nodeRssMb: number
       readonly postgresPssMb: number
     }
-    /** Largest seen during the two loaded runs. */
-    readonly loaded: { readonly nodeRssMb: number; readonly postgresPssMb: number }
-    readonly closed: Figures & { readonly nodeCpuUsPerMessage: number }
-    readonly atRate: Figures
   }
+  /** Parley at BENCH_PARLEY_BEFORE's revision, same round (its start and idle figures are not kept). */
+  readonly parleyBefore?: Loaded | undefined
+  readonly durable: Loaded
   readonly relay: { readonly closed: Figures; readonly atRate: Figures }
   /** One-minute load average before and after the round. */
   readonly loadAverage: readonly [number, number]
@@ -37,9 +53,17 @@ const spread = (values: ReadonlyArray<number>, digits: number): string => {
   return `${at(0)} / ${at(Math.floor(sorted.length / 2))} / ${at(sorted.length - 1)}`
 }
 
+const peakOf = (system: Loaded) => system.loaded.nodeRssMb + system.loaded.postgresPssMb
+
 export const printSummary = (
   rounds: ReadonlyArray<Round>,
-  run: { readonly messages: number; readonly senders: number; readonly rate: number },
+  run: {
+    readonly messages: number
+    readonly senders: number
+    readonly rate: number
+    /** The revision of `parleyBefore`, if run. */
+    readonly before?: string | undefined
+  },
 ): void => {
   const row = (name: string, pick: (round: Round) => number, digits = 0, target = "") =>
     console.log(`| ${name} | ${spread(rounds.map(pick), digits)} | ${target} |`)
@@ -59,22 +83,48 @@ export const printSummary = (
   row("idle PSS, MB: PostgreSQL", (r) => r.parley.idle.postgresPssMb)
   row("loaded peak RSS, MB: Node", (r) => r.parley.loaded.nodeRssMb, 0, "≤ 350")
   row("loaded peak PSS, MB: PostgreSQL", (r) => r.parley.loaded.postgresPssMb)
-  row(`Parley messages/s (${run.senders} senders)`, (r) => r.parley.closed.messagesPerSecond)
-  row("relay messages/s", (r) => r.relay.closed.messagesPerSecond)
-  row("Parley / relay", (r) => r.parley.closed.messagesPerSecond / r.relay.closed.messagesPerSecond, 2, "≥ 0.5")
-  row("Parley ingress request p50 / p99, ms", (r) => r.parley.closed.requestP50Ms, 1)
-  row("", (r) => r.parley.closed.requestP99Ms, 1)
-  row("relay request p50 / p99, ms", (r) => r.relay.closed.requestP50Ms, 1)
-  row("", (r) => r.relay.closed.requestP99Ms, 1)
-  row("Parley accept→delivery p50 / p99, ms (flat out)", (r) => r.parley.closed.deliveryP50Ms, 1)
-  row("", (r) => r.parley.closed.deliveryP99Ms, 1)
-  row(`Parley accept→delivery p50 / p99, ms (at ${run.rate}/s)`, (r) => r.parley.atRate.deliveryP50Ms, 1)
-  row("", (r) => r.parley.atRate.deliveryP99Ms, 1, "p99 ≤ 100")
-  row(`relay accept→delivery p50 / p99, ms (at ${run.rate}/s)`, (r) => r.relay.atRate.deliveryP50Ms, 1)
+  const systems: Array<readonly [string, (round: Round) => Loaded]> = [["Parley", (r) => r.parley]]
+  if (rounds.every((r) => r.parleyBefore !== undefined))
+    systems.push([`Parley before (${run.before})`, (r) => r.parleyBefore as Loaded])
+  systems.push(["durable baseline", (r) => r.durable])
+  const vsDurable = (name: string) => (name === "durable baseline" ? "" : "Parley")
+  for (const [name, of] of systems) {
+    console.log(`| **${name}** | | |`)
+    row("messages/s, flat out", (r) => of(r).closed.messagesPerSecond)
+    if (vsDurable(name))
+      row(
+        "  / durable baseline's",
+        (r) => of(r).closed.messagesPerSecond / r.durable.closed.messagesPerSecond,
+        2,
+        "≥ 0.5",
+      )
+    row("ingress request p50 / p99, ms", (r) => of(r).closed.requestP50Ms, 1)
+    row("", (r) => of(r).closed.requestP99Ms, 1)
+    row("accept→delivery p50 / p99, ms (flat out)", (r) => of(r).closed.deliveryP50Ms, 1)
+    row("", (r) => of(r).closed.deliveryP99Ms, 1)
+    row(`accept→delivery p50 / p99, ms (at ${run.rate}/s)`, (r) => of(r).atRate.deliveryP50Ms, 1)
+    row("", (r) => of(r).atRate.deliveryP99Ms, 1, vsDurable(name) && "p99 ≤ 100")
+    row("CPU per message, µs (Node + PostgreSQL)", (r) => of(r).closed.cpuUsPerMessage)
+    row("  of which Node", (r) => of(r).closed.nodeCpuUsPerMessage)
+    row("  of which PostgreSQL", (r) => of(r).closed.postgresCpuUsPerMessage)
+    if (vsDurable(name))
+      row("  / durable baseline's", (r) => of(r).closed.cpuUsPerMessage / r.durable.closed.cpuUsPerMessage, 2, "≤ 3")
+    row(
+      "writing transactions per message",
+      (r) => of(r).closed.writingTransactionsPerMessage,
+      2,
+      vsDurable(name) && "≤ 1",
+    )
+    row("commits per message (read-only included)", (r) => of(r).closed.commitsPerMessage, 2)
+    row("WAL bytes per message", (r) => of(r).closed.walBytesPerMessage)
+    row("replies sent per message", (r) => of(r).closed.repliesPerMessage, 2)
+    row("peak memory, MB (Node RSS + PostgreSQL PSS)", (r) => peakOf(of(r)), 0, vsDurable(name) && "≤ 400")
+  }
+  console.log("| **relay** | | |")
+  row("messages/s, flat out", (r) => r.relay.closed.messagesPerSecond)
+  row(`accept→delivery p50 / p99, ms (at ${run.rate}/s)`, (r) => r.relay.atRate.deliveryP50Ms, 1)
   row("", (r) => r.relay.atRate.deliveryP99Ms, 1)
-  row("Parley CPU per message, µs (Node + PostgreSQL)", (r) => r.parley.closed.cpuUsPerMessage)
-  row("  of which Node", (r) => r.parley.closed.nodeCpuUsPerMessage)
-  row("relay CPU per message, µs", (r) => r.relay.closed.cpuUsPerMessage)
+  row("CPU per message, µs", (r) => r.relay.closed.cpuUsPerMessage)
   row("load average (1 min) before a round", (r) => r.loadAverage[0], 2)
   row("load average (1 min) after a round", (r) => r.loadAverage[1], 2)
 }

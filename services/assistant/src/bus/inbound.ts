@@ -1,10 +1,16 @@
 import { Bus, decodeOrSkip, OutboxWriter } from "@parley/bus"
 import { ChannelInbound, ChannelOutbound, encodeBusValue, Topics } from "@parley/contracts"
-import { Database, withTransaction } from "@parley/db"
+import { Database, makeGroupCommit, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Clock, Effect } from "effect"
+import { Clock, Context, Effect, Option } from "effect"
 import type postgres from "postgres"
-import { findChannelConversation, recentHistory, STALE_TURN_RETRIES, storeTurn } from "../chat/conversation-store.ts"
+import {
+  findChannelConversation,
+  recentHistory,
+  STALE_TURN_RETRIES,
+  type StaleConversation,
+  storeTurn,
+} from "../chat/conversation-store.ts"
 import { runTurn } from "../chat/turn.ts"
 import { handOffOf } from "../conversations/customer-turn.ts"
 import { channelMessageWhileHeld } from "../conversations/held-message.ts"
@@ -75,7 +81,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     const handOff = handOffOf(inbound.text, found?.state, turn)
     const outbox = yield* OutboxWriter
     const at = new Date(yield* Clock.currentTimeMillis)
-    yield* withTransaction((tx) =>
+    yield* (yield* turnCommit)((tx) =>
       Effect.gen(function* () {
         if (!(yield* claimInbound(tx, inbound))) return
         yield* storeTurn(tx, {
@@ -116,10 +122,36 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     )
   })
 
+/** A turn's writes, all through `tx`: they commit together, or not at all. */
+type TurnWrites = (tx: postgres.TransactionSql) => Effect.Effect<void, StaleConversation, OutboxWriter>
+
+/**
+ * Turns of different customers that finish together commit in one transaction (`makeGroupCommit`):
+ * each handler still goes on — and the bus commits past its record — only once its own turn
+ * committed, and a batch that fails (a stale conversation) is applied again turn by turn, so each
+ * turn gets the outcome it would have had alone. Its writes are idempotent by `claimInbound`.
+ */
+class TurnCommits extends Context.Service<
+  TurnCommits,
+  (writes: TurnWrites) => Effect.Effect<void, StaleConversation, OutboxWriter>
+>()("@parley/assistant/TurnCommits") {}
+
+/** The subscription's shared turn commits; elsewhere (a turn handled alone) a transaction of its own. */
+const turnCommit = Effect.map(Effect.serviceOption(TurnCommits), (shared) =>
+  Option.getOrElse(shared, () => (writes: TurnWrites) => withTransaction(writes)),
+)
+
 /** Subscribes to `parley.channel.inbound.v1` for as long as the Scope lives. */
 export const consumeChannelInbound = Effect.gen(function* () {
   const bus = yield* Bus
-  const context = yield* Effect.context<Database | OutboxWriter | LanguageModel>()
+  const commits = yield* makeGroupCommit((tx, turns: ReadonlyArray<TurnWrites>) =>
+    Effect.forEach(turns, (writes) => writes(tx)),
+  )
+  const context = Context.add(
+    yield* Effect.context<Database | OutboxWriter | LanguageModel>(),
+    TurnCommits,
+    commits.submit,
+  )
   const serial = new OneAtATime()
   return yield* bus.subscribe(
     { groupId: CHANNEL_INBOUND_GROUP, topics: [Topics.channelInbound] },

@@ -1,8 +1,8 @@
 import { Bus, type BusRecord, decodeOrSkip } from "@parley/bus"
 import { ChannelOutbound, Topics } from "@parley/contracts"
 import type { Database } from "@parley/db"
-import { Effect } from "effect"
-import { sendMessage } from "../messages/send.ts"
+import { Context, Effect } from "effect"
+import { makeSendWriteBatches, SendWriteBatches, sendMessage } from "../messages/send.ts"
 import type { MessagingResources } from "../resources/messaging-resources.ts"
 
 export const ASSISTANT_REPLIES_GROUP = "messaging.channel-outbound"
@@ -49,7 +49,9 @@ export const handleAssistantReply = (
 export const consumeAssistantReplies = (options: { readonly retryBaseMs: number } = { retryBaseMs: 1000 }) =>
   Effect.gen(function* () {
     const bus = yield* Bus
-    const context = yield* Effect.context<Database | MessagingResources>()
+    // The replies of one subscription's window share their pending and outcome writes' transactions.
+    const batches = yield* makeSendWriteBatches
+    const context = Context.add(yield* Effect.context<Database | MessagingResources>(), SendWriteBatches, batches)
     return yield* bus.subscribe(
       { groupId: ASSISTANT_REPLIES_GROUP, topics: [Topics.channelOutbound] },
       decodeOrSkip(ChannelOutbound, (reply, record) =>

@@ -1,7 +1,8 @@
 import type { ChannelKind, OrgId } from "@parley/contracts"
-import { Database } from "@parley/db"
+import { Database, makeGroupCommit } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Effect, Option } from "effect"
+import { Context, Effect, Option } from "effect"
+import type postgres from "postgres"
 import { postToBridge } from "../bridge/outbound.ts"
 import { resolveSendChannel, type StoredChannel } from "../channels/repository.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
@@ -55,17 +56,19 @@ export const sendMessage = (orgId: OrgId, message: OutboundMessage) =>
     // On the bridge Parley's id is the message id, known before the call, so a status the bridge
     // reports while our post is still in flight already finds the message.
     const fresh = newId("msg")
-    const inserted = yield* Effect.promise(
-      () => sql<Array<{ id: string }>>`
-        insert into messaging.messages
-          (id, org_id, channel, direction, phone, type, text, status, campaign_id, source_key, provider_message_id)
-        values (${fresh}, ${orgId}, ${channel.kind}, 'outbound', ${message.to}, ${message.content.type}, ${text},
-                'pending', ${message.campaignId ?? null}, ${message.sourceKey ?? null},
-                ${channel.kind === "bridge" ? fresh : null})
-        on conflict (org_id, source_key) where source_key is not null do nothing
-        returning id`,
-    )
-    const id = inserted[0]?.id ?? (yield* pendingSend(orgId, channel.kind, message.sourceKey))
+    const writes = yield* sendWrites
+    const inserted = yield* writes.record({
+      id: fresh,
+      orgId,
+      channel: channel.kind,
+      phone: message.to,
+      type: message.content.type,
+      text,
+      campaignId: message.campaignId ?? null,
+      sourceKey: message.sourceKey ?? null,
+      providerMessageId: channel.kind === "bridge" ? fresh : null,
+    })
+    const id = (inserted ? fresh : undefined) ?? (yield* pendingSend(orgId, channel.kind, message.sourceKey))
     if (id === undefined) return undefined
 
     const attempts = Math.max(1, message.attempts ?? 1)
@@ -96,21 +99,10 @@ export const sendMessage = (orgId: OrgId, message: OutboundMessage) =>
             ),
           )
     if (outcome._tag === "Accepted") {
-      yield* Effect.promise(
-        () => sql`
-          update messaging.messages
-          set provider_message_id = ${outcome.value}, updated_at = now(),
-              -- a bridge may report "delivered" before it answers our post: keep the further status
-              status = case when status = 'pending' then 'sent' else status end
-          where id = ${id}`,
-      )
+      yield* writes.settle({ id, providerMessageId: outcome.value, error: null })
       return { id, messageId: outcome.value } satisfies SentMessage
     }
-    yield* Effect.promise(
-      () => sql`
-        update messaging.messages set status = 'failed', error = ${outcome.detail}, updated_at = now()
-        where id = ${id}`,
-    )
+    yield* writes.settle({ id, providerMessageId: null, error: outcome.detail })
     yield* Effect.logWarning("message send failed").pipe(
       Effect.annotateLogs({ orgId, messageId: id, channel: channel.kind, detail: outcome.detail }),
     )
@@ -118,6 +110,105 @@ export const sendMessage = (orgId: OrgId, message: OutboundMessage) =>
       ? new ProviderRejected({ detail: outcome.detail })
       : new ProviderUnavailable({ detail: outcome.detail, rateLimited: outcome._tag === "RateLimited" })
   })
+
+/** A send as recorded, `pending`, before its provider call. */
+interface PendingRow {
+  readonly id: string
+  readonly orgId: OrgId
+  readonly channel: ChannelKind
+  readonly phone: string
+  readonly type: "text" | "template"
+  readonly text: string
+  readonly campaignId: string | null
+  readonly sourceKey: string | null
+  readonly providerMessageId: string | null
+}
+
+/** A send's outcome: the provider's id when it took the message, else why it failed. */
+interface Settlement {
+  readonly id: string
+  readonly providerMessageId: string | null
+  readonly error: string | null
+}
+
+/**
+ * A send's two writes, each committed before the send goes on: the `pending` row (answers false
+ * when its source key was recorded before) and the outcome. Alone, each is its own statement;
+ * under `SendWriteBatches` concurrent sends share the transactions (see `makeSendWriteBatches`).
+ */
+interface SendWrites {
+  readonly record: (row: PendingRow) => Effect.Effect<boolean>
+  readonly settle: (settlement: Settlement) => Effect.Effect<void>
+}
+
+const recordPending = (tx: postgres.Sql | postgres.TransactionSql, rows: ReadonlyArray<PendingRow>) =>
+  Effect.promise(
+    () => tx<Array<{ id: string }>>`
+      insert into messaging.messages
+        (id, org_id, channel, direction, phone, type, text, status, campaign_id, source_key, provider_message_id)
+      select r.id, r.org_id, r.channel, 'outbound', r.phone, r.type, r.text, 'pending', r.campaign_id, r.source_key,
+             r.provider_message_id
+      from jsonb_to_recordset(${tx.json(rows.map(pendingColumns) as never)}) as r (
+        id text, org_id text, channel text, phone text, type text, text text, campaign_id text, source_key text,
+        provider_message_id text)
+      on conflict (org_id, source_key) where source_key is not null do nothing
+      returning id`,
+  ).pipe(
+    Effect.map((inserted) => {
+      const ids = new Set(inserted.map((row) => row.id))
+      return rows.map((row) => ids.has(row.id))
+    }),
+  )
+
+const pendingColumns = (row: PendingRow) => ({
+  id: row.id,
+  org_id: row.orgId,
+  channel: row.channel,
+  phone: row.phone,
+  type: row.type,
+  text: row.text,
+  campaign_id: row.campaignId,
+  source_key: row.sourceKey,
+  provider_message_id: row.providerMessageId,
+})
+
+const settle = (tx: postgres.Sql | postgres.TransactionSql, settlements: ReadonlyArray<Settlement>) =>
+  Effect.promise(
+    () => tx`
+      update messaging.messages m
+      set provider_message_id = coalesce(s."providerMessageId", m.provider_message_id),
+          error = coalesce(s.error, m.error),
+          updated_at = now(),
+          -- a bridge may report "delivered" before it answers our post: keep the further status
+          status = case when s.error is not null then 'failed' when m.status = 'pending' then 'sent' else m.status end
+      from jsonb_to_recordset(${tx.json(settlements as never)}) as s (id text, "providerMessageId" text, error text)
+      where m.id = s.id`,
+  ).pipe(Effect.map(() => settlements.map(() => undefined)))
+
+/**
+ * Concurrent sends' writes in shared transactions (`makeGroupCommit`): the reply sender handles
+ * many bus records at once, and each send still goes on only once its own write committed, so what
+ * a crash can leave behind is the same as with a statement each.
+ */
+export class SendWriteBatches extends Context.Service<SendWriteBatches, SendWrites>()(
+  "@parley/messaging/SendWriteBatches",
+) {}
+
+export const makeSendWriteBatches = Effect.gen(function* () {
+  const records = yield* makeGroupCommit(recordPending)
+  const settlements = yield* makeGroupCommit(settle)
+  return { record: records.submit, settle: settlements.submit } satisfies SendWrites
+})
+
+const sendWrites: Effect.Effect<SendWrites, never, Database> = Effect.gen(function* () {
+  const batches = yield* Effect.serviceOption(SendWriteBatches)
+  if (Option.isSome(batches)) return batches.value
+  const { sql } = yield* Database
+  return {
+    record: (row) => recordPending(sql, [row]).pipe(Effect.map((inserted) => inserted[0] === true)),
+    settle: (settlement) => settle(sql, [settlement]).pipe(Effect.asVoid),
+  }
+})
 
 /**
  * A `pending` send keyed by its source is its process's while that process renews the row's
