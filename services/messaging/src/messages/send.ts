@@ -1,5 +1,5 @@
 import type { ChannelKind, OrgId } from "@parley/contracts"
-import { Database, makeGroupCommit } from "@parley/db"
+import { Database, jsonb, makeGroupCommit } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Context, Effect, Option } from "effect"
 import type postgres from "postgres"
@@ -148,7 +148,7 @@ const recordPending = (tx: postgres.Sql | postgres.TransactionSql, rows: Readonl
         (id, org_id, channel, direction, phone, type, text, status, campaign_id, source_key, provider_message_id)
       select r.id, r.org_id, r.channel, 'outbound', r.phone, r.type, r.text, 'pending', r.campaign_id, r.source_key,
              r.provider_message_id
-      from jsonb_to_recordset(${tx.json(rows.map(pendingColumns) as never)}) as r (
+      from jsonb_to_recordset(${jsonb(tx, rows.map(pendingColumns))}) as r (
         id text, org_id text, channel text, phone text, type text, text text, campaign_id text, source_key text,
         provider_message_id text)
       on conflict (org_id, source_key) where source_key is not null do nothing
@@ -181,7 +181,7 @@ const settle = (tx: postgres.Sql | postgres.TransactionSql, settlements: Readonl
           updated_at = now(),
           -- a bridge may report "delivered" before it answers our post: keep the further status
           status = case when s.error is not null then 'failed' when m.status = 'pending' then 'sent' else m.status end
-      from jsonb_to_recordset(${tx.json(settlements as never)}) as s (id text, "providerMessageId" text, error text)
+      from jsonb_to_recordset(${jsonb(tx, settlements)}) as s (id text, "providerMessageId" text, error text)
       where m.id = s.id`,
   ).pipe(Effect.map(() => settlements.map(() => undefined)))
 
