@@ -38,7 +38,12 @@ export const cancel = (turn: Turn, held: HeldBooking): Step => {
   const { known, catalog, formats, state } = turn
   if (known.cancelled !== true) return need({ kind: "cancel", booking: held })
   const { booking: _b, bookingId: _id, ...rest } = settle(state)
-  return reply(turn, catalog.cancelled(held.service, formats.date(held.date), formats.time(held.time)), rest)
+  // However the booking was made (here, the widget's form, another conversation), the lead stays a
+  // BOOKING lead with `booking: null`, as the cancellation itself leaves it (docs/contract.md §8).
+  return reply(turn, catalog.cancelled(held.service, formats.date(held.date), formats.time(held.time)), {
+    ...rest,
+    bookingMade: true,
+  })
 }
 
 export const move = (turn: Turn, held: HeldBooking): Step => {
