@@ -90,6 +90,10 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   if (previous.offered !== undefined && (namesTime || service !== undefined)) return true
   if (previous.pending !== undefined && (name !== undefined || phone !== undefined || namesTime)) return true
   if (previous.pending !== undefined && turn.context.customerPhone !== undefined && name !== undefined) return true
+  // A "yes" to the booking's own question ("May I have your name?" — "yes please") goes on with it.
+  if (previous.pending !== undefined && (previous.awaiting === "name" || previous.awaiting === "phone")) {
+    if (intents.yes && !intents.no && !intents.cancel) return true
+  }
   // A date and a time together ("Sunday at 11?") ask for a slot, whatever the verb; so does a
   // question naming a day that nothing else answers ("anything on Monday?").
   if (when.date !== undefined && when.time !== undefined && !intents.callback) return true
@@ -144,6 +148,9 @@ export const book = (turn: Turn, previous: ConversationState): Step => {
     ...turn.state,
     bookingAsked: true,
     ...(facts.service === undefined ? {} : { service: facts.service }),
+    // The name was asked for once: a visitor who answers without one ("yes please") is asked for the
+    // number next, not the same question again.
+    ...(previous.awaiting === "name" ? { awaiting: "name" as const } : {}),
   }
   const booking = { ...turn, state }
   const { when } = facts

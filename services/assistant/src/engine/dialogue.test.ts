@@ -71,6 +71,13 @@ describe("the booking dialogue", () => {
     expect(state).toMatchObject({ booking: { date: "2026-11-27", time: "10:30" }, bookingId: "bkg_1" })
   })
 
+  it("goes on with the booking when its own question is answered with a yes, instead of starting over", () => {
+    const { replies, state } = converse("I'd like to book on Friday at 10:30", "yes please", "415 555 0142")
+    expect(replies.map((r) => r.state.awaiting)).toEqual(["name", "phone", undefined])
+    expect(replies[1]?.text).not.toMatch(/what would you like to do|your name/i)
+    expect(state).toMatchObject({ booking: { date: "2026-11-27", time: "10:30" }, bookingId: "bkg_1" })
+  })
+
   it("says a closed day before asking for a phone number, and books nothing", () => {
     const answer = turn(emptyConversation, "Can I book for Sunday at 11?")
     expect(answer.text).toContain("closed on Sunday")
