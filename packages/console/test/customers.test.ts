@@ -378,6 +378,9 @@ describe("every screen of the console", () => {
     const { page, watch } = await parley.newPage()
     await page.goto(`${parley.origin}/console/`)
     await page.getByRole("heading", { name: "Sign in to the console" }).waitFor()
+    // The screen puts the focus on its heading once it has rendered; a Tab pressed before that lands
+    // elsewhere and the heading then takes the focus back (CI typed the email into nothing).
+    await page.waitForFunction(() => document.activeElement?.tagName === "H1")
     await page.keyboard.press("Tab")
     await page.keyboard.type(parley.demo.adminEmail)
     await page.keyboard.press("Tab")
