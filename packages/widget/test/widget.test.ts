@@ -319,6 +319,28 @@ describe("booking through the form", () => {
     await done(v)
   })
 
+  it("offers Parley's today to book, not the visitor's, when the visitor's clock is days behind", async () => {
+    // A phone whose clock stands ten days back: the form's first read asks for a day Parley calls past
+    // (400, in the console), which hid the form before; now the answer's Date sets the form's today.
+    const v = await visitor({ expectedConsoleErrors: [failedLoad(400)] })
+    await v.page.clock.setFixedTime(new Date(Date.now() - 10 * 86_400_000))
+    await v.page.goto(site.origin)
+    await openPanel(v.page)
+    await expect.poll(() => bookTab(v.page).isVisible()).toBe(true)
+    await bookTab(v.page).click()
+    await expect.poll(() => v.page.getByLabel("Date").inputValue()).toBe(dayFromToday(0))
+    expect(await v.page.getByLabel("Date").getAttribute("min")).toBe(dayFromToday(0))
+    await v.page.getByLabel("Service").selectOption("whitening")
+    await v.page.getByLabel("Date").fill(dayFromToday(3))
+    await v.page.getByRole("radio", { name: "14:00" }).check()
+    await v.page.getByLabel("Name").fill("Noor Haddad")
+    await v.page.getByLabel("Phone").fill("+44 7700 900321")
+    await v.page.getByRole("button", { name: "Book", exact: true }).click()
+    await expect.poll(() => v.page.getByRole("heading", { name: "You are booked" }).isVisible()).toBe(true)
+    expect(await v.page.locator("parley-widget .confirmation").textContent()).toContain("14:00")
+    await done(v)
+  })
+
   it("offers no booking to a key without the booking scopes, and no history without chat:read", async () => {
     const chatOnly = await createWidgetKey(bed.parley.url, bed.adminKey, { name: "chat only", scopes: ["chat:write"] })
     const other = await startHostPage({ parleyUrl: bed.parley.url, widgetKey: chatOnly })

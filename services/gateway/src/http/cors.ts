@@ -12,8 +12,12 @@ import type { FastifyReply, FastifyRequest } from "fastify"
 
 const ALLOWED_METHODS = "GET, POST, OPTIONS"
 const ALLOWED_HEADERS = "X-API-Key, Authorization, Content-Type"
+/**
+ * `Date` is exposed so that the widget can read Parley's clock: a visitor's clock days behind would
+ * otherwise make the booking form ask for a day Parley calls past, and hide the form.
+ */
 const EXPOSED_HEADERS =
-  "X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After"
+  "X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, Retry-After, Date"
 const PREFLIGHT_MAX_AGE_SECONDS = "600"
 
 /** Adds the CORS headers of an actual (non-preflight) response. */

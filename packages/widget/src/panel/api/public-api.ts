@@ -55,9 +55,20 @@ export interface PublicApi {
   readonly book: (body: CreateBookingRequest) => Promise<BookingRecord>
   /** The business's name (the default title) and greeting, in the widget's language. */
   readonly welcome: (locale: string) => Promise<Welcome>
+  /**
+   * Now by Parley's clock, as its last answer's `Date` said (to the second), else the visitor's: a
+   * visitor's clock can be days off, and "today" is Parley's to say.
+   */
+  readonly now: () => Date
 }
 
 export const makePublicApi = (parleyUrl: URL, key: string): PublicApi => {
+  /** Parley's clock minus the visitor's, ms, from the newest answer with a `Date` header. */
+  let clockOffsetMs = 0
+  const learnClock = (response: Response) => {
+    const said = Date.parse(response.headers.get("date") ?? "")
+    if (Number.isFinite(said)) clockOffsetMs = said - Date.now()
+  }
   const call = async <T>(method: "GET" | "POST", path: string, body: unknown, timeoutMs: number): Promise<T> => {
     const headers: Record<string, string> = { "X-API-Key": key }
     if (body !== undefined) headers["Content-Type"] = "application/json"
@@ -77,6 +88,7 @@ export const makePublicApi = (parleyUrl: URL, key: string): PublicApi => {
       // A network error, a refused CORS response or the timeout: nothing usable came back.
       throw new PublicApiError({ kind: "offline" })
     }
+    learnClock(response)
     if (response.ok) return (await response.json()) as T
     if (response.status === 429 || response.status === 503) {
       throw new PublicApiError({
@@ -114,5 +126,6 @@ export const makePublicApi = (parleyUrl: URL, key: string): PublicApi => {
     book: (body) => call("POST", "api/public/bookings", body, READ_TIMEOUT_MS),
     welcome: (locale) =>
       call("GET", `api/public/assistant?${new URLSearchParams({ locale })}`, undefined, READ_TIMEOUT_MS),
+    now: () => new Date(Date.now() + clockOffsetMs),
   }
 }

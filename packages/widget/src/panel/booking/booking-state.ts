@@ -81,7 +81,7 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
   const learn = (day: DaySlots) => {
     batch(() => {
       timezone.value = day.timezone
-      today.value = calendarDate(new Date(), day.timezone)
+      today.value = calendarDate(api.now(), day.timezone)
       if (Array.isArray(day.services)) services.value = day.services
       if (service.value === "" || !services.value.includes(service.value)) service.value = services.value[0] ?? ""
     })
@@ -90,8 +90,9 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
   /** Whether this key may read slots, and what the organization offers; once per panel. */
   const discover = async (): Promise<void> => {
     if (availability.value !== "unknown") return
-    // The visitor's today; a day before the organization's is refused as past (400): then its tomorrow.
-    let day = calendarDate(new Date())
+    // The visitor's today by Parley's clock; a day before the organization's is refused as past (400):
+    // then tomorrow in UTC, which no zone's today is after.
+    let day = calendarDate(api.now())
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const answer = await api.slots(day, undefined)
@@ -106,7 +107,7 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
       } catch (error) {
         const failure = failureOf(error)
         if (failure.kind === "refused" && failure.status === 400 && attempt === 0) {
-          day = nextDay(day)
+          day = nextDay(calendarDate(api.now(), "UTC"))
           continue
         }
         // 403: no bookings:read. Unreachable or limited: booking stays hidden until the next open.
