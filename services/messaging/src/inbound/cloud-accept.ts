@@ -1,7 +1,7 @@
 import { invalidFromIssue } from "@parley/platform"
 import { Effect, Schema } from "effect"
 import { CloudWebhookBody } from "../cloud/payload.ts"
-import { MessagingResources } from "../resources/messaging-resources.ts"
+import { MessagingMetrics } from "../metrics.ts"
 import { readCloudChanges } from "./cloud-changes.ts"
 import type { CloudIngress } from "./cloud-ingest.ts"
 
@@ -17,7 +17,7 @@ export const acceptProviderPayload = (cloudIngress: CloudIngress, json: unknown,
     )
     const changes = yield* readCloudChanges(payload, receivedAt)
     const summary = yield* cloudIngress.submit(changes)
-    const { metrics } = yield* MessagingResources
+    const metrics = yield* MessagingMetrics
     metrics.inbound.inc({ channel: "cloud" }, summary.inbound)
     metrics.statuses.inc({ channel: "cloud" }, summary.statuses)
     yield* Effect.logDebug("cloud webhook accepted").pipe(Effect.annotateLogs({ ...summary }))

@@ -34,7 +34,7 @@ export const CLOUD_INGRESS_MAX_BATCH = 100
  * it would have had by itself.
  */
 export const makeCloudIngress = (
-  metrics: MessagingMetrics,
+  metrics: MessagingMetrics["Service"],
 ): Effect.Effect<CloudIngress, never, Database | OutboxWriter | Scope.Scope> =>
   makeGroupCommit(ingestCloudPayloads, {
     maxBatch: CLOUD_INGRESS_MAX_BATCH,

@@ -3,12 +3,14 @@ import { Database, jsonb, makeGroupCommit } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Context, Effect, Option } from "effect"
 import type postgres from "postgres"
+import type { BridgeEgress } from "../bridge/bridge-egress.ts"
 import { postToBridge } from "../bridge/outbound.ts"
 import { resolveSendChannel, type StoredChannel } from "../channels/repository.ts"
+import { TokenBox } from "../channels/token-box.ts"
+import { CloudProviders } from "../cloud/cloud-providers.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
 import { ChannelNotConfigured, ProviderRejected, ProviderUnavailable } from "../errors.ts"
-import { outcomeLabel } from "../metrics.ts"
-import { MessagingResources } from "../resources/messaging-resources.ts"
+import { MessagingMetrics, outcomeLabel } from "../metrics.ts"
 
 export interface OutboundMessage {
   /** Digits only. */
@@ -265,14 +267,17 @@ const pendingSend = (orgId: OrgId, channel: ChannelKind, sourceKey: string | und
     }
   })
 
+/** What a provider call runs on: the providers, the bridge's client, the box of tokens, the metrics. */
+export type ProviderParties = CloudProviders | BridgeEgress | TokenBox | MessagingMetrics
+
 /** One provider call for an already recorded message; never fails, the outcome says how it went. */
 export const deliver = (
   channel: StoredChannel,
   id: string,
   message: OutboundMessage,
-): Effect.Effect<ProviderOutcome<string>, never, MessagingResources> =>
+): Effect.Effect<ProviderOutcome<string>, never, ProviderParties> =>
   Effect.gen(function* () {
-    const { metrics } = yield* MessagingResources
+    const metrics = yield* MessagingMetrics
     const outcome = yield* callProvider(channel, id, message)
     metrics.providerCalls.inc({ channel: channel.kind, outcome: outcomeLabel(outcome._tag) })
     return outcome
@@ -282,9 +287,10 @@ const callProvider = (
   channel: StoredChannel,
   id: string,
   message: OutboundMessage,
-): Effect.Effect<ProviderOutcome<string>, never, MessagingResources> =>
+): Effect.Effect<ProviderOutcome<string>, never, ProviderParties> =>
   Effect.gen(function* () {
-    const { cloudProvider, box } = yield* MessagingResources
+    const { of: cloudProvider } = yield* CloudProviders
+    const box = yield* TokenBox
     if (channel.kind === "bridge") {
       if (message.content.type !== "text" || channel.outbound_url === null || channel.inbound_token_sealed === null) {
         return { _tag: "Rejected", status: 400, detail: "the bridge channel carries text messages only" } as const
