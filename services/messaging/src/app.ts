@@ -17,7 +17,7 @@ import { toApiError } from "./http/errors.ts"
 import { ingressHandlers } from "./http/ingress-routes.ts"
 import type { MessagingServices } from "./http/tenant.ts"
 import { acceptProviderPayload } from "./inbound/cloud-accept.ts"
-import { makeCloudIngress } from "./inbound/cloud-ingest.ts"
+import { CloudIngress } from "./inbound/cloud-ingest.ts"
 import { MessagingMetrics } from "./metrics.ts"
 import { consumeOrganizationSettings } from "./numbers/org-country.ts"
 import { runSandboxReporter } from "./sandbox/reporter.ts"
@@ -95,10 +95,11 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       (rt) => Effect.promise(() => rt.dispose()),
     )
     // Before the server, so that closing drains the server first, then the payloads it handed in.
-    const cloudIngress = yield* makeCloudIngress(Context.get(context, MessagingMetrics)).pipe(
+    const ingress = yield* Layer.build(CloudIngress.layer).pipe(
       Effect.provideContext(context),
       Effect.provide(pinoLoggerLayer(options.logger)),
     )
+    const cloudIngress = Context.get(ingress, CloudIngress)
     if (options.background ?? true) {
       yield* runSandboxReporter(sandboxReports, (payload) =>
         acceptProviderPayload(cloudIngress, payload, new Date()),

@@ -53,7 +53,7 @@ const bearerOf = (request: FastifyRequest): string | undefined => {
  */
 export const ingressHandlers = (
   config: Pick<MessagingConfig, "cloudAppSecret" | "cloudVerifyToken">,
-  cloudIngress: CloudIngress,
+  cloudIngress: CloudIngress["Service"],
 ) => {
   const bridgeChannel = (request: FastifyRequest) =>
     Effect.gen(function* () {

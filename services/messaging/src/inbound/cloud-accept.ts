@@ -10,7 +10,7 @@ import type { CloudIngress } from "./cloud-ingest.ts"
  * which is Parley itself) decoded, read into its changes and committed through the ingress group
  * commit: the one path every provider notification takes, real or sandbox.
  */
-export const acceptProviderPayload = (cloudIngress: CloudIngress, json: unknown, receivedAt: Date) =>
+export const acceptProviderPayload = (cloudIngress: CloudIngress["Service"], json: unknown, receivedAt: Date) =>
   Effect.gen(function* () {
     const payload = yield* Schema.decodeUnknownEffect(CloudWebhookBody)(json, { errors: "all" }).pipe(
       Effect.mapError((error) => invalidFromIssue("body", error.issue)),

@@ -1,7 +1,7 @@
 import type { ChannelKind, OrgId } from "@parley/contracts"
 import { Database, jsonb, makeGroupCommit } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type postgres from "postgres"
 import type { BridgeEgress } from "../bridge/bridge-egress.ts"
 import { postToBridge } from "../bridge/outbound.ts"
@@ -136,7 +136,7 @@ interface Settlement {
 /**
  * A send's two writes, each committed before the send goes on: the `pending` row (answers false
  * when its source key was recorded before) and the outcome. Alone, each is its own statement;
- * under `SendWriteBatches` concurrent sends share the transactions (see `makeSendWriteBatches`).
+ * under `SendWriteBatches` concurrent sends share the transactions (see `SendWriteBatches.layer`).
  */
 interface SendWrites {
   readonly record: (row: PendingRow) => Effect.Effect<boolean>
@@ -194,13 +194,17 @@ const settle = (tx: postgres.Sql | postgres.TransactionSql, settlements: Readonl
  */
 export class SendWriteBatches extends Context.Service<SendWriteBatches, SendWrites>()(
   "@parley/messaging/SendWriteBatches",
-) {}
-
-export const makeSendWriteBatches = Effect.gen(function* () {
-  const records = yield* makeGroupCommit(recordPending)
-  const settlements = yield* makeGroupCommit(settle)
-  return { record: records.submit, settle: settlements.submit } satisfies SendWrites
-})
+) {
+  /** The two group commits, shared by the handlers of the subscription it is built for. */
+  static readonly layer = Layer.effect(
+    SendWriteBatches,
+    Effect.gen(function* () {
+      const records = yield* makeGroupCommit(recordPending)
+      const settlements = yield* makeGroupCommit(settle)
+      return SendWriteBatches.of({ record: records.submit, settle: settlements.submit })
+    }),
+  )
+}
 
 const sendWrites: Effect.Effect<SendWrites, never, Database> = Effect.gen(function* () {
   const batches = yield* Effect.serviceOption(SendWriteBatches)
