@@ -71,6 +71,74 @@ export const mappingProblems = (errors: string, mapping: string): Array<string> 
   return problems
 }
 
+/** The `Context.Service` classes a module declares that have no static `layer`. */
+export const servicesWithoutLayer = (text: string): Array<string> => {
+  const found: Array<string> = []
+  for (const match of text.matchAll(/class (\w+) extends Context\.Service</g)) {
+    const start = match.index ?? 0
+    const next = text.slice(start + 1).search(/\n(?:export )?(?:class|const|function|interface|type) /)
+    const body = next === -1 ? text.slice(start) : text.slice(start, start + 1 + next)
+    if (!/\bstatic (?:readonly )?layer\b/.test(body)) found.push(match[1] ?? "")
+  }
+  return found
+}
+
+/** Exported components built by a closure or gathered in a bag, outside any Layer. */
+export const closureComponents = (text: string): Array<string> => [
+  ...[...text.matchAll(/export const (make\w*Store)\b/g)].map((match) => match[1] ?? ""),
+  ...[...text.matchAll(/export (?:class|interface|type|const) (\w*Resources)\b/g)].map((match) => match[1] ?? ""),
+]
+
+/** Names app.ts imports as values from the service's own modules (`./…`). */
+const ownValues = (app: string): Array<string> =>
+  [...app.matchAll(/import\s+(type\s+)?\{([^}]*)\}\s+from\s+"\.\/[^"]+"/g)]
+    .filter((match) => match[1] === undefined)
+    .flatMap((match) =>
+      (match[2] ?? "")
+        .split(",")
+        .map((part) => part.trim())
+        .filter((part) => part !== "" && !part.startsWith("type "))
+        .map((part) => (part.split(/\s+as\s+/).pop() ?? part).trim()),
+    )
+
+/** The service's own Layers app.ts composes (`Name.layer`). */
+export const ownLayersComposed = (app: string): Array<string> =>
+  ownValues(app).filter((name) => new RegExp(`\\b${name}\\.layer\\b`).test(app))
+
+/** Own components app.ts builds by hand (`new X(`, `makeX(`) instead of composing their Layers. */
+export const componentsBuiltByHand = (app: string): Array<string> =>
+  ownValues(app).filter(
+    (name) =>
+      new RegExp(`\\bnew ${name}\\(`).test(app) || (/^make[A-Z]/.test(name) && new RegExp(`\\b${name}\\(`).test(app)),
+  )
+
+/** Folders (relative, ending in `/`) under `root` with a README.md. */
+const readmes = (root: URL, dir = ""): Array<string> =>
+  readdirSync(new URL(dir, root), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? [
+          ...(existsSync(new URL(`${dir}${entry.name}/README.md`, root)) ? [`${dir}${entry.name}/`] : []),
+          ...readmes(root, `${dir}${entry.name}/`),
+        ]
+      : [],
+  )
+
+/** What is wrong with a hot-path folder: it must give a measurement and sit behind exactly one service. */
+export const hotPathProblems = (
+  folder: string,
+  readme: string,
+  files: ReadonlyArray<string>,
+  textOf: (file: string) => string,
+): Array<string> => {
+  const problems: Array<string> = []
+  if (!/\d[\d\s.,]*\s*(?:µs|ms|\/s|×)/.test(readme)) problems.push(`${folder}README.md gives no measurement`)
+  const services = files
+    .filter((file) => file.startsWith(folder))
+    .flatMap((file) => [...textOf(file).matchAll(/class (\w+) extends Context\.Service</g)].map((match) => match[1]))
+  if (services.length !== 1) problems.push(`${folder} is behind ${services.length} services, not one`)
+  return problems
+}
+
 describe("every service", () => {
   it("is one of the six the map names", () => {
     expect(services).toEqual(["assistant", "dispatcher", "gateway", "identity", "messaging", "webhook-registry"])
@@ -134,6 +202,31 @@ describe("every service", () => {
       expect(cycles(files, graph)).toEqual([])
     })
 
+    it("declares each of its services (a Context.Service) with the Layer that provides it", () => {
+      const unprovided = files.flatMap((file) => servicesWithoutLayer(textOf(file)).map((name) => `${file}: ${name}`))
+      expect(unprovided).toEqual([])
+    })
+
+    it("exports no component built by a closure or held in a bag outside a Layer (make*Store, *Resources)", () => {
+      const found = files.flatMap((file) => closureComponents(textOf(file)).map((name) => `${file}: ${name}`))
+      expect(found).toEqual([])
+    })
+
+    it("composes its services in app.ts as Layers: app.ts builds none of its own components itself", () => {
+      const app = textOf("app.ts")
+      expect(ownLayersComposed(app)).not.toEqual([])
+      expect(componentsBuiltByHand(app)).toEqual([])
+    })
+
+    it("keeps a hot path of plain code in a folder whose README says so, with its measurement, behind one service", () => {
+      const problems = readmes(root)
+        .filter((folder) => /plain code for speed/i.test(readFileSync(new URL(`${folder}README.md`, root), "utf8")))
+        .flatMap((folder) =>
+          hotPathProblems(folder, readFileSync(new URL(`${folder}README.md`, root), "utf8"), files, textOf),
+        )
+      expect(problems).toEqual([])
+    })
+
     it("reads process.env only in config.ts", () => {
       expect(files.filter((file) => file !== "config.ts" && /\bprocess\.env\b/.test(textOf(file)))).toEqual([])
     })
@@ -168,5 +261,50 @@ switch (error._tag) {
     const text = `import { type ApiError, notFound, conflict as c } from "@parley/platform"
 import type { Principal } from "@parley/platform"`
     expect(valuesImportedFrom(text, "@parley/platform")).toEqual(["notFound", "conflict"])
+  })
+})
+
+describe("the composition checks themselves", () => {
+  it("find a service declared without the Layer that provides it", () => {
+    const text = `export class A extends Context.Service<A, {}>()("A") {
+  static readonly layer = Layer.succeed(A, {})
+}
+export class B extends Context.Service<B, {}>()("B") {}
+export const x = 1`
+    expect(servicesWithoutLayer(text)).toEqual(["B"])
+  })
+
+  it("find a store closure and a resources bag", () => {
+    expect(closureComponents("export const makeWebhookStore = (schema: string) => {}")).toEqual(["makeWebhookStore"])
+    expect(closureComponents("export class MessagingResources extends Context.Service<X, {}>()")).toEqual([
+      "MessagingResources",
+    ])
+  })
+
+  it("tell an app.ts that builds its components by hand from one that composes their Layers", () => {
+    const byHand = `import { WebhookDirectory } from "./webhooks/webhook-directory.ts"
+import { makeWebhookStore } from "./webhooks/webhook-store.ts"
+import type { Other } from "./other.ts"
+const directory = new WebhookDirectory(sql)
+const store = makeWebhookStore(schema)`
+    expect(componentsBuiltByHand(byHand)).toEqual(["WebhookDirectory", "makeWebhookStore"])
+    expect(ownLayersComposed(byHand)).toEqual([])
+    const composed = `import { type Options, WebhookStore } from "./webhooks/webhook-store.ts"
+const runtime = ManagedRuntime.make(WebhookStore.layer(schema))`
+    expect(componentsBuiltByHand(composed)).toEqual([])
+    expect(ownLayersComposed(composed)).toEqual(["WebhookStore"])
+  })
+
+  it("ask a hot path's README for a measurement and its folder for exactly one service", () => {
+    const texts: Record<string, string> = {
+      "delivery/a.ts": "export class A extends Context.Service<A, {}>()",
+      "delivery/b.ts": "export class B extends Context.Service<B, {}>()",
+    }
+    expect(
+      hotPathProblems("delivery/", "plain code for speed", Object.keys(texts), (file) => texts[file] ?? ""),
+    ).toEqual(["delivery/README.md gives no measurement", "delivery/ is behind 2 services, not one"])
+    expect(
+      hotPathProblems("delivery/", "plain: 229 µs per delivery", ["delivery/a.ts"], (file) => texts[file] ?? ""),
+    ).toEqual([])
   })
 })

@@ -60,6 +60,21 @@ export const serviceHost = (name: string): Config.Config<string> =>
     Config.withDefault("127.0.0.1"),
   )
 
+/**
+ * What the config of a service behind the gateway starts with (`name`: `IDENTITY`, `ASSISTANT`…):
+ * its database and bus, the internal secret, where it listens (`PARLEY_<NAME>_HOST`, see
+ * `serviceHost`; `PARLEY_<NAME>_PORT`, else `defaultPort`) and its log level. Spread into its own
+ * `Config.all({ ...serviceBasics("IDENTITY", 3101), … })`.
+ */
+export const serviceBasics = (name: string, defaultPort: number) => ({
+  databaseUrl,
+  kafkaBrokers,
+  internalSecret,
+  host: serviceHost(`PARLEY_${name}_HOST`),
+  port: port(`PARLEY_${name}_PORT`, defaultPort),
+  logLevel,
+})
+
 /** A service's own base URL as seen by other services (`PARLEY_IDENTITY_URL`, …). */
 export const serviceUrl = (name: string): Config.Config<string> =>
   Config.URL(name).pipe(Config.map((url) => url.href.replace(/\/$/, "")))

@@ -8,14 +8,14 @@ import { type Bus, defineService, type OutboxWriter, type ServiceApp } from "@pa
 import { assistantRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import { type InternalSecret, makeHttpServer, type ParleyLogger, serveRoutes } from "@parley/platform"
-import { Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
+import { type Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
 import { consumeChannelInbound } from "./bus/inbound.ts"
 import { AssistantConfig } from "./config.ts"
 import { ConversationFeed } from "./conversations/feed.ts"
 import { conversationHandlers } from "./http/conversation-routes.ts"
 import { toApiError } from "./http/errors.ts"
 import { privateHandlers } from "./http/private-routes.ts"
-import type { AssistantRuntime } from "./http/runtime.ts"
+import type { AssistantRuntime, AssistantServices } from "./http/runtime.ts"
 import { widgetHandlers } from "./http/widget-routes.ts"
 import { LanguageModel } from "./llm/language-model.ts"
 import type { LlmSettings } from "./llm/model-turn.ts"
@@ -56,16 +56,14 @@ export const makeAssistantApp = (
       readiness: [{ name: "postgres", check: () => sql`select 1` }],
       routes: assistantRoutes,
     })
-    const model = yield* Layer.build(LanguageModel.layer(options.llm))
-    const feed = yield* Effect.acquireRelease(
-      Effect.sync(() => ConversationFeed.make(sql)),
-      (made) => Effect.promise(() => made.close()),
-    )
-    const context = (yield* Effect.context<Database | Bus | OutboxWriter>()).pipe(
-      Context.merge(model),
-      Context.add(AssistantMetrics, AssistantMetrics.fromRegistry(app.metrics)),
-      Context.add(ConversationFeed, feed),
-    )
+    const dependencies = yield* Effect.context<Database | Bus | OutboxWriter>()
+    const services = Layer.mergeAll(
+      LanguageModel.layer(options.llm),
+      AssistantMetrics.layer(app.metrics),
+      ConversationFeed.layer,
+    ).pipe(Layer.provideMerge(Layer.succeedContext(dependencies)))
+    // Built in this Scope, so the feed stops listening after the consumer and the routes stop.
+    const context: Context.Context<AssistantServices> = yield* Layer.build(services)
     if (options.background ?? true) {
       yield* consumeChannelInbound.pipe(Effect.provideContext(context), Effect.orDie)
     }

@@ -1,13 +1,5 @@
 /** The assistant's configuration, decoded once by the composition root (`loadConfig`). */
-import {
-  databaseUrl,
-  internalSecret,
-  kafkaBrokers,
-  logLevel,
-  optionalString,
-  port,
-  serviceHost,
-} from "@parley/platform"
+import { optionalString, serviceBasics } from "@parley/platform"
 import { Config, Redacted } from "effect"
 import type { LlmSettings } from "./llm/model-turn.ts"
 
@@ -32,12 +24,7 @@ const llm: Config.Config<LlmSettings | undefined> = Config.all({
 )
 
 export const AssistantConfig = Config.all({
-  databaseUrl,
-  kafkaBrokers,
-  internalSecret,
+  ...serviceBasics("ASSISTANT", 3104),
   llm,
-  host: serviceHost("PARLEY_ASSISTANT_HOST"),
-  port: port("PARLEY_ASSISTANT_PORT", 3104),
-  logLevel,
 })
 export type AssistantConfig = Config.Success<typeof AssistantConfig>

@@ -1,5 +1,5 @@
 import type { ServiceMetrics } from "@parley/platform"
-import { Context, Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 
 type Counter<L extends string> = ReturnType<ServiceMetrics["counter"]> & {
   inc(labels: Partial<Record<L, string>>): void
@@ -17,6 +17,10 @@ export class AssistantMetrics extends Context.Service<
     readonly leads: Counter<"outcome">
   }
 >()("@parley/assistant/AssistantMetrics") {
+  /** The instruments, registered once on the service's registry. */
+  static readonly layer = (metrics: ServiceMetrics) =>
+    Layer.sync(AssistantMetrics, () => AssistantMetrics.fromRegistry(metrics))
+
   static readonly fromRegistry = (metrics: ServiceMetrics) =>
     AssistantMetrics.of({
       turns: metrics.counter({

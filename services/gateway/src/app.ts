@@ -13,27 +13,18 @@ import {
   makeMetricsServer,
   makeServiceMetrics,
   type ParleyLogger,
-  type ReadinessCheck,
   refuseUndeclaredRoutes,
   type ServiceMetrics,
 } from "@parley/platform"
-import { Config, Duration, Effect, Schedule, type Scope } from "effect"
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify"
-import { makeAuthenticator } from "./auth/authenticate.ts"
-import { makeIdentityClient } from "./auth/identity-client.ts"
-import { makeKeyCache } from "./auth/key-cache.ts"
+import { Config, Context, Duration, Effect, Layer, Schedule, type Scope } from "effect"
+import type { FastifyInstance } from "fastify"
 import { followKeyChanges } from "./bus/key-changes.ts"
-import { makeKeyUsageRecorder } from "./bus/key-usage.ts"
 import { GatewayConfig, GatewayServiceUrls } from "./config.ts"
 import { registerDocsRoutes } from "./docs/routes.ts"
-import { makePipeline } from "./http/pipeline.ts"
-import { makeGatewayMetrics } from "./metrics.ts"
-import { makeForwarder } from "./proxy/forward.ts"
-import { makeUpstreams, type ServiceTargets } from "./proxy/upstreams.ts"
-import { makeRequestCounter } from "./ratelimit/count.ts"
-import { makeMemoryRateLimiter } from "./ratelimit/memory-limiter.ts"
-import { DEFAULT_RATE_LIMITS, type RateLimiter, type RateLimits } from "./ratelimit/policy.ts"
-import { makeRedisRateLimiter, type RedisRateLimiter } from "./ratelimit/redis-limiter.ts"
+import { RequestPath } from "./http/request-path.ts"
+import { GatewayMetrics } from "./metrics.ts"
+import type { ServiceTargets } from "./proxy/upstreams.ts"
+import type { RateLimits } from "./ratelimit/policy.ts"
 import { loadConsoleFiles, registerConsoleRoutes } from "./web/console.ts"
 import { registerWidgetRoutes } from "./web/widget.ts"
 
@@ -84,64 +75,23 @@ export interface GatewayApp extends ServiceApp {
   readonly flushKeyUsage: Effect.Effect<void, never, Bus>
 }
 
-const REDIS_STARTUP_WAIT_MS = 2_000
-
 const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const
 
 export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayApp, BusError, Bus | Scope.Scope> =>
   Effect.gen(function* () {
     const instanceId = options.instanceId ?? randomUUID()
     const logger = options.logger
-    const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits }
     const metrics = options.metrics ?? makeServiceMetrics("gateway")
-    const gatewayMetrics = makeGatewayMetrics(metrics)
-
-    const upstreams = yield* Effect.acquireRelease(
-      Effect.sync(() => makeUpstreams(options.services)),
-      (u) => Effect.promise(() => u.close()),
+    // The request path is plain code for speed (http/README.md), reached through its one service.
+    const services = RequestPath.layer({ ...options, instanceId }).pipe(
+      Layer.provideMerge(GatewayMetrics.layer(metrics)),
     )
-    const identity = makeIdentityClient({ pool: upstreams.pool("identity"), internalSecret: options.internalSecret })
-    const keys = makeKeyCache({
-      identity,
-      ttlMs: options.keyCacheTtlMs ?? 60_000,
-      onLookup: (outcome) => gatewayMetrics.keyLookups.inc({ outcome }),
-    })
+    const context = yield* Layer.build(services)
+    const path = Context.get(context, RequestPath)
+    const gatewayMetrics = Context.get(context, GatewayMetrics)
 
-    const memoryLimiter = makeMemoryRateLimiter(limits)
-    const sweeper = setInterval(() => memoryLimiter.sweep(), limits.windowMs)
-    sweeper.unref()
-    yield* Effect.addFinalizer(() => Effect.sync(() => clearInterval(sweeper)))
-
-    let redisLimiter: RedisRateLimiter | undefined
-    if (options.redisUrl !== undefined) {
-      const redisUrl = options.redisUrl
-      redisLimiter = yield* Effect.acquireRelease(
-        Effect.sync(() =>
-          makeRedisRateLimiter({
-            redisUrl,
-            limits,
-            keyPrefix: options.redisKeyPrefix ?? "parley:ratelimit:",
-            instanceId,
-            fallback: memoryLimiter,
-            logger,
-            onFallbackChange: (active) => gatewayMetrics.limiterFallback.set(active ? 1 : 0),
-            ...(options.redisCommandTimeoutMs === undefined ? {} : { commandTimeoutMs: options.redisCommandTimeoutMs }),
-          }),
-        ),
-        (limiter) => Effect.promise(() => limiter.close()),
-      )
-      // Start counting in Redis from the first request when it is there; if it is down, serve anyway.
-      const limiter = redisLimiter
-      const connected = yield* Effect.promise(() => limiter.connected(REDIS_STARTUP_WAIT_MS))
-      if (!connected) logger.warn("rate limiter: Redis not reachable at start, counting in memory until it is")
-    } else {
-      logger.info("rate limiter: no REDIS_URL, counting in memory on this instance")
-    }
-    const limiter: RateLimiter = redisLimiter ?? memoryLimiter
-
-    const usage = makeKeyUsageRecorder()
     const bus = yield* Bus
-    const flushKeyUsage = usage.flush
+    const flushKeyUsage = path.usage.flush
     yield* Effect.forkScoped(
       flushKeyUsage.pipe(
         Effect.provideService(Bus, bus),
@@ -150,31 +100,8 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     )
     // Notes taken since the last flush are published on the way out.
     yield* Effect.addFinalizer(() => flushKeyUsage.pipe(Effect.provideService(Bus, bus)))
-    yield* followKeyChanges(keys, instanceId, () => gatewayMetrics.keyChanges.inc())
-
-    const readiness: Array<ReadinessCheck> = [
-      {
-        name: "identity",
-        check: async () => {
-          const response = await upstreams.pool("identity").request({ method: "GET", path: "/health/live" })
-          await response.body.dump()
-          if (response.statusCode !== 200) throw new Error(`identity answered ${response.statusCode}`)
-        },
-      },
-    ]
-    if (redisLimiter !== undefined) {
-      // Optional (docs/contract.md §3: the gateway keeps serving without Redis): its state shows in the
-      // body, not in the status, and is read from the limiter's breaker, so a hung Redis cannot make
-      // the probe itself wait.
-      const shared = redisLimiter
-      readiness.push({
-        name: "redis",
-        optional: true,
-        check: () => {
-          if (shared.usingFallback) throw new Error("Redis unreachable: counting in memory")
-        },
-      })
-    }
+    yield* followKeyChanges(path.keys, instanceId, () => gatewayMetrics.keyChanges.inc())
+    const readiness = path.readiness
 
     const app = makeHttpServer({
       service: "gateway",
@@ -191,13 +118,7 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     app.removeAllContentTypeParsers()
     app.addContentTypeParser("*", (_request, payload, done) => done(null, payload))
 
-    const count = makeRequestCounter({ limiter, limits, metrics: gatewayMetrics })
-    const pipeline = makePipeline({
-      authenticator: makeAuthenticator({ keys, identity, csrf: { publicOrigin: new URL(options.publicUrl).origin } }),
-      count,
-      forwarder: makeForwarder(upstreams, gatewayMetrics, options.internalSecret),
-      usage,
-    })
+    const pipeline = path.handle
     app.route({ method: [...ALL_METHODS], url: "/api/*", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/channels/*", handler: pipeline })
     app.route({ method: [...ALL_METHODS], url: "/channels", handler: pipeline })
@@ -207,7 +128,7 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     refuseUndeclaredRoutes(app, gatewayRoutes)
     // The OpenAPI document and its page (docs/contract.md §11), served by the gateway itself: not
     // authenticated, so counted per client IP as every unauthenticated request is (§3).
-    const countByIp = (request: FastifyRequest, reply: FastifyReply) => count(reply, `ip:${request.ip}`, false)
+    const countByIp = path.countByIp
     registerDocsRoutes(app, { publicUrl: options.publicUrl, count: countByIp })
     // The console (docs/contract.md §14): its files, counted per client IP like the docs.
     const consoleFiles = yield* Effect.promise(() => loadConsoleFiles(options.consoleDir, logger))
@@ -223,7 +144,7 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
       metricsHttp: metricsApp,
       metrics,
       instanceId,
-      limiterInMemory: () => redisLimiter === undefined || redisLimiter.usingFallback,
+      limiterInMemory: path.limiterInMemory,
       flushKeyUsage,
     }
   })

@@ -1,7 +1,8 @@
 /** The gateway's own metrics, beside the platform's per-route HTTP metrics. */
 import { LATENCY_BUCKETS_SECONDS, type ServiceMetrics } from "@parley/platform"
+import { Context, Layer } from "effect"
 
-export interface GatewayMetrics {
+export interface GatewayInstruments {
   readonly keyLookups: ReturnType<ServiceMetrics["counter"]>
   readonly keyChanges: ReturnType<ServiceMetrics["counter"]>
   readonly rateLimited: ReturnType<ServiceMetrics["counter"]>
@@ -10,7 +11,15 @@ export interface GatewayMetrics {
   readonly upstreamUnavailable: ReturnType<ServiceMetrics["counter"]>
 }
 
-export const makeGatewayMetrics = (metrics: ServiceMetrics): GatewayMetrics => ({
+export class GatewayMetrics extends Context.Service<GatewayMetrics, GatewayInstruments>()(
+  "@parley/gateway/GatewayMetrics",
+) {
+  /** The instruments, registered once on the service's registry. */
+  static readonly layer = (metrics: ServiceMetrics) =>
+    Layer.sync(GatewayMetrics, () => GatewayMetrics.of(instrumentsOf(metrics)))
+}
+
+const instrumentsOf = (metrics: ServiceMetrics): GatewayInstruments => ({
   keyLookups: metrics.counter({
     name: "parley_gateway_key_cache_lookups_total",
     help: "API key resolutions, by outcome (hit: answered from memory; miss: asked identity)",

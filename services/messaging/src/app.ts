@@ -1,32 +1,25 @@
 import { type Bus, defineService, type OutboxWriter, type ServiceApp } from "@parley/bus"
 import { messagingRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate, Wakeup } from "@parley/db"
-import { EgressClient, type Resolver } from "@parley/egress"
-import {
-  makeHttpServer,
-  metricsForService,
-  type ParleyLogger,
-  pinoLoggerLayer,
-  SecretBox,
-  serveRoutes,
-} from "@parley/platform"
-import { Context, Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import type { Resolver } from "@parley/egress"
+import { makeHttpServer, metricsForService, type ParleyLogger, pinoLoggerLayer, serveRoutes } from "@parley/platform"
+import { Context, Effect, Layer, ManagedRuntime } from "effect"
+import { BridgeEgress } from "./bridge/bridge-egress.ts"
 import { consumeAssistantReplies } from "./bus/assistant-replies.ts"
 import { CampaignWakeup } from "./campaigns/wakeup.ts"
 import { type CampaignWorkerOptions, runCampaignWorker } from "./campaigns/worker.ts"
-import { makeGraphClient } from "./cloud/graph-client.ts"
-import { graphProvider } from "./cloud/provider.ts"
+import { TokenBox } from "./channels/token-box.ts"
+import { CloudProviders } from "./cloud/cloud-providers.ts"
 import { MessagingConfig } from "./config.ts"
 import { apiHandlers } from "./http/api-routes.ts"
 import { channelHandlers } from "./http/channel-routes.ts"
 import { toApiError } from "./http/errors.ts"
 import { ingressHandlers } from "./http/ingress-routes.ts"
+import type { MessagingServices } from "./http/tenant.ts"
 import { acceptProviderPayload } from "./inbound/cloud-accept.ts"
-import { makeCloudIngress } from "./inbound/cloud-ingest.ts"
-import { makeMessagingMetrics } from "./metrics.ts"
+import { CloudIngress } from "./inbound/cloud-ingest.ts"
+import { MessagingMetrics } from "./metrics.ts"
 import { consumeOrganizationSettings } from "./numbers/org-country.ts"
-import { MessagingResources } from "./resources/messaging-resources.ts"
-import { makeSandboxProvider } from "./sandbox/provider.ts"
 import { runSandboxReporter } from "./sandbox/reporter.ts"
 
 export const MESSAGING_SCHEMA = "messaging"
@@ -64,36 +57,18 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
   Effect.gen(function* () {
     const { config } = options
     yield* migrateMessaging
-    const egress = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        EgressClient.make({
-          allowPrivate: config.allowPrivateUrls,
-          timeoutMs: 10_000,
-          ...(options.resolver === undefined ? {} : { lookup: options.resolver }),
-        }),
-      ),
-      (client) => Effect.promise(() => client.close()),
-    )
     const metrics = metricsForService("messaging", options.logger)
-    const graph = makeGraphClient({ baseUrl: config.cloudApiUrl, version: config.cloudApiVersion })
-    const box = SecretBox.fromBase64Key(Redacted.value(config.secretKey))
-    const { sql: providerSql } = yield* Database
     // The sandbox's status reporter is woken by each message the sandbox accepts (docs/contract.md §16).
     const sandboxReports = new Wakeup()
-    const sandbox = makeSandboxProvider(providerSql, sandboxReports)
-    const resources = MessagingResources.of({
-      metrics: makeMessagingMetrics(metrics),
-      graph,
-      cloudProvider: (channel) => (channel.sandbox ? sandbox(channel) : graphProvider(graph, box, channel)),
-      egress,
-      box,
-      allowPrivateUrls: config.allowPrivateUrls,
-    })
-    const wakeup = yield* Layer.build(CampaignWakeup.layer)
-    const context = (yield* Effect.context<Database | OutboxWriter | Bus>()).pipe(
-      Context.add(MessagingResources, resources),
-      Context.merge(wakeup),
-    )
+    const dependencies = yield* Effect.context<Database | OutboxWriter | Bus>()
+    const services = Layer.mergeAll(
+      MessagingMetrics.layer(metrics),
+      BridgeEgress.layer({ allowPrivateUrls: config.allowPrivateUrls, resolver: options.resolver }),
+      CloudProviders.layer({ baseUrl: config.cloudApiUrl, version: config.cloudApiVersion, sandboxReports }),
+      CampaignWakeup.layer,
+    ).pipe(Layer.provideMerge(TokenBox.layer(config.secretKey)), Layer.provideMerge(Layer.succeedContext(dependencies)))
+    // Built in this Scope, so the clients are released after everything below that uses them.
+    const context: Context.Context<MessagingServices> = yield* Layer.build(services)
 
     // The settings projection runs whatever `background` says: every route reading a number needs it.
     yield* consumeOrganizationSettings.pipe(
@@ -120,10 +95,11 @@ export const makeMessagingApp = (options: MessagingAppOptions) =>
       (rt) => Effect.promise(() => rt.dispose()),
     )
     // Before the server, so that closing drains the server first, then the payloads it handed in.
-    const cloudIngress = yield* makeCloudIngress(resources.metrics).pipe(
+    const ingress = yield* Layer.build(CloudIngress.layer).pipe(
       Effect.provideContext(context),
       Effect.provide(pinoLoggerLayer(options.logger)),
     )
+    const cloudIngress = Context.get(ingress, CloudIngress)
     if (options.background ?? true) {
       yield* runSandboxReporter(sandboxReports, (payload) =>
         acceptProviderPayload(cloudIngress, payload, new Date()),

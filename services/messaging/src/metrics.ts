@@ -1,7 +1,16 @@
 import type { ServiceMetrics } from "@parley/platform"
+import { Context, Layer } from "effect"
 
 /** The service's own counters and histograms, on the registry `/metrics` serves. */
-export const makeMessagingMetrics = (metrics: ServiceMetrics) => ({
+export class MessagingMetrics extends Context.Service<MessagingMetrics, ReturnType<typeof instrumentsOf>>()(
+  "@parley/messaging/MessagingMetrics",
+) {
+  /** The instruments, registered once on the service's registry. */
+  static readonly layer = (metrics: ServiceMetrics) =>
+    Layer.sync(MessagingMetrics, () => MessagingMetrics.of(instrumentsOf(metrics)))
+}
+
+const instrumentsOf = (metrics: ServiceMetrics) => ({
   inbound: metrics.counter({
     name: "parley_messaging_inbound_messages_total",
     help: "Customer messages accepted (new, not redeliveries), by channel",
@@ -29,7 +38,6 @@ export const makeMessagingMetrics = (metrics: ServiceMetrics) => ({
     labelNames: ["outcome"],
   }),
 })
-export type MessagingMetrics = ReturnType<typeof makeMessagingMetrics>
 
 export const outcomeLabel = (tag: "Accepted" | "Rejected" | "RateLimited" | "Unavailable"): string =>
   tag === "Accepted"

@@ -3,7 +3,7 @@ import { webhookRegistryRoutes } from "@parley/contracts"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import type { Resolver } from "@parley/egress"
 import { makeHttpServer, type ParleyLogger, SecretBox, serveRoutes } from "@parley/platform"
-import { Effect, Layer, ManagedRuntime, Redacted, Schedule, type Scope } from "effect"
+import { Context, Effect, Layer, ManagedRuntime, Redacted, Schedule, type Scope } from "effect"
 import type { FastifyInstance } from "fastify"
 import { runDeliveryLogConsumers } from "./bus/consumers.ts"
 import { WebhookRegistryConfig } from "./config.ts"
@@ -13,7 +13,7 @@ import { deliveryHandlers } from "./http/deliveries.ts"
 import { toApiError } from "./http/errors.ts"
 import { webhookHandlers } from "./http/webhooks.ts"
 import { PreviousSecretSweepEvery } from "./webhooks/rotation.ts"
-import { makeWebhookStore } from "./webhooks/webhook-store.ts"
+import { WebhookStore } from "./webhooks/webhook-store.ts"
 
 export interface WebhookRegistryOptions {
   readonly logger: ParleyLogger
@@ -53,16 +53,18 @@ export const makeWebhookRegistryApp = (
       Effect.repeat(Schedule.spaced(CleanupEvery)),
       Effect.forkScoped,
     )
-    const store = makeWebhookStore(schema)
+    const dependencies = yield* Effect.context<Database | OutboxWriter>()
+    const services = WebhookStore.layer(schema).pipe(Layer.provideMerge(Layer.succeedContext(dependencies)))
+    const runtime: ManagedRuntime.ManagedRuntime<RegistryServices, never> = yield* Effect.acquireRelease(
+      Effect.sync(() => ManagedRuntime.make(services)),
+      (rt) => rt.disposeEffect,
+    )
+    // Built now, so a broken dependency fails startup rather than the first request.
+    const store = Context.get(yield* Effect.promise(() => runtime.context()), WebhookStore)
     yield* Effect.suspend(() => store.forgetExpiredPreviousSecrets()).pipe(
       Effect.catchCause((cause) => Effect.logWarning("forgetting expired previous secrets failed", { cause })),
       Effect.repeat(Schedule.spaced(PreviousSecretSweepEvery)),
       Effect.forkScoped,
-    )
-    const context = yield* Effect.context<RegistryServices>()
-    const runtime = yield* Effect.acquireRelease(
-      Effect.sync(() => ManagedRuntime.make(Layer.succeedContext(context))),
-      (rt) => rt.disposeEffect,
     )
     const app: FastifyInstance = makeHttpServer({
       service: "webhook-registry",
@@ -73,7 +75,6 @@ export const makeWebhookRegistryApp = (
     const routeContext = {
       sql,
       schema,
-      store,
       box: SecretBox.fromBase64Key(
         typeof options.secretKey === "string" ? options.secretKey : Redacted.value(options.secretKey),
       ),

@@ -14,9 +14,15 @@ import { eventually, type ReceivedRequest, type StubServer, startHttpServer } fr
 import { sign, verify } from "@parley/webhooks"
 import { type Context, Effect, Exit, Layer, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeWebhookStore } from "../src/webhooks/webhook-store.ts"
+import { WebhookStore } from "../src/webhooks/webhook-store.ts"
 import { type ChildRegistry, startChildRegistry } from "./child-registry.ts"
 import { box, newOrg, principalHeader, secretKey } from "./harness.ts"
+
+/** The registry's sweep, through its WebhookStore service as `app.ts` composes it. */
+const forgetExpiredPreviousSecrets = (now: Date) =>
+  WebhookStore.use((store) => store.forgetExpiredPreviousSecrets(now)).pipe(
+    Effect.provide(WebhookStore.layer("webhook_registry")),
+  )
 
 type Services = Bus | OutboxWriter | Database
 
@@ -136,9 +142,7 @@ describe("a rotation", () => {
 
     // A day later, the registry's sweep (the one each instance runs every minute) ends the window.
     const dayLater = new Date(row.previous_secret_expires_at.getTime() + 1)
-    expect(
-      await Effect.runPromiseWith(context)(makeWebhookStore("webhook_registry").forgetExpiredPreviousSecrets(dayLater)),
-    ).toBe(1)
+    expect(await Effect.runPromiseWith(context)(forgetExpiredPreviousSecrets(dayLater))).toBe(1)
     await eventually(async () => {
       const [projected] = await db.sql`
         select previous_sealed_secret from dispatcher.webhooks where webhook_id = ${id}`

@@ -8,9 +8,15 @@ import { eventually } from "@parley/platform/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PreviousSecretWindowMs } from "../src/webhooks/rotation.ts"
-import { makeWebhookStore } from "../src/webhooks/webhook-store.ts"
+import { WebhookStore } from "../src/webhooks/webhook-store.ts"
 import { type Tap, tapTopic } from "./bus-tap.ts"
 import { box, makeRegistryHarness, newOrg, type RegistryHarness } from "./harness.ts"
+
+/** The registry's sweep, through its WebhookStore service as `app.ts` composes it. */
+const forgetExpiredPreviousSecrets = (now: Date) =>
+  WebhookStore.use((store) => store.forgetExpiredPreviousSecrets(now)).pipe(
+    Effect.provide(WebhookStore.layer("webhook_registry")),
+  )
 
 let harness: RegistryHarness
 let tap: Tap
@@ -59,8 +65,7 @@ const changesOf = (id: string, count: number) =>
     }
   })
 
-const sweep = (now: Date) =>
-  Effect.runPromiseWith(harness.context)(makeWebhookStore("webhook_registry").forgetExpiredPreviousSecrets(now))
+const sweep = (now: Date) => Effect.runPromiseWith(harness.context)(forgetExpiredPreviousSecrets(now))
 
 describe("rotating a secret", () => {
   it("keeps the key in use before it, sealed, for 24 hours, and publishes it sealed beside the new one", async () => {

@@ -101,7 +101,13 @@ export const seedProjection = async (sql: FreshDatabase["sql"], changes: Readonl
     loadMigrations(new URL("../../../services/dispatcher/migrations/", import.meta.url)),
   )
   await Effect.runPromise(migrate({ sql, schema: "dispatcher", migrations }))
-  const directory = new WebhookDirectory(sql, new Keyring((sealed) => box.open(sealed)))
+  const directory = Effect.runSync(
+    WebhookDirectory.useSync((directory) => directory).pipe(
+      Effect.provide(WebhookDirectory.layer("dispatcher")),
+      Effect.provide(Keyring.layer((sealed) => box.open(sealed))),
+      Effect.provideService(Database, { sql }),
+    ),
+  )
   for (const change of changes) await directory.apply(JSON.parse(change.value) as WebhookChanged)
 }
 

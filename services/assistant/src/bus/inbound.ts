@@ -2,7 +2,7 @@ import { Bus, decodeOrSkip, OutboxWriter } from "@parley/bus"
 import { ChannelInbound, ChannelOutbound, encodeBusValue, Topics } from "@parley/contracts"
 import { Database, makeGroupCommit, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Clock, Context, Effect, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import type postgres from "postgres"
 import {
   findChannelConversation,
@@ -134,7 +134,16 @@ type TurnWrites = (tx: postgres.TransactionSql) => Effect.Effect<void, StaleConv
 class TurnCommits extends Context.Service<
   TurnCommits,
   (writes: TurnWrites) => Effect.Effect<void, StaleConversation, OutboxWriter>
->()("@parley/assistant/TurnCommits") {}
+>()("@parley/assistant/TurnCommits") {
+  /** One group commit, shared by the handlers of the subscription it is built for. */
+  static readonly layer = Layer.effect(
+    TurnCommits,
+    Effect.map(
+      makeGroupCommit((tx, turns: ReadonlyArray<TurnWrites>) => Effect.forEach(turns, (writes) => writes(tx))),
+      (commits) => TurnCommits.of(commits.submit),
+    ),
+  )
+}
 
 /** The subscription's shared turn commits; elsewhere (a turn handled alone) a transaction of its own. */
 const turnCommit = Effect.map(Effect.serviceOption(TurnCommits), (shared) =>
@@ -144,13 +153,9 @@ const turnCommit = Effect.map(Effect.serviceOption(TurnCommits), (shared) =>
 /** Subscribes to `parley.channel.inbound.v1` for as long as the Scope lives. */
 export const consumeChannelInbound = Effect.gen(function* () {
   const bus = yield* Bus
-  const commits = yield* makeGroupCommit((tx, turns: ReadonlyArray<TurnWrites>) =>
-    Effect.forEach(turns, (writes) => writes(tx)),
-  )
-  const context = Context.add(
+  const context = Context.merge(
     yield* Effect.context<Database | OutboxWriter | LanguageModel>(),
-    TurnCommits,
-    commits.submit,
+    yield* Layer.build(TurnCommits.layer),
   )
   const serial = new OneAtATime()
   return yield* bus.subscribe(

@@ -5,7 +5,8 @@ import type { OrgId } from "@parley/contracts"
  * every assistant instance on the database); each instance LISTENs on one connection, started with
  * its first subscriber, and hands `cnv_…` ids to the subscribers of that organization only.
  */
-import { Context, Effect } from "effect"
+import { Database } from "@parley/db"
+import { Context, Effect, Layer } from "effect"
 import type postgres from "postgres"
 
 export const CONVERSATIONS_CHANNEL = "parley_assistant_conversations"
@@ -33,6 +34,18 @@ export interface ConversationFeedShape {
 export class ConversationFeed extends Context.Service<ConversationFeed, ConversationFeedShape>()(
   "@parley/assistant/ConversationFeed",
 ) {
+  /** The feed on the service's Database, listening for as long as the Layer's scope lives. */
+  static readonly layer = Layer.effect(
+    ConversationFeed,
+    Effect.gen(function* () {
+      const { sql } = yield* Database
+      return yield* Effect.acquireRelease(
+        Effect.sync(() => ConversationFeed.make(sql)),
+        (made) => Effect.promise(() => made.close()),
+      )
+    }),
+  )
+
   static readonly make = (sql: postgres.Sql): ConversationFeedShape => {
     const byOrg = new Map<string, Set<ChangeListener>>()
     let size = 0

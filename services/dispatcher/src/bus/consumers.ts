@@ -1,19 +1,22 @@
 import { Bus, decodeOrSkip } from "@parley/bus"
 import { DeliveryRecord, EventRecord, EventTopics, isoTimestamp, Topics, WebhookChanged } from "@parley/contracts"
 import { Effect } from "effect"
-import type { AttemptRunner } from "../delivery/attempt-runner.ts"
+import { Deliveries } from "../delivery/deliveries.ts"
 import { deliveryIdFor } from "../delivery/delivery-id.ts"
 import {
   DirectoryCacheMs,
   type DispatchTarget,
   isDeliverableTo,
-  type WebhookDirectory,
+  WebhookDirectory,
 } from "../webhooks/webhook-directory.ts"
 
-export interface DispatcherParts {
-  readonly directory: WebhookDirectory
+interface DispatcherParts extends ConsumerOptions {
+  readonly directory: WebhookDirectory["Service"]
   /** Makes each attempt within its webhook's share, or parks it (docs/design.md §3.3). */
-  readonly runner: AttemptRunner
+  readonly runner: Deliveries["Service"]
+}
+
+export interface ConsumerOptions {
   readonly groupPrefix: string
   /** Records in flight per partition of the event and deliveries topics. */
   readonly deliveryWindow: number
@@ -134,8 +137,9 @@ export const deliverDeliveries = (parts: DispatcherParts, topic: string, name: s
  * their groups together: on Kafka each join waits out the broker's initial rebalance delay (3 s by
  * default), and one after another the five made the dispatcher ~15 s late to become ready.
  */
-export const runDispatcherConsumers = (parts: DispatcherParts) =>
+export const runDispatcherConsumers = (options: ConsumerOptions) =>
   Effect.gen(function* () {
+    const parts: DispatcherParts = { ...options, directory: yield* WebhookDirectory, runner: yield* Deliveries }
     yield* Effect.all(
       [
         projectWebhooks(parts),

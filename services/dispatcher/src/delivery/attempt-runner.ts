@@ -15,7 +15,7 @@ import {
 } from "./webhook-shares.ts"
 
 export interface AttemptRunnerParts {
-  readonly directory: WebhookDirectory
+  readonly directory: Pick<WebhookDirectory["Service"], "target">
   readonly attemptLog: AttemptLog
   readonly parked: ParkedDeliveries
   /** Publishes through a group commit shared by every handler of this process. */

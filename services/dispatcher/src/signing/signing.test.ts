@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto"
 import { sign, standardSignature, verify } from "@parley/webhooks"
 import { sampleEnvelope } from "@parley/webhooks/testing"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Keyring, signatureHeaders, signingKeyOf } from "./signing.ts"
 
@@ -52,10 +53,16 @@ describe("signing an attempt", () => {
 
   it("a keyring makes a webhook's keys once and again only when its sealed secrets change", () => {
     const opened: Array<string> = []
-    const ring = new Keyring((sealed) => {
-      opened.push(sealed)
-      return sealed === "a" ? current : previous
-    })
+    const ring = Effect.runSync(
+      Keyring.useSync((ring) => ring).pipe(
+        Effect.provide(
+          Keyring.layer((sealed) => {
+            opened.push(sealed)
+            return sealed === "a" ? current : previous
+          }),
+        ),
+      ),
+    )
     const first = ring.keysOf("wh_1", { sealed: "a", previousSealed: null, previousUntil: 0 })
     expect(ring.keysOf("wh_1", { sealed: "a", previousSealed: null, previousUntil: 0 })).toBe(first)
     const rotated = ring.keysOf("wh_1", { sealed: "b", previousSealed: "a", previousUntil: 5 })

@@ -6,6 +6,7 @@
  * (`Keyring`), not per attempt: an HMAC from a ready `KeyObject` costs ~3 µs here.
  */
 import { createHmac, createSecretKey, type KeyObject } from "node:crypto"
+import { Context, Layer } from "effect"
 
 /** One secret, ready to sign both ways. */
 export interface SigningKey {
@@ -69,8 +70,18 @@ export interface SealedSecrets {
  * The keys of each webhook, opened and made once per secret: a webhook's entry is rebuilt only when
  * its sealed secrets change (a rotation, or the previous key's window ending), so the old keys are
  * dropped with it. Bounded: cleared when it holds more webhooks than any dispatcher serves at once.
+ * `keysOf` runs for every projection row read, so it answers plainly, not as an Effect.
  */
-export class Keyring {
+export class Keyring extends Context.Service<
+  Keyring,
+  { readonly keysOf: (webhookId: string, secrets: SealedSecrets) => WebhookKeys }
+>()("@parley/dispatcher/Keyring") {
+  /** A keyring that opens sealed secrets with `open` (the service's `SecretBox`). */
+  static readonly layer = (open: (sealed: string) => string) =>
+    Layer.sync(Keyring, () => Keyring.of(new OpenedKeys(open)))
+}
+
+class OpenedKeys {
   readonly #open: (sealed: string) => string
   readonly #byWebhook = new Map<string, { readonly secrets: SealedSecrets; readonly keys: WebhookKeys }>()
 

@@ -1,5 +1,5 @@
 import type { OrgId, WebhookChanged, WebhookId } from "@parley/contracts"
-import { clientOptions, loadMigrations, migrate } from "@parley/db"
+import { clientOptions, Database, loadMigrations, migrate } from "@parley/db"
 import { type FreshDatabase, freshDatabase } from "@parley/db/testing"
 import { Effect } from "effect"
 import postgres from "postgres"
@@ -39,10 +39,25 @@ const secrets: Record<string, string> = {
 }
 const opened: Array<string> = []
 const keyring = () =>
-  new Keyring((sealed) => {
-    opened.push(sealed)
-    return secrets[sealed] as string
-  })
+  Effect.runSync(
+    Keyring.useSync((ring) => ring).pipe(
+      Effect.provide(
+        Keyring.layer((sealed) => {
+          opened.push(sealed)
+          return secrets[sealed] as string
+        }),
+      ),
+    ),
+  )
+/** The directory as the dispatcher's Layer builds it, on this test's client. */
+const directoryOf = (ring: Keyring["Service"], schema: string) =>
+  Effect.runSync(
+    WebhookDirectory.useSync((directory) => directory).pipe(
+      Effect.provide(WebhookDirectory.layer(schema)),
+      Effect.provideService(Database, { sql }),
+      Effect.provideService(Keyring, ring),
+    ),
+  )
 
 let version = 0
 const change = (webhookId: string, orgId: string, enabled: boolean): WebhookChanged =>
@@ -60,7 +75,7 @@ const change = (webhookId: string, orgId: string, enabled: boolean): WebhookChan
 
 describe("the dispatcher's webhook directory", () => {
   it("answers a burst of lookups of one webhook or organization with one query each", async () => {
-    const directory = new WebhookDirectory(sql, keyring(), "directory_test")
+    const directory = directoryOf(keyring(), "directory_test")
     await directory.apply(change("wh_burst", "org_burst", true))
     lookups.length = 0
     const targets = await Promise.all(Array.from({ length: 200 }, () => directory.target("wh_burst" as WebhookId)))
@@ -73,7 +88,7 @@ describe("the dispatcher's webhook directory", () => {
   })
 
   it("does not keep an answer read before a change it applied meanwhile", async () => {
-    const directory = new WebhookDirectory(sql, keyring(), "directory_test")
+    const directory = directoryOf(keyring(), "directory_test")
     await directory.apply(change("wh_race", "org_race", true))
     const before = directory.target("wh_race" as WebhookId)
     await directory.apply(change("wh_race", "org_race", false))
@@ -83,7 +98,7 @@ describe("the dispatcher's webhook directory", () => {
 
   it("holds the previous key of a rotation until a later change drops it, opening each secret once", async () => {
     const ring = keyring()
-    const directory = new WebhookDirectory(sql, ring, "directory_test")
+    const directory = directoryOf(ring, "directory_test")
     const expiresAt = new Date(Date.now() + 86_400_000)
     await directory.apply({
       ...change("wh_rotated", "org_rotated", true),
@@ -99,7 +114,7 @@ describe("the dispatcher's webhook directory", () => {
     expect(opened.sort()).toEqual(["rotated", "sealed"])
 
     // Read again from the table (another directory, no cache): the keys already made are reused.
-    const reread = await new WebhookDirectory(sql, ring, "directory_test").target("wh_rotated" as WebhookId)
+    const reread = await directoryOf(ring, "directory_test").target("wh_rotated" as WebhookId)
     expect(reread?.keys).toBe(during?.keys)
     expect(opened).toHaveLength(2)
 

@@ -6,8 +6,10 @@ import {
   type WebhookStateRow,
   webhookStateColumns,
 } from "@parley/contracts"
+import { Database } from "@parley/db"
+import { Context, Effect, Layer } from "effect"
 import type postgres from "postgres"
-import type { Keyring, WebhookKeys } from "../signing/signing.ts"
+import { Keyring, type WebhookKeys } from "../signing/signing.ts"
 
 /** What the dispatcher knows of one webhook: where to send, what it wants, how to sign. */
 export interface DispatchTarget {
@@ -100,16 +102,45 @@ class ReadThrough<A> {
 
 /**
  * The dispatcher's projection of `parley.registry.webhooks.v1` in its own schema: applying a change
- * (newer versions only) and reading the targets of an event or an attempt.
+ * (newer versions only) and reading the targets of an event or an attempt. It is read for every
+ * event and every attempt of the delivery path (`delivery/`, plain code for speed), so its methods
+ * answer Promises, not Effects; the service is how the rest of the dispatcher is given it.
  */
-export class WebhookDirectory {
+export class WebhookDirectory extends Context.Service<
+  WebhookDirectory,
+  {
+    /** Applies a change unless a newer version is already held (records may arrive again or late). */
+    readonly apply: (change: WebhookChanged) => Promise<void>
+    /** Enabled, not deleted webhooks of the organization whose `events` contain this event. */
+    readonly subscribers: (orgId: OrgId, event: EventName) => Promise<ReadonlyArray<DispatchTarget>>
+    /** The webhook as it is now, or undefined when it was deleted or never known. */
+    readonly target: (webhookId: WebhookId) => Promise<DispatchTarget | undefined>
+    /**
+     * The webhook as it is now, `"deleted"`, or `"unknown"` when no change of it has been applied
+     * here yet (the registry published one, which the projection consumer has not read yet).
+     */
+    readonly lookup: (webhookId: WebhookId) => Promise<DispatchTarget | "deleted" | "unknown">
+  }
+>()("@parley/dispatcher/WebhookDirectory") {
+  /** The projection in `schema`, on the service's Database, signing with its Keyring. */
+  static readonly layer = (schema = "dispatcher") =>
+    Layer.effect(
+      WebhookDirectory,
+      Effect.gen(function* () {
+        const { sql } = yield* Database
+        return WebhookDirectory.of(new ProjectedWebhooks(sql, yield* Keyring, schema))
+      }),
+    )
+}
+
+class ProjectedWebhooks {
   readonly #sql: postgres.Sql
   readonly #schema: string
   readonly #byOrg: ReadThrough<ReadonlyArray<DispatchTarget>>
   /** A webhook by id: its target, `"deleted"`, or undefined while the projection has never seen it. */
   readonly #byId: ReadThrough<DispatchTarget | "deleted" | undefined>
 
-  constructor(sql: postgres.Sql, keyring: Keyring, schema = "dispatcher") {
+  constructor(sql: postgres.Sql, keyring: Keyring["Service"], schema: string) {
     this.#sql = sql
     this.#schema = schema
     const table = sql(schema)

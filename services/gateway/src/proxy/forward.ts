@@ -17,7 +17,7 @@ import type { FastifyReply, FastifyRequest } from "fastify"
 import { ServiceUnreachable } from "../errors.ts"
 import { toApiError } from "../http/errors.ts"
 import { BodyRefused, byteBudget } from "../http/request-body.ts"
-import type { GatewayMetrics } from "../metrics.ts"
+import type { GatewayInstruments } from "../metrics.ts"
 import type { Route } from "../routing/route-table.ts"
 import { requestHeadersFor, responseHeadersFor } from "./forward-headers.ts"
 import { InProcessDispatcher } from "./in-process.ts"
@@ -58,7 +58,7 @@ const handOff = (
   reply: FastifyReply,
   forward: ForwardRequest,
   headers: Record<string, string | Array<string>>,
-  metrics: GatewayMetrics,
+  metrics: GatewayInstruments,
 ): FastifyReply => {
   const started = performance.now()
   const raw = reply.raw
@@ -83,7 +83,7 @@ const handOff = (
 
 export const makeForwarder = (
   upstreams: Upstreams,
-  metrics: GatewayMetrics,
+  metrics: GatewayInstruments,
   internalSecret: InternalSecret,
 ): Forwarder => ({
   forward: async (request, reply, forward) => {

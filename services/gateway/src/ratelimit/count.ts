@@ -6,7 +6,7 @@
 import type { FastifyReply } from "fastify"
 import { RateLimited } from "../errors.ts"
 import { toApiError } from "../http/errors.ts"
-import type { GatewayMetrics } from "../metrics.ts"
+import type { GatewayInstruments } from "../metrics.ts"
 import { resetSeconds, setRateLimitHeaders } from "./headers.ts"
 import type { RateLimiter, RateLimits } from "./policy.ts"
 
@@ -16,7 +16,7 @@ export type RequestCounter = (reply: FastifyReply, subject: string, heavy: boole
 export const makeRequestCounter = (deps: {
   readonly limiter: RateLimiter
   readonly limits: RateLimits
-  readonly metrics: GatewayMetrics
+  readonly metrics: GatewayInstruments
 }): RequestCounter => {
   const { limiter, limits, metrics } = deps
   return async (reply, subject, heavy) => {

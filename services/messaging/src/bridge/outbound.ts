@@ -1,7 +1,7 @@
 import { deliverySignature } from "@parley/platform"
 import { Effect } from "effect"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
-import { MessagingResources } from "../resources/messaging-resources.ts"
+import { BridgeEgress } from "./bridge-egress.ts"
 
 export const BRIDGE_USER_AGENT = "Parley-Bridge/0.1.0"
 
@@ -15,9 +15,9 @@ export const postToBridge = (
   outboundUrl: string,
   signingKey: string,
   message: { readonly to: string; readonly text: string; readonly messageId: string },
-): Effect.Effect<ProviderOutcome<string>, never, MessagingResources> =>
+): Effect.Effect<ProviderOutcome<string>, never, BridgeEgress> =>
   Effect.gen(function* () {
-    const { egress } = yield* MessagingResources
+    const { client: egress } = yield* BridgeEgress
     const body = JSON.stringify({ to: message.to, type: "text", text: message.text, messageId: message.messageId })
     const result = yield* Effect.promise(() =>
       egress.send({

@@ -1,9 +1,8 @@
 import { Bus, type BusRecord, decodeOrSkip } from "@parley/bus"
 import { ChannelOutbound, Topics } from "@parley/contracts"
 import type { Database } from "@parley/db"
-import { Context, Effect } from "effect"
-import { makeSendWriteBatches, SendWriteBatches, sendMessage } from "../messages/send.ts"
-import type { MessagingResources } from "../resources/messaging-resources.ts"
+import { Context, Effect, Layer } from "effect"
+import { type ProviderParties, SendWriteBatches, sendMessage } from "../messages/send.ts"
 
 export const ASSISTANT_REPLIES_GROUP = "messaging.channel-outbound"
 
@@ -50,8 +49,10 @@ export const consumeAssistantReplies = (options: { readonly retryBaseMs: number 
   Effect.gen(function* () {
     const bus = yield* Bus
     // The replies of one subscription's window share their pending and outcome writes' transactions.
-    const batches = yield* makeSendWriteBatches
-    const context = Context.add(yield* Effect.context<Database | MessagingResources>(), SendWriteBatches, batches)
+    const context = Context.merge(
+      yield* Effect.context<Database | ProviderParties>(),
+      yield* Layer.build(SendWriteBatches.layer),
+    )
     return yield* bus.subscribe(
       { groupId: ASSISTANT_REPLIES_GROUP, topics: [Topics.channelOutbound] },
       decodeOrSkip(ChannelOutbound, (reply, record) =>

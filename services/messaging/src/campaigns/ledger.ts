@@ -51,7 +51,7 @@ export type CampaignLedger = GroupCommit<LedgerEntry, boolean, never>
 
 export const makeCampaignLedger = (
   token: string,
-  metrics: MessagingMetrics,
+  metrics: MessagingMetrics["Service"],
 ): Effect.Effect<CampaignLedger, never, Database | Scope.Scope> =>
   makeGroupCommit((tx, entries: ReadonlyArray<LedgerEntry>) =>
     Effect.promise(async () => {
@@ -92,7 +92,7 @@ const applyOutcomes = async (
   token: string,
   finished: ReadonlyArray<SendFinished>,
   applied: Set<string>,
-  metrics: MessagingMetrics,
+  metrics: MessagingMetrics["Service"],
 ) => {
   const rows = finished.map((e) => ({
     ...e,

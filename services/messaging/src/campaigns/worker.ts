@@ -7,7 +7,7 @@ import { campaignCompleted } from "../bus/events.ts"
 import { findChannel, type StoredChannel } from "../channels/repository.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
 import { deliver } from "../messages/send.ts"
-import { MessagingResources } from "../resources/messaging-resources.ts"
+import { MessagingMetrics } from "../metrics.ts"
 import { makeCampaignLedger } from "./ledger.ts"
 import { makeNumberPacer } from "./pacer.ts"
 import { CampaignWakeup } from "./wakeup.ts"
@@ -90,7 +90,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const wakeup = yield* CampaignWakeup
-    const { metrics } = yield* MessagingResources
+    const metrics = yield* MessagingMetrics
     const pacer = makeNumberPacer(sql, options.ratePerSecond)
     const concurrency = options.concurrency ?? Math.max(1, Math.min(64, Math.ceil(options.ratePerSecond / 4)))
     const maxAttempts = options.maxAttempts ?? 6

@@ -4,6 +4,8 @@ import { Database } from "@parley/db"
 import { assertPublicUrl } from "@parley/egress"
 import { base64UrlEncode, newId, sha256Hex } from "@parley/platform"
 import { Effect, Option, Redacted } from "effect"
+import { BridgeEgress } from "../bridge/bridge-egress.ts"
+import { CloudProviders } from "../cloud/cloud-providers.ts"
 import {
   BusinessAccountTaken,
   ChannelRefused,
@@ -11,9 +13,9 @@ import {
   PhoneNumberTaken,
   ProviderUnavailable,
 } from "../errors.ts"
-import { MessagingResources } from "../resources/messaging-resources.ts"
 import { sandboxNumericId } from "../sandbox/provider.ts"
 import { findChannel, type StoredChannel, toChannel } from "./repository.ts"
+import { TokenBox } from "./token-box.ts"
 
 const isUniqueViolation = (error: unknown, constraint: string): boolean =>
   typeof error === "object" &&
@@ -37,7 +39,8 @@ export const putCloudChannel = (orgId: OrgId, body: PutCloudChannelRequest) =>
 
 const putRealCloudChannel = (orgId: OrgId, body: Exclude<PutCloudChannelRequest, { sandbox: true }>) =>
   Effect.gen(function* () {
-    const { box, graph } = yield* MessagingResources
+    const box = yield* TokenBox
+    const { graph } = yield* CloudProviders
     const check = yield* graph.readPhoneNumber(body.phoneNumberId, Redacted.make(body.accessToken))
     if (check._tag === "Refused") return yield* new ChannelRefused({ field: check.field, detail: check.detail })
     if (check._tag === "Unavailable")
@@ -117,7 +120,8 @@ const storeCloudChannel = (
 export const putBridgeChannel = (orgId: OrgId, body: PutBridgeChannelRequest) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const { box, allowPrivateUrls } = yield* MessagingResources
+    const box = yield* TokenBox
+    const { allowPrivateUrls } = yield* BridgeEgress
     const url = yield* assertPublicUrl(body.outboundUrl, { allowPrivate: allowPrivateUrls }).pipe(
       Effect.mapError((refused) => new InvalidOutboundUrl({ reason: refused.reason })),
     )

@@ -15,7 +15,7 @@ import type { MessagingHandlers } from "./tenant.ts"
  */
 export const channelHandlers = (
   config: Pick<MessagingConfig, "publicUrl" | "cloudVerifyToken">,
-  cloudIngress: CloudIngress,
+  cloudIngress: CloudIngress["Service"],
 ) =>
   ({
     listChannels: ({ principal }) =>

@@ -7,7 +7,7 @@ import { BridgeTokenRefused, InvalidInput, InvalidSignature } from "../errors.ts
 import { ingestBridgeMessage, ingestBridgeStatus } from "../inbound/bridge-ingress.ts"
 import { acceptProviderPayload } from "../inbound/cloud-accept.ts"
 import type { CloudIngress } from "../inbound/cloud-ingest.ts"
-import { MessagingResources } from "../resources/messaging-resources.ts"
+import { MessagingMetrics } from "../metrics.ts"
 import type { MessagingHandlers } from "./tenant.ts"
 
 const VerifyQuery = Schema.Struct({
@@ -53,7 +53,7 @@ const bearerOf = (request: FastifyRequest): string | undefined => {
  */
 export const ingressHandlers = (
   config: Pick<MessagingConfig, "cloudAppSecret" | "cloudVerifyToken">,
-  cloudIngress: CloudIngress,
+  cloudIngress: CloudIngress["Service"],
 ) => {
   const bridgeChannel = (request: FastifyRequest) =>
     Effect.gen(function* () {
@@ -107,7 +107,7 @@ export const ingressHandlers = (
         const channel = yield* bridgeChannel(request)
         const message = withoutNul(yield* body)
         const recorded = yield* ingestBridgeMessage(channel.org_id, message, new Date())
-        if (recorded) (yield* MessagingResources).metrics.inbound.inc({ channel: "bridge" })
+        if (recorded) (yield* MessagingMetrics).inbound.inc({ channel: "bridge" })
         return { received: true, duplicate: !recorded }
       }),
 
@@ -116,7 +116,7 @@ export const ingressHandlers = (
         const channel = yield* bridgeChannel(request)
         const status = withoutNul(yield* body)
         const recorded = yield* ingestBridgeStatus(channel.org_id, status, new Date())
-        if (recorded) (yield* MessagingResources).metrics.statuses.inc({ channel: "bridge" })
+        if (recorded) (yield* MessagingMetrics).statuses.inc({ channel: "bridge" })
         return { received: true, duplicate: !recorded }
       }),
   } satisfies Partial<MessagingHandlers>

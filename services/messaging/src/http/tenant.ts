@@ -1,7 +1,13 @@
+import type { Bus, OutboxWriter } from "@parley/bus"
 import type { messagingRoutes } from "@parley/contracts"
+import type { Database } from "@parley/db"
 import type { RouteHandlers } from "@parley/platform"
+import type { CampaignWakeup } from "../campaigns/wakeup.ts"
 import type { MessagingError } from "../errors.ts"
-import type { MessagingServices } from "../resources/messaging-resources.ts"
+import type { ProviderParties } from "../messages/send.ts"
+
+/** Everything route logic and the background work may ask for: the services `app.ts` composes. */
+export type MessagingServices = Database | OutboxWriter | Bus | ProviderParties | CampaignWakeup
 
 /**
  * One handler per route `messagingRoutes` declares (`@parley/contracts`). docs/contract.md §9: every

@@ -1,12 +1,12 @@
 import { OutboxWriter, type OutgoingRecord } from "@parley/bus"
 import type { OrgId } from "@parley/contracts"
-import { type Database, type GroupCommit, makeGroupCommit } from "@parley/db"
-import { Effect, type Scope } from "effect"
+import { type GroupCommit, makeGroupCommit } from "@parley/db"
+import { Context, Effect, Layer } from "effect"
 import type postgres from "postgres"
 import { channelInbound, messageInbound, messageStatus } from "../bus/events.ts"
 import { applyOptOutKeyword, optOutKeyword } from "../contacts/opt-outs.ts"
 import { isReportedStatus, recordStatus } from "../messages/status.ts"
-import type { MessagingMetrics } from "../metrics.ts"
+import { MessagingMetrics } from "../metrics.ts"
 import { applyTemplateChange } from "../templates/provider-updates.ts"
 import type { CloudChanges, InboundRow } from "./cloud-changes.ts"
 
@@ -18,9 +18,6 @@ export interface IngestSummary {
   ignored: number
 }
 
-/** Where the webhook route hands in payloads: answered once the transaction holding them committed. */
-export type CloudIngress = GroupCommit<CloudChanges, IngestSummary, never>
-
 /**
  * Most payloads per transaction. At the provider's 1,000 deliveries/s per number a batch of this
  * size is ~0.1 s of traffic, and its one multi-row insert stays small.
@@ -28,19 +25,30 @@ export type CloudIngress = GroupCommit<CloudChanges, IngestSummary, never>
 export const CLOUD_INGRESS_MAX_BATCH = 100
 
 /**
- * The cloud webhook's group commit: concurrent payloads share one transaction (one commit, one
- * fsync) while each request is answered only after the transaction holding its payload committed.
- * A batch that fails is retried payload by payload, so one bad payload fails alone, with the error
- * it would have had by itself.
+ * Where the webhook route (and the sandbox) hands in provider payloads — the cloud webhook's group
+ * commit, the one service in front of this folder's hot path (README.md): concurrent payloads share
+ * one transaction (one commit, one fsync) while each request is answered only after the transaction
+ * holding its payload committed. A batch that fails is retried payload by payload, so one bad
+ * payload fails alone, with the error it would have had by itself.
  */
-export const makeCloudIngress = (
-  metrics: MessagingMetrics,
-): Effect.Effect<CloudIngress, never, Database | OutboxWriter | Scope.Scope> =>
-  makeGroupCommit(ingestCloudPayloads, {
-    maxBatch: CLOUD_INGRESS_MAX_BATCH,
-    onBatch: ({ size, committed }) =>
-      metrics.cloudIngressBatch.observe({ outcome: committed ? "committed" : "rolled_back" }, size),
-  })
+export class CloudIngress extends Context.Service<CloudIngress, GroupCommit<CloudChanges, IngestSummary, never>>()(
+  "@parley/messaging/CloudIngress",
+) {
+  /** Payloads handed in before the Layer's scope closes all get their answer. */
+  static readonly layer = Layer.effect(
+    CloudIngress,
+    Effect.gen(function* () {
+      const metrics = yield* MessagingMetrics
+      return CloudIngress.of(
+        yield* makeGroupCommit(ingestCloudPayloads, {
+          maxBatch: CLOUD_INGRESS_MAX_BATCH,
+          onBatch: ({ size, committed }) =>
+            metrics.cloudIngressBatch.observe({ outcome: committed ? "committed" : "rolled_back" }, size),
+        }),
+      )
+    }),
+  )
+}
 
 const key = (orgId: OrgId, messageId: string) => `${orgId}\n${messageId}`
 

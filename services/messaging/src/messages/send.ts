@@ -1,14 +1,16 @@
 import type { ChannelKind, OrgId } from "@parley/contracts"
 import { Database, jsonb, makeGroupCommit } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type postgres from "postgres"
+import type { BridgeEgress } from "../bridge/bridge-egress.ts"
 import { postToBridge } from "../bridge/outbound.ts"
 import { resolveSendChannel, type StoredChannel } from "../channels/repository.ts"
+import { TokenBox } from "../channels/token-box.ts"
+import { CloudProviders } from "../cloud/cloud-providers.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
 import { ChannelNotConfigured, ProviderRejected, ProviderUnavailable } from "../errors.ts"
-import { outcomeLabel } from "../metrics.ts"
-import { MessagingResources } from "../resources/messaging-resources.ts"
+import { MessagingMetrics, outcomeLabel } from "../metrics.ts"
 
 export interface OutboundMessage {
   /** Digits only. */
@@ -134,7 +136,7 @@ interface Settlement {
 /**
  * A send's two writes, each committed before the send goes on: the `pending` row (answers false
  * when its source key was recorded before) and the outcome. Alone, each is its own statement;
- * under `SendWriteBatches` concurrent sends share the transactions (see `makeSendWriteBatches`).
+ * under `SendWriteBatches` concurrent sends share the transactions (see `SendWriteBatches.layer`).
  */
 interface SendWrites {
   readonly record: (row: PendingRow) => Effect.Effect<boolean>
@@ -192,13 +194,17 @@ const settle = (tx: postgres.Sql | postgres.TransactionSql, settlements: Readonl
  */
 export class SendWriteBatches extends Context.Service<SendWriteBatches, SendWrites>()(
   "@parley/messaging/SendWriteBatches",
-) {}
-
-export const makeSendWriteBatches = Effect.gen(function* () {
-  const records = yield* makeGroupCommit(recordPending)
-  const settlements = yield* makeGroupCommit(settle)
-  return { record: records.submit, settle: settlements.submit } satisfies SendWrites
-})
+) {
+  /** The two group commits, shared by the handlers of the subscription it is built for. */
+  static readonly layer = Layer.effect(
+    SendWriteBatches,
+    Effect.gen(function* () {
+      const records = yield* makeGroupCommit(recordPending)
+      const settlements = yield* makeGroupCommit(settle)
+      return SendWriteBatches.of({ record: records.submit, settle: settlements.submit })
+    }),
+  )
+}
 
 const sendWrites: Effect.Effect<SendWrites, never, Database> = Effect.gen(function* () {
   const batches = yield* Effect.serviceOption(SendWriteBatches)
@@ -265,14 +271,17 @@ const pendingSend = (orgId: OrgId, channel: ChannelKind, sourceKey: string | und
     }
   })
 
+/** What a provider call runs on: the providers, the bridge's client, the box of tokens, the metrics. */
+export type ProviderParties = CloudProviders | BridgeEgress | TokenBox | MessagingMetrics
+
 /** One provider call for an already recorded message; never fails, the outcome says how it went. */
 export const deliver = (
   channel: StoredChannel,
   id: string,
   message: OutboundMessage,
-): Effect.Effect<ProviderOutcome<string>, never, MessagingResources> =>
+): Effect.Effect<ProviderOutcome<string>, never, ProviderParties> =>
   Effect.gen(function* () {
-    const { metrics } = yield* MessagingResources
+    const metrics = yield* MessagingMetrics
     const outcome = yield* callProvider(channel, id, message)
     metrics.providerCalls.inc({ channel: channel.kind, outcome: outcomeLabel(outcome._tag) })
     return outcome
@@ -282,9 +291,10 @@ const callProvider = (
   channel: StoredChannel,
   id: string,
   message: OutboundMessage,
-): Effect.Effect<ProviderOutcome<string>, never, MessagingResources> =>
+): Effect.Effect<ProviderOutcome<string>, never, ProviderParties> =>
   Effect.gen(function* () {
-    const { cloudProvider, box } = yield* MessagingResources
+    const { of: cloudProvider } = yield* CloudProviders
+    const box = yield* TokenBox
     if (channel.kind === "bridge") {
       if (message.content.type !== "text" || channel.outbound_url === null || channel.inbound_token_sealed === null) {
         return { _tag: "Rejected", status: 400, detail: "the bridge channel carries text messages only" } as const

@@ -25,7 +25,7 @@ const sandboxChannel = (orgId: OrgId) =>
  * id), so `message.inbound` fires and the assistant answers exactly as with a real provider.
  */
 export const sandboxInbound = (
-  cloudIngress: CloudIngress,
+  cloudIngress: CloudIngress["Service"],
   orgId: OrgId,
   message: { from: string; name?: string | undefined; text: string },
   now: Date,
@@ -55,7 +55,7 @@ export const sandboxInbound = (
  * it to another category, each as the provider's own update through the ingress.
  */
 export const sandboxTemplateUpdate = (
-  cloudIngress: CloudIngress,
+  cloudIngress: CloudIngress["Service"],
   orgId: OrgId,
   templateId: string,
   update: SandboxTemplateUpdateRequest,

@@ -1,6 +1,6 @@
 import { Database, type Wakeup } from "@parley/db"
 import { Effect } from "effect"
-import type { MessagingResources } from "../resources/messaging-resources.ts"
+import type { MessagingMetrics } from "../metrics.ts"
 import { statusPayload } from "./payloads.ts"
 import { STATUS_STEPS } from "./provider.ts"
 
@@ -31,7 +31,7 @@ interface DueRow {
  */
 export const runSandboxReporter = (
   wakeup: Wakeup,
-  report: (payload: unknown) => Effect.Effect<unknown, unknown, MessagingResources>,
+  report: (payload: unknown) => Effect.Effect<unknown, unknown, MessagingMetrics>,
 ) =>
   Effect.gen(function* () {
     const { sql } = yield* Database

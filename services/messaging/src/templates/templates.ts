@@ -3,8 +3,8 @@ import { Database, jsonb } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect, Option } from "effect"
 import { findChannel } from "../channels/repository.ts"
+import { CloudProviders } from "../cloud/cloud-providers.ts"
 import { ChannelNotConfigured, DuplicateTemplate, ProviderRejected, ProviderUnavailable } from "../errors.ts"
-import { MessagingResources } from "../resources/messaging-resources.ts"
 
 interface TemplateRow {
   id: string
@@ -54,7 +54,7 @@ export const listTemplates = (orgId: OrgId) =>
 export const createTemplate = (orgId: OrgId, body: CreateTemplateRequest) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const { cloudProvider } = yield* MessagingResources
+    const { of: cloudProvider } = yield* CloudProviders
     const channel = yield* findChannel(orgId, "cloud")
     if (
       Option.isNone(channel) ||

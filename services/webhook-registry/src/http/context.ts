@@ -11,14 +11,13 @@ import type { WebhookStore } from "../webhooks/webhook-store.ts"
 export interface RouteContext {
   readonly sql: postgres.Sql
   readonly schema: string
-  readonly store: WebhookStore
   readonly box: SecretBox
   readonly allowPrivate: boolean
   readonly resolver?: Resolver
 }
 
-/** What route logic runs on. */
-export type RegistryServices = Database | OutboxWriter
+/** What route logic runs on: the services `app.ts` composes. */
+export type RegistryServices = Database | OutboxWriter | WebhookStore
 
 /** One handler per route `webhookRegistryRoutes` declares (`@parley/contracts`). */
 export type RegistryHandlers = RouteHandlers<typeof webhookRegistryRoutes.routes, RegistryError, RegistryServices>

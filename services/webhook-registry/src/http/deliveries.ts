@@ -12,6 +12,7 @@ import {
   testDeliveryOf,
 } from "../deliveries/delivery-log.ts"
 import { EmptyReplayWindow, InvalidCursor, ResourceNotFound } from "../errors.ts"
+import { WebhookStore } from "../webhooks/webhook-store.ts"
 import type { RegistryHandlers, RouteContext } from "./context.ts"
 
 /** `GET /api/org/webhook-events`: the catalogue as it is, built once. */
@@ -38,7 +39,7 @@ export const deliveryHandlers = (ctx: RouteContext) =>
   ({
     listDeliveries: ({ principal, params, query }) =>
       Effect.gen(function* () {
-        const webhook = yield* ctx.store.find(ctx.sql, principal.orgId, params.id)
+        const webhook = yield* (yield* WebhookStore).find(principal.orgId, params.id)
         let after: { at: Date; seq: bigint } | undefined
         if (query.cursor !== undefined) {
           after = decodeCursor(query.cursor)
@@ -54,7 +55,7 @@ export const deliveryHandlers = (ctx: RouteContext) =>
 
     getDeliveryAttempt: ({ principal, params }) =>
       Effect.gen(function* () {
-        const webhook = yield* ctx.store.find(ctx.sql, principal.orgId, params.id)
+        const webhook = yield* (yield* WebhookStore).find(principal.orgId, params.id)
         const attempt = yield* Effect.promise(() =>
           findAttempt(ctx.sql, ctx.schema, webhook.id, params.deliveryId, Number(params.attempt)),
         )
@@ -64,7 +65,7 @@ export const deliveryHandlers = (ctx: RouteContext) =>
 
     redeliver: ({ principal, params }) =>
       Effect.gen(function* () {
-        const webhook = yield* ctx.store.find(ctx.sql, principal.orgId, params.id)
+        const webhook = yield* (yield* WebhookStore).find(principal.orgId, params.id)
         const delivery = yield* Effect.promise(() => findDelivery(ctx.sql, ctx.schema, webhook.id, params.deliveryId))
         if (delivery === undefined) return yield* new ResourceNotFound()
         const again = redeliveryOf(delivery, "redeliver")
@@ -74,7 +75,7 @@ export const deliveryHandlers = (ctx: RouteContext) =>
 
     replayDeliveries: ({ principal, params, body }) =>
       Effect.gen(function* () {
-        const webhook = yield* ctx.store.find(ctx.sql, principal.orgId, params.id)
+        const webhook = yield* (yield* WebhookStore).find(principal.orgId, params.id)
         const request = yield* body
         const since = new Date(request.since)
         const givenUntil = request.until === undefined ? undefined : new Date(request.until)
@@ -96,7 +97,7 @@ export const deliveryHandlers = (ctx: RouteContext) =>
 
     testWebhook: ({ principal, params, body }) =>
       Effect.gen(function* () {
-        const webhook = yield* ctx.store.find(ctx.sql, principal.orgId, params.id)
+        const webhook = yield* (yield* WebhookStore).find(principal.orgId, params.id)
         const { event } = yield* body
         const test = testDeliveryOf(webhook, event)
         yield* queue([test.record])

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { sameKey, signingSecretOf } from "../webhooks/rotation.ts"
 import { catalogueNames, checkPublicUrl, generateSecret, uniqueEvents } from "../webhooks/validation.ts"
 import { toWebhook } from "../webhooks/webhook-record.ts"
-import type { WebhookChanges } from "../webhooks/webhook-store.ts"
+import { type WebhookChanges, WebhookStore } from "../webhooks/webhook-store.ts"
 import type { RegistryHandlers, RouteContext } from "./context.ts"
 
 /** docs/contract.md §5: create, list, read, update and delete webhooks. */
@@ -15,7 +15,7 @@ export const webhookHandlers = (ctx: RouteContext) => {
         const request = yield* body
         const url = yield* checkPublicUrl(request.url, urlRules)
         const secret = request.secret ?? generateSecret()
-        const row = yield* ctx.store.create(principal.orgId, {
+        const row = yield* (yield* WebhookStore).create(principal.orgId, {
           url,
           events: request.events === undefined ? catalogueNames() : uniqueEvents(request.events),
           sealedSecret: ctx.box.seal(secret),
@@ -25,15 +25,17 @@ export const webhookHandlers = (ctx: RouteContext) => {
       }),
 
     listWebhooks: ({ principal }) =>
-      ctx.store.list(ctx.sql, principal.orgId).pipe(Effect.map((rows) => ({ data: rows.map(toWebhook) }))),
+      WebhookStore.use((store) => store.list(principal.orgId)).pipe(
+        Effect.map((rows) => ({ data: rows.map(toWebhook) })),
+      ),
 
     getWebhook: ({ principal, params }) =>
-      ctx.store.find(ctx.sql, principal.orgId, params.id).pipe(Effect.map(toWebhook)),
+      WebhookStore.use((store) => store.find(principal.orgId, params.id)).pipe(Effect.map(toWebhook)),
 
     updateWebhook: ({ principal, params, body }) =>
       Effect.gen(function* () {
         // Another organization's webhook is answered as missing before its body is judged.
-        yield* ctx.store.find(ctx.sql, principal.orgId, params.id)
+        yield* (yield* WebhookStore).find(principal.orgId, params.id)
         const request = yield* body
         const changes: { -readonly [K in keyof WebhookChanges]: WebhookChanges[K] } = {}
         if (request.url !== undefined) changes.url = yield* checkPublicUrl(request.url, urlRules)
@@ -46,9 +48,9 @@ export const webhookHandlers = (ctx: RouteContext) => {
             isCurrent: (currentSealed) => sameKey(ctx.box.open(currentSealed), secret),
           }
         }
-        return toWebhook(yield* ctx.store.update(principal.orgId, params.id, changes))
+        return toWebhook(yield* (yield* WebhookStore).update(principal.orgId, params.id, changes))
       }),
 
-    deleteWebhook: ({ principal, params }) => ctx.store.remove(principal.orgId, params.id),
+    deleteWebhook: ({ principal, params }) => WebhookStore.use((store) => store.remove(principal.orgId, params.id)),
   } satisfies Partial<RegistryHandlers>
 }

@@ -1,8 +1,8 @@
 import { OutboxWriter } from "@parley/bus"
 import type { EventName, OrgId } from "@parley/contracts"
-import { withTransaction } from "@parley/db"
+import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import type postgres from "postgres"
 import { ResourceNotFound, WebhookLimitReached } from "../errors.ts"
 import { PreviousSecretWindowMs } from "./rotation.ts"
@@ -37,7 +37,45 @@ const query = <A>(run: () => Promise<A>): Effect.Effect<A> => Effect.promise(run
  * Webhooks of one schema. Every change writes the row and appends its `WebhookChanged` to the
  * outbox in one transaction, so the dispatcher's projection never misses or invents a change.
  */
-export const makeWebhookStore = (schema: string) => {
+export class WebhookStore extends Context.Service<
+  WebhookStore,
+  {
+    readonly create: (orgId: OrgId, webhook: NewWebhook) => Effect.Effect<WebhookRow, WebhookLimitReached>
+    readonly list: (orgId: OrgId) => Effect.Effect<ReadonlyArray<WebhookRow>>
+    readonly find: (orgId: OrgId, id: string) => Effect.Effect<WebhookRow, ResourceNotFound>
+    readonly update: (orgId: OrgId, id: string, changes: WebhookChanges) => Effect.Effect<WebhookRow, ResourceNotFound>
+    readonly remove: (orgId: OrgId, id: string) => Effect.Effect<void, ResourceNotFound>
+    /**
+     * Erases the previous keys whose window ended by `now` and publishes each webhook's state without
+     * it (one version on), so the dispatcher's projection and the compacted topic forget it too.
+     * Safe to run on several instances at once: a row is cleared, and published, by one of them.
+     */
+    readonly forgetExpiredPreviousSecrets: (now?: Date) => Effect.Effect<number>
+  }
+>()("@parley/webhook-registry/WebhookStore") {
+  /** The store of the webhooks in `schema`, on the service's Database and OutboxWriter. */
+  static readonly layer = (schema: string) =>
+    Layer.effect(
+      WebhookStore,
+      Effect.gen(function* () {
+        const database = yield* Database
+        const outbox = yield* OutboxWriter
+        const provided = <A, E>(effect: Effect.Effect<A, E, Database | OutboxWriter>) =>
+          effect.pipe(Effect.provideService(Database, database), Effect.provideService(OutboxWriter, outbox))
+        const store = storeOf(schema, database.sql)
+        return WebhookStore.of({
+          create: (orgId, webhook) => provided(store.create(orgId, webhook)),
+          list: store.list,
+          find: store.find,
+          update: (orgId, id, changes) => provided(store.update(orgId, id, changes)),
+          remove: (orgId, id) => provided(store.remove(orgId, id)),
+          forgetExpiredPreviousSecrets: (now) => provided(store.forgetExpiredPreviousSecrets(now)),
+        })
+      }),
+    )
+}
+
+const storeOf = (schema: string, sql: postgres.Sql) => {
   const table = (sql: postgres.Sql | postgres.TransactionSql) => sql(schema)
 
   const create = (orgId: OrgId, webhook: NewWebhook) =>
@@ -66,13 +104,13 @@ export const makeWebhookStore = (schema: string) => {
       }),
     )
 
-  const list = (sql: postgres.Sql, orgId: OrgId) =>
+  const list = (orgId: OrgId) =>
     query(
       () => sql<Array<WebhookRow>>`
         select * from ${table(sql)}.webhooks where org_id = ${orgId} order by created_at desc, id desc`,
     )
 
-  const find = (sql: postgres.Sql, orgId: OrgId, id: string): Effect.Effect<WebhookRow, ResourceNotFound> =>
+  const find = (orgId: OrgId, id: string): Effect.Effect<WebhookRow, ResourceNotFound> =>
     query(
       () => sql<Array<WebhookRow>>`select * from ${table(sql)}.webhooks where id = ${id} and org_id = ${orgId}`,
     ).pipe(Effect.flatMap(([row]) => (row === undefined ? Effect.fail(new ResourceNotFound()) : Effect.succeed(row))))
@@ -111,11 +149,6 @@ export const makeWebhookStore = (schema: string) => {
       }),
     )
 
-  /**
-   * Erases the previous keys whose window ended by `now` and publishes each webhook's state without
-   * it (one version on), so the dispatcher's projection and the compacted topic forget it too.
-   * Safe to run on several instances at once: a row is cleared, and published, by one of them.
-   */
   const forgetExpiredPreviousSecrets = (now: Date = new Date()) =>
     withTransaction((tx) =>
       Effect.gen(function* () {
@@ -152,5 +185,3 @@ export const makeWebhookStore = (schema: string) => {
 
   return { create, list, find, update, remove, forgetExpiredPreviousSecrets }
 }
-
-export type WebhookStore = ReturnType<typeof makeWebhookStore>
