@@ -44,10 +44,11 @@ export const openEveryDay = async (
   parleyUrl: string,
   adminKey: string,
   services: ReadonlyArray<string> = ["check-up", "cleaning", "whitening"],
+  timezone = "UTC",
 ): Promise<void> => {
   const day = [["09:00", "17:00"]]
   await call(parleyUrl, adminKey, "PUT", "/api/bookings/settings", {
-    timezone: "UTC",
+    timezone,
     services,
     slotMinutes: 30,
     capacity: 1,

@@ -20,6 +20,11 @@ const SERVICES = ["check-up", "cleaning", "whitening"]
 
 /** `YYYY-MM-DD` `days` from today (UTC, the organization's zone here). */
 const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+/** The day the booking form opens on: today until its last slot (16:30 UTC) has started, then tomorrow. */
+const firstFreeDay = () => {
+  const now = new Date()
+  return dayFromToday(now.getUTCHours() * 60 + now.getUTCMinutes() < 16 * 60 + 30 ? 0 : 1)
+}
 
 beforeAll(async () => {
   bed = await startTestbed()
@@ -255,9 +260,9 @@ describe("booking through the form", () => {
     await openPanel(v.page)
     await expect.poll(() => bookTab(v.page).isVisible()).toBe(true)
     await bookTab(v.page).click()
-    // The organization's services, in its order; today's date first.
+    // The organization's services, in its order; today's date first while today has a free time.
     expect(await v.page.getByLabel("Service").locator("option").allTextContents()).toEqual(SERVICES)
-    expect(await v.page.getByLabel("Date").inputValue()).toBe(dayFromToday(0))
+    await expect.poll(() => v.page.getByLabel("Date").inputValue()).toBe(firstFreeDay())
     await expectAccessible(v.page, { screen: "booking form" })
 
     const date = dayFromToday(1)
@@ -328,7 +333,7 @@ describe("booking through the form", () => {
     await openPanel(v.page)
     await expect.poll(() => bookTab(v.page).isVisible()).toBe(true)
     await bookTab(v.page).click()
-    await expect.poll(() => v.page.getByLabel("Date").inputValue()).toBe(dayFromToday(0))
+    await expect.poll(() => v.page.getByLabel("Date").inputValue()).toBe(firstFreeDay())
     expect(await v.page.getByLabel("Date").getAttribute("min")).toBe(dayFromToday(0))
     await v.page.getByLabel("Service").selectOption("whitening")
     await v.page.getByLabel("Date").fill(dayFromToday(3))
@@ -339,6 +344,32 @@ describe("booking through the form", () => {
     await expect.poll(() => v.page.getByRole("heading", { name: "You are booked" }).isVisible()).toBe(true)
     expect(await v.page.locator("parley-widget .confirmation").textContent()).toContain("14:00")
     await done(v)
+  })
+
+  it("opens on the next day with a free time once today's hours are over, and still offers today", async () => {
+    // A zone where it is now 20:xx, three hours after the 17:00 closing (Etc/GMT-N is UTC+N).
+    let offset = 20 - new Date().getUTCHours()
+    if (offset > 14) offset -= 24
+    const zone = offset === 0 ? "UTC" : `Etc/GMT${offset > 0 ? "-" : "+"}${Math.abs(offset)}`
+    await openEveryDay(bed.parley.url, bed.adminKey, SERVICES, zone)
+    try {
+      const today = new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date())
+      const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+      const v = await visitor()
+      await v.page.goto(site.origin)
+      await openPanel(v.page)
+      await expect.poll(() => bookTab(v.page).isVisible()).toBe(true)
+      await bookTab(v.page).click()
+      await expect.poll(() => v.page.getByLabel("Date").inputValue()).toBe(tomorrow)
+      expect(await v.page.getByLabel("Date").getAttribute("min")).toBe(today)
+      // Free times to choose (earlier tests booked a few of that day's 16).
+      await expect.poll(() => v.page.getByRole("radio").count()).toBeGreaterThan(10)
+      expect(await v.page.getByText("No free times on this day").count()).toBe(0)
+      await saveScreenshot(v.page, "widget-booking-after-closing")
+      await done(v)
+    } finally {
+      await openEveryDay(bed.parley.url, bed.adminKey, SERVICES)
+    }
   })
 
   it("offers no booking to a key without the booking scopes, and no history without chat:read", async () => {

@@ -33,6 +33,9 @@ export const nextDay = (date: string): string => {
   return day.toISOString().slice(0, 10)
 }
 
+/** How many days after a today with no free time the form looks for one to open on. */
+const DAYS_LOOKED_AHEAD = 7
+
 export type BookingAvailability = "unknown" | "available" | "unavailable"
 
 /** A message shown in the form, for the visitor to act on. */
@@ -103,6 +106,7 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
           if (answer.date === today.value) slots.value = answer.slots
         })
         if (answer.date !== today.value) await loadSlots()
+        await startOnAFreeDay()
         return
       } catch (error) {
         const failure = failureOf(error)
@@ -113,6 +117,36 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
         // 403: no bookings:read. Unreachable or limited: booking stays hidden until the next open.
         if (failure.kind === "refused") availability.value = "unavailable"
         return
+      }
+    }
+  }
+
+  /**
+   * Opens the form on the first day of the coming week with a free time, not on a today that is over
+   * or closed ("No free times on this day" as the first thing a visitor sees). Stops as soon as the
+   * visitor chooses a service or a date, or Parley does not answer; today stays the earliest date.
+   */
+  const startOnAFreeDay = async (): Promise<void> => {
+    const [startDate, startService] = [date.value, service.value]
+    let day = startDate
+    for (
+      let ahead = 1;
+      ahead <= DAYS_LOOKED_AHEAD && slots.value !== undefined && freeTimes.value.length === 0;
+      ahead++
+    ) {
+      day = nextDay(day)
+      let answer: DaySlots
+      try {
+        answer = await api.slots(day, startService === "" ? undefined : startService)
+      } catch {
+        return
+      }
+      if (date.value !== startDate || service.value !== startService) return
+      if (answer.slots.some((slot) => slot.available)) {
+        batch(() => {
+          date.value = day
+          slots.value = answer.slots
+        })
       }
     }
   }
