@@ -81,7 +81,7 @@ export const WidgetKey = ({ onChoice }: { onChoice: (choice: WidgetKeyChoice) =>
             }}
             error={problem}
             spellcheck={false}
-            hint="Paste the key you kept when it was created: the snippet and the preview need all of it."
+            hint="Paste the key you kept when it was created: the embed snippet needs all of it (the preview needs no key)."
           />
         </div>
       )}
