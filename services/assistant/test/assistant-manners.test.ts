@@ -180,6 +180,26 @@ describe("cancelling and moving bookings", () => {
       ["lead.updated", null],
     ])
   })
+
+  it("keeps a booking staff cancelled off the lead when the visitor writes again, and says it is not held", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(3)
+    const { sessionId } = await say(orgId, `I'm Vic, 415 555 0166, book me on ${date} at 3pm`)
+    const [booking] = await bookingsOf(orgId)
+    if (booking === undefined) throw new Error("no booking made")
+    expect((await admin(app, orgId, "DELETE", `/api/bookings/${booking.id}`)).statusCode).toBe(200)
+    const answer = await say(orgId, "thanks! is my appointment still on?", sessionId)
+    expect(answer.reply.text).not.toContain("3:00 PM")
+    const leads = (await admin(app, orgId, "GET", "/api/leads")).json() as {
+      data: Array<{ phone: string; type: string; booking: unknown }>
+    }
+    expect(leads.data).toMatchObject([{ phone: "14155550166", type: "BOOKING", booking: null }])
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.map((e) => [e.event, e.data.booking])).toEqual([
+      ["lead.created", { date, time: "15:00", service: "consultation" }],
+      ["lead.updated", null],
+    ])
+  })
 })
 
 describe("corrections and withdrawals", () => {

@@ -22,17 +22,36 @@ export interface StoredConversation {
 /** Another turn of the same conversation was stored after this one read it; compute it again. */
 export class StaleConversation extends Data.TaggedError("StaleConversation")<{}> {}
 
-type ConversationRow = { id: string; state: unknown; version: string } & HoldRow
+type ConversationRow = { id: string; state: unknown; version: string; booking_gone: boolean } & HoldRow
+
+/**
+ * The state as the calendar has it now: a booking this conversation made and someone cancelled since
+ * (staff in the console or the API, docs/contract.md §8) is no longer the conversation's — else the
+ * next turn would record it on the lead again. The lead stays `BOOKING` ("a booking was made in it").
+ */
+const reconciled = (state: ConversationState, bookingGone: boolean): ConversationState => {
+  if (!bookingGone) return state
+  const { booking: _booking, bookingId: _bookingId, ...rest } = state
+  return { ...rest, bookingMade: true }
+}
 
 const toStored = (row: ConversationRow | undefined): StoredConversation | undefined =>
   row === undefined
     ? undefined
     : {
         id: row.id,
-        state: decodeConversationState(row.state),
+        state: reconciled(decodeConversationState(row.state), row.booking_gone),
         version: row.version,
         hold: { holder_id: row.holder_id, updated_at: row.updated_at },
       }
+
+/** The columns a turn reads, with whether the conversation's booking is no longer confirmed. */
+const conversationColumns = (sql: Queries) => sql`
+  c.id, c.state, c.version::text as version, c.holder_id, c.updated_at,
+  (c.state ? 'bookingId' and not exists (
+    select 1 from assistant.bookings b
+    where b.id = c.state->>'bookingId' and b.org_id = c.org_id and b.status = 'confirmed'
+  )) as booking_gone`
 
 /** Messages given to the model as context; the deterministic engine keeps what it needs in state. */
 const HISTORY_TURNS = 20
@@ -41,15 +60,15 @@ const HISTORY_TURNS = 20
 export const findWidgetSession = (sql: Queries, orgId: OrgId, id: string, preview = false) =>
   Effect.promise(
     () => sql<Array<ConversationRow>>`
-      select id, state, version::text as version, holder_id, updated_at from assistant.conversations
-      where id = ${id} and org_id = ${orgId} and channel is null and preview = ${preview}`,
+      select ${conversationColumns(sql)} from assistant.conversations c
+      where c.id = ${id} and c.org_id = ${orgId} and c.channel is null and c.preview = ${preview}`,
   ).pipe(Effect.map(([row]) => toStored(row)))
 
 export const findChannelConversation = (sql: Queries, orgId: OrgId, channel: string, customer: string) =>
   Effect.promise(
     () => sql<Array<ConversationRow>>`
-      select id, state, version::text as version, holder_id, updated_at from assistant.conversations
-      where org_id = ${orgId} and channel = ${channel} and customer = ${customer}`,
+      select ${conversationColumns(sql)} from assistant.conversations c
+      where c.org_id = ${orgId} and c.channel = ${channel} and c.customer = ${customer}`,
   ).pipe(Effect.map(([row]) => toStored(row)))
 
 export const recentHistory = (sql: Queries, conversationId: string) =>
