@@ -109,3 +109,50 @@ describe("a question asking for a kind of fact the entry does not state", () => 
     })
   })
 })
+
+describe("a question about something the business never wrote about", () => {
+  const faqs = [
+    {
+      question: "How long does a repair take?",
+      answer: "Most repairs are done the same day; electric bikes take 2 to 3 days.",
+    },
+    {
+      question: "Do you lend a bike during repairs?",
+      answer: "Yes, a courtesy bike for repairs of more than two days.",
+    },
+    { question: "How much is a service?", answer: "A full service is $69, parts extra." },
+  ]
+  const about =
+    "Spoke & Chain is a bike shop and repair workshop in Denver. We sell electric bikes and city bikes, and we repair all brands."
+  it("is not answered by the entry that only shares the business's everyday words", () => {
+    expect(findAnswer(faqs, about, "do you also fix electric skateboards?", "en")).toBeUndefined()
+    expect(findAnswer(faqs, about, "vous réparez aussi les monoroues électriques ?", "fr")).toBeUndefined()
+  })
+
+  it("is answered by the entry that covers most of what is asked, not the best-ranked FAQ", () => {
+    expect(findAnswer(faqs, about, "do you sell bikes too, or only repair them?", "en")?.answer).toContain(
+      "We sell electric bikes",
+    )
+  })
+
+  it("still finds the FAQ a word of its own names", () => {
+    expect(findAnswer(faqs, about, "can I borrow a bike while mine is in the workshop?", "en")?.answer).toContain(
+      "courtesy bike",
+    )
+  })
+})
+
+describe("synonyms across the five languages", () => {
+  const faqs = [
+    { question: "Can pregnant women do pilates?", answer: "Yes, adapted classes from the second trimester." },
+  ]
+  it.each([
+    ["I'm expecting, is that a problem for the classes?", "en"],
+    ["estoy embarazada, ¿puedo ir a clase?", "es"],
+    ["ich bin schwanger, geht das?", "de"],
+    ["je suis enceinte, c'est possible ?", "fr"],
+    ["estou grávida, posso participar?", "pt"],
+  ] as const)("%j finds the pregnancy FAQ", (question, language) => {
+    expect(findAnswer(faqs, undefined, question, language)?.answer).toContain("second trimester")
+  })
+})

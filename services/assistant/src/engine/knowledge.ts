@@ -37,7 +37,8 @@ const STOP_WORDS = new Set(
   minha seu sua nosso tem ter ha ser esta estao sao posso pode podem da pra como quando onde ola oi obrigado muito
   moment now currently today right ahora actualmente momento jetzt momentan aktuell gerade maintenant actuellement
   agora atualmente oye ahi alli aqui aca algo ir pues bueno entonces wenn ihnen euch dann denn mal doch
-  aussi alors donc bien tout toute tous also again exactly exactamente genau exactement exatamente`
+  aussi alors donc bien tout toute tous also again exactly exactamente genau exactement exatamente
+  hace hacen hago haces machen macht mache machst fais fait faites font faire faz fazem fazer faco`
     .split(/\s+/)
     .filter((word) => word !== ""),
 )
@@ -95,11 +96,11 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
     mitbringen dabeihaben mitnehmen
     apporter amener
     levar trazer`.split(/\s+/),
-  loan: `loan loaner replacement courtesy
-    prestamo sustitucion
-    leihrad ersatz
-    pret courtoisie deplacer
-    emprestimo`.split(/\s+/),
+  loan: `loan loaner replacement courtesy borrow lend
+    prestamo sustitucion prestar prestais prestan
+    leihrad ersatz leihen ausleihen
+    pret courtoisie deplacer preter pretez emprunter
+    emprestimo emprestar emprestam`.split(/\s+/),
   instalments: `instalments installments financing finance
     plazos financiacion
     raten ratenzahlung finanzierung
@@ -120,6 +121,11 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
     inspektion durchsicht wartung
     revision verifier verification entretien controle
     revisao revisar manutencao`.split(/\s+/),
+  pregnancy: `pregnant pregnancy expecting
+    embarazada embarazadas embarazo gestante gestantes
+    schwanger schwangere schwangerschaft
+    enceinte enceintes grossesse
+    gravida gravidas gravidez gestante gestantes`.split(/\s+/),
   weekend: `weekend weekends saturday saturdays sunday sundays
     finde sabado sabados domingo domingos
     wochenende samstag samstags sonntag sonntags
@@ -202,6 +208,8 @@ interface Index {
   readonly search: MiniSearch<Entry>
   readonly process: (term: string) => string | Array<string> | null
   readonly entries: ReadonlyArray<Faq>
+  /** How many entries each (processed) term occurs in. */
+  readonly spread: ReadonlyMap<string, number>
 }
 
 /** Indexes built for the knowledge in use, most recent last (FAQs and `about` change rarely). */
@@ -233,7 +241,14 @@ const indexOf = (faqs: ReadonlyArray<Faq>, about: string | undefined, language: 
   // An FAQ answers first (its question was written for it); a sentence of `about` when no FAQ does.
   const entries: ReadonlyArray<Faq> = [...faqs, ...sentencesOf(about).map((answer) => ({ question: "", answer }))]
   search.addAll(entries.map((entry, id) => ({ id, question: entry.question, answer: entry.answer })))
-  const index = { search, process, entries }
+  // How many entries speak of each term: a word most of them use is the business's own vocabulary
+  // ("repair" at a repair shop), which names no one entry.
+  const spread = new Map<string, number>()
+  for (const entry of entries) {
+    const terms = new Set(tokenize(`${entry.question} ${entry.answer}`).flatMap((term) => process(term) ?? []))
+    for (const term of terms) spread.set(term, (spread.get(term) ?? 0) + 1)
+  }
+  const index = { search, process, entries, spread }
   INDEXES.set(key, index)
   if (INDEXES.size > MAX_INDEXES) INDEXES.delete(INDEXES.keys().next().value as string)
   return index
@@ -277,15 +292,25 @@ export const findAnswer = (
   // What the question is about must be covered for a third at least; a concept matched ("parking",
   // "price") names the subject and weighs double against the words around it ("is parking easy round there,
   // or should I take the bus?" is a parking question). A verb ("take", "accept") alone names no subject.
-  const answers = (result: { readonly terms: ReadonlyArray<string> }) => {
+  const coverage = (result: { readonly terms: ReadonlyArray<string> }): number => {
     const matched = new Set(result.terms)
     const weight = (term: string) => (matched.has(term) && term.startsWith("§") ? 2 : 1)
     const total = [...asked].reduce((sum, term) => sum + weight(term), 0)
     const covered = [...asked].filter((term) => matched.has(term))
-    return (
-      covered.some((term) => !term.startsWith("~")) && covered.reduce((sum, term) => sum + weight(term), 0) * 3 >= total
-    )
+    if (!covered.some((term) => !term.startsWith("~"))) return 0
+    return covered.reduce((sum, term) => sum + weight(term), 0) / total
   }
+  // A word the business never wrote (in no FAQ, no sentence of `about`) may be what the question is
+  // about ("do you also repair electric scooters?" at a bike shop): the entry must then be found by a
+  // word of its own — a concept, or a word few entries use — not only by the business's everyday
+  // vocabulary ("repair", "electric"), which every entry shares and which names none of them.
+  const unknown = [...asked].filter((term) => !term.startsWith("~") && !index.spread.has(term))
+  const distinctive = Math.max(1, Math.floor(index.entries.length / 4))
+  const namesIt = (result: { readonly terms: ReadonlyArray<string> }): boolean =>
+    unknown.length === 0 ||
+    result.terms.some(
+      (term) => asked.has(term) && (term.startsWith("§") || (index.spread.get(term) ?? 0) <= distinctive),
+    )
   // A place is asked for by "where" (or "address", "directions"…), not by a word that names one as the
   // object of another question ("can she get up to your office?" asks about access).
   const kinds = FACT_KINDS.filter(
@@ -298,11 +323,22 @@ export const findAnswer = (
     // An address is a place even without the word ("12 Harbor Street" has "street"; "where" asks it).
     return kinds.filter((kind) => !has.has(`§${kind}`))
   }
-  // The best-ranked entry that answers it (an FAQ's question weighs double, so an FAQ written for the
-  // question comes first), one that states the kind of fact asked before one that does not; one that
-  // shares only a word or two is passed over for the next.
-  const candidates = results.slice(0, 3).filter(answers)
-  const best = candidates.find((result) => missingIn(result.id as number).length === 0) ?? candidates[0]
+  // Of the best-ranked entries that answer it (an FAQ's question weighs double, so an FAQ written for the
+  // question ranks first), the one that states the kind of fact asked, then the one that covers most of
+  // what is asked ("do you sell bikes or only repair them?" is answered by the sentence that says what
+  // is sold, not by the repair FAQ that shares "bikes" and "repair"), then the best ranked; one that
+  // shares only a word or two is passed over.
+  const candidates = results
+    .slice(0, 3)
+    .map((result, rank) => ({
+      result,
+      rank,
+      coverage: coverage(result),
+      complete: missingIn(result.id as number).length === 0,
+    }))
+    .filter((candidate) => candidate.coverage * 3 >= 1 && namesIt(candidate.result))
+    .sort((a, b) => Number(b.complete) - Number(a.complete) || b.coverage - a.coverage || a.rank - b.rank)
+  const best = candidates[0]?.result
   if (best === undefined) return undefined
   const entry = index.entries[best.id as number]
   if (entry === undefined) return undefined
