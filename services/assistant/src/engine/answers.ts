@@ -101,7 +101,14 @@ export const openNow = (context: EngineContext, catalog: Catalog, formats: Forma
   const { today, nowTime } = context
   const ranges = openingRangesOn(context.settings, today)
   const current = ranges.find(([open, close]) => nowTime >= open && nowTime < close)
-  if (current !== undefined) return catalog.openNow(formats.time(current[1]))
+  if (current !== undefined) {
+    // Closing for lunch is not closing for the day: the afternoon's hours are said too.
+    const later = ranges.filter(([open]) => open >= current[1])
+    return catalog.openNow(
+      formats.time(current[1]),
+      later.length === 0 ? undefined : formats.list(later.map(([open, close]) => formats.range(open, close))),
+    )
+  }
   const later = ranges.find(([open]) => open > nowTime)
   if (later !== undefined) {
     return `${catalog.closedNowOpensToday(formats.time(later[0]))} ${catalog.hoursOn(formats.weekday(today), rangesText(context, formats, today))}`

@@ -84,6 +84,11 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   const { intents, when, service, name, phone } = turn.facts
   if (intents.demo) return false
   if (intents.booking) return true
+  // A question about the opening hours is answered, whatever day and time it names ("are you open on
+  // Saturday at 10?", "macht ihr heute Mittag zu?"), outside a booking dialogue.
+  if (intents.hours && intents.question && previous.offered === undefined && previous.pending === undefined) {
+    return false
+  }
   if (when.conflict !== undefined) return true
   const namesTime = when.date !== undefined || when.time !== undefined || when.earliest
   if (previous.conflict !== undefined && (namesTime || when.weekday !== undefined)) return true

@@ -178,6 +178,38 @@ describe("requests, numbers and questions", () => {
     expect(turn(emptyConversation, "do you do whitening?", clinic).text).toBe(about)
   })
 
+  it("says the afternoon's reopening when asked until when it is open on a day with a lunch break", () => {
+    const lunch: EngineContext = {
+      ...CONTEXT,
+      settings: {
+        ...CONTEXT.settings,
+        hours: {
+          ...CONTEXT.settings.hours,
+          wed: [
+            ["09:00", "12:30"],
+            ["14:00", "18:00"],
+          ],
+        },
+      },
+    }
+    expect(turn(emptyConversation, "what time do you close today?", lunch).text).toBe(
+      "Yes, we're open now, until 12:30 PM today, and again 2:00 PM–6:00 PM.",
+    )
+    expect(turn(emptyConversation, "¿hasta qué hora abrís hoy?", lunch).text).toContain(
+      "Sí, ahora estamos abiertos, hoy hasta las 12:30 p.m. y de nuevo de 2:00 p.m.–6:00 p.m.",
+    )
+    // In the afternoon range, only its own closing.
+    expect(turn(emptyConversation, "are you still open?", { ...lunch, nowTime: "15:00" }).text).toBe(
+      "Yes, we're open now, until 6:00 PM today.",
+    )
+  })
+
+  it("answers a question about the hours that names a day and a time with the hours, never a booking", () => {
+    const answer = turn(emptyConversation, "are you open on Friday at 10?")
+    expect(answer.text).toBe("On Friday we're open 9:00 AM–5:00 PM.")
+    expect(answer.needs).toEqual([])
+  })
+
   it("never starts a booking offer with a lower-case service name", () => {
     const answer = turn(emptyConversation, "can I book a consultation on Friday at 10:30?")
     expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:30 AM is free\./)

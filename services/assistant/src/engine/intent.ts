@@ -49,6 +49,9 @@ const NO_FIRST = new RegExp(`^(?:${NO.any.source})(?![\\p{L}])`, "u")
 const CALL_ME_SEPARABLE =
   /(?<![\p{L}])ruf(?:e|en|t)?\s+(?:sie\s+|du\s+)?(?:mich|uns)\s+(?:\p{L}+\s+){0,4}(?:an|zuruck)(?![\p{L}])/u
 
+/** German opening and closing split around the subject: "macht ihr heute Mittag zu?", "wann machen Sie morgen auf?". */
+const OPEN_CLOSE_SEPARABLE = /(?<![\p{L}])mach(?:t|en)\s+(?:ihr|sie)\s+(?:\p{L}+\s+){0,4}(?:zu|auf)(?![\p{L}])/u
+
 const anyOf = (pattern: { readonly any: RegExp }, text: string): boolean => pattern.any.test(text)
 
 /** Reads the intents of `text`. */
@@ -69,7 +72,7 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     cancel: anyOf(CANCEL, folded),
     move: anyOf(MOVE, folded),
     // "horario" is opening hours in Spanish, a slot in Portuguese: hours are read in the visitor's language.
-    hours: ofLanguage(HOURS, language, folded),
+    hours: ofLanguage(HOURS, language, folded) || OPEN_CLOSE_SEPARABLE.test(folded),
     now: anyOf(NOW, folded),
     services: anyOf(SERVICES, folded),
     businessName: anyOf(BUSINESS_NAME, folded),

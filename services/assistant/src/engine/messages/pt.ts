@@ -52,9 +52,10 @@ export const pt: Catalog = {
   moved: (service, day, time) => `Pronto, remarquei sua ${service} para ${day} às ${time}. Até lá!`,
 
   hours: (week) => `Nosso horário de funcionamento: ${week}.`,
-  hoursOn: (day, ranges) => `Na ${day} abrimos das ${ranges}.`,
+  hoursOn: (day, ranges) => `${sentenceStart(on(day))} abrimos das ${ranges}.`,
   closedOn: (day) => `Estamos fechados ${on(day)}.`,
-  openNow: (close) => `Sim, estamos abertos agora, hoje até as ${close}.`,
+  openNow: (close, later) =>
+    `Sim, estamos abertos agora, hoje até as ${close}${later === undefined ? "" : ` e de novo das ${later}`}.`,
   closedNowOpensToday: (time) => `No momento estamos fechados; hoje abrimos às ${time}.`,
   closedNowOpensOn: (day, time) => `No momento estamos fechados; voltamos a abrir ${on(day)} às ${time}.`,
   closedForToday: (nextOpen) =>
