@@ -215,6 +215,13 @@ describe("requests, numbers and questions", () => {
     expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:30 AM is free\./)
   })
 
+  it("never starts a reply in another language with the service's name as the business wrote it", () => {
+    const asked = turn(emptyConversation, "Hola, ¿puedo reservar una consultation el viernes a las 10:30?")
+    expect(asked.text).toMatch(/^El viernes, 27 de noviembre a las 10:30 a\.m\. está libre para consultation\./)
+    const booked = turn(asked.state, "Soy Lucía, 415 555 0123")
+    expect(booked.text).toMatch(/^¡Reservado, Lucía! Te esperamos el viernes/)
+  })
+
   it("answers in the visitor's language among the profile's, with dates written for it", () => {
     const answer = turn(emptyConversation, "Hola, quiero una cita el viernes")
     expect(answer.text).toContain("viernes, 27 de noviembre")

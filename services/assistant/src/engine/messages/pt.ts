@@ -41,7 +41,7 @@ export const pt: Catalog = {
     `Só para confirmar: você quer dizer ${byWeekday} ou ${byDay}? (A data informada não cai numa ${named}.)`,
 
   askName: (service, day, time) =>
-    `${sentenceStart(service)} ${on(day)} às ${time} está livre. Em nome de quem faço o agendamento?`,
+    `${sentenceStart(on(day))} às ${time} está livre para ${service}. Em nome de quem faço o agendamento?`,
   proposeSlot: (service, day, time) => `Temos ${service} livre ${on(day)} às ${time}. Posso reservar para você?`,
   askPhoneForBooking: (name) => `Obrigado${to(name)}! Qual número de telefone coloco no agendamento?`,
   booked: (name, service, day, time) => `Agendado${to(name)}: ${service} ${on(day)} às ${time}. Até lá!`,
