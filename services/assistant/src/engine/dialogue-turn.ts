@@ -86,5 +86,14 @@ export const settle = (state: ConversationState): ConversationState => {
 
 export const phoneOf = (turn: Turn): string | undefined => turn.context.customerPhone ?? turn.state.phone
 
-export const display = (turn: Turn, digits: string): string =>
-  digits.startsWith("0") ? digits : turn.formats.phone(digits)
+/**
+ * A number as the visitor reads it: formatted the way its country writes it, or — when the number
+ * plan does not know it (`555-1234`) — as they wrote it in this message.
+ */
+export const display = (turn: Turn, digits: string): string => {
+  if (digits.startsWith("0")) return digits
+  const shown = turn.formats.phone(digits)
+  const written = turn.facts.phone
+  if (shown !== `+${digits}` || written?.digits !== digits) return shown
+  return turn.facts.text.slice(written.start, written.end).trim()
+}

@@ -144,6 +144,12 @@ describe("requests, numbers and questions", () => {
     expect(last.text).toContain("won't call")
   })
 
+  it("stores a number the plan does not know with the country code, and says it back as written", () => {
+    const answer = turn(emptyConversation, "please call me at 555-1234")
+    expect(answer.state.phone).toBe("15551234")
+    expect(answer.text).toContain("at 555-1234")
+  })
+
   it("takes a corrected number", () => {
     const { state, last } = converse("call me on 415 555 0175", "sorry, wrong number, it's 415 555 0176")
     expect(state.phone).toBe("14155550176")
