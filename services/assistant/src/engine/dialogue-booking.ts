@@ -4,6 +4,7 @@ import { addDays, weekdayOf } from "./calendar-date.ts"
 import { type DayView, type HeldBooking, need, phoneOf, reply, type Step, settle, type Turn } from "./dialogue-turn.ts"
 import type { EngineContext } from "./profile.ts"
 import type { BookedSlot, ConversationState } from "./state.ts"
+import { inPartOfDay, weekdayInWeek } from "./when-spans.ts"
 
 /**
  * The booking dialogue (docs/contract.md §8): the slot a message means, the day's times offered, the
@@ -90,7 +91,7 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
     return false
   }
   if (when.conflict !== undefined) return true
-  const namesTime = when.date !== undefined || when.time !== undefined || when.earliest
+  const namesTime = when.date !== undefined || when.time !== undefined || when.earliest || when.week !== undefined
   if (previous.conflict !== undefined && (namesTime || when.weekday !== undefined)) return true
   if (previous.offered !== undefined && (namesTime || service !== undefined)) return true
   if (previous.pending !== undefined && (name !== undefined || phone !== undefined || namesTime)) return true
@@ -106,7 +107,7 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   // the dog in this morning for a bath?"): a price the business wrote for that service is not the answer.
   if (when.date !== undefined && service !== undefined && !intents.callback && !intents.hours) return true
   return (
-    when.date !== undefined &&
+    (when.date !== undefined || when.week !== undefined) &&
     intents.question &&
     !intents.hours &&
     !intents.services &&
@@ -132,6 +133,18 @@ const wantedSlot = (turn: Turn, previous: ConversationState) => {
     }
     time ??= conflict.time
   }
+  // A weekday named alone after "next week" was asked for is that week's ("Tuesday at 10").
+  const week = when.week ?? previous.week
+  if (
+    week !== undefined &&
+    when.weekdayOnly === true &&
+    when.weekday !== undefined &&
+    date !== undefined &&
+    date < week &&
+    conflict === undefined
+  ) {
+    date = weekdayInWeek(week, when.weekday)
+  }
   date ??= previous.pending?.date ?? previous.offered?.date
   time ??= when.earliest ? "earliest" : undefined
   // "Wednesday, not Tuesday": another day for the time already chosen.
@@ -153,6 +166,7 @@ export const book = (turn: Turn, previous: ConversationState): Step => {
     ...turn.state,
     bookingAsked: true,
     ...(facts.service === undefined ? {} : { service: facts.service }),
+    ...(facts.when.week === undefined ? {} : { week: facts.when.week }),
     // The name was asked for once: a visitor who answers without one ("yes please") is asked for the
     // number next, not the same question again.
     ...(previous.awaiting === "name" ? { awaiting: "name" as const } : {}),
@@ -183,7 +197,9 @@ export const book = (turn: Turn, previous: ConversationState): Step => {
     if (guessed && wanted.time !== undefined && wanted.time > context.nowTime && !closedForTheDay(context)) {
       return bookOn(booking, { ...wanted, date: context.today, time: wanted.time }, true)
     }
-    const from = guessed ? addDays(context.today, 1) : context.today
+    // "Next week": its first open day; else today's (tomorrow's, for a time with no day).
+    const week = when.week ?? previous.week
+    const from = week !== undefined && week > context.today ? week : guessed ? addDays(context.today, 1) : context.today
     if (known.nextOpen === undefined || known.nextOpen.from !== from) return need({ kind: "nextOpenDay", from })
     if (known.nextOpen.date === null) {
       return reply(booking, catalog.noOpenDay(wanted.service), { ...settle(state), awaiting: "callbackOffer" })
@@ -219,13 +235,21 @@ export const bookOn = (
       ...(nextOpen === null ? {} : { offered: { date: nextOpen, service: wanted.service } }),
     })
   }
+  // The part of the day asked for ("tomorrow afternoon") narrows the times offered, when it has any free.
+  const part = turn.facts.when.partOfDay ?? (state.offered?.date === wanted.date ? state.offered.partOfDay : undefined)
+  const inPart = part === undefined ? [] : day.free.filter((free) => inPartOfDay(free, part))
+  const free = inPart.length > 0 ? inPart : day.free
   let time = fitHour(turn, day, wanted.time)
-  if (time === "earliest") time = day.free[0]
+  if (time === "earliest") time = free[0]
   if (time === undefined) {
     if (day.free.length === 0) return reply(turn, catalog.dayFull(wanted.service, dayLabel), settle(state))
-    return reply(turn, catalog.offerTimes(wanted.service, dayLabel, formats.times(day.free)), {
+    return reply(turn, catalog.offerTimes(wanted.service, dayLabel, formats.times(free)), {
       ...settle(state),
-      offered: { date: wanted.date, service: wanted.service },
+      offered: {
+        date: wanted.date,
+        service: wanted.service,
+        ...(part === undefined || inPart.length === 0 ? {} : { partOfDay: part }),
+      },
       awaiting: "time",
     })
   }
@@ -254,8 +278,9 @@ export const bookOn = (
     return need({ kind: "book", slot, phone, name: state.name ?? "" })
   }
   if (known.booking.kind === "refused") return refused(turn, slot, known.booking.reason)
+  const { week: _week, ...booked } = settle(state)
   return reply(turn, catalog.booked(state.name, slot.service, dayLabel, formats.time(slot.time)), {
-    ...settle(state),
+    ...booked,
     booking: slot,
     bookingId: known.booking.id,
     bookingMade: true,

@@ -78,6 +78,21 @@ describe("the booking dialogue", () => {
     expect(state).toMatchObject({ booking: { date: "2026-11-27", time: "10:30" }, bookingId: "bkg_1" })
   })
 
+  it("offers the part of the day asked for, and its first time when asked for the first", () => {
+    const { replies } = converse("can I book a consultation tomorrow afternoon?", "the first one")
+    expect(replies[0]?.text).toBe(
+      "Free times for consultation on Thursday, November 26: 2:00 PM and 4:30 PM. Which time would you like?",
+    )
+    expect(replies[1]?.text).toMatch(/^Consultation on Thursday, November 26 at 2:00 PM is free\./)
+  })
+
+  it("reads a weekday named after 'next week' in that week, in the same message or a later one", () => {
+    const { replies, last } = converse("could I come in next week?", "Friday at 10 works")
+    expect(replies[0]?.needs).toContainEqual({ kind: "nextOpenDay", from: "2026-11-30" })
+    expect(last.state.pending).toMatchObject({ date: "2026-12-04", time: "10:00" })
+    expect(turn(emptyConversation, "next week on Friday at 10?").state.pending).toMatchObject({ date: "2026-12-04" })
+  })
+
   it("says a closed day before asking for a phone number, and books nothing", () => {
     const answer = turn(emptyConversation, "Can I book for Sunday at 11?")
     expect(answer.text).toContain("closed on Sunday")

@@ -148,6 +148,7 @@ const isKnowledgeQuestion = (turn: Turn, previous: ConversationState): boolean =
     when.date === undefined &&
     when.time === undefined &&
     !when.earliest &&
+    when.week === undefined &&
     previous.pending === undefined &&
     previous.offered === undefined &&
     previous.conflict === undefined

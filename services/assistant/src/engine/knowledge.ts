@@ -38,7 +38,8 @@ const STOP_WORDS = new Set(
   moment now currently today right ahora actualmente momento jetzt momentan aktuell gerade maintenant actuellement
   agora atualmente oye ahi alli aqui aca algo ir pues bueno entonces wenn ihnen euch dann denn mal doch
   aussi alors donc bien tout toute tous also again exactly exactamente genau exactement exatamente
-  hace hacen hago haces machen macht mache machst fais fait faites font faire faz fazem fazer faco`
+  hace hacen hago haces machen macht mache machst fais fait faites font faire faz fazem fazer faco
+  week weeks semana semanas woche wochen semaine semaines`
     .split(/\s+/)
     .filter((word) => word !== ""),
 )

@@ -1,6 +1,7 @@
 import * as chrono from "chrono-node"
 import { addDays, dateOf, timeOf, weekdayOf } from "./calendar-date.ts"
 import type { Language, PerLanguage } from "./text.ts"
+import { nextWeekIn, type PartOfDay, partOfDayIn, weekdayInWeek } from "./when-spans.ts"
 
 /**
  * The date and time a visitor names, read in their language relative to `today` (the
@@ -28,6 +29,10 @@ export interface NamedWhen {
   readonly earliest: boolean
   /** The hour was named without am/pm and read as an afternoon one ("at 3" → 15:00). */
   readonly hourShifted?: boolean
+  /** A part of the day named ("tomorrow afternoon"): the times offered are that part's. */
+  readonly partOfDay?: PartOfDay
+  /** "Next week": the Monday it starts on; a weekday named alone falls in it. */
+  readonly week?: string
 }
 
 const WEEKDAYS: PerLanguage<ReadonlyArray<string>> = {
@@ -188,7 +193,8 @@ const NOON: PerLanguage<string> = {
   en: "noon|midday|12\\s*noon",
   es: "(?:al\\s+|a\\s+)?mediod[ií]a",
   de: "mittags?|zur\\s+mittagszeit",
-  fr: "(?:[àa]\\s+)?midi",
+  // Not the "midi" of "après-midi" (the afternoon, `when-spans.ts`).
+  fr: "(?<!apr[eè]s[\\s-])(?:[àa]\\s+)?midi",
   pt: "(?:ao\\s+)?meio[\\s-]dia",
 }
 
@@ -382,6 +388,9 @@ export const readWhen = (
       (phrase, day: string) => day.padEnd(phrase.length),
     )
   }
+  const partOfDay = partOfDayIn(lowered, language)
+  const week = nextWeekIn(rest, language, today)
+  if (week !== undefined) rest = blank(rest, week.index, week.length)
   let date: string | undefined
   let time: string | undefined
   let weekday: number | undefined
@@ -523,13 +532,20 @@ export const readWhen = (
       }
       if (start.isCertain("weekday") && weekday === undefined) weekday = start.get("weekday") ?? undefined
     }
-    if (time === undefined && start.isCertain("hour")) {
+    // A part of the day is no hour ("demain après-midi" is read as 12:00): `partOfDay` narrows the times.
+    const partOnly = partOfDay !== undefined && !/\d/.test(result.text)
+    if (time === undefined && start.isCertain("hour") && !partOnly) {
       const hour = start.get("hour") ?? 0
       const meridiem = start.isCertain("meridiem")
       time = timeOf(meridiem ? hour : hourOf(hour), start.get("minute") ?? 0)
     }
   }
 
+  // "Tuesday next week", "nächste Woche Dienstag": the weekday of that week, not the next one.
+  if (week !== undefined && weekday !== undefined && dayNamed === undefined && (date === undefined || weekdayOnly)) {
+    date = weekdayInWeek(week.start, weekday)
+    weekdayOnly = true
+  }
   let conflict: NamedWhen["conflict"]
   if (dayNamed !== undefined) {
     weekdayOnly = false
@@ -549,5 +565,7 @@ export const readWhen = (
     ...(weekdayOnly ? { weekdayOnly } : {}),
     earliest: re(`${B}(?:${EARLIEST[language]})${E}`).test(lowered),
     ...(hourShifted && time !== undefined ? { hourShifted } : {}),
+    ...(partOfDay === undefined ? {} : { partOfDay }),
+    ...(week === undefined ? {} : { week: week.start }),
   }
 }
