@@ -72,21 +72,25 @@ const answerText = (
   formats: Formats,
 ): string | undefined => {
   const { intents } = facts
-  if (intents.hours && intents.now && (facts.when.date === undefined || facts.when.date === context.today)) {
-    return openNow(context, catalog, formats)
+  // Two questions in one message ("what do you offer, and when do you open tomorrow?") get both
+  // answers: the hours, the business, then the services (whose answer ends by offering a booking).
+  const parts = [
+    intents.hours ? hoursAnswer(facts, context, catalog, formats) : undefined,
+    intents.businessName ? catalog.about(context.profile.businessName, context.profile.about) : undefined,
+    intents.services ? catalog.services(formats.list(context.settings.services)) : undefined,
+  ].filter((part) => part !== undefined)
+  return parts.length === 0 ? undefined : parts.join(" ")
+}
+
+const hoursAnswer = (facts: MessageFacts, context: EngineContext, catalog: Catalog, formats: Formats): string => {
+  const date = facts.when.date
+  if (facts.intents.now && (date === undefined || date === context.today)) return openNow(context, catalog, formats)
+  if (date !== undefined) {
+    const ranges = rangesText(context, formats, date)
+    const day = formats.weekday(date)
+    return ranges === "" ? catalog.closedOn(day) : catalog.hoursOn(day, ranges)
   }
-  if (intents.hours) {
-    const date = facts.when.date
-    if (date !== undefined) {
-      const ranges = rangesText(context, formats, date)
-      const day = formats.weekday(date)
-      return ranges === "" ? catalog.closedOn(day) : catalog.hoursOn(day, ranges)
-    }
-    return catalog.hours(weekText(context, formats, catalog))
-  }
-  if (intents.services) return catalog.services(formats.list(context.settings.services))
-  if (intents.businessName) return catalog.about(context.profile.businessName, context.profile.about)
-  return undefined
+  return catalog.hours(weekText(context, formats, catalog))
 }
 
 /** What to say when a question has no answer here. */

@@ -225,6 +225,15 @@ describe("requests, numbers and questions", () => {
     )
   })
 
+  it("answers both questions of one message: the hours and the services, the hours and the name", () => {
+    const both = turn(emptyConversation, "which services do you have, and are you open on Friday?")
+    expect(both.text).toContain("On Friday we're open 9:00 AM–5:00 PM.")
+    expect(both.text).toContain("consultation and demo call")
+    const named = turn(emptyConversation, "Wann haben Sie morgen auf? Und wie heißt Ihre Firma eigentlich?")
+    expect(named.text).toContain("Acme")
+    expect(named.text).toContain("9:00 AM–5:00 PM")
+  })
+
   it("answers a question about the hours that names a day and a time with the hours, never a booking", () => {
     const answer = turn(emptyConversation, "are you open on Friday at 10?")
     expect(answer.text).toBe("On Friday we're open 9:00 AM–5:00 PM.")

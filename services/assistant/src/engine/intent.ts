@@ -49,8 +49,9 @@ const NO_FIRST = new RegExp(`^(?:${NO.any.source})(?![\\p{L}])`, "u")
 const CALL_ME_SEPARABLE =
   /(?<![\p{L}])ruf(?:e|en|t)?\s+(?:sie\s+|du\s+)?(?:mich|uns)\s+(?:\p{L}+\s+){0,4}(?:an|zuruck)(?![\p{L}])/u
 
-/** German opening and closing split around the subject: "macht ihr heute Mittag zu?", "wann machen Sie morgen auf?". */
-const OPEN_CLOSE_SEPARABLE = /(?<![\p{L}])mach(?:t|en)\s+(?:ihr|sie)\s+(?:\p{L}+\s+){0,4}(?:zu|auf)(?![\p{L}])/u
+/** German opening and closing split around the subject: "macht ihr heute Mittag zu?", "wann haben Sie morgen auf?". */
+const OPEN_CLOSE_SEPARABLE =
+  /(?<![\p{L}])(?:mach(?:t|en)\s+(?:ihr|sie)\s+(?:\p{L}+\s+){0,4}(?:zu|auf)|hab(?:t|en)\s+(?:ihr|sie)\s+(?:\p{L}+\s+){0,4}(?:auf|offen|geoffnet))(?![\p{L}])/u
 
 const anyOf = (pattern: { readonly any: RegExp }, text: string): boolean => pattern.any.test(text)
 
