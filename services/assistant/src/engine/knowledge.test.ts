@@ -156,3 +156,31 @@ describe("synonyms across the five languages", () => {
     expect(findAnswer(faqs, undefined, question, language)?.answer).toContain("second trimester")
   })
 })
+
+describe("phrases whose words mean another thing alone, and words of a compound", () => {
+  const faqs = [
+    { question: "What are your prices?", answer: "Gel manicure $40, gel polish $30." },
+    { question: "How long does gel polish last?", answer: "Gel polish lasts two to three weeks." },
+    { question: "Do you take off old gel?", answer: "Taking off gel is free with a new set, else $15." },
+  ]
+  it.each([
+    ["combien de temps tient le gel ?", "fr", "two to three weeks"],
+    ["¿cuánto tiempo dura el gel?", "es", "two to three weeks"],
+    ["wie lange hält Gel?", "de", "two to three weeks"],
+    ["quanto tempo dura o gel?", "pt", "two to three weeks"],
+    ["how long will my gel polish stay nice?", "en", "two to three weeks"],
+    ["is there a charge to remove old gel?", "en", "$15"],
+  ] as const)("%j (%s) is answered by the entry that says %j", (question, language, expected) => {
+    expect(findAnswer(faqs, undefined, question, language)?.answer).toContain(expected)
+  })
+
+  it("finds a hyphenated word by its part", () => {
+    const semi = [{ question: "Does semi-permanent polish chip?", answer: "It holds three weeks without chipping." }]
+    expect(findAnswer(semi, undefined, "does the semi chip quickly?", "en")?.answer).toContain("three weeks")
+  })
+
+  it("a verb of selling names no subject: 'do you sell printers?' is not about point-of-sale software", () => {
+    const about = "Brightside makes scheduling and point-of-sale software for small shops."
+    expect(findAnswer([], about, "Do you sell printers?", "en")).toBeUndefined()
+  })
+})

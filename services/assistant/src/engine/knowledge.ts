@@ -39,7 +39,8 @@ const STOP_WORDS = new Set(
   agora atualmente oye ahi alli aqui aca algo ir pues bueno entonces wenn ihnen euch dann denn mal doch
   aussi alors donc bien tout toute tous also again exactly exactamente genau exactement exatamente
   hace hacen hago haces machen macht mache machst fais fait faites font faire faz fazem fazer faco
-  week weeks semana semanas woche wochen semaine semaines`
+  week weeks semana semanas woche wochen semaine semaines desde hasta ire voy vamos iremos
+  too only solo solamente nur seulement juste apenas somente so`
     .split(/\s+/)
     .filter((word) => word !== ""),
 )
@@ -112,16 +113,26 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
     sicher sicherheit daten dsgvo dsgvo-konform datenschutz
     securite donnees rgpd confidentialite hebergees heberge
     seguro seguros seguranca dados lgpd privacidade`.split(/\s+/),
-  sell: `sell sells selling sold sale
-    vender vendeis venden vendemos venta
-    verkaufen verkauft verkauf
-    vendre vendez vendons vend vente
-    vender vendem vendemos venda`.split(/\s+/),
   checkup: `checkup check-up tune-up inspection servicing overhaul
     revision revisar puesta
     inspektion durchsicht wartung
     revision verifier verification entretien controle
     revisao revisar manutencao`.split(/\s+/),
+  duration: `duration long last lasts
+    duracion dura duran tarda tardan
+    dauer dauert halt
+    duree dure durent tient tiennent
+    duracao dura duram demora demoram`.split(/\s+/),
+  removal: `remove removal removing
+    quitar quitado retirar retirada
+    entfernen entfernung abnehmen ablosen
+    enlever depose deposer retirer retrait
+    remover remocao retirar tirar`.split(/\s+/),
+  waiting: `wait waiting
+    esperar espera
+    warten wartezimmer wartebereich
+    attendre attente
+    esperar espera aguardar`.split(/\s+/),
   pregnancy: `pregnant pregnancy expecting
     embarazada embarazadas embarazo gestante gestantes
     schwanger schwangere schwangerschaft
@@ -135,11 +146,18 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
 }
 
 /**
- * Verbs that say the same thing ("do you take / accept …", "nehmen Sie", "vous prenez", "aceitam"):
- * they carry a question across its rewording but never name what it is about, so a match on them
- * alone answers nothing ("how long does it take?" is not about what a business accepts).
+ * Verbs that say the same thing ("do you take / accept …", "nehmen Sie", "vous prenez", "aceitam";
+ * "do you sell …", "vendéis", "vous vendez"): they carry a question across its rewording but never
+ * name what it is about, so a match on them alone answers nothing ("how long does it take?" is not
+ * about what a business accepts, "do you sell printers?" not about its point-of-sale software).
  */
 const VERBS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  sell: `sell sells selling sold sale
+    vender vendeis venden vendemos venta
+    verkaufen verkauft verkauf
+    vendre vendez vendons vend vente
+    vender vendem vendemos venda`.split(/\s+/),
+
   accept: `accept accepts accepted take takes taking
     acepta aceptan aceptais aceptas aceptar aceptamos admite admiten admitis trabajais trabajan
     akzeptieren akzeptiert akzeptierst nehmen nehmt nimmt annehmen
@@ -192,7 +210,12 @@ const termOf =
     return CONCEPT_OF_STEM[language].get(stem) ?? stem
   }
 
-const tokenize = (text: string): Array<string> => text.split(/[^\p{L}\p{N}$€£-]+/u).filter((word) => word !== "")
+/** Words, a hyphenated one also by its parts ("semi-permanent" is found by "semi"). */
+const tokenize = (text: string): Array<string> =>
+  text
+    .split(/[^\p{L}\p{N}$€£-]+/u)
+    .filter((word) => word !== "")
+    .flatMap((word) => (/\p{L}-\p{L}/u.test(word) ? [word, ...word.split("-").filter((part) => part !== "")] : [word]))
 
 export interface Faq {
   readonly question: string
@@ -241,12 +264,16 @@ const indexOf = (faqs: ReadonlyArray<Faq>, about: string | undefined, language: 
   })
   // An FAQ answers first (its question was written for it); a sentence of `about` when no FAQ does.
   const entries: ReadonlyArray<Faq> = [...faqs, ...sentencesOf(about).map((answer) => ({ question: "", answer }))]
-  search.addAll(entries.map((entry, id) => ({ id, question: entry.question, answer: entry.answer })))
+  search.addAll(
+    entries.map((entry, id) => ({ id, question: plainText(entry.question), answer: plainText(entry.answer) })),
+  )
   // How many entries speak of each term: a word most of them use is the business's own vocabulary
   // ("repair" at a repair shop), which names no one entry.
   const spread = new Map<string, number>()
   for (const entry of entries) {
-    const terms = new Set(tokenize(`${entry.question} ${entry.answer}`).flatMap((term) => process(term) ?? []))
+    const terms = new Set(
+      tokenize(plainText(`${entry.question} ${entry.answer}`)).flatMap((term) => process(term) ?? []),
+    )
     for (const term of terms) spread.set(term, (spread.get(term) ?? 0) + 1)
   }
   const index = { search, process, entries, spread }
@@ -310,7 +337,10 @@ export const findAnswer = (
   const namesIt = (result: { readonly terms: ReadonlyArray<string> }): boolean =>
     unknown.length === 0 ||
     result.terms.some(
-      (term) => asked.has(term) && (term.startsWith("§") || (index.spread.get(term) ?? 0) <= distinctive),
+      (term) =>
+        asked.has(term) &&
+        !term.startsWith("~") &&
+        (term.startsWith("§") || (index.spread.get(term) ?? 0) <= distinctive),
     )
   // A place is asked for by "where" (or "address", "directions"…), not by a word that names one as the
   // object of another question ("can she get up to your office?" asks about access).
@@ -320,9 +350,11 @@ export const findAnswer = (
   const missingIn = (id: number): ReadonlyArray<FactKind> => {
     const entry = index.entries[id]
     if (entry === undefined || kinds.length === 0) return []
-    const has = termsOf(`${entry.question} ${entry.answer}`)
-    // An address is a place even without the word ("12 Harbor Street" has "street"; "where" asks it).
-    return kinds.filter((kind) => !has.has(`§${kind}`))
+    const has = termsOf(plainText(`${entry.question} ${entry.answer}`))
+    // An address is a place even without the word ("12 Harbor Street" has "street"; "where" asks it);
+    // an amount of money is a price ("else $15", "15 €").
+    const amount = MONEY.test(entry.answer)
+    return kinds.filter((kind) => !has.has(`§${kind}`) && !(kind === "price" && amount))
   }
   // Of the best-ranked entries that answer it (an FAQ's question weighs double, so an FAQ written for the
   // question ranks first), the one that states the kind of fact asked, then the one that covers most of
@@ -350,6 +382,9 @@ export const findAnswer = (
 export const findFaq = (faqs: ReadonlyArray<Faq>, question: string, language: Language): Answer | undefined =>
   findAnswer(faqs, undefined, question, language)
 
+/** An amount of money: "$15", "15 €", "R$ 70", "EUR 20". */
+const MONEY = /(?:[$€£]|R\$|\b(?:EUR|USD|GBP|BRL|COP)\b)\s?\d|\d\s?(?:[€£]|\b(?:EUR|USD|euros?|dólares|reais|pesos)\b)/u
+
 /** "Where are you?" in the five languages asks for the address, though "where" alone says little. */
 const WHERE_ARE_YOU =
   /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde)(?![\p{L}])/iu
@@ -358,14 +393,27 @@ const WHERE_ARE_YOU =
 const ASKS_WHERE =
   /(?<![\p{L}])(?:where|address|located|location|directions|how\s+(?:do|can)\s+i\s+get\s+there|d[oó]nde|direcci[oó]n|ubicaci[oó]n|c[oó]mo\s+llego|wo|adresse|anfahrt|standort|o[uù]|situ[eé]s?|comment\s+venir|onde|endere[cç]o|localiza[cç][aã]o|como\s+chego)(?![\p{L}])/iu
 
-/** Idioms whose words say nothing of what they mean: "what would it set me back" asks a price. */
+/**
+ * Idioms whose words say nothing of what they mean ("what would it set me back" asks a price), and
+ * phrases whose words mean another thing alone ("combien de temps" asks how long, not how much). Read
+ * the same way in the FAQs and `about` as in the question.
+ */
 const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(?<![\p{L}])how\s+long(?![\p{L}])/giu, "duration"],
+  [/(?<![\p{L}])(?:take|takes|taking|took)\s+off(?![\p{L}])/giu, "remove"],
+  [/(?<![\p{L}])combien\s+de\s+temps(?![\p{L}])/giu, "durée"],
+  [/(?<![\p{L}])cu[aá]nto\s+tiempo(?![\p{L}])/giu, "duración"],
+  [/(?<![\p{L}])wie\s+lange?(?![\p{L}])/giu, "Dauer"],
+  [/(?<![\p{L}])quanto\s+tempo(?![\p{L}])/giu, "duração"],
   [/(?<![\p{L}])set\s+(?:me|us|you|her|him|them)\s+back(?![\p{L}])/giu, "cost"],
   [/(?<![\p{L}])(?:bail|bailing|bailed)\s+on(?![\p{L}])/giu, "cancel"],
   [/(?<![\p{L}])no[\s-]show(?![\p{L}])/giu, "cancel"],
 ]
 
+const plainText = (text: string): string =>
+  IDIOMS.reduce((plain, [idiom, meaning]) => plain.replace(idiom, meaning), text)
+
 const askedText = (question: string): string => {
-  const plain = IDIOMS.reduce((text, [idiom, meaning]) => text.replace(idiom, meaning), question)
+  const plain = plainText(question)
   return WHERE_ARE_YOU.test(plain) ? `${plain} address` : plain
 }
