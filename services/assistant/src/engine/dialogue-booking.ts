@@ -17,7 +17,9 @@ export const heldBooking = (turn: Turn): HeldBooking | undefined | "needed" => {
   const { state, known, facts } = turn
   if (state.booking !== undefined && state.bookingId !== undefined) return { ...state.booking, id: state.bookingId }
   // A booking made through the widget's form in this session, or on a channel by this customer.
-  const wantsChange = facts.intents.cancel || facts.intents.move
+  // "What if I cancel it?" asks about the policy, not for the booking.
+  const wantsChange =
+    (facts.intents.cancel || facts.intents.move) && !(facts.intents.hypothetical && facts.intents.question)
   if (wantsChange) {
     if (known.held === undefined) return "needed"
     return known.held ?? undefined

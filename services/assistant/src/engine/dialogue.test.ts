@@ -234,6 +234,25 @@ describe("requests, numbers and questions", () => {
     expect(named.text).toContain("9:00 AM–5:00 PM")
   })
 
+  it("answers a question about what would happen from the FAQ, and books or cancels nothing", () => {
+    const policy: EngineContext = {
+      ...CONTEXT,
+      profile: {
+        ...CONTEXT.profile,
+        faqs: [
+          { question: "What is your cancellation policy?", answer: "Cancel 24 hours ahead, or a $20 fee applies." },
+        ],
+      },
+    }
+    const asked = turn(emptyConversation, "what happens if I have to cancel my appointment last minute?", policy)
+    expect(asked.text).toBe("Cancel 24 hours ahead, or a $20 fee applies.")
+    expect(asked.needs).toEqual([])
+    const booked = converse("book a consultation on Friday at 10, I'm Ana, 415 555 0100").last.state
+    const held = turn(booked, "and what if I cancel it the day before?", policy)
+    expect(held.needs).toEqual([])
+    expect(held.state.booking).toEqual(booked.booking)
+  })
+
   it("answers a question about the hours that names a day and a time with the hours, never a booking", () => {
     const answer = turn(emptyConversation, "are you open on Friday at 10?")
     expect(answer.text).toBe("On Friday we're open 9:00 AM–5:00 PM.")

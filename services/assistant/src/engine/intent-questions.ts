@@ -332,3 +332,34 @@ export const NOW = lexicon({
   fr: ["maintenant", "en ce moment", "actuellement", "encore", "aujourd'hui", "deja"],
   pt: ["agora", "neste momento", "ainda", "hoje", "ja"],
 })
+
+/**
+ * A question about what would happen ("what happens if I miss my appointment?", "¿qué pasa si
+ * cancelo?", "was passiert, wenn ich absage?", "et si je suis en retard ?", "e se eu faltar?"): it
+ * asks about a policy, not for the booking or cancellation its words name.
+ */
+export const HYPOTHETICAL = lexicon({
+  en: [
+    "what happens if",
+    "what happens when",
+    "what if",
+    "if i",
+    "if we",
+    "in case i",
+    "is there a fee if",
+    "do you charge if",
+  ],
+  es: [
+    "que pasa si",
+    "que ocurre si",
+    "y si",
+    "si no puedo",
+    "si no llego",
+    "si cancelo",
+    "si llego",
+    "en caso de que",
+  ],
+  de: ["was passiert wenn", "was passiert, wenn", "was ist wenn", "was ist, wenn", "wenn ich", "falls ich"],
+  fr: ["que se passe-t-il si", "qu'est-ce qui se passe si", "et si", "si je", "si jamais", "en cas de"],
+  pt: ["o que acontece se", "e se", "se eu", "caso eu", "se nao puder", "se faltar"],
+})

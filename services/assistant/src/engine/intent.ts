@@ -1,4 +1,15 @@
-import { BUSINESS_NAME, CLOSING, GREETING, HOURS, NO, NOW, QUESTION_START, SERVICES, YES } from "./intent-questions.ts"
+import {
+  BUSINESS_NAME,
+  CLOSING,
+  GREETING,
+  HOURS,
+  HYPOTHETICAL,
+  NO,
+  NOW,
+  QUESTION_START,
+  SERVICES,
+  YES,
+} from "./intent-questions.ts"
 import { BOOKING, CALLBACK, CANCEL, DEMO, MOVE, NO_CALL } from "./intent-requests.ts"
 import { fold, type Language, type PerLanguage } from "./text.ts"
 
@@ -29,6 +40,8 @@ export interface Intents {
   readonly businessName: boolean
   /** A question (a question mark or a question word first). */
   readonly question: boolean
+  /** Asks what would happen ("what happens if I cancel late?"): a policy question, whatever it names. */
+  readonly hypothetical: boolean
   readonly greeting: boolean
   /** Thanks, bye, "just browsing": nothing to do. */
   readonly closing: boolean
@@ -78,6 +91,7 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     services: anyOf(SERVICES, folded),
     businessName: anyOf(BUSINESS_NAME, folded),
     question: /[?¿]/.test(text) || QUESTION_FIRST.test(trimmed),
+    hypothetical: anyOf(HYPOTHETICAL, folded),
     greeting: GREETING_FIRST.test(trimmed),
     closing: anyOf(CLOSING, folded),
     yes: YES_FIRST.test(trimmed),

@@ -40,7 +40,8 @@ const STOP_WORDS = new Set(
   aussi alors donc bien tout toute tous also again exactly exactamente genau exactement exatamente
   hace hacen hago haces machen macht mache machst fais fait faites font faire faz fazem fazer faco
   week weeks semana semanas woche wochen semaine semaines desde hasta ire voy vamos iremos
-  too only solo solamente nur seulement juste apenas somente so`
+  too only solo solamente nur seulement juste apenas somente so
+  if wenn falls happen happens happened pasa pasaria ocurre passiert passe arrive acontece`
     .split(/\s+/)
     .filter((word) => word !== ""),
 )
@@ -400,6 +401,7 @@ const ASKS_WHERE =
  */
 const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?<![\p{L}])how\s+long(?![\p{L}])/giu, "duration"],
+  [/(?<![\p{L}])(?:at\s+the\s+)?last[\s-]minute(?![\p{L}])/giu, "late"],
   [/(?<![\p{L}])(?:take|takes|taking|took)\s+off(?![\p{L}])/giu, "remove"],
   [/(?<![\p{L}])combien\s+de\s+temps(?![\p{L}])/giu, "durée"],
   [/(?<![\p{L}])cu[aá]nto\s+tiempo(?![\p{L}])/giu, "duración"],

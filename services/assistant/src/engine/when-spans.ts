@@ -1,4 +1,4 @@
-import { addDays, weekdayOf } from "./calendar-date.ts"
+import { addDays, minutesOf, timeFromMinutes, weekdayOf } from "./calendar-date.ts"
 import type { Language, PerLanguage } from "./text.ts"
 
 /**
@@ -69,3 +69,53 @@ export const nextWeekIn = (
 
 /** The date of `weekday` (0 = Sunday) in the week that starts on the Monday `start`. */
 export const weekdayInWeek = (start: string, weekday: number): string => addDays(start, (weekday + 6) % 7)
+
+/** "In half an hour", "in an hour", "in 20 minutes": minutes from now. */
+const IN_A_WHILE: PerLanguage<ReadonlyArray<readonly [RegExp, (n: string | undefined) => number]>> = {
+  en: [
+    [/(?<![\p{L}])in\s+(?:a\s+)?half\s+(?:an\s+)?hour(?![\p{L}])/u, () => 30],
+    [/(?<![\p{L}])in\s+(?:an|one)\s+hour(?![\p{L}])/u, () => 60],
+    [/(?<![\p{L}])in\s+(\d{1,3})\s*(?:minutes|mins?)(?![\p{L}])/u, (n) => Number(n)],
+  ],
+  es: [
+    [/(?<![\p{L}])(?:en|dentro\s+de)\s+media\s+hora(?![\p{L}])/u, () => 30],
+    [/(?<![\p{L}])(?:en|dentro\s+de)\s+una\s+hora(?![\p{L}])/u, () => 60],
+    [/(?<![\p{L}])(?:en|dentro\s+de)\s+(\d{1,3})\s*minutos(?![\p{L}])/u, (n) => Number(n)],
+  ],
+  de: [
+    [/(?<![\p{L}])in\s+einer\s+halben\s+stunde(?![\p{L}])/u, () => 30],
+    [/(?<![\p{L}])in\s+einer\s+stunde(?![\p{L}])/u, () => 60],
+    [/(?<![\p{L}])in\s+(\d{1,3})\s*minuten(?![\p{L}])/u, (n) => Number(n)],
+  ],
+  fr: [
+    [/(?<![\p{L}])dans\s+une\s+demi-?\s*heure(?![\p{L}])/u, () => 30],
+    [/(?<![\p{L}])dans\s+une\s+heure(?![\p{L}])/u, () => 60],
+    [/(?<![\p{L}])dans\s+(\d{1,3})\s*minutes(?![\p{L}])/u, (n) => Number(n)],
+  ],
+  pt: [
+    [/(?<![\p{L}])(?:daqui\s+a|em|dentro\s+de)\s+meia\s+hora(?![\p{L}])/u, () => 30],
+    [/(?<![\p{L}])(?:daqui\s+a|em|dentro\s+de)\s+uma\s+hora(?![\p{L}])/u, () => 60],
+    [/(?<![\p{L}])(?:daqui\s+a|em|dentro\s+de)\s+(\d{1,3})\s*minutos(?![\p{L}])/u, (n) => Number(n)],
+  ],
+}
+
+/**
+ * "In half an hour" from the organization's wall clock `now` (`HH:MM` on `today`): the date and time
+ * it names, and its span in `text`; past midnight it is tomorrow's.
+ */
+export const inAWhileIn = (
+  text: string,
+  language: Language,
+  today: string,
+  now: string,
+): { readonly date: string; readonly time: string; readonly index: number; readonly length: number } | undefined => {
+  for (const [pattern, minutes] of IN_A_WHILE[language]) {
+    const found = pattern.exec(text)
+    if (found === null) continue
+    const at = minutesOf(now) + minutes(found[1])
+    if (!(at > minutesOf(now)) || at >= 2 * 24 * 60) return undefined
+    const date = at >= 24 * 60 ? addDays(today, 1) : today
+    return { date, time: timeFromMinutes(at % (24 * 60)), index: found.index, length: found[0].length }
+  }
+  return undefined
+}

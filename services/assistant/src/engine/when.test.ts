@@ -178,3 +178,27 @@ describe("a part of the day and a week", () => {
     expect(readWhen("next week", "en", "2026-11-29").week).toBe("2026-11-30")
   })
 })
+
+describe("moments relative to now", () => {
+  it.each([
+    ["can I come in half an hour?", "en", "10:30"],
+    ["¿puedo ir en media hora?", "es", "10:30"],
+    ["geht es in einer Stunde?", "de", "11:00"],
+    ["je peux passer dans 20 minutes ?", "fr", "10:20"],
+    ["posso ir daqui a meia hora?", "pt", "10:30"],
+  ] as const)("%j (%s) at 10:00 is today at %s", (text, language, time) => {
+    expect(readWhen(text, language, TODAY, [], "10:00")).toMatchObject({ date: TODAY, time })
+  })
+
+  it("is tomorrow's past midnight", () => {
+    expect(readWhen("in an hour", "en", TODAY, [], "23:30")).toMatchObject({ date: "2026-11-26", time: "00:30" })
+  })
+
+  it.each([
+    ["what if I cancel at the last minute?", "en"],
+    ["I called yesterday, nobody answered", "en"],
+  ] as const)("%j (%s) names no time to book", (text, language) => {
+    const when = readWhen(text, language, TODAY, [], "10:00")
+    expect([when.date, when.time]).toEqual([undefined, undefined])
+  })
+})

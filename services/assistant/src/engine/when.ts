@@ -1,7 +1,7 @@
 import * as chrono from "chrono-node"
 import { addDays, dateOf, timeOf, weekdayOf } from "./calendar-date.ts"
 import type { Language, PerLanguage } from "./text.ts"
-import { nextWeekIn, type PartOfDay, partOfDayIn, weekdayInWeek } from "./when-spans.ts"
+import { inAWhileIn, nextWeekIn, type PartOfDay, partOfDayIn, weekdayInWeek } from "./when-spans.ts"
 
 /**
  * The date and time a visitor names, read in their language relative to `today` (the
@@ -369,6 +369,8 @@ export const readWhen = (
   today: string,
   /** Spans to ignore (phone numbers already found). */
   ignore: ReadonlyArray<{ readonly start: number; readonly end: number }> = [],
+  /** The organization's wall-clock time (`HH:MM`), for "in half an hour". */
+  now?: string,
 ): NamedWhen => {
   let rest = text.toLowerCase()
   if (rest.length !== text.length)
@@ -389,10 +391,12 @@ export const readWhen = (
     )
   }
   const partOfDay = partOfDayIn(lowered, language)
+  const inAWhile = now === undefined ? undefined : inAWhileIn(rest, language, today, now)
+  if (inAWhile !== undefined) rest = blank(rest, inAWhile.index, inAWhile.length)
   const week = nextWeekIn(rest, language, today)
   if (week !== undefined) rest = blank(rest, week.index, week.length)
-  let date: string | undefined
-  let time: string | undefined
+  let date: string | undefined = inAWhile?.date
+  let time: string | undefined = inAWhile?.time
   let weekday: number | undefined
   let dayNamed: string | undefined
   let weekdayOnly = false
@@ -509,7 +513,10 @@ export const readWhen = (
     // they are weekday abbreviations (chrono reads German "Ach so" as Sunday).
     // A short word that names a day ("hoy") is one.
     const start = result.start
+    // "at the last minute", "yesterday": a moment before this one, named in words, is no time to book.
+    const pastInWords = start.date().getTime() < reference.instant.getTime() && !/\d/.test(result.text)
     if (
+      pastInWords ||
       NOW_WORDS.test(result.text.trim()) ||
       (/^\p{L}{1,3}\p{P}*$/u.test(result.text.trim()) && !start.isCertain("day"))
     )
