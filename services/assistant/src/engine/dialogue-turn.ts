@@ -74,7 +74,8 @@ export interface Turn {
 
 export const reply = (turn: Turn, text: string, state: ConversationState = turn.state): Step => ({
   kind: "reply",
-  text,
+  // A time written "6:00 p.m." (Spanish in the US) ends its sentence with its own period.
+  text: text.replace(/(?<![\p{L}])([ap]\.\s?m\.)\./gu, "$1"),
   state,
 })
 
