@@ -102,6 +102,18 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   if (previous.pending !== undefined && (previous.awaiting === "name" || previous.awaiting === "phone")) {
     if (intents.yes && !intents.no && !intents.cancel) return true
   }
+  // A day named after asking about a service ("do you do nail trims?" — "ok, can I get one Monday",
+  // "para el martes") asks for that service on that day.
+  if (
+    when.date !== undefined &&
+    previous.service !== undefined &&
+    !intents.hours &&
+    !intents.services &&
+    !intents.callback &&
+    (!intents.question || turn.facts.faq() === undefined)
+  ) {
+    return true
+  }
   // A date and a time together ("Sunday at 11?") ask for a slot, whatever the verb; so does a
   // question naming a day that nothing else answers ("anything on Monday?").
   if (when.date !== undefined && when.time !== undefined && !intents.callback) return true

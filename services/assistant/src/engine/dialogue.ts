@@ -36,6 +36,8 @@ const absorb = (state: ConversationState, facts: MessageFacts, context: EngineCo
     language: facts.language,
     ...(newPhone === undefined ? {} : { phone: newPhone }),
     ...(facts.name === undefined ? {} : { name: facts.name }),
+    // A service asked about ("do you do nail trims?") is the one a day named next books.
+    ...(facts.service === undefined ? {} : { service: facts.service }),
     callback: withdrawn ? false : state.callback || intents.callback,
     demo: state.demo || intents.demo,
     bookingAsked: state.bookingAsked || intents.booking,
