@@ -279,8 +279,10 @@ export const bookOn = (
       awaiting: "confirm",
     })
   }
+  // A slot changed after it was said ("sorry, I meant Friday at 2"): the new one is said again.
+  const changed = state.pending !== undefined && (state.pending.date !== slot.date || state.pending.time !== slot.time)
   if (phone === undefined) {
-    if (state.name === undefined && state.awaiting !== "name" && turn.facts.name === undefined) {
+    if (state.name === undefined && (state.awaiting !== "name" || changed) && turn.facts.name === undefined) {
       return reply(turn, catalog.askName(slot.service, dayLabel, formats.time(slot.time)), {
         ...pending,
         awaiting: "name",

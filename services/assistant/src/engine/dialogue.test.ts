@@ -93,6 +93,18 @@ describe("the booking dialogue", () => {
     expect(turn(emptyConversation, "next week on Friday at 10?").state.pending).toMatchObject({ date: "2026-12-04" })
   })
 
+  it("says the new slot again when the visitor corrects the day before giving a name", () => {
+    const { replies } = converse("a consultation on Thursday at 2pm please", "sorry, I meant Friday at 2")
+    expect(replies[1]?.text).toMatch(/^Consultation on Friday, November 27 at 2:00 PM is free\./)
+    expect(replies[1]?.state.pending).toMatchObject({ date: "2026-11-27", time: "14:00" })
+  })
+
+  it("books the service asked about on the day named next", () => {
+    const { replies, last } = converse("do you do demo calls?", "ok, can I get one on Monday", "10:30 works")
+    expect(replies[1]?.text).toContain("Free times for demo call on Monday, November 30")
+    expect(last.state.pending).toMatchObject({ date: "2026-11-30", time: "10:30", service: "demo call" })
+  })
+
   it("says a closed day before asking for a phone number, and books nothing", () => {
     const answer = turn(emptyConversation, "Can I book for Sunday at 11?")
     expect(answer.text).toContain("closed on Sunday")
