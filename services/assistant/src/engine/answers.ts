@@ -3,6 +3,7 @@ import { addDays } from "./calendar-date.ts"
 import type { Catalog, Formats } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
+import { fold } from "./text.ts"
 
 /**
  * Answers to questions, from what the business configured: its opening hours and services (the
@@ -57,6 +58,17 @@ export const answerQuestion = (
   const text = answerText(facts, context, catalog, formats)
   if (text !== undefined) return { text, callbackOffered: false }
   const faq = facts.faq()
+  // "Do you do straight-razor shaves?" names one of the services by its name: an entry that does not
+  // speak of it (how long a shave takes) is not the answer; the services, which name it, are.
+  if (
+    facts.service !== undefined &&
+    facts.intents.question &&
+    DOES_IT.test(fold(facts.text)) &&
+    fold(facts.text).includes(fold(facts.service)) &&
+    (faq === undefined || !speaksOf(faq, facts.service))
+  ) {
+    return { text: catalog.services(formats.list(context.settings.services)), callbackOffered: false }
+  }
   if (faq === undefined) return undefined
   if (faq.missing.length === 0) return { text: faq.answer, callbackOffered: false }
   // The part it can answer ("we do whitening"), then that it cannot tell the price, and a callback.
@@ -92,6 +104,22 @@ const hoursAnswer = (facts: MessageFacts, context: EngineContext, catalog: Catal
   }
   return catalog.hours(weekText(context, formats, catalog))
 }
+
+/**
+ * Whether an entry's answer speaks of a service (each of its words of four letters or more): the
+ * answer is what the visitor reads, without the FAQ's question ("about 40 minutes" does not say the
+ * shave is done).
+ */
+const speaksOf = (faq: { readonly answer: string }, service: string): boolean => {
+  const text = fold(faq.answer)
+  return fold(service)
+    .split(/[^\p{L}]+/u)
+    .every((word) => word.length < 4 || text.includes(word))
+}
+
+/** "Do you do / offer / make …?" in the five languages (folded). */
+const DOES_IT =
+  /(?<![\p{L}])(?:do\s+(?:you|u|y'all)(?:\s+guys)?\s+(?:do|offer|have)|hac(?:en|eis)|ofrec(?:en|eis)|tienen|macht\s+ihr|machen\s+sie|bietet\s+ihr|bieten\s+sie|vous\s+faites|faites[\s-]vous|proposez|fazem|voces\s+fazem|vcs\s+fazem|oferecem)(?![\p{L}])/u
 
 /** What to say when a question has no answer here. */
 export const dontKnow = (context: EngineContext, catalog: Catalog): string =>

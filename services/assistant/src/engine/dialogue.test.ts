@@ -99,6 +99,19 @@ describe("the booking dialogue", () => {
     expect(replies[1]?.state.pending).toMatchObject({ date: "2026-11-27", time: "14:00" })
   })
 
+  it("answers 'do you do <a service>?' with the services when the FAQ found does not say it", () => {
+    const barber: EngineContext = {
+      ...CONTEXT,
+      settings: { ...CONTEXT.settings, services: ["haircut", "beard trim"] },
+      profile: {
+        ...CONTEXT.profile,
+        faqs: [{ question: "How long does a beard trim take?", answer: "About 20 minutes." }],
+      },
+    }
+    expect(turn(emptyConversation, "do you do beard trims?", barber).text).toContain("haircut and beard trim")
+    expect(turn(emptyConversation, "how long does a beard trim take?", barber).text).toBe("About 20 minutes.")
+  })
+
   it("books the service asked about on the day named next", () => {
     const { replies, last } = converse("do you do demo calls?", "ok, can I get one on Monday", "10:30 works")
     expect(replies[1]?.text).toContain("Free times for demo call on Monday, November 30")
