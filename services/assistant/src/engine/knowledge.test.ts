@@ -184,3 +184,18 @@ describe("phrases whose words mean another thing alone, and words of a compound"
     expect(findAnswer([], about, "Do you sell printers?", "en")).toBeUndefined()
   })
 })
+
+describe("where the business is", () => {
+  const about =
+    "Praxis Linde liegt in der Lindener Straße 28, 10437 Berlin, im Hinterhof, 1. Stock. Mit der U2 bis Eberswalder Straße, dann 5 Minuten zu Fuß."
+  it("is answered by the address, not the way there from the station", () => {
+    expect(findAnswer([], about, "wo seid ihr genau?", "de")?.answer).toBe(
+      "Praxis Linde liegt in der Lindener Straße 28, 10437 Berlin, im Hinterhof, 1. Stock.",
+    )
+  })
+
+  it("is asked as 'c'est où exactement ?' too", () => {
+    const lyon = "Atelier Lumière est une école. Nous sommes au 12 rue de la Charité, 69002 Lyon."
+    expect(findAnswer([], lyon, "c'est où exactement ?", "fr")?.answer).toContain("12 rue de la Charité")
+  })
+})

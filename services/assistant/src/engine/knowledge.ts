@@ -244,7 +244,8 @@ const MAX_INDEXES = 200
 /** The sentences of `about`, each an answer of its own ("where are you?" → the one with the address). */
 const sentencesOf = (about: string | undefined): ReadonlyArray<string> =>
   (about ?? "")
-    .split(/(?<=[.!?])\s+(?=\p{Lu}|\d)/u)
+    // Not after an ordinal ("im Hinterhof, 1. Stock").
+    .split(/(?<=(?<!(?<![\p{L}\p{N}])\d{1,2})[.!?])\s+(?=\p{Lu}|\d)/u)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence !== "")
 
@@ -369,9 +370,18 @@ export const findAnswer = (
       rank,
       coverage: coverage(result),
       complete: missingIn(result.id as number).length === 0,
+      // "Where exactly are you?" is answered by the address (a street and its number), not by the
+      // way there from the station, which names a street too.
+      address: kinds.includes("location") && ADDRESS.test(index.entries[result.id as number]?.answer ?? ""),
     }))
     .filter((candidate) => candidate.coverage * 3 >= 1 && namesIt(candidate.result))
-    .sort((a, b) => Number(b.complete) - Number(a.complete) || b.coverage - a.coverage || a.rank - b.rank)
+    .sort(
+      (a, b) =>
+        Number(b.complete) - Number(a.complete) ||
+        Number(b.address) - Number(a.address) ||
+        b.coverage - a.coverage ||
+        a.rank - b.rank,
+    )
   const best = candidates[0]?.result
   if (best === undefined) return undefined
   const entry = index.entries[best.id as number]
@@ -383,12 +393,16 @@ export const findAnswer = (
 export const findFaq = (faqs: ReadonlyArray<Faq>, question: string, language: Language): Answer | undefined =>
   findAnswer(faqs, undefined, question, language)
 
+/** An address: a street word and a number beside it ("214 Maple Avenue", "Lychener Straße 12", "Rua Harmonia, 560"). */
+const ADDRESS =
+  /\d+[a-z]?,?\s+(?:[\p{L}'.-]+\s+){0,3}(?:street|st\.|avenue|ave\.|road|blvd|boulevard|lane)(?![\p{L}])|(?<![\p{L}])(?:calle|carrera|cra\.|avenida|av\.|rua|rue|boulevard|place|stra(?:ss|ß)e|str\.|weg|platz|allee)\s+(?:[\p{L}'.-]+\s+){0,4}\d+|(?:[\p{L}-]+)(?:stra(?:ss|ß)e|str\.|weg|platz|allee)\s+\d+/iu
+
 /** An amount of money: "$15", "15 €", "R$ 70", "EUR 20". */
 const MONEY = /(?:[$€£]|R\$|\b(?:EUR|USD|GBP|BRL|COP)\b)\s?\d|\d\s?(?:[€£]|\b(?:EUR|USD|euros?|dólares|reais|pesos)\b)/u
 
 /** "Where are you?" in the five languages asks for the address, though "where" alone says little. */
 const WHERE_ARE_YOU =
-  /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde)(?![\p{L}])/iu
+  /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde|c'?est\s+o[uù]|o[uù]\s+c'est|d[oó]nde\s+es(?:t[aá])?\s+(?:eso|exactamente)|wo\s+ist\s+(?:das|es)|onde\s+[eé]\s+(?:isso|exatamente))(?![\p{L}])/iu
 
 /** Words that ask where something is, in the five languages. */
 const ASKS_WHERE =
