@@ -43,7 +43,7 @@ describe("the default assistant records leads from what visitors write", () => {
       "Priya",
       "CALLBACK_REQUESTED",
     ],
-    ["Demo please! Call me at 555-1234", "5551234", "", "DEMO_REQUESTED"],
+    ["Demo please! Call me at 555-1234", "15551234", "", "DEMO_REQUESTED"],
   ])("%j → lead %s / %j / %s", async (message, phone, name, type) => {
     const { orgId, body } = await say(message)
     expect(body.lead?.type).toBe(type)

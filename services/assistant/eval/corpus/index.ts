@@ -7,6 +7,7 @@ import { FR } from "./fr.ts"
 import { HOLDOUT } from "./holdout.ts"
 import { PT } from "./pt.ts"
 import type { Conversation } from "./types.ts"
+import { WALKS } from "./walks.ts"
 
 export const CORPUS: ReadonlyArray<Conversation> = [
   ...EN,
@@ -17,6 +18,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...HOLDOUT,
   ...DENTAL_CONVERSATIONS,
   ...CLASSES,
+  ...WALKS,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

@@ -6,13 +6,18 @@
  * since says why there.
  */
 import { readFileSync } from "node:fs"
-import type { Conversation, Lang, Moment, World } from "../corpus/index.ts"
+import type { Conversation, ExpectedLead, Lang, Moment, World } from "../corpus/index.ts"
 
 interface HeldOutFile {
   readonly note: string
   readonly moments: Readonly<Record<string, { readonly date: string; readonly time: string }>>
   readonly worlds: Readonly<Record<Lang, World>>
-  readonly conversations: ReadonlyArray<Omit<Conversation, "world" | "moment"> & { readonly moment: string }>
+  readonly conversations: ReadonlyArray<
+    Omit<Conversation, "world" | "moment" | "lead"> & {
+      readonly moment: string
+      readonly lead: (Omit<ExpectedLead, "name"> & { readonly name: string | null }) | null
+    }
+  >
 }
 
 export const loadHeldOut = (path = new URL("./heldout.json", import.meta.url)): ReadonlyArray<Conversation> => {
@@ -23,6 +28,10 @@ export const loadHeldOut = (path = new URL("./heldout.json", import.meta.url)): 
   return file.conversations.map((conversation) => {
     const moment = moments.get(conversation.moment)
     if (moment === undefined) throw new Error(`${conversation.id}: unknown moment ${conversation.moment}`)
-    return { ...conversation, world: file.worlds[conversation.lang], moment }
+    // The third set writes "no name" as `null` where the others (and `ExpectedLead`) write `""`: the
+    // same expectation, read as the runner compares it (the file stays as written).
+    const lead: ExpectedLead | null =
+      conversation.lead === null ? null : { ...conversation.lead, name: conversation.lead.name ?? "" }
+    return { ...conversation, lead, world: file.worlds[conversation.lang], moment }
   })
 }

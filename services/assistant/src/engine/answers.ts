@@ -3,6 +3,7 @@ import { addDays } from "./calendar-date.ts"
 import type { Catalog, Formats } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
+import { fold } from "./text.ts"
 
 /**
  * Answers to questions, from what the business configured: its opening hours and services (the
@@ -57,6 +58,17 @@ export const answerQuestion = (
   const text = answerText(facts, context, catalog, formats)
   if (text !== undefined) return { text, callbackOffered: false }
   const faq = facts.faq()
+  // "Do you do straight-razor shaves?" names one of the services by its name: an entry that does not
+  // speak of it (how long a shave takes) is not the answer; the services, which name it, are.
+  if (
+    facts.service !== undefined &&
+    facts.intents.question &&
+    DOES_IT.test(fold(facts.text)) &&
+    fold(facts.text).includes(fold(facts.service)) &&
+    (faq === undefined || !speaksOf(faq, facts.service))
+  ) {
+    return { text: catalog.services(formats.list(context.settings.services)), callbackOffered: false }
+  }
   if (faq === undefined) return undefined
   if (faq.missing.length === 0) return { text: faq.answer, callbackOffered: false }
   // The part it can answer ("we do whitening"), then that it cannot tell the price, and a callback.
@@ -72,22 +84,42 @@ const answerText = (
   formats: Formats,
 ): string | undefined => {
   const { intents } = facts
-  if (intents.hours && intents.now && (facts.when.date === undefined || facts.when.date === context.today)) {
-    return openNow(context, catalog, formats)
-  }
-  if (intents.hours) {
-    const date = facts.when.date
-    if (date !== undefined) {
-      const ranges = rangesText(context, formats, date)
-      const day = formats.weekday(date)
-      return ranges === "" ? catalog.closedOn(day) : catalog.hoursOn(day, ranges)
-    }
-    return catalog.hours(weekText(context, formats, catalog))
-  }
-  if (intents.services) return catalog.services(formats.list(context.settings.services))
-  if (intents.businessName) return catalog.about(context.profile.businessName, context.profile.about)
-  return undefined
+  // Two questions in one message ("what do you offer, and when do you open tomorrow?") get both
+  // answers: the hours, the business, then the services (whose answer ends by offering a booking).
+  const parts = [
+    intents.hours ? hoursAnswer(facts, context, catalog, formats) : undefined,
+    intents.businessName ? catalog.about(context.profile.businessName, context.profile.about) : undefined,
+    intents.services ? catalog.services(formats.list(context.settings.services)) : undefined,
+  ].filter((part) => part !== undefined)
+  return parts.length === 0 ? undefined : parts.join(" ")
 }
+
+const hoursAnswer = (facts: MessageFacts, context: EngineContext, catalog: Catalog, formats: Formats): string => {
+  const date = facts.when.date
+  if (facts.intents.now && (date === undefined || date === context.today)) return openNow(context, catalog, formats)
+  if (date !== undefined) {
+    const ranges = rangesText(context, formats, date)
+    const day = formats.weekday(date)
+    return ranges === "" ? catalog.closedOn(day) : catalog.hoursOn(day, ranges)
+  }
+  return catalog.hours(weekText(context, formats, catalog))
+}
+
+/**
+ * Whether an entry's answer speaks of a service (each of its words of four letters or more): the
+ * answer is what the visitor reads, without the FAQ's question ("about 40 minutes" does not say the
+ * shave is done).
+ */
+const speaksOf = (faq: { readonly answer: string }, service: string): boolean => {
+  const text = fold(faq.answer)
+  return fold(service)
+    .split(/[^\p{L}]+/u)
+    .every((word) => word.length < 4 || text.includes(word))
+}
+
+/** "Do you do / offer / make …?" in the five languages (folded). */
+const DOES_IT =
+  /(?<![\p{L}])(?:do\s+(?:you|u|y'all)(?:\s+guys)?\s+(?:do|offer|have)|hac(?:en|eis)|ofrec(?:en|eis)|tienen|macht\s+ihr|machen\s+sie|bietet\s+ihr|bieten\s+sie|vous\s+faites|faites[\s-]vous|proposez|fazem|voces\s+fazem|vcs\s+fazem|oferecem)(?![\p{L}])/u
 
 /** What to say when a question has no answer here. */
 export const dontKnow = (context: EngineContext, catalog: Catalog): string =>
@@ -101,7 +133,14 @@ export const openNow = (context: EngineContext, catalog: Catalog, formats: Forma
   const { today, nowTime } = context
   const ranges = openingRangesOn(context.settings, today)
   const current = ranges.find(([open, close]) => nowTime >= open && nowTime < close)
-  if (current !== undefined) return catalog.openNow(formats.time(current[1]))
+  if (current !== undefined) {
+    // Closing for lunch is not closing for the day: the afternoon's hours are said too.
+    const later = ranges.filter(([open]) => open >= current[1])
+    return catalog.openNow(
+      formats.time(current[1]),
+      later.length === 0 ? undefined : formats.list(later.map(([open, close]) => formats.range(open, close))),
+    )
+  }
   const later = ranges.find(([open]) => open > nowTime)
   if (later !== undefined) {
     return `${catalog.closedNowOpensToday(formats.time(later[0]))} ${catalog.hoursOn(formats.weekday(today), rangesText(context, formats, today))}`

@@ -4,6 +4,7 @@ import { addDays, weekdayOf } from "./calendar-date.ts"
 import { type DayView, type HeldBooking, need, phoneOf, reply, type Step, settle, type Turn } from "./dialogue-turn.ts"
 import type { EngineContext } from "./profile.ts"
 import type { BookedSlot, ConversationState } from "./state.ts"
+import { inPartOfDay, weekdayInWeek } from "./when-spans.ts"
 
 /**
  * The booking dialogue (docs/contract.md §8): the slot a message means, the day's times offered, the
@@ -16,7 +17,9 @@ export const heldBooking = (turn: Turn): HeldBooking | undefined | "needed" => {
   const { state, known, facts } = turn
   if (state.booking !== undefined && state.bookingId !== undefined) return { ...state.booking, id: state.bookingId }
   // A booking made through the widget's form in this session, or on a channel by this customer.
-  const wantsChange = facts.intents.cancel || facts.intents.move
+  // "What if I cancel it?" asks about the policy, not for the booking.
+  const wantsChange =
+    (facts.intents.cancel || facts.intents.move) && !(facts.intents.hypothetical && facts.intents.question)
   if (wantsChange) {
     if (known.held === undefined) return "needed"
     return known.held ?? undefined
@@ -84,8 +87,13 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   const { intents, when, service, name, phone } = turn.facts
   if (intents.demo) return false
   if (intents.booking) return true
+  // A question about the opening hours is answered, whatever day and time it names ("are you open on
+  // Saturday at 10?", "macht ihr heute Mittag zu?"), outside a booking dialogue.
+  if (intents.hours && intents.question && previous.offered === undefined && previous.pending === undefined) {
+    return false
+  }
   if (when.conflict !== undefined) return true
-  const namesTime = when.date !== undefined || when.time !== undefined || when.earliest
+  const namesTime = when.date !== undefined || when.time !== undefined || when.earliest || when.week !== undefined
   if (previous.conflict !== undefined && (namesTime || when.weekday !== undefined)) return true
   if (previous.offered !== undefined && (namesTime || service !== undefined)) return true
   if (previous.pending !== undefined && (name !== undefined || phone !== undefined || namesTime)) return true
@@ -94,6 +102,18 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   if (previous.pending !== undefined && (previous.awaiting === "name" || previous.awaiting === "phone")) {
     if (intents.yes && !intents.no && !intents.cancel) return true
   }
+  // A day named after asking about a service ("do you do nail trims?" — "ok, can I get one Monday",
+  // "para el martes") asks for that service on that day.
+  if (
+    when.date !== undefined &&
+    previous.service !== undefined &&
+    !intents.hours &&
+    !intents.services &&
+    !intents.callback &&
+    (!intents.question || turn.facts.faq() === undefined)
+  ) {
+    return true
+  }
   // A date and a time together ("Sunday at 11?") ask for a slot, whatever the verb; so does a
   // question naming a day that nothing else answers ("anything on Monday?").
   if (when.date !== undefined && when.time !== undefined && !intents.callback) return true
@@ -101,7 +121,7 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   // the dog in this morning for a bath?"): a price the business wrote for that service is not the answer.
   if (when.date !== undefined && service !== undefined && !intents.callback && !intents.hours) return true
   return (
-    when.date !== undefined &&
+    (when.date !== undefined || when.week !== undefined) &&
     intents.question &&
     !intents.hours &&
     !intents.services &&
@@ -127,6 +147,18 @@ const wantedSlot = (turn: Turn, previous: ConversationState) => {
     }
     time ??= conflict.time
   }
+  // A weekday named alone after "next week" was asked for is that week's ("Tuesday at 10").
+  const week = when.week ?? previous.week
+  if (
+    week !== undefined &&
+    when.weekdayOnly === true &&
+    when.weekday !== undefined &&
+    date !== undefined &&
+    date < week &&
+    conflict === undefined
+  ) {
+    date = weekdayInWeek(week, when.weekday)
+  }
   date ??= previous.pending?.date ?? previous.offered?.date
   time ??= when.earliest ? "earliest" : undefined
   // "Wednesday, not Tuesday": another day for the time already chosen.
@@ -148,6 +180,7 @@ export const book = (turn: Turn, previous: ConversationState): Step => {
     ...turn.state,
     bookingAsked: true,
     ...(facts.service === undefined ? {} : { service: facts.service }),
+    ...(facts.when.week === undefined ? {} : { week: facts.when.week }),
     // The name was asked for once: a visitor who answers without one ("yes please") is asked for the
     // number next, not the same question again.
     ...(previous.awaiting === "name" ? { awaiting: "name" as const } : {}),
@@ -178,7 +211,9 @@ export const book = (turn: Turn, previous: ConversationState): Step => {
     if (guessed && wanted.time !== undefined && wanted.time > context.nowTime && !closedForTheDay(context)) {
       return bookOn(booking, { ...wanted, date: context.today, time: wanted.time }, true)
     }
-    const from = guessed ? addDays(context.today, 1) : context.today
+    // "Next week": its first open day; else today's (tomorrow's, for a time with no day).
+    const week = when.week ?? previous.week
+    const from = week !== undefined && week > context.today ? week : guessed ? addDays(context.today, 1) : context.today
     if (known.nextOpen === undefined || known.nextOpen.from !== from) return need({ kind: "nextOpenDay", from })
     if (known.nextOpen.date === null) {
       return reply(booking, catalog.noOpenDay(wanted.service), { ...settle(state), awaiting: "callbackOffer" })
@@ -214,13 +249,21 @@ export const bookOn = (
       ...(nextOpen === null ? {} : { offered: { date: nextOpen, service: wanted.service } }),
     })
   }
+  // The part of the day asked for ("tomorrow afternoon") narrows the times offered, when it has any free.
+  const part = turn.facts.when.partOfDay ?? (state.offered?.date === wanted.date ? state.offered.partOfDay : undefined)
+  const inPart = part === undefined ? [] : day.free.filter((free) => inPartOfDay(free, part))
+  const free = inPart.length > 0 ? inPart : day.free
   let time = fitHour(turn, day, wanted.time)
-  if (time === "earliest") time = day.free[0]
+  if (time === "earliest") time = free[0]
   if (time === undefined) {
     if (day.free.length === 0) return reply(turn, catalog.dayFull(wanted.service, dayLabel), settle(state))
-    return reply(turn, catalog.offerTimes(wanted.service, dayLabel, formats.times(day.free)), {
+    return reply(turn, catalog.offerTimes(wanted.service, dayLabel, formats.times(free)), {
       ...settle(state),
-      offered: { date: wanted.date, service: wanted.service },
+      offered: {
+        date: wanted.date,
+        service: wanted.service,
+        ...(part === undefined || inPart.length === 0 ? {} : { partOfDay: part }),
+      },
       awaiting: "time",
     })
   }
@@ -236,8 +279,10 @@ export const bookOn = (
       awaiting: "confirm",
     })
   }
+  // A slot changed after it was said ("sorry, I meant Friday at 2"): the new one is said again.
+  const changed = state.pending !== undefined && (state.pending.date !== slot.date || state.pending.time !== slot.time)
   if (phone === undefined) {
-    if (state.name === undefined && state.awaiting !== "name" && turn.facts.name === undefined) {
+    if (state.name === undefined && (state.awaiting !== "name" || changed) && turn.facts.name === undefined) {
       return reply(turn, catalog.askName(slot.service, dayLabel, formats.time(slot.time)), {
         ...pending,
         awaiting: "name",
@@ -249,8 +294,9 @@ export const bookOn = (
     return need({ kind: "book", slot, phone, name: state.name ?? "" })
   }
   if (known.booking.kind === "refused") return refused(turn, slot, known.booking.reason)
+  const { week: _week, ...booked } = settle(state)
   return reply(turn, catalog.booked(state.name, slot.service, dayLabel, formats.time(slot.time)), {
-    ...settle(state),
+    ...booked,
     booking: slot,
     bookingId: known.booking.id,
     bookingMade: true,

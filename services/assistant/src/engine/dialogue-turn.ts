@@ -74,7 +74,8 @@ export interface Turn {
 
 export const reply = (turn: Turn, text: string, state: ConversationState = turn.state): Step => ({
   kind: "reply",
-  text,
+  // A time written "6:00 p.m." (Spanish in the US) ends its sentence with its own period.
+  text: text.replace(/(?<![\p{L}])([ap]\.\s?m\.)\./gu, "$1"),
   state,
 })
 
@@ -86,5 +87,14 @@ export const settle = (state: ConversationState): ConversationState => {
 
 export const phoneOf = (turn: Turn): string | undefined => turn.context.customerPhone ?? turn.state.phone
 
-export const display = (turn: Turn, digits: string): string =>
-  digits.startsWith("0") ? digits : turn.formats.phone(digits)
+/**
+ * A number as the visitor reads it: formatted the way its country writes it, or — when the number
+ * plan does not know it (`555-1234`) — as they wrote it in this message.
+ */
+export const display = (turn: Turn, digits: string): string => {
+  if (digits.startsWith("0")) return digits
+  const shown = turn.formats.phone(digits)
+  const written = turn.facts.phone
+  if (shown !== `+${digits}` || written?.digits !== digits) return shown
+  return turn.facts.text.slice(written.start, written.end).trim()
+}

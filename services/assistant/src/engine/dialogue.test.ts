@@ -78,6 +78,46 @@ describe("the booking dialogue", () => {
     expect(state).toMatchObject({ booking: { date: "2026-11-27", time: "10:30" }, bookingId: "bkg_1" })
   })
 
+  it("offers the part of the day asked for, and its first time when asked for the first", () => {
+    const { replies } = converse("can I book a consultation tomorrow afternoon?", "the first one")
+    expect(replies[0]?.text).toBe(
+      "Free times for consultation on Thursday, November 26: 2:00 PM and 4:30 PM. Which time would you like?",
+    )
+    expect(replies[1]?.text).toMatch(/^Consultation on Thursday, November 26 at 2:00 PM is free\./)
+  })
+
+  it("reads a weekday named after 'next week' in that week, in the same message or a later one", () => {
+    const { replies, last } = converse("could I come in next week?", "Friday at 10 works")
+    expect(replies[0]?.needs).toContainEqual({ kind: "nextOpenDay", from: "2026-11-30" })
+    expect(last.state.pending).toMatchObject({ date: "2026-12-04", time: "10:00" })
+    expect(turn(emptyConversation, "next week on Friday at 10?").state.pending).toMatchObject({ date: "2026-12-04" })
+  })
+
+  it("says the new slot again when the visitor corrects the day before giving a name", () => {
+    const { replies } = converse("a consultation on Thursday at 2pm please", "sorry, I meant Friday at 2")
+    expect(replies[1]?.text).toMatch(/^Consultation on Friday, November 27 at 2:00 PM is free\./)
+    expect(replies[1]?.state.pending).toMatchObject({ date: "2026-11-27", time: "14:00" })
+  })
+
+  it("answers 'do you do <a service>?' with the services when the FAQ found does not say it", () => {
+    const barber: EngineContext = {
+      ...CONTEXT,
+      settings: { ...CONTEXT.settings, services: ["haircut", "beard trim"] },
+      profile: {
+        ...CONTEXT.profile,
+        faqs: [{ question: "How long does a beard trim take?", answer: "About 20 minutes." }],
+      },
+    }
+    expect(turn(emptyConversation, "do you do beard trims?", barber).text).toContain("haircut and beard trim")
+    expect(turn(emptyConversation, "how long does a beard trim take?", barber).text).toBe("About 20 minutes.")
+  })
+
+  it("books the service asked about on the day named next", () => {
+    const { replies, last } = converse("do you do demo calls?", "ok, can I get one on Monday", "10:30 works")
+    expect(replies[1]?.text).toContain("Free times for demo call on Monday, November 30")
+    expect(last.state.pending).toMatchObject({ date: "2026-11-30", time: "10:30", service: "demo call" })
+  })
+
   it("says a closed day before asking for a phone number, and books nothing", () => {
     const answer = turn(emptyConversation, "Can I book for Sunday at 11?")
     expect(answer.text).toContain("closed on Sunday")
@@ -144,6 +184,12 @@ describe("requests, numbers and questions", () => {
     expect(last.text).toContain("won't call")
   })
 
+  it("stores a number the plan does not know with the country code, and says it back as written", () => {
+    const answer = turn(emptyConversation, "please call me at 555-1234")
+    expect(answer.state.phone).toBe("15551234")
+    expect(answer.text).toContain("at 555-1234")
+  })
+
   it("takes a corrected number", () => {
     const { state, last } = converse("call me on 415 555 0175", "sorry, wrong number, it's 415 555 0176")
     expect(state.phone).toBe("14155550176")
@@ -178,9 +224,76 @@ describe("requests, numbers and questions", () => {
     expect(turn(emptyConversation, "do you do whitening?", clinic).text).toBe(about)
   })
 
+  it("says the afternoon's reopening when asked until when it is open on a day with a lunch break", () => {
+    const lunch: EngineContext = {
+      ...CONTEXT,
+      settings: {
+        ...CONTEXT.settings,
+        hours: {
+          ...CONTEXT.settings.hours,
+          wed: [
+            ["09:00", "12:30"],
+            ["14:00", "18:00"],
+          ],
+        },
+      },
+    }
+    expect(turn(emptyConversation, "what time do you close today?", lunch).text).toBe(
+      "Yes, we're open now, until 12:30 PM today, and again 2:00 PM–6:00 PM.",
+    )
+    expect(turn(emptyConversation, "¿hasta qué hora abrís hoy?", lunch).text).toBe(
+      "Sí, ahora estamos abiertos, hoy hasta las 12:30 p.m. y de nuevo de 2:00 p.m.–6:00 p.m.",
+    )
+    // In the afternoon range, only its own closing.
+    expect(turn(emptyConversation, "are you still open?", { ...lunch, nowTime: "15:00" }).text).toBe(
+      "Yes, we're open now, until 6:00 PM today.",
+    )
+  })
+
+  it("answers both questions of one message: the hours and the services, the hours and the name", () => {
+    const both = turn(emptyConversation, "which services do you have, and are you open on Friday?")
+    expect(both.text).toContain("On Friday we're open 9:00 AM–5:00 PM.")
+    expect(both.text).toContain("consultation and demo call")
+    const named = turn(emptyConversation, "Wann haben Sie morgen auf? Und wie heißt Ihre Firma eigentlich?")
+    expect(named.text).toContain("Acme")
+    expect(named.text).toContain("9:00 AM–5:00 PM")
+  })
+
+  it("answers a question about what would happen from the FAQ, and books or cancels nothing", () => {
+    const policy: EngineContext = {
+      ...CONTEXT,
+      profile: {
+        ...CONTEXT.profile,
+        faqs: [
+          { question: "What is your cancellation policy?", answer: "Cancel 24 hours ahead, or a $20 fee applies." },
+        ],
+      },
+    }
+    const asked = turn(emptyConversation, "what happens if I have to cancel my appointment last minute?", policy)
+    expect(asked.text).toBe("Cancel 24 hours ahead, or a $20 fee applies.")
+    expect(asked.needs).toEqual([])
+    const booked = converse("book a consultation on Friday at 10, I'm Ana, 415 555 0100").last.state
+    const held = turn(booked, "and what if I cancel it the day before?", policy)
+    expect(held.needs).toEqual([])
+    expect(held.state.booking).toEqual(booked.booking)
+  })
+
+  it("answers a question about the hours that names a day and a time with the hours, never a booking", () => {
+    const answer = turn(emptyConversation, "are you open on Friday at 10?")
+    expect(answer.text).toBe("On Friday we're open 9:00 AM–5:00 PM.")
+    expect(answer.needs).toEqual([])
+  })
+
   it("never starts a booking offer with a lower-case service name", () => {
     const answer = turn(emptyConversation, "can I book a consultation on Friday at 10:30?")
     expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:30 AM is free\./)
+  })
+
+  it("never starts a reply in another language with the service's name as the business wrote it", () => {
+    const asked = turn(emptyConversation, "Hola, ¿puedo reservar una consultation el viernes a las 10:30?")
+    expect(asked.text).toMatch(/^El viernes, 27 de noviembre a las 10:30 a\.m\. está libre para consultation\./)
+    const booked = turn(asked.state, "Soy Lucía, 415 555 0123")
+    expect(booked.text).toMatch(/^¡Reservado, Lucía! Te esperamos el viernes/)
   })
 
   it("answers in the visitor's language among the profile's, with dates written for it", () => {

@@ -36,6 +36,8 @@ const absorb = (state: ConversationState, facts: MessageFacts, context: EngineCo
     language: facts.language,
     ...(newPhone === undefined ? {} : { phone: newPhone }),
     ...(facts.name === undefined ? {} : { name: facts.name }),
+    // A service asked about ("do you do nail trims?") is the one a day named next books.
+    ...(facts.service === undefined ? {} : { service: facts.service }),
     callback: withdrawn ? false : state.callback || intents.callback,
     demo: state.demo || intents.demo,
     bookingAsked: state.bookingAsked || intents.booking,
@@ -90,9 +92,11 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   }
   const held = heldBooking(turn)
   if (held === "needed") return need({ kind: "held" })
-  if (held !== undefined && intents.cancel && !intents.move) return cancel(turn, held)
+  // "What happens if I cancel?" asks about the policy; it cancels nothing.
+  const cancels = intents.cancel && !(intents.hypothetical && intents.question)
+  if (held !== undefined && cancels && !intents.move) return cancel(turn, held)
   if (held !== undefined && isMoveRequest(turn, previous)) return move(turn, held)
-  if (intents.cancel && (intents.booking || previous.booking !== undefined) && held === undefined) {
+  if (cancels && (intents.booking || previous.booking !== undefined) && held === undefined) {
     return reply(turn, catalog.nothingToCancel(), { ...next, awaiting: "callbackOffer" })
   }
   // A question the business's knowledge answers gets that answer, never a booking reply.
@@ -133,21 +137,23 @@ const accepts = (facts: MessageFacts): boolean =>
 
 /**
  * A question about the business, outside a booking dialogue, naming no day or time and asking for
- * nothing (a callback, a demo, a booking, a change): answered from what the business wrote.
+ * nothing (a callback, a demo, a booking, a change — a question about what would happen if one were
+ * made asks for none): answered from what the business wrote.
  */
 const isKnowledgeQuestion = (turn: Turn, previous: ConversationState): boolean => {
   const { intents, when, phone } = turn.facts
+  // "What happens if I cancel late?" asks about a policy: its booking or cancelling words ask for neither.
+  const asksForChange = !intents.hypothetical && (intents.booking || intents.cancel || intents.move)
   return (
     intents.question &&
-    !intents.booking &&
+    !asksForChange &&
     !intents.demo &&
     !intents.callback &&
-    !intents.cancel &&
-    !intents.move &&
     phone === undefined &&
     when.date === undefined &&
     when.time === undefined &&
     !when.earliest &&
+    when.week === undefined &&
     previous.pending === undefined &&
     previous.offered === undefined &&
     previous.conflict === undefined

@@ -28,6 +28,8 @@ export const HOURS = lexicon({
     "open right now",
     "still open",
     "close today",
+    "what time do you shut",
+    "closing times",
   ],
   es: [
     "horario",
@@ -53,7 +55,14 @@ export const HOURS = lexicon({
     "habt ihr auf",
     "haben sie auf",
     "wann schliesst",
+    "schliessen sie",
+    "schliesst ihr",
+    "wann schliessen",
     "wann macht",
+    "macht ihr zu",
+    "machen sie zu",
+    "offnen sie",
+    "offnet ihr",
     "bis wann",
     "ab wann",
     "geschaftszeiten",
@@ -70,6 +79,7 @@ export const HOURS = lexicon({
     "heures d'ouverture",
     "a quelle heure",
     "jusqu'a quelle heure",
+    "fermeture",
   ],
   pt: [
     "horario de funcionamento",
@@ -321,4 +331,35 @@ export const NOW = lexicon({
   de: ["jetzt", "gerade", "momentan", "noch", "heute", "im moment", "schon"],
   fr: ["maintenant", "en ce moment", "actuellement", "encore", "aujourd'hui", "deja"],
   pt: ["agora", "neste momento", "ainda", "hoje", "ja"],
+})
+
+/**
+ * A question about what would happen ("what happens if I miss my appointment?", "¿qué pasa si
+ * cancelo?", "was passiert, wenn ich absage?", "et si je suis en retard ?", "e se eu faltar?"): it
+ * asks about a policy, not for the booking or cancellation its words name.
+ */
+export const HYPOTHETICAL = lexicon({
+  en: [
+    "what happens if",
+    "what happens when",
+    "what if",
+    "if i",
+    "if we",
+    "in case i",
+    "is there a fee if",
+    "do you charge if",
+  ],
+  es: [
+    "que pasa si",
+    "que ocurre si",
+    "y si",
+    "si no puedo",
+    "si no llego",
+    "si cancelo",
+    "si llego",
+    "en caso de que",
+  ],
+  de: ["was passiert wenn", "was passiert, wenn", "was ist wenn", "was ist, wenn", "wenn ich", "falls ich"],
+  fr: ["que se passe-t-il si", "qu'est-ce qui se passe si", "et si", "si je", "si jamais", "en cas de"],
+  pt: ["o que acontece se", "e se", "se eu", "caso eu", "se nao puder", "se faltar"],
 })

@@ -342,6 +342,8 @@ export const BOOKING = lexicon({
     "agendamento",
     "horario livre",
     "um horario",
+    "tem horario",
+    "algum horario",
     "horarios",
     "reserva",
     "reservar",

@@ -1,4 +1,15 @@
-import { BUSINESS_NAME, CLOSING, GREETING, HOURS, NO, NOW, QUESTION_START, SERVICES, YES } from "./intent-questions.ts"
+import {
+  BUSINESS_NAME,
+  CLOSING,
+  GREETING,
+  HOURS,
+  HYPOTHETICAL,
+  NO,
+  NOW,
+  QUESTION_START,
+  SERVICES,
+  YES,
+} from "./intent-questions.ts"
 import { BOOKING, CALLBACK, CANCEL, DEMO, MOVE, NO_CALL } from "./intent-requests.ts"
 import { fold, type Language, type PerLanguage } from "./text.ts"
 
@@ -29,6 +40,8 @@ export interface Intents {
   readonly businessName: boolean
   /** A question (a question mark or a question word first). */
   readonly question: boolean
+  /** Asks what would happen ("what happens if I cancel late?"): a policy question, whatever it names. */
+  readonly hypothetical: boolean
   readonly greeting: boolean
   /** Thanks, bye, "just browsing": nothing to do. */
   readonly closing: boolean
@@ -48,6 +61,10 @@ const NO_FIRST = new RegExp(`^(?:${NO.any.source})(?![\\p{L}])`, "u")
  */
 const CALL_ME_SEPARABLE =
   /(?<![\p{L}])ruf(?:e|en|t)?\s+(?:sie\s+|du\s+)?(?:mich|uns)\s+(?:\p{L}+\s+){0,4}(?:an|zuruck)(?![\p{L}])/u
+
+/** German opening and closing split around the subject: "macht ihr heute Mittag zu?", "wann haben Sie morgen auf?". */
+const OPEN_CLOSE_SEPARABLE =
+  /(?<![\p{L}])(?:mach(?:t|en)\s+(?:ihr|sie)\s+(?:\p{L}+\s+){0,4}(?:zu|auf)|hab(?:t|en)\s+(?:ihr|sie)\s+(?:\p{L}+\s+){0,4}(?:auf|offen|geoffnet))(?![\p{L}])/u
 
 const anyOf = (pattern: { readonly any: RegExp }, text: string): boolean => pattern.any.test(text)
 
@@ -69,11 +86,12 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     cancel: anyOf(CANCEL, folded),
     move: anyOf(MOVE, folded),
     // "horario" is opening hours in Spanish, a slot in Portuguese: hours are read in the visitor's language.
-    hours: ofLanguage(HOURS, language, folded),
+    hours: ofLanguage(HOURS, language, folded) || OPEN_CLOSE_SEPARABLE.test(folded),
     now: anyOf(NOW, folded),
     services: anyOf(SERVICES, folded),
     businessName: anyOf(BUSINESS_NAME, folded),
     question: /[?¿]/.test(text) || QUESTION_FIRST.test(trimmed),
+    hypothetical: anyOf(HYPOTHETICAL, folded),
     greeting: GREETING_FIRST.test(trimmed),
     closing: anyOf(CLOSING, folded),
     yes: YES_FIRST.test(trimmed),

@@ -109,3 +109,93 @@ describe("a question asking for a kind of fact the entry does not state", () => 
     })
   })
 })
+
+describe("a question about something the business never wrote about", () => {
+  const faqs = [
+    {
+      question: "How long does a repair take?",
+      answer: "Most repairs are done the same day; electric bikes take 2 to 3 days.",
+    },
+    {
+      question: "Do you lend a bike during repairs?",
+      answer: "Yes, a courtesy bike for repairs of more than two days.",
+    },
+    { question: "How much is a service?", answer: "A full service is $69, parts extra." },
+  ]
+  const about =
+    "Spoke & Chain is a bike shop and repair workshop in Denver. We sell electric bikes and city bikes, and we repair all brands."
+  it("is not answered by the entry that only shares the business's everyday words", () => {
+    expect(findAnswer(faqs, about, "do you also fix electric skateboards?", "en")).toBeUndefined()
+    expect(findAnswer(faqs, about, "vous réparez aussi les monoroues électriques ?", "fr")).toBeUndefined()
+  })
+
+  it("is answered by the entry that covers most of what is asked, not the best-ranked FAQ", () => {
+    expect(findAnswer(faqs, about, "do you sell bikes too, or only repair them?", "en")?.answer).toContain(
+      "We sell electric bikes",
+    )
+  })
+
+  it("still finds the FAQ a word of its own names", () => {
+    expect(findAnswer(faqs, about, "can I borrow a bike while mine is in the workshop?", "en")?.answer).toContain(
+      "courtesy bike",
+    )
+  })
+})
+
+describe("synonyms across the five languages", () => {
+  const faqs = [
+    { question: "Can pregnant women do pilates?", answer: "Yes, adapted classes from the second trimester." },
+  ]
+  it.each([
+    ["I'm expecting, is that a problem for the classes?", "en"],
+    ["estoy embarazada, ¿puedo ir a clase?", "es"],
+    ["ich bin schwanger, geht das?", "de"],
+    ["je suis enceinte, c'est possible ?", "fr"],
+    ["estou grávida, posso participar?", "pt"],
+  ] as const)("%j finds the pregnancy FAQ", (question, language) => {
+    expect(findAnswer(faqs, undefined, question, language)?.answer).toContain("second trimester")
+  })
+})
+
+describe("phrases whose words mean another thing alone, and words of a compound", () => {
+  const faqs = [
+    { question: "What are your prices?", answer: "Gel manicure $40, gel polish $30." },
+    { question: "How long does gel polish last?", answer: "Gel polish lasts two to three weeks." },
+    { question: "Do you take off old gel?", answer: "Taking off gel is free with a new set, else $15." },
+  ]
+  it.each([
+    ["combien de temps tient le gel ?", "fr", "two to three weeks"],
+    ["¿cuánto tiempo dura el gel?", "es", "two to three weeks"],
+    ["wie lange hält Gel?", "de", "two to three weeks"],
+    ["quanto tempo dura o gel?", "pt", "two to three weeks"],
+    ["how long will my gel polish stay nice?", "en", "two to three weeks"],
+    ["is there a charge to remove old gel?", "en", "$15"],
+  ] as const)("%j (%s) is answered by the entry that says %j", (question, language, expected) => {
+    expect(findAnswer(faqs, undefined, question, language)?.answer).toContain(expected)
+  })
+
+  it("finds a hyphenated word by its part", () => {
+    const semi = [{ question: "Does semi-permanent polish chip?", answer: "It holds three weeks without chipping." }]
+    expect(findAnswer(semi, undefined, "does the semi chip quickly?", "en")?.answer).toContain("three weeks")
+  })
+
+  it("a verb of selling names no subject: 'do you sell printers?' is not about point-of-sale software", () => {
+    const about = "Brightside makes scheduling and point-of-sale software for small shops."
+    expect(findAnswer([], about, "Do you sell printers?", "en")).toBeUndefined()
+  })
+})
+
+describe("where the business is", () => {
+  const about =
+    "Praxis Linde liegt in der Lindener Straße 28, 10437 Berlin, im Hinterhof, 1. Stock. Mit der U2 bis Eberswalder Straße, dann 5 Minuten zu Fuß."
+  it("is answered by the address, not the way there from the station", () => {
+    expect(findAnswer([], about, "wo seid ihr genau?", "de")?.answer).toBe(
+      "Praxis Linde liegt in der Lindener Straße 28, 10437 Berlin, im Hinterhof, 1. Stock.",
+    )
+  })
+
+  it("is asked as 'c'est où exactement ?' too", () => {
+    const lyon = "Atelier Lumière est une école. Nous sommes au 12 rue de la Charité, 69002 Lyon."
+    expect(findAnswer([], lyon, "c'est où exactement ?", "fr")?.answer).toContain("12 rue de la Charité")
+  })
+})

@@ -37,7 +37,11 @@ const STOP_WORDS = new Set(
   minha seu sua nosso tem ter ha ser esta estao sao posso pode podem da pra como quando onde ola oi obrigado muito
   moment now currently today right ahora actualmente momento jetzt momentan aktuell gerade maintenant actuellement
   agora atualmente oye ahi alli aqui aca algo ir pues bueno entonces wenn ihnen euch dann denn mal doch
-  aussi alors donc bien tout toute tous also again exactly exactamente genau exactement exatamente`
+  aussi alors donc bien tout toute tous also again exactly exactamente genau exactement exatamente
+  hace hacen hago haces machen macht mache machst fais fait faites font faire faz fazem fazer faco
+  week weeks semana semanas woche wochen semaine semaines desde hasta ire voy vamos iremos
+  too only solo solamente nur seulement juste apenas somente so
+  if wenn falls happen happens happened pasa pasaria ocurre passiert passe arrive acontece`
     .split(/\s+/)
     .filter((word) => word !== ""),
 )
@@ -95,11 +99,11 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
     mitbringen dabeihaben mitnehmen
     apporter amener
     levar trazer`.split(/\s+/),
-  loan: `loan loaner replacement courtesy
-    prestamo sustitucion
-    leihrad ersatz
-    pret courtoisie deplacer
-    emprestimo`.split(/\s+/),
+  loan: `loan loaner replacement courtesy borrow lend
+    prestamo sustitucion prestar prestais prestan
+    leihrad ersatz leihen ausleihen
+    pret courtoisie deplacer preter pretez emprunter
+    emprestimo emprestar emprestam`.split(/\s+/),
   instalments: `instalments installments financing finance
     plazos financiacion
     raten ratenzahlung finanzierung
@@ -110,16 +114,31 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
     sicher sicherheit daten dsgvo dsgvo-konform datenschutz
     securite donnees rgpd confidentialite hebergees heberge
     seguro seguros seguranca dados lgpd privacidade`.split(/\s+/),
-  sell: `sell sells selling sold sale
-    vender vendeis venden vendemos venta
-    verkaufen verkauft verkauf
-    vendre vendez vendons vend vente
-    vender vendem vendemos venda`.split(/\s+/),
   checkup: `checkup check-up tune-up inspection servicing overhaul
     revision revisar puesta
     inspektion durchsicht wartung
     revision verifier verification entretien controle
     revisao revisar manutencao`.split(/\s+/),
+  duration: `duration long last lasts
+    duracion dura duran tarda tardan
+    dauer dauert halt
+    duree dure durent tient tiennent
+    duracao dura duram demora demoram`.split(/\s+/),
+  removal: `remove removal removing
+    quitar quitado retirar retirada
+    entfernen entfernung abnehmen ablosen
+    enlever depose deposer retirer retrait
+    remover remocao retirar tirar`.split(/\s+/),
+  waiting: `wait waiting
+    esperar espera
+    warten wartezimmer wartebereich
+    attendre attente
+    esperar espera aguardar`.split(/\s+/),
+  pregnancy: `pregnant pregnancy expecting
+    embarazada embarazadas embarazo gestante gestantes
+    schwanger schwangere schwangerschaft
+    enceinte enceintes grossesse
+    gravida gravidas gravidez gestante gestantes`.split(/\s+/),
   weekend: `weekend weekends saturday saturdays sunday sundays
     finde sabado sabados domingo domingos
     wochenende samstag samstags sonntag sonntags
@@ -128,11 +147,18 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
 }
 
 /**
- * Verbs that say the same thing ("do you take / accept …", "nehmen Sie", "vous prenez", "aceitam"):
- * they carry a question across its rewording but never name what it is about, so a match on them
- * alone answers nothing ("how long does it take?" is not about what a business accepts).
+ * Verbs that say the same thing ("do you take / accept …", "nehmen Sie", "vous prenez", "aceitam";
+ * "do you sell …", "vendéis", "vous vendez"): they carry a question across its rewording but never
+ * name what it is about, so a match on them alone answers nothing ("how long does it take?" is not
+ * about what a business accepts, "do you sell printers?" not about its point-of-sale software).
  */
 const VERBS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  sell: `sell sells selling sold sale
+    vender vendeis venden vendemos venta
+    verkaufen verkauft verkauf
+    vendre vendez vendons vend vente
+    vender vendem vendemos venda`.split(/\s+/),
+
   accept: `accept accepts accepted take takes taking
     acepta aceptan aceptais aceptas aceptar aceptamos admite admiten admitis trabajais trabajan
     akzeptieren akzeptiert akzeptierst nehmen nehmt nimmt annehmen
@@ -185,7 +211,12 @@ const termOf =
     return CONCEPT_OF_STEM[language].get(stem) ?? stem
   }
 
-const tokenize = (text: string): Array<string> => text.split(/[^\p{L}\p{N}$€£-]+/u).filter((word) => word !== "")
+/** Words, a hyphenated one also by its parts ("semi-permanent" is found by "semi"). */
+const tokenize = (text: string): Array<string> =>
+  text
+    .split(/[^\p{L}\p{N}$€£-]+/u)
+    .filter((word) => word !== "")
+    .flatMap((word) => (/\p{L}-\p{L}/u.test(word) ? [word, ...word.split("-").filter((part) => part !== "")] : [word]))
 
 export interface Faq {
   readonly question: string
@@ -202,6 +233,8 @@ interface Index {
   readonly search: MiniSearch<Entry>
   readonly process: (term: string) => string | Array<string> | null
   readonly entries: ReadonlyArray<Faq>
+  /** How many entries each (processed) term occurs in. */
+  readonly spread: ReadonlyMap<string, number>
 }
 
 /** Indexes built for the knowledge in use, most recent last (FAQs and `about` change rarely). */
@@ -211,7 +244,8 @@ const MAX_INDEXES = 200
 /** The sentences of `about`, each an answer of its own ("where are you?" → the one with the address). */
 const sentencesOf = (about: string | undefined): ReadonlyArray<string> =>
   (about ?? "")
-    .split(/(?<=[.!?])\s+(?=\p{Lu}|\d)/u)
+    // Not after an ordinal ("im Hinterhof, 1. Stock").
+    .split(/(?<=(?<!(?<![\p{L}\p{N}])\d{1,2})[.!?])\s+(?=\p{Lu}|\d)/u)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence !== "")
 
@@ -232,8 +266,19 @@ const indexOf = (faqs: ReadonlyArray<Faq>, about: string | undefined, language: 
   })
   // An FAQ answers first (its question was written for it); a sentence of `about` when no FAQ does.
   const entries: ReadonlyArray<Faq> = [...faqs, ...sentencesOf(about).map((answer) => ({ question: "", answer }))]
-  search.addAll(entries.map((entry, id) => ({ id, question: entry.question, answer: entry.answer })))
-  const index = { search, process, entries }
+  search.addAll(
+    entries.map((entry, id) => ({ id, question: plainText(entry.question), answer: plainText(entry.answer) })),
+  )
+  // How many entries speak of each term: a word most of them use is the business's own vocabulary
+  // ("repair" at a repair shop), which names no one entry.
+  const spread = new Map<string, number>()
+  for (const entry of entries) {
+    const terms = new Set(
+      tokenize(plainText(`${entry.question} ${entry.answer}`)).flatMap((term) => process(term) ?? []),
+    )
+    for (const term of terms) spread.set(term, (spread.get(term) ?? 0) + 1)
+  }
+  const index = { search, process, entries, spread }
   INDEXES.set(key, index)
   if (INDEXES.size > MAX_INDEXES) INDEXES.delete(INDEXES.keys().next().value as string)
   return index
@@ -277,15 +322,28 @@ export const findAnswer = (
   // What the question is about must be covered for a third at least; a concept matched ("parking",
   // "price") names the subject and weighs double against the words around it ("is parking easy round there,
   // or should I take the bus?" is a parking question). A verb ("take", "accept") alone names no subject.
-  const answers = (result: { readonly terms: ReadonlyArray<string> }) => {
+  const coverage = (result: { readonly terms: ReadonlyArray<string> }): number => {
     const matched = new Set(result.terms)
     const weight = (term: string) => (matched.has(term) && term.startsWith("§") ? 2 : 1)
     const total = [...asked].reduce((sum, term) => sum + weight(term), 0)
     const covered = [...asked].filter((term) => matched.has(term))
-    return (
-      covered.some((term) => !term.startsWith("~")) && covered.reduce((sum, term) => sum + weight(term), 0) * 3 >= total
-    )
+    if (!covered.some((term) => !term.startsWith("~"))) return 0
+    return covered.reduce((sum, term) => sum + weight(term), 0) / total
   }
+  // A word the business never wrote (in no FAQ, no sentence of `about`) may be what the question is
+  // about ("do you also repair electric scooters?" at a bike shop): the entry must then be found by a
+  // word of its own — a concept, or a word few entries use — not only by the business's everyday
+  // vocabulary ("repair", "electric"), which every entry shares and which names none of them.
+  const unknown = [...asked].filter((term) => !term.startsWith("~") && !index.spread.has(term))
+  const distinctive = Math.max(1, Math.floor(index.entries.length / 4))
+  const namesIt = (result: { readonly terms: ReadonlyArray<string> }): boolean =>
+    unknown.length === 0 ||
+    result.terms.some(
+      (term) =>
+        asked.has(term) &&
+        !term.startsWith("~") &&
+        (term.startsWith("§") || (index.spread.get(term) ?? 0) <= distinctive),
+    )
   // A place is asked for by "where" (or "address", "directions"…), not by a word that names one as the
   // object of another question ("can she get up to your office?" asks about access).
   const kinds = FACT_KINDS.filter(
@@ -294,15 +352,37 @@ export const findAnswer = (
   const missingIn = (id: number): ReadonlyArray<FactKind> => {
     const entry = index.entries[id]
     if (entry === undefined || kinds.length === 0) return []
-    const has = termsOf(`${entry.question} ${entry.answer}`)
-    // An address is a place even without the word ("12 Harbor Street" has "street"; "where" asks it).
-    return kinds.filter((kind) => !has.has(`§${kind}`))
+    const has = termsOf(plainText(`${entry.question} ${entry.answer}`))
+    // An address is a place even without the word ("12 Harbor Street" has "street"; "where" asks it);
+    // an amount of money is a price ("else $15", "15 €").
+    const amount = MONEY.test(entry.answer)
+    return kinds.filter((kind) => !has.has(`§${kind}`) && !(kind === "price" && amount))
   }
-  // The best-ranked entry that answers it (an FAQ's question weighs double, so an FAQ written for the
-  // question comes first), one that states the kind of fact asked before one that does not; one that
-  // shares only a word or two is passed over for the next.
-  const candidates = results.slice(0, 3).filter(answers)
-  const best = candidates.find((result) => missingIn(result.id as number).length === 0) ?? candidates[0]
+  // Of the best-ranked entries that answer it (an FAQ's question weighs double, so an FAQ written for the
+  // question ranks first), the one that states the kind of fact asked, then the one that covers most of
+  // what is asked ("do you sell bikes or only repair them?" is answered by the sentence that says what
+  // is sold, not by the repair FAQ that shares "bikes" and "repair"), then the best ranked; one that
+  // shares only a word or two is passed over.
+  const candidates = results
+    .slice(0, 3)
+    .map((result, rank) => ({
+      result,
+      rank,
+      coverage: coverage(result),
+      complete: missingIn(result.id as number).length === 0,
+      // "Where exactly are you?" is answered by the address (a street and its number), not by the
+      // way there from the station, which names a street too.
+      address: kinds.includes("location") && ADDRESS.test(index.entries[result.id as number]?.answer ?? ""),
+    }))
+    .filter((candidate) => candidate.coverage * 3 >= 1 && namesIt(candidate.result))
+    .sort(
+      (a, b) =>
+        Number(b.complete) - Number(a.complete) ||
+        Number(b.address) - Number(a.address) ||
+        b.coverage - a.coverage ||
+        a.rank - b.rank,
+    )
+  const best = candidates[0]?.result
   if (best === undefined) return undefined
   const entry = index.entries[best.id as number]
   if (entry === undefined) return undefined
@@ -313,22 +393,43 @@ export const findAnswer = (
 export const findFaq = (faqs: ReadonlyArray<Faq>, question: string, language: Language): Answer | undefined =>
   findAnswer(faqs, undefined, question, language)
 
+/** An address: a street word and a number beside it ("214 Maple Avenue", "Lychener Straße 12", "Rua Harmonia, 560"). */
+const ADDRESS =
+  /\d+[a-z]?,?\s+(?:[\p{L}'.-]+\s+){0,3}(?:street|st\.|avenue|ave\.|road|blvd|boulevard|lane)(?![\p{L}])|(?<![\p{L}])(?:calle|carrera|cra\.|avenida|av\.|rua|rue|boulevard|place|stra(?:ss|ß)e|str\.|weg|platz|allee)\s+(?:[\p{L}'.-]+\s+){0,4}\d+|(?:[\p{L}-]+)(?:stra(?:ss|ß)e|str\.|weg|platz|allee)\s+\d+/iu
+
+/** An amount of money: "$15", "15 €", "R$ 70", "EUR 20". */
+const MONEY = /(?:[$€£]|R\$|\b(?:EUR|USD|GBP|BRL|COP)\b)\s?\d|\d\s?(?:[€£]|\b(?:EUR|USD|euros?|dólares|reais|pesos)\b)/u
+
 /** "Where are you?" in the five languages asks for the address, though "where" alone says little. */
 const WHERE_ARE_YOU =
-  /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde)(?![\p{L}])/iu
+  /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde|c'?est\s+o[uù]|o[uù]\s+c'est|d[oó]nde\s+es(?:t[aá])?\s+(?:eso|exactamente)|wo\s+ist\s+(?:das|es)|onde\s+[eé]\s+(?:isso|exatamente))(?![\p{L}])/iu
 
 /** Words that ask where something is, in the five languages. */
 const ASKS_WHERE =
   /(?<![\p{L}])(?:where|address|located|location|directions|how\s+(?:do|can)\s+i\s+get\s+there|d[oó]nde|direcci[oó]n|ubicaci[oó]n|c[oó]mo\s+llego|wo|adresse|anfahrt|standort|o[uù]|situ[eé]s?|comment\s+venir|onde|endere[cç]o|localiza[cç][aã]o|como\s+chego)(?![\p{L}])/iu
 
-/** Idioms whose words say nothing of what they mean: "what would it set me back" asks a price. */
+/**
+ * Idioms whose words say nothing of what they mean ("what would it set me back" asks a price), and
+ * phrases whose words mean another thing alone ("combien de temps" asks how long, not how much). Read
+ * the same way in the FAQs and `about` as in the question.
+ */
 const IDIOMS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(?<![\p{L}])how\s+long(?![\p{L}])/giu, "duration"],
+  [/(?<![\p{L}])(?:at\s+the\s+)?last[\s-]minute(?![\p{L}])/giu, "late"],
+  [/(?<![\p{L}])(?:take|takes|taking|took)\s+off(?![\p{L}])/giu, "remove"],
+  [/(?<![\p{L}])combien\s+de\s+temps(?![\p{L}])/giu, "durée"],
+  [/(?<![\p{L}])cu[aá]nto\s+tiempo(?![\p{L}])/giu, "duración"],
+  [/(?<![\p{L}])wie\s+lange?(?![\p{L}])/giu, "Dauer"],
+  [/(?<![\p{L}])quanto\s+tempo(?![\p{L}])/giu, "duração"],
   [/(?<![\p{L}])set\s+(?:me|us|you|her|him|them)\s+back(?![\p{L}])/giu, "cost"],
   [/(?<![\p{L}])(?:bail|bailing|bailed)\s+on(?![\p{L}])/giu, "cancel"],
   [/(?<![\p{L}])no[\s-]show(?![\p{L}])/giu, "cancel"],
 ]
 
+const plainText = (text: string): string =>
+  IDIOMS.reduce((plain, [idiom, meaning]) => plain.replace(idiom, meaning), text)
+
 const askedText = (question: string): string => {
-  const plain = IDIOMS.reduce((text, [idiom, meaning]) => text.replace(idiom, meaning), question)
+  const plain = plainText(question)
   return WHERE_ARE_YOU.test(plain) ? `${plain} address` : plain
 }

@@ -34,7 +34,10 @@ describe("findPhone", () => {
     ["Somos 12 personas en 3 tiendas, presupuesto de 1.250,00 €", "ES", undefined],
     ["reserva para el 4/12 a las 13:30, Álvaro 612 000 120", "ES", "34612000120"],
     ["Termin am 04.12. um 13:30, Ben 0171 0001120", "DE", "491710001120"],
-    ["my phone is 555-1234", "US", "5551234"],
+    ["my phone is 555-1234", "US", "15551234"],
+    ["meu CEP é 01310-100, pode me ligar? 11 98888-7776", "BR", "5511988887776"],
+    ["my zip code is 60614 and my number 773 555 0100", "US", "17735550100"],
+    ["PLZ 10437, Handy 0151 5550166", "DE", "491515550166"],
     ["my phone is 123456789012345", "US", "123456789012345"],
     ["call me at 12345", "US", undefined],
     ["how about 24.11.2026 at 10:00", "DE", undefined],
@@ -43,8 +46,12 @@ describe("findPhone", () => {
     expect(findPhone(text, country)?.digits).toBe(digits)
   })
 
-  it("keeps a number the plan does not know as written, and reads 00 as the international prefix", () => {
-    expect(findPhone("5551234", "US")?.digits).toBe("5551234")
+  it("gives a national number the plan does not know its country code, keeps a + number as written, and reads 00 as the international prefix", () => {
+    expect(findPhone("5551234", "US")?.digits).toBe("15551234")
+    expect(findPhone("o meu é 912 345 67", "PT")?.digits).toBe("35191234567")
+    expect(findPhone("tel 0800 123 456", "PT")?.digits).toBe("3510800123456")
+    expect(findPhone("Handy 0172 12345", "DE")?.digits).toBe("4917212345")
+    expect(findPhone("+999 123 4567", "US")?.digits).toBe("9991234567")
     expect(findPhone("I'm Dana, I'd like a demo, 0049 30 1234567", "US")?.digits).toBe("49301234567")
   })
 

@@ -1,5 +1,10 @@
 import { normalizePhone } from "@parley/contracts"
-import { type CountryCode, findPhoneNumbersInText, parsePhoneNumberFromString } from "libphonenumber-js"
+import {
+  type CountryCode,
+  findPhoneNumbersInText,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+} from "libphonenumber-js"
 import { fold, wordsPattern } from "./text.ts"
 
 /**
@@ -20,8 +25,10 @@ import { fold, wordsPattern } from "./text.ts"
  *
  * A number the plan does not know is still a phone number by docs/contract.md §8's definition (7–15
  * digits, not a reference): a foreign number written with `00` instead of `+` is read as
- * international (`0049 30 1234567` in the US → `49301234567`), anything else (`555-1234`) is kept
- * as written, digits only.
+ * international (`0049 30 1234567` in the US → `49301234567`), one written with `+` is kept as
+ * written, and a national one gets the country's calling code all the same (`912 345 67` in Portugal
+ * → `35191234567`, `555-1234` in the US → `15551234`), since the business stores and dials
+ * international numbers.
  */
 
 const REFERENCE_WORDS = wordsPattern([
@@ -58,6 +65,10 @@ const REFERENCE_WORDS = wordsPattern([
   "gift card",
   "voucher",
   "gift voucher",
+  "zip",
+  "zip code",
+  "postcode",
+  "postal code",
   // es
   "pedido",
   "factura",
@@ -77,6 +88,7 @@ const REFERENCE_WORDS = wordsPattern([
   "albaran",
   "envio",
   "incidencia",
+  "codigo postal",
   // de
   "bestellnummer",
   "bestellung",
@@ -104,9 +116,12 @@ const REFERENCE_WORDS = wordsPattern([
   "paket",
   "gutschein",
   "gutscheinnummer",
+  "plz",
+  "postleitzahl",
   // fr
   "commande",
   "facture",
+  "code postal",
   "client",
   "adherent",
   "suivi",
@@ -121,6 +136,7 @@ const REFERENCE_WORDS = wordsPattern([
   "nota fiscal",
   "boleto",
   "protocolo",
+  "cep",
   "cpf",
   "cnpj",
   "rastreio",
@@ -225,7 +241,7 @@ const gluedToLetters = (text: string, start: number, end: number): boolean =>
   /[\p{L}_]/u.test(text[start - 1] ?? " ") || /[\p{L}_%]/u.test(text[end] ?? " ")
 
 export interface FoundPhone {
-  /** International digits (with the country code), or the digits as written for a number the plan does not know. */
+  /** International digits (with the country code; see the module's comment for a number the plan does not know). */
   readonly digits: string
   readonly start: number
   readonly end: number
@@ -262,12 +278,17 @@ export const findPhones = (text: string, country: string): ReadonlyArray<FoundPh
       consider(match.number.number.replace(/\D/g, ""), offset + match.startsAt, offset + match.endsAt)
     }
     if (covered) continue
-    // What the number plan does not know: `00` as the international prefix, else the digits as written.
+    // What the number plan does not know: `00` as the international prefix, `+` as written, else a
+    // national number of the organization's country.
     const digits = segment.replace(/\D/g, "")
     if (digits.length > 15 || CLOCK_OR_DATE.test(segment.trim())) continue
     const international = digits.startsWith("00") ? parsePhoneNumberFromString(`+${digits.slice(2)}`) : undefined
     consider(
-      international?.isPossible() === true ? international.number.slice(1) : digits,
+      international?.isPossible() === true
+        ? international.number.slice(1)
+        : segment.trimStart().startsWith("+")
+          ? digits
+          : nationalToInternational(digits, country),
       offset,
       offset + segment.length,
     )
@@ -275,13 +296,27 @@ export const findPhones = (text: string, country: string): ReadonlyArray<FoundPh
   return found
 }
 
+/**
+ * A national number the country's plan does not know (a length it does not use, a range not yet in
+ * the metadata), in international digits all the same: with the country's calling code (`0800 123
+ * 456` in Portugal → `3510800123456`). Digits as written when that would pass 15 digits or the
+ * country has no plan.
+ */
+const nationalToInternational = (digits: string, country: string): string => {
+  if (!isSupportedCountry(country)) return digits
+  // libphonenumber-js reads the number with the country's plan all the same (its calling code, its
+  // trunk prefix where dropping it leaves a number of a length the plan uses).
+  const international = parsePhoneNumberFromString(digits, country)?.number.slice(1)
+  return international === undefined || international.length > 15 ? digits : international
+}
+
 /** The first phone number in `text`, or `undefined`. */
 export const findPhone = (text: string, country: string): FoundPhone | undefined => findPhones(text, country)[0]
 
 /**
  * A number given in a form field (the widget's `visitor.phone`, the booking form's `phone`) as
- * international digits, read with the organization's country; digits as written when the number
- * plan does not know it.
+ * international digits, read with the organization's country (see `findPhones` for a number the
+ * plan does not know).
  */
 export const internationalDigits = (raw: string, country: string): string =>
   findPhone(raw, country)?.digits ?? normalizePhone(raw)

@@ -102,7 +102,7 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
       expectingName: state.awaiting === "name",
     }),
     intents: detectIntents(text, written),
-    when: readWhen(text, written, context.today, span === undefined ? [] : [span]),
+    when: readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime),
     service: serviceIn(text, context.settings.services),
     faq: () => {
       faq ??= {

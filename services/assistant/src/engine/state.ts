@@ -23,7 +23,14 @@ export const ConversationState = Schema.Struct({
    */
   bookingMade: Schema.optionalKey(Schema.Boolean),
   /** Free times were offered for this date and service; the visitor is choosing. */
-  offered: Schema.optionalKey(Schema.Struct({ date: Schema.String, service: Schema.String })),
+  offered: Schema.optionalKey(
+    Schema.Struct({
+      date: Schema.String,
+      service: Schema.String,
+      /** The part of the day asked for ("tomorrow afternoon"): the times offered were that part's. */
+      partOfDay: Schema.optionalKey(Schema.Literals(["morning", "afternoon", "evening"])),
+    }),
+  ),
   /** A free slot the visitor picked, waiting for a name or a phone number to book it under. */
   pending: Schema.optionalKey(Slot),
   /** A weekday and a date disagreed: the two dates, and the time and service asked for. */
@@ -37,6 +44,8 @@ export const ConversationState = Schema.Struct({
   ),
   /** What the last reply asked for, so a bare answer ("Dana", "415 555 0100") is read as that. */
   awaiting: Schema.optionalKey(Schema.Literals(["name", "phone", "time", "callbackOffer", "confirm"])),
+  /** "Next week" was asked for: the Monday it starts on, where a weekday named later falls. */
+  week: Schema.optionalKey(Schema.String),
   /** The service the visitor asked for in this conversation (kept when a time is refused). */
   service: Schema.optionalKey(Schema.String),
   /** The visitor asked not to be called (a callback request withdrawn). */

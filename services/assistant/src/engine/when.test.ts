@@ -128,3 +128,77 @@ describe("readWhen", () => {
     expect(readWhen(text, "en", TODAY, [{ start: 11, end: text.length }]).time).toBeUndefined()
   })
 })
+
+describe("a part of the day and a week", () => {
+  it.each([
+    ["could I come tomorrow in the afternoon?", "en", "2026-11-26", "afternoon"],
+    ["good morning, anything on Friday?", "en", "2026-11-27", undefined],
+    ["¿mañana por la tarde tenéis algo?", "es", "2026-11-26", "afternoon"],
+    ["mañana por la mañana", "es", "2026-11-26", "morning"],
+    ["buenas tardes, ¿el viernes?", "es", "2026-11-27", undefined],
+    ["Geht es morgen am Nachmittag?", "de", "2026-11-26", "afternoon"],
+    ["guten Abend, am Freitag?", "de", "2026-11-27", undefined],
+    ["demain après-midi, c'est possible ?", "fr", "2026-11-26", "afternoon"],
+    ["vendredi matin", "fr", "2026-11-27", "morning"],
+    ["amanhã à tarde tem vaga?", "pt", "2026-11-26", "afternoon"],
+    ["boa tarde, sexta?", "pt", "2026-11-27", undefined],
+  ] as Array<[string, Language, string, string | undefined]>)(
+    "%j (%s): the day, no hour, and the part of it",
+    (text, language, date, part) => {
+      const when = readWhen(text, language, TODAY)
+      expect({ date: when.date, time: when.time, partOfDay: when.partOfDay }).toEqual({
+        date,
+        time: undefined,
+        partOfDay: part,
+      })
+    },
+  )
+
+  it("keeps the hour the part of the day moves: 3 in the afternoon is 15:00", () => {
+    expect(readWhen("demain à 3 heures de l'après-midi", "fr", TODAY).time).toBe("15:00")
+    expect(readWhen("mañana a las 5 de la tarde", "es", TODAY).time).toBe("17:00")
+  })
+
+  it.each([
+    ["next week", "en", undefined],
+    ["tuesday next week at 10", "en", "2026-12-01"],
+    ["la semana que viene, el martes", "es", "2026-12-01"],
+    ["nächste Woche Donnerstag um 15 Uhr", "de", "2026-12-03"],
+    ["mardi de la semaine prochaine", "fr", "2026-12-01"],
+    ["na quinta da semana que vem", "pt", "2026-12-03"],
+  ] as Array<[string, Language, string | undefined]>)(
+    "%j (%s): the week from Monday 30 November",
+    (text, language, date) => {
+      const when = readWhen(text, language, TODAY)
+      expect({ week: when.week, date: when.date }).toEqual({ week: "2026-11-30", date })
+    },
+  )
+
+  it("on a Sunday, next week starts tomorrow", () => {
+    expect(readWhen("next week", "en", "2026-11-29").week).toBe("2026-11-30")
+  })
+})
+
+describe("moments relative to now", () => {
+  it.each([
+    ["can I come in half an hour?", "en", "10:30"],
+    ["¿puedo ir en media hora?", "es", "10:30"],
+    ["geht es in einer Stunde?", "de", "11:00"],
+    ["je peux passer dans 20 minutes ?", "fr", "10:20"],
+    ["posso ir daqui a meia hora?", "pt", "10:30"],
+  ] as const)("%j (%s) at 10:00 is today at %s", (text, language, time) => {
+    expect(readWhen(text, language, TODAY, [], "10:00")).toMatchObject({ date: TODAY, time })
+  })
+
+  it("is tomorrow's past midnight", () => {
+    expect(readWhen("in an hour", "en", TODAY, [], "23:30")).toMatchObject({ date: "2026-11-26", time: "00:30" })
+  })
+
+  it.each([
+    ["what if I cancel at the last minute?", "en"],
+    ["I called yesterday, nobody answered", "en"],
+  ] as const)("%j (%s) names no time to book", (text, language) => {
+    const when = readWhen(text, language, TODAY, [], "10:00")
+    expect([when.date, when.time]).toEqual([undefined, undefined])
+  })
+})

@@ -1,6 +1,7 @@
 import * as chrono from "chrono-node"
 import { addDays, dateOf, timeOf, weekdayOf } from "./calendar-date.ts"
 import type { Language, PerLanguage } from "./text.ts"
+import { inAWhileIn, nextWeekIn, type PartOfDay, partOfDayIn, weekdayInWeek } from "./when-spans.ts"
 
 /**
  * The date and time a visitor names, read in their language relative to `today` (the
@@ -28,6 +29,10 @@ export interface NamedWhen {
   readonly earliest: boolean
   /** The hour was named without am/pm and read as an afternoon one ("at 3" → 15:00). */
   readonly hourShifted?: boolean
+  /** A part of the day named ("tomorrow afternoon"): the times offered are that part's. */
+  readonly partOfDay?: PartOfDay
+  /** "Next week": the Monday it starts on; a weekday named alone falls in it. */
+  readonly week?: string
 }
 
 const WEEKDAYS: PerLanguage<ReadonlyArray<string>> = {
@@ -188,7 +193,8 @@ const NOON: PerLanguage<string> = {
   en: "noon|midday|12\\s*noon",
   es: "(?:al\\s+|a\\s+)?mediod[ií]a",
   de: "mittags?|zur\\s+mittagszeit",
-  fr: "(?:[àa]\\s+)?midi",
+  // Not the "midi" of "après-midi" (the afternoon, `when-spans.ts`).
+  fr: "(?<!apr[eè]s[\\s-])(?:[àa]\\s+)?midi",
   pt: "(?:ao\\s+)?meio[\\s-]dia",
 }
 
@@ -363,6 +369,8 @@ export const readWhen = (
   today: string,
   /** Spans to ignore (phone numbers already found). */
   ignore: ReadonlyArray<{ readonly start: number; readonly end: number }> = [],
+  /** The organization's wall-clock time (`HH:MM`), for "in half an hour". */
+  now?: string,
 ): NamedWhen => {
   let rest = text.toLowerCase()
   if (rest.length !== text.length)
@@ -382,8 +390,13 @@ export const readWhen = (
       (phrase, day: string) => day.padEnd(phrase.length),
     )
   }
-  let date: string | undefined
-  let time: string | undefined
+  const partOfDay = partOfDayIn(lowered, language)
+  const inAWhile = now === undefined ? undefined : inAWhileIn(rest, language, today, now)
+  if (inAWhile !== undefined) rest = blank(rest, inAWhile.index, inAWhile.length)
+  const week = nextWeekIn(rest, language, today)
+  if (week !== undefined) rest = blank(rest, week.index, week.length)
+  let date: string | undefined = inAWhile?.date
+  let time: string | undefined = inAWhile?.time
   let weekday: number | undefined
   let dayNamed: string | undefined
   let weekdayOnly = false
@@ -500,7 +513,10 @@ export const readWhen = (
     // they are weekday abbreviations (chrono reads German "Ach so" as Sunday).
     // A short word that names a day ("hoy") is one.
     const start = result.start
+    // "at the last minute", "yesterday": a moment before this one, named in words, is no time to book.
+    const pastInWords = start.date().getTime() < reference.instant.getTime() && !/\d/.test(result.text)
     if (
+      pastInWords ||
       NOW_WORDS.test(result.text.trim()) ||
       (/^\p{L}{1,3}\p{P}*$/u.test(result.text.trim()) && !start.isCertain("day"))
     )
@@ -523,13 +539,20 @@ export const readWhen = (
       }
       if (start.isCertain("weekday") && weekday === undefined) weekday = start.get("weekday") ?? undefined
     }
-    if (time === undefined && start.isCertain("hour")) {
+    // A part of the day is no hour ("demain après-midi" is read as 12:00): `partOfDay` narrows the times.
+    const partOnly = partOfDay !== undefined && !/\d/.test(result.text)
+    if (time === undefined && start.isCertain("hour") && !partOnly) {
       const hour = start.get("hour") ?? 0
       const meridiem = start.isCertain("meridiem")
       time = timeOf(meridiem ? hour : hourOf(hour), start.get("minute") ?? 0)
     }
   }
 
+  // "Tuesday next week", "nächste Woche Dienstag": the weekday of that week, not the next one.
+  if (week !== undefined && weekday !== undefined && dayNamed === undefined && (date === undefined || weekdayOnly)) {
+    date = weekdayInWeek(week.start, weekday)
+    weekdayOnly = true
+  }
   let conflict: NamedWhen["conflict"]
   if (dayNamed !== undefined) {
     weekdayOnly = false
@@ -549,5 +572,7 @@ export const readWhen = (
     ...(weekdayOnly ? { weekdayOnly } : {}),
     earliest: re(`${B}(?:${EARLIEST[language]})${E}`).test(lowered),
     ...(hourShifted && time !== undefined ? { hourShifted } : {}),
+    ...(partOfDay === undefined ? {} : { partOfDay }),
+    ...(week === undefined ? {} : { week: week.start }),
   }
 }

@@ -41,8 +41,11 @@ export interface Catalog {
   hours(week: string): string
   hoursOn(day: string, ranges: string): string
   closedOn(day: string): string
-  /** Asked "are you open now?" (or until when today) while open: `close` is when this opening range ends. */
-  openNow(close: string): string
+  /**
+   * Asked "are you open now?" (or until when today) while open: `close` is when this opening range
+   * ends; `later` today's opening ranges after it (a reopening after a lunch break), if any.
+   */
+  openNow(close: string, later?: string): string
   /** Closed at this moment; open again today at `time`. */
   closedNowOpensToday(time: string): string
   /** Closed at this moment and for the rest of today; open again on `day` at `time`. */

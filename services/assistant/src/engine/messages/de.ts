@@ -1,4 +1,4 @@
-import { type Catalog, sentenceStart } from "./catalog.ts"
+import type { Catalog } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
@@ -39,9 +39,9 @@ export const de: Catalog = {
     `Nur zur Sicherheit: Meinen Sie ${byWeekday} oder ${byDay}? (Das Datum ist kein ${named}.)`,
 
   askName: (service, day, time) =>
-    `${sentenceStart(service)} am ${day} um ${time} ist frei. Auf welchen Namen darf ich buchen?`,
+    `Am ${day} um ${time} ist ein Termin für ${service} frei. Auf welchen Namen darf ich buchen?`,
   proposeSlot: (service, day, time) =>
-    `${sentenceStart(service)} ist am ${day} um ${time} frei. Soll ich das für Sie buchen?`,
+    `Am ${day} um ${time} ist ein Termin für ${service} frei. Soll ich das für Sie buchen?`,
   askPhoneForBooking: (name) => `Danke${to(name)}! Unter welcher Telefonnummer darf ich den Termin eintragen?`,
   booked: (name, service, day, time) => `Gebucht${to(name)}: ${service} am ${day} um ${time}. Bis dann!`,
   cancelled: (service, day, time) =>
@@ -53,7 +53,8 @@ export const de: Catalog = {
   hours: (week) => `Unsere Öffnungszeiten: ${week}.`,
   hoursOn: (day, ranges) => `Am ${day} haben wir von ${ranges} geöffnet.`,
   closedOn: (day) => `Am ${day} haben wir geschlossen.`,
-  openNow: (close) => `Ja, wir haben jetzt geöffnet, heute bis ${close}.`,
+  openNow: (close, later) =>
+    `Ja, wir haben jetzt geöffnet, heute bis ${close}${later === undefined ? "" : ` und wieder von ${later}`}.`,
   closedNowOpensToday: (time) => `Im Moment haben wir geschlossen; heute öffnen wir um ${time}.`,
   closedNowOpensOn: (day, time) => `Im Moment haben wir geschlossen; wir öffnen wieder am ${day} um ${time}.`,
   closedForToday: (nextOpen) =>

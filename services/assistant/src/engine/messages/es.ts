@@ -1,4 +1,4 @@
-import { type Catalog, sentenceStart } from "./catalog.ts"
+import type { Catalog } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
@@ -39,10 +39,11 @@ export const es: Catalog = {
     `Para asegurarme: ¿te refieres al ${byWeekday} o al ${byDay}? (La fecha que indicas no cae en ${named}.)`,
 
   askName: (service, day, time) =>
-    `${sentenceStart(service)} el ${day} a las ${time} está libre. ¿A nombre de quién hago la reserva?`,
+    `El ${day} a las ${time} está libre para ${service}. ¿A nombre de quién hago la reserva?`,
   proposeSlot: (service, day, time) => `Tenemos ${service} libre el ${day} a las ${time}. ¿Te lo reservo?`,
   askPhoneForBooking: (name) => `¡Gracias${to(name)}! ¿Qué número de teléfono pongo en la reserva?`,
-  booked: (name, service, day, time) => `¡Reservado${to(name)}! ${service} el ${day} a las ${time}. ¡Hasta entonces!`,
+  booked: (name, service, day, time) =>
+    `¡Reservado${to(name)}! Te esperamos el ${day} a las ${time} para ${service}. ¡Hasta entonces!`,
   cancelled: (service, day, time) =>
     `Hecho: he cancelado tu ${service} del ${day} a las ${time}. ¿Quieres reservar otra hora?`,
   nothingToCancel: () =>
@@ -52,7 +53,8 @@ export const es: Catalog = {
   hours: (week) => `Nuestro horario: ${week}.`,
   hoursOn: (day, ranges) => `El ${day} abrimos de ${ranges}.`,
   closedOn: (day) => `El ${day} está cerrado.`,
-  openNow: (close) => `Sí, ahora estamos abiertos, hoy hasta las ${close}.`,
+  openNow: (close, later) =>
+    `Sí, ahora estamos abiertos, hoy hasta las ${close}${later === undefined ? "" : ` y de nuevo de ${later}`}.`,
   closedNowOpensToday: (time) => `Ahora mismo estamos cerrados; hoy abrimos a las ${time}.`,
   closedNowOpensOn: (day, time) => `Ahora mismo estamos cerrados; volvemos a abrir el ${day} a las ${time}.`,
   closedForToday: (nextOpen) =>

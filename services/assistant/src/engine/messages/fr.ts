@@ -1,4 +1,4 @@
-import { type Catalog, sentenceStart } from "./catalog.ts"
+import type { Catalog } from "./catalog.ts"
 
 const to = (name: string | undefined) => (name === undefined ? "" : `, ${name}`)
 
@@ -40,9 +40,9 @@ export const fr: Catalog = {
     `Pour être sûr : vous voulez dire le ${byWeekday} ou le ${byDay} ? (La date indiquée n'est pas un ${named}.)`,
 
   askName: (service, day, time) =>
-    `${sentenceStart(service)} le ${day} à ${time} est libre. À quel nom dois-je faire la réservation ?`,
+    `Le ${day} à ${time}, c'est libre pour ${service}. À quel nom dois-je faire la réservation ?`,
   proposeSlot: (service, day, time) =>
-    `${sentenceStart(service)} est disponible le ${day} à ${time}. Voulez-vous que je le réserve ?`,
+    `Le ${day} à ${time}, c'est disponible pour ${service}. Voulez-vous que je le réserve ?`,
   askPhoneForBooking: (name) => `Merci${to(name)} ! Quel numéro de téléphone dois-je indiquer pour la réservation ?`,
   booked: (name, service, day, time) => `C'est réservé${to(name)} : ${service} le ${day} à ${time}. À bientôt !`,
   cancelled: (service, day, time) =>
@@ -54,7 +54,8 @@ export const fr: Catalog = {
   hours: (week) => `Nos horaires : ${week}.`,
   hoursOn: (day, ranges) => `Le ${day}, nous sommes ouverts de ${ranges}.`,
   closedOn: (day) => `Nous sommes fermés le ${day}.`,
-  openNow: (close) => `Oui, nous sommes ouverts en ce moment, jusqu'à ${close} aujourd'hui.`,
+  openNow: (close, later) =>
+    `Oui, nous sommes ouverts en ce moment, jusqu'à ${close} aujourd'hui${later === undefined ? "" : `, puis de nouveau de ${later}`}.`,
   closedNowOpensToday: (time) => `Nous sommes fermés en ce moment ; nous ouvrons aujourd'hui à ${time}.`,
   closedNowOpensOn: (day, time) => `Nous sommes fermés en ce moment ; nous rouvrons le ${day} à ${time}.`,
   closedForToday: (nextOpen) =>

@@ -41,7 +41,7 @@ export const pt: Catalog = {
     `Só para confirmar: você quer dizer ${byWeekday} ou ${byDay}? (A data informada não cai numa ${named}.)`,
 
   askName: (service, day, time) =>
-    `${sentenceStart(service)} ${on(day)} às ${time} está livre. Em nome de quem faço o agendamento?`,
+    `${sentenceStart(on(day))} às ${time} está livre para ${service}. Em nome de quem faço o agendamento?`,
   proposeSlot: (service, day, time) => `Temos ${service} livre ${on(day)} às ${time}. Posso reservar para você?`,
   askPhoneForBooking: (name) => `Obrigado${to(name)}! Qual número de telefone coloco no agendamento?`,
   booked: (name, service, day, time) => `Agendado${to(name)}: ${service} ${on(day)} às ${time}. Até lá!`,
@@ -52,9 +52,10 @@ export const pt: Catalog = {
   moved: (service, day, time) => `Pronto, remarquei sua ${service} para ${day} às ${time}. Até lá!`,
 
   hours: (week) => `Nosso horário de funcionamento: ${week}.`,
-  hoursOn: (day, ranges) => `Na ${day} abrimos das ${ranges}.`,
+  hoursOn: (day, ranges) => `${sentenceStart(on(day))} abrimos das ${ranges}.`,
   closedOn: (day) => `Estamos fechados ${on(day)}.`,
-  openNow: (close) => `Sim, estamos abertos agora, hoje até as ${close}.`,
+  openNow: (close, later) =>
+    `Sim, estamos abertos agora, hoje até as ${close}${later === undefined ? "" : ` e de novo das ${later}`}.`,
   closedNowOpensToday: (time) => `No momento estamos fechados; hoje abrimos às ${time}.`,
   closedNowOpensOn: (day, time) => `No momento estamos fechados; voltamos a abrir ${on(day)} às ${time}.`,
   closedForToday: (nextOpen) =>
