@@ -166,12 +166,34 @@ export const collectsProcessMetrics = (logger: ParleyLogger): boolean =>
  * lines, warnings); nothing a user needs lives only in the log — every accepted message, delivery
  * and change is in Postgres before it is acknowledged.
  */
-export const STDOUT_WRITE_OPTIONS = { sync: false, minLength: 12_288, maxWrite: 16_384, periodicFlush: 500 } as const
+export const STDOUT_WRITE_OPTIONS = {
+  sync: false,
+  minLength: 12_288,
+  maxWrite: 16_384,
+  periodicFlush: 500,
+  contentMode: "buffer",
+} as const
+
+/**
+ * A line destination on file descriptor `fd` with `STDOUT_WRITE_OPTIONS`: sonic-boom (pino's own
+ * asynchronous destination) holding each line as bytes. In its default string mode, sonic-boom
+ * measures the whole pending batch (`Buffer.byteLength` of a string up to 16 KiB, which flattens it
+ * into a fresh copy) on every line it is handed, so a line cost a copy of the batch so far and as
+ * much garbage; as bytes it adds the line to a list and joins the list once per write.
+ */
+export const lineDestination = (
+  fd: number,
+): DestinationStream & { readonly sonicBoom: ReturnType<typeof pino.destination> } => {
+  const sonicBoom = pino.destination({ dest: fd, ...STDOUT_WRITE_OPTIONS })
+  // Typed for strings; in buffer mode it takes (and must be given) bytes.
+  const writeBytes = sonicBoom.write.bind(sonicBoom) as unknown as (bytes: Buffer) => boolean
+  return { write: (line: string) => writeBytes(Buffer.from(line)), sonicBoom }
+}
 
 /** Standard output for every logger of the process, shared: one writer, so lines from different services never interleave. */
 let sharedStdout: DestinationStream | undefined
 const stdout = (): DestinationStream => {
-  sharedStdout ??= pino.destination({ dest: 1, ...STDOUT_WRITE_OPTIONS })
+  sharedStdout ??= lineDestination(1)
   return sharedStdout
 }
 

@@ -8,8 +8,8 @@
 import { mkdtempSync, openSync, rmSync, statSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { accessLineWriter, censorUrl, makeLogger, STDOUT_WRITE_OPTIONS } from "@parley/platform"
-import { pino } from "pino"
+import { accessLineWriter, censorUrl, lineDestination, makeLogger, STDOUT_WRITE_OPTIONS } from "@parley/platform"
+import { type DestinationStream, pino } from "pino"
 import { LazyChildLogger } from "../../../packages/platform/src/http/lazy-child-logger.ts"
 
 const LINES = Number(process.env.BENCH_LINES ?? 100_000)
@@ -33,13 +33,17 @@ const fields = (i: number) => ({
 interface Way {
   readonly name: string
   readonly file: string
-  readonly destination: ReturnType<typeof pino.destination>
+  /** Where the loggers write. */
+  readonly destination: DestinationStream
+  /** The sonic-boom behind it, to wait until every line is on disk. */
+  readonly sonicBoom: ReturnType<typeof pino.destination>
   readonly line: (i: number) => void
 }
 
 const way = (name: string, options: Parameters<typeof pino.destination>[0] & object): Omit<Way, "line"> => {
   const file = join(dir, `${name}.log`)
-  return { name, file, destination: pino.destination({ ...options, dest: openSync(file, "a") }) }
+  const sonicBoom = pino.destination({ ...options, dest: openSync(file, "a") })
+  return { name, file, destination: sonicBoom, sonicBoom }
 }
 
 const beforeWay = way("before", { sync: false, maxWrite: 4096 })
@@ -54,19 +58,29 @@ const before: Way = {
     }
   })(),
 }
-const afterWay = way("after", STDOUT_WRITE_OPTIONS)
+const accessLines = (destination: DestinationStream) => {
+  const write = accessLineWriter(makeLogger({ service: "bench", level: "info", destination }))
+  if (write === undefined) throw new Error("makeLogger gave no access-line writer")
+  return (i: number) => write(`req_${i}`, fields(i))
+}
+// The access-line writer on sonic-boom's string mode, as standard output was written before the
+// lines were handed over as bytes (`lineDestination`).
+const { contentMode: _bytes, ...stringOptions } = STDOUT_WRITE_OPTIONS
+const stringsWay = way("strings", stringOptions)
+const strings: Way = { ...stringsWay, line: accessLines(stringsWay.destination) }
+const afterFile = join(dir, "after.log")
+const afterDestination = lineDestination(openSync(afterFile, "a"))
 const after: Way = {
-  ...afterWay,
-  line: (() => {
-    const write = accessLineWriter(makeLogger({ service: "bench", level: "info", destination: afterWay.destination }))
-    if (write === undefined) throw new Error("makeLogger gave no access-line writer")
-    return (i: number) => write(`req_${i}`, fields(i))
-  })(),
+  name: "after",
+  file: afterFile,
+  destination: afterDestination,
+  sonicBoom: afterDestination.sonicBoom,
+  line: accessLines(afterDestination),
 }
 
 // Until every buffered line is written (sonic-boom's `flush` callback does not wait for a background
 // write without `minLength`): its own state, read for this measurement only.
-const flushed = async (destination: Way["destination"]) => {
+const flushed = async (destination: Way["sonicBoom"]) => {
   destination.flush()
   const state = destination as unknown as { _writing: boolean; _len: number }
   while (state._writing || state._len > 0) await new Promise((resolve) => setImmediate(resolve))
@@ -80,7 +94,7 @@ const round = async (w: Way): Promise<number> => {
     w.line(i)
     if (i % LINES_PER_TURN === LINES_PER_TURN - 1) await turn()
   }
-  await flushed(w.destination)
+  await flushed(w.sonicBoom)
   const used = process.cpuUsage(start)
   return (used.user + used.system) / LINES
 }
@@ -93,17 +107,16 @@ const emptyRound = async (): Promise<number> => {
   return (used.user + used.system) / LINES
 }
 
-for (const w of [before, after]) {
+const ways = [before, strings, after]
+for (const w of ways) {
   for (let i = 0; i < 20_000; i++) w.line(i)
-  await flushed(w.destination)
+  await flushed(w.sonicBoom)
 }
-const results: Record<string, Array<number>> = { before: [], after: [] }
+const results: Record<string, Array<number>> = { before: [], strings: [], after: [] }
 const load = [loadavg()[0] as number]
 for (let r = 0; r < ROUNDS; r++) {
   const empty = await emptyRound()
-  for (const w of (r % 2 === 0 ? [before, after] : [after, before]).filter(
-    (w) => WAYS === undefined || WAYS.includes(w.name),
-  ))
+  for (const w of (r % 2 === 0 ? ways : [...ways].reverse()).filter((w) => WAYS === undefined || WAYS.includes(w.name)))
     results[w.name]?.push((await round(w)) - empty)
   load.push(loadavg()[0] as number)
 }
@@ -114,7 +127,7 @@ const summary = (values: ReadonlyArray<number>) => {
 console.log(
   `access line, µs of CPU (min / median / max of ${ROUNDS} rounds of ${LINES} lines, a turn of the event loop every ${LINES_PER_TURN}; load ${Math.min(...load).toFixed(1)}–${Math.max(...load).toFixed(1)}):`,
 )
-for (const w of [before, after]) {
+for (const w of ways) {
   if ((results[w.name] ?? []).length === 0) continue
   const bytes = statSync(w.file).size
   console.log(

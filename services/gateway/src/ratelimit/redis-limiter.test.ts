@@ -1,6 +1,8 @@
+import { makeLogger } from "@parley/platform"
 import { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { withDeadline } from "./redis-limiter.ts"
+import { makeMemoryRateLimiter } from "./memory-limiter.ts"
+import { makeRedisRateLimiter, withDeadline } from "./redis-limiter.ts"
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
 let redis: Redis
@@ -29,5 +31,45 @@ describe("withDeadline", () => {
 
   it("times out a command that gets no answer", async () => {
     await expect(withDeadline(new Promise<never>(() => {}), 20)).rejects.toThrow("did not answer within 20 ms")
+  })
+})
+
+describe("the Redis limiter", () => {
+  it("decides the requests of one turn in the order they came, each as if it ran alone", async () => {
+    const limiter = makeRedisRateLimiter({
+      redisUrl: REDIS_URL,
+      limits: { generalPerWindow: 3, heavyPerWindow: 1, windowMs: 60_000 },
+      keyPrefix: `test:batch:${crypto.randomUUID()}:`,
+      instanceId: "test",
+      fallback: makeMemoryRateLimiter({ generalPerWindow: 0, heavyPerWindow: 0, windowMs: 60_000 }),
+      logger: makeLogger({ service: "test", level: "silent" }),
+      onFallbackChange: () => {},
+    })
+    try {
+      expect(await limiter.connected(2_000)).toBe(true)
+      // All in one turn: one script call per subject. A refused request is not counted, so the
+      // general limit's third place goes to the last request, not the refused heavy one.
+      const decisions = await Promise.all([
+        limiter.check({ subject: "org:a", heavy: true }),
+        limiter.check({ subject: "org:b", heavy: false }),
+        limiter.check({ subject: "org:a", heavy: false }),
+        limiter.check({ subject: "org:a", heavy: true }),
+        limiter.check({ subject: "org:a", heavy: false }),
+        limiter.check({ subject: "org:a", heavy: false }),
+      ])
+      expect(decisions.map((d) => d.allowed)).toEqual([true, true, true, false, true, false])
+      expect(decisions.map((d) => [d.state.limit, d.state.remaining])).toEqual([
+        [1, 0],
+        [3, 2],
+        [3, 1],
+        [1, 0],
+        [3, 0],
+        [3, 0],
+      ])
+      // Counted in Redis, not by the fallback (whose limits of 0 would have refused every one).
+      expect(limiter.usingFallback).toBe(false)
+    } finally {
+      await limiter.close()
+    }
   })
 })

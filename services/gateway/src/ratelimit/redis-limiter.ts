@@ -1,6 +1,6 @@
 /**
- * The shared limiter: one EVALSHA of the sliding-window script per request, against the Redis all
- * gateway instances use. Redis being unreachable must not take the API down (docs/contract.md §3), nor
+ * The shared limiter: the sliding-window script, against the Redis all gateway instances use, run
+ * once per subject and turn of the event loop for the requests of that subject read in the turn. Redis being unreachable must not take the API down (docs/contract.md §3), nor
  * slow it: the client fails fast (no offline queue, a 250 ms command timeout), and a circuit breaker
  * opens on the first failure — a refused connection or a command that timed out (a hung Redis
  * accepts connections and never answers) — so that from then on every request is answered by the
@@ -53,6 +53,12 @@ export interface RedisRateLimiter extends RateLimiter {
 }
 
 type ScriptReply = Array<number>
+
+/** A request counted in Redis at the end of this turn (see `waiting`). */
+interface Waiting {
+  readonly request: RateRequest
+  readonly resolve: (decision: RateDecision) => void
+}
 
 // ioredis's documented way to type a command added by `defineCommand` (below): augment its commander.
 declare module "ioredis" {
@@ -165,43 +171,84 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
 
   const keyOf = (subject: string, limit: string) => `${options.keyPrefix}{${subject}}:${limit}`
 
+  /**
+   * Requests waiting for the end of this turn of the event loop, by subject. Each subject's are
+   * decided by one script call (`SLIDING_WINDOW_SCRIPT`), in the order they were read, once the
+   * event loop has read every request ready in the turn (its check phase): one command, one reply
+   * and one promise per subject and turn instead of per request, and the answers then leave
+   * together. One EVALSHA per request was most of what the limiter cost `npm start` and Redis
+   * (test/bench/gateway, issue #28).
+   */
+  let waiting = new Map<string, Array<Waiting>>()
+  let flushScheduled = false
+
+  const decideInMemory = (batch: ReadonlyArray<Waiting>) => {
+    for (const one of batch) void options.fallback.check(one.request).then(one.resolve)
+  }
+
+  const send = async (subject: string, batch: ReadonlyArray<Waiting>) => {
+    const heavy = batch.some((one) => one.request.heavy)
+    const keys = heavy ? [keyOf(subject, "general"), keyOf(subject, "heavy")] : [keyOf(subject, "general")]
+    const args: Array<string | number> = [
+      keys.length,
+      ...keys,
+      limits.windowMs,
+      limits.generalPerWindow,
+      limits.heavyPerWindow,
+      batch.length,
+    ]
+    for (const one of batch) {
+      sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER
+      args.push(`${options.instanceId}:${sequence}`, one.request.heavy ? 1 : 0)
+    }
+    let reply: ScriptReply
+    try {
+      reply = await withDeadline(redis.parleyRateLimit(...args), timeoutMs)
+      if (!Array.isArray(reply)) throw new Error("the rate-limit script answered something other than a list")
+    } catch (error) {
+      trip(error)
+      return decideInMemory(batch)
+    }
+    let at = 0
+    for (const one of batch) {
+      const allowed = Number(reply[at]) === 1
+      const states: Array<LimitState> = []
+      for (let k = 0; k < (one.request.heavy ? 2 : 1); k++) {
+        states.push({ limit: Number(reply[at + 1]), remaining: Number(reply[at + 2]), resetMs: Number(reply[at + 3]) })
+        at += 3
+      }
+      at += 1
+      one.resolve(decide(states, allowed))
+    }
+  }
+
+  const flush = () => {
+    flushScheduled = false
+    const due = waiting
+    waiting = new Map()
+    for (const [subject, batch] of due) void send(subject, batch)
+  }
+
   return {
     redis,
     get usingFallback() {
       return open || redis.status !== "ready"
     },
-    check: async (request: RateRequest): Promise<RateDecision> => {
+    check: (request: RateRequest): Promise<RateDecision> => {
       if (open) return options.fallback.check(request)
       if (redis.status !== "ready") {
         trip(new Error(`connection ${redis.status}`))
         return options.fallback.check(request)
       }
-      const keys = [keyOf(request.subject, "general")]
-      const perKey = [limits.generalPerWindow]
-      if (request.heavy) {
-        keys.push(keyOf(request.subject, "heavy"))
-        perKey.push(limits.heavyPerWindow)
-      }
-      sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER
-      let reply: ScriptReply
-      try {
-        reply = await withDeadline(
-          redis.parleyRateLimit(keys.length, ...keys, limits.windowMs, `${options.instanceId}:${sequence}`, ...perKey),
-          timeoutMs,
-        )
-      } catch (error) {
-        trip(error)
-        return options.fallback.check(request)
-      }
-      const states: Array<LimitState> = []
-      for (let i = 0; i < keys.length; i++) {
-        states.push({
-          limit: Number(reply[1 + i * 3]),
-          remaining: Number(reply[2 + i * 3]),
-          resetMs: Number(reply[3 + i * 3]),
-        })
-      }
-      return decide(states, Number(reply[0]) === 1)
+      return new Promise((resolve) => {
+        const batch = waiting.get(request.subject)
+        if (batch === undefined) waiting.set(request.subject, [{ request, resolve }])
+        else batch.push({ request, resolve })
+        if (!flushScheduled) {
+          flushScheduled = true
+          setImmediate(flush)
+        }
+      })
     },
     connected: (timeoutMs) =>
       new Promise<boolean>((resolve) => {

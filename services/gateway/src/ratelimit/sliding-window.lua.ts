@@ -1,44 +1,63 @@
 /**
- * The one Redis script a request costs (run by EVALSHA; ioredis falls back to EVAL, which loads
- * it, after a Redis restart emptied the script cache). It checks every limit that applies and
- * counts the request in all of them only when all allow it, atomically, so concurrent requests on
- * any number of gateway instances cannot overshoot. Time is Redis's own clock (`TIME`), so the
+ * The one Redis script a turn of the event loop costs per subject (run by EVALSHA; ioredis falls
+ * back to EVAL, which loads it, after a Redis restart emptied the script cache). It decides the
+ * requests of one subject that the gateway read in one turn, in the order they were read, each
+ * exactly as if it ran alone: it checks every limit that applies to the request and counts it in
+ * all of them only when all allow it, atomically, so concurrent requests on any number of gateway
+ * instances cannot overshoot. Time is Redis's own clock (`TIME`), one reading for the batch, so the
  * instances' clocks need not agree. Refused requests are not counted: a client hammering past its
- * limit is not locked out beyond the window.
+ * limit is not locked out beyond the window. One subject per call keeps every key of a call in one
+ * hash slot (`{subject}`).
  *
- * KEYS: one sorted set per limit (the general one, then the heavy one when it applies).
- * ARGV: windowMs, a member unique to this request, then each key's limit in KEYS order.
- * Returns: allowed (1|0), then per key: limit, remaining, resetMs.
+ * KEYS: the subject's general sorted set, then its heavy one when any request of the batch is heavy.
+ * ARGV: windowMs, the general limit, the heavy limit, the number of requests n, then per request a
+ *   member unique to it and 1 if it is heavy (else 0).
+ * Returns, per request in order: allowed (1|0), then per limit that applies to it (general, then
+ *   heavy): limit, remaining, resetMs.
  */
 export const SLIDING_WINDOW_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1])
-local member = ARGV[2]
+local limits = { tonumber(ARGV[2]), tonumber(ARGV[3]) }
+local n = tonumber(ARGV[4])
 local counts = {}
-local limits = {}
-local allowed = 1
-for i = 1, #KEYS do
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
-  counts[i] = redis.call('ZCARD', KEYS[i])
-  limits[i] = tonumber(ARGV[2 + i])
-  if counts[i] >= limits[i] then allowed = 0 end
+local oldest = {}
+local added = {}
+for k = 1, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', now - window)
+  counts[k] = redis.call('ZCARD', KEYS[k])
+  local first = redis.call('ZRANGE', KEYS[k], 0, 0, 'WITHSCORES')
+  if first[2] then oldest[k] = tonumber(first[2]) end
 end
-if allowed == 1 then
-  for i = 1, #KEYS do
-    redis.call('ZADD', KEYS[i], now, member)
-    redis.call('PEXPIRE', KEYS[i], window)
-    counts[i] = counts[i] + 1
+local out = {}
+for i = 1, n do
+  local member = ARGV[3 + 2 * i]
+  local applies = 1
+  if ARGV[4 + 2 * i] == '1' then applies = 2 end
+  local allowed = 1
+  for k = 1, applies do
+    if counts[k] >= limits[k] then allowed = 0 end
+  end
+  if allowed == 1 then
+    for k = 1, applies do
+      redis.call('ZADD', KEYS[k], now, member)
+      counts[k] = counts[k] + 1
+      added[k] = true
+      if oldest[k] == nil then oldest[k] = now end
+    end
+  end
+  out[#out + 1] = allowed
+  for k = 1, applies do
+    local reset = window
+    if oldest[k] then reset = oldest[k] + window - now end
+    out[#out + 1] = limits[k]
+    out[#out + 1] = math.max(0, limits[k] - counts[k])
+    out[#out + 1] = reset
   end
 end
-local out = { allowed }
-for i = 1, #KEYS do
-  local reset = window
-  local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
-  if oldest[2] then reset = tonumber(oldest[2]) + window - now end
-  out[#out + 1] = limits[i]
-  out[#out + 1] = math.max(0, limits[i] - counts[i])
-  out[#out + 1] = reset
+for k = 1, #KEYS do
+  if added[k] then redis.call('PEXPIRE', KEYS[k], window) end
 end
 return out
 `

@@ -15,15 +15,19 @@ import { EmptyReplayWindow, InvalidCursor, ResourceNotFound } from "../errors.ts
 import { WebhookStore } from "../webhooks/webhook-store.ts"
 import type { RegistryHandlers, RouteContext } from "./context.ts"
 
-/** `GET /api/org/webhook-events`: the catalogue as it is, built once. */
-const catalogue = {
+/**
+ * `GET /api/org/webhook-events`: the catalogue as it is, built and serialized once. It never changes
+ * while the process runs, and serializing its ~2 kB on every call was 4–5 % of `npm start`'s CPU on
+ * this, the cheapest authenticated route (test/bench/gateway, issue #28).
+ */
+const catalogueJson = JSON.stringify({
   data: EventCatalogue.map((entry) => ({
     name: entry.name,
     description: entry.description,
     channels: entry.channels,
     sample: entry.sample,
   })),
-}
+})
 
 /** Queues deliveries for the dispatcher in one transaction: all of them reach the bus, or none. */
 const queue = (records: ReadonlyArray<OutgoingRecord>) =>
@@ -104,5 +108,9 @@ export const deliveryHandlers = (ctx: RouteContext) =>
         return { deliveryId: test.id }
       }),
 
-    listWebhookEvents: () => Effect.succeed(catalogue),
+    // A string answer is sent as it is once its type says JSON.
+    listWebhookEvents: ({ reply }) => {
+      reply.type("application/json; charset=utf-8")
+      return Effect.succeed(catalogueJson)
+    },
   }) satisfies Partial<RegistryHandlers>
