@@ -159,6 +159,27 @@ describe("cancelling and moving bookings", () => {
     expect(await slotFree(orgId, date, "09:30")).toBe(true)
   })
 
+  it("moves from the chat a booking made with the widget's form in the same session", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    const { sessionId } = await say(orgId, "hello")
+    const form = await widget(app, orgId, "POST", "/api/public/bookings", {
+      name: "Lea",
+      phone: "(415) 555-0191",
+      date,
+      time: "09:30",
+      service: "consultation",
+      sessionId,
+    })
+    expect(form.statusCode, form.body).toBe(201)
+    const answer = await say(orgId, "Hi, can you move my booking to 11:00?", sessionId)
+    expect(answer.reply.text).toContain("moved")
+    expect(await slotFree(orgId, date, "09:30")).toBe(true)
+    expect(await slotFree(orgId, date, "11:00")).toBe(false)
+    const confirmed = (await bookingsOf(orgId)).filter((booking) => booking.status === "confirmed")
+    expect(confirmed.map((booking) => [booking.date, booking.time])).toEqual([[date, "11:00"]])
+  })
+
   it("DELETE /api/bookings/:id cancels for staff, idempotently, admins only, within the organization", async () => {
     const [orgId, other] = [newOrg(), newOrg()]
     const date = futureWeekday(3)

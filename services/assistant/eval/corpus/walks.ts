@@ -90,6 +90,87 @@ export const WALKS: ReadonlyArray<Conversation> = [
     [{ say: "Wann schließen Sie heute?", says: ["18:00"], never: ["Freie Zeiten"] }],
     null,
   ),
+  // A question about the booking held answers with it; "the first one" after it books nothing more.
+  en(
+    "walk-my-booking",
+    "cancel-move",
+    [
+      "I'd like a consultation on Friday at 10, I'm Nora Blake, 415 555 0193",
+      { say: "is my appointment still on?", says: ["Friday, November 27", "10:00 AM"], never: ["Free times"] },
+      { say: "the first one", never: ["booked"] },
+    ],
+    lead("14155550193", "Nora Blake", BOOK, at("2026-11-27", "10:00")),
+  ),
+  es(
+    "walk-mi-cita",
+    "cancel-move",
+    [
+      "Quiero una consulta el viernes a las 10, soy Lucía Gil, 612 300 411",
+      { say: "¿cuándo es mi cita?", says: ["viernes", "10:00"], never: ["libres"] },
+      { say: "la primera", never: ["reservado"] },
+    ],
+    lead("34612300411", "Lucía Gil", BOOK, at("2026-11-27", "10:00")),
+  ),
+  en(
+    "walk-no-such-date",
+    "dates",
+    [
+      { say: "Can I book the 31st of November at 10?", says: ["31st of November"], never: ["Free times"] },
+      "the first one",
+    ],
+    null,
+  ),
+  // An hour corrected before the booking is made is the one booked; after it, the booking moves.
+  en(
+    "walk-make-it",
+    "correction",
+    [
+      "book a consultation on Friday at 10am",
+      { say: "no wait, make it 11", says: ["11:00 AM"] },
+      "I'm Tom Reyes, 415 555 0194",
+    ],
+    lead("14155550194", "Tom Reyes", BOOK, at("2026-11-27", "11:00")),
+  ),
+  en(
+    "walk-meant",
+    "cancel-move",
+    [
+      "book a consultation on Friday at 10am, I'm Ava Lund, 415 555 0195",
+      { say: "sorry, I meant 11 not 10", says: ["11:00 AM"] },
+    ],
+    lead("14155550195", "Ava Lund", BOOK, at("2026-11-27", "11:00")),
+  ),
+  de(
+    "walk-lieber",
+    "correction",
+    [
+      "Ich möchte eine Beratung am Freitag um 10 Uhr",
+      { say: "ach nein, lieber 11", says: ["11:00"] },
+      "Jonas Berg, 0151 2223341",
+    ],
+    lead("491512223341", "Jonas Berg", BOOK, at("2026-11-27", "11:00", "Beratung")),
+  ),
+  fr(
+    "walk-plutot",
+    "cancel-move",
+    [
+      "Je voudrais un rendez-vous vendredi à 10h, je suis Paul Roy, 06 12 34 50 12",
+      { say: "pardon, plutôt 11 si possible", says: ["11:00"] },
+    ],
+    lead("33612345012", "Paul Roy", BOOK, at("2026-11-27", "11:00")),
+  ),
+  // A question asked while the booking waits for the number is answered, and the number asked again.
+  en(
+    "walk-question-aside",
+    "booking",
+    [
+      "consultation on Monday at 10:30",
+      "I'm Iris Kent",
+      { say: "what time do you open on Monday?", says: ["9:00 AM", "phone number"] },
+      "415 555 0196",
+    ],
+    lead("14155550196", "Iris Kent", BOOK, at("2026-11-30", "10:30")),
+  ),
   {
     ...es(
       "walk-service-name",

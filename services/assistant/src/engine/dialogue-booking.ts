@@ -20,11 +20,40 @@ export const heldBooking = (turn: Turn): HeldBooking | undefined | "needed" => {
   // "What if I cancel it?" asks about the policy, not for the booking.
   const wantsChange =
     (facts.intents.cancel || facts.intents.move) && !(facts.intents.hypothetical && facts.intents.question)
-  if (wantsChange) {
+  if (wantsChange || asksAboutOwnBooking(turn)) {
     if (known.held === undefined) return "needed"
     return known.held ?? undefined
   }
   return undefined
+}
+
+/**
+ * A question about the visitor's own booking ("is my appointment still on?", "when is my booking?",
+ * "my booking reference is …, can you check it?") that asks for no change and names no other time:
+ * answered with the booking held, never with free times (docs/contract.md §8).
+ */
+export const asksAboutOwnBooking = (turn: Turn): boolean => {
+  const { intents, when } = turn.facts
+  return (
+    intents.ownBooking &&
+    intents.question &&
+    !intents.cancel &&
+    !intents.move &&
+    !intents.callback &&
+    !intents.demo &&
+    !intents.hypothetical &&
+    when.date === undefined &&
+    when.time === undefined &&
+    !when.earliest &&
+    when.week === undefined
+  )
+}
+
+/** The booking held said back, or that none is held. */
+export const ownBooking = (turn: Turn, held: HeldBooking | undefined): Step => {
+  const { catalog, formats, state } = turn
+  if (held === undefined) return reply(turn, catalog.noBookingHeld(), settle(state))
+  return reply(turn, catalog.yourBooking(held.service, formats.date(held.date), formats.time(held.time)), settle(state))
 }
 
 /** A held booking and a message naming another time for it ("move it to Friday", "3pm instead"). */

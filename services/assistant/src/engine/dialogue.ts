@@ -1,5 +1,15 @@
 import { type Answered, answerQuestion, dontKnow } from "./answers.ts"
-import { book, bookOn, cancel, heldBooking, isAboutBooking, isMoveRequest, move } from "./dialogue-booking.ts"
+import {
+  asksAboutOwnBooking,
+  book,
+  bookOn,
+  cancel,
+  heldBooking,
+  isAboutBooking,
+  isMoveRequest,
+  move,
+  ownBooking,
+} from "./dialogue-booking.ts"
 import { display, type Known, need, phoneOf, reply, type Step, type Turn } from "./dialogue-turn.ts"
 import { CATALOGS, formatsFor } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
@@ -82,6 +92,8 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   const turn: Turn = { facts, context, known, catalog, formats, state: next, phoneNow, corrected }
   const { intents } = facts
 
+  // "The 31st of November": said to be no date, never read as another day (nor today).
+  if (facts.when.impossible !== undefined) return reply(turn, catalog.noSuchDate(facts.when.impossible))
   // A callback offered ("shall someone call you?") and accepted.
   if (previous.awaiting === "callbackOffer" && intents.yes && !intents.noCall) {
     return requestCall({ ...turn, state: { ...next, callback: true, noCall: false } }, "callback")
@@ -96,9 +108,15 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   const cancels = intents.cancel && !(intents.hypothetical && intents.question)
   if (held !== undefined && cancels && !intents.move) return cancel(turn, held)
   if (held !== undefined && isMoveRequest(turn, previous)) return move(turn, held)
+  // "Is my appointment still on?": the booking held, or that there is none — never free times.
+  if (asksAboutOwnBooking(turn)) return ownBooking(turn, held)
   if (cancels && (intents.booking || previous.booking !== undefined) && held === undefined) {
     return reply(turn, catalog.nothingToCancel(), { ...next, awaiting: "callbackOffer" })
   }
+  // A question asked while the booking waits for a name or a number ("what time do you open on
+  // Monday?"): answered, and what is missing asked for again.
+  const aside = questionAside(turn, previous)
+  if (aside !== undefined) return aside
   // A question the business's knowledge answers gets that answer, never a booking reply.
   if (isKnowledgeQuestion(turn, previous)) {
     const answer = answerQuestion(facts, context, catalog, formats)
@@ -158,6 +176,28 @@ const isKnowledgeQuestion = (turn: Turn, previous: ConversationState): boolean =
     previous.offered === undefined &&
     previous.conflict === undefined
   )
+}
+
+/**
+ * A question beside the booking dialogue, while it waits for the name or the number of a slot
+ * chosen: it names no other slot (a day only for the opening hours) and asks for no change. The
+ * answer, then the question the booking is waiting on, asked again; undefined when nothing answers.
+ */
+const questionAside = (turn: Turn, previous: ConversationState): Step | undefined => {
+  const { intents, when } = turn.facts
+  const { pending, awaiting } = previous
+  if (pending === undefined || (awaiting !== "name" && awaiting !== "phone")) return undefined
+  if (!intents.question || turn.facts.phone !== undefined || turn.facts.name !== undefined) return undefined
+  if (intents.booking || intents.cancel || intents.move || intents.callback || intents.demo) return undefined
+  if (when.time !== undefined || when.earliest || (when.date !== undefined && !intents.hours)) return undefined
+  const answer = answerQuestion(turn.facts, turn.context, turn.catalog, turn.formats)
+  if (answer === undefined || answer.callbackOffered) return undefined
+  const { catalog, formats, state } = turn
+  const again =
+    awaiting === "name"
+      ? catalog.askName(pending.service, formats.date(pending.date), formats.time(pending.time))
+      : catalog.askPhoneForBooking(state.name)
+  return reply(turn, `${answer.text} ${again}`, { ...state, pending, awaiting })
 }
 
 /** A callback or demo asked for: noted when the number is known, else the number asked for. */

@@ -413,3 +413,30 @@ export const MOVE = lexicon({
   fr: ["decaler", "deplacer", "changer", "reporter", "avancer", "plutot", "modifier"],
   pt: ["remarcar", "mudar", "trocar", "adiar", "antecipar", "passar para", "em vez de"],
 })
+
+/**
+ * The visitor's own booking named ("is my appointment still on?", "¿sigue en pie mi cita?", "wann ist
+ * mein Termin?"): asked as a question, it asks about the booking held, never for free times.
+ */
+export const OWN_BOOKING = lexicon({
+  en: [
+    "my appointment",
+    "my appt",
+    "my booking",
+    "my reservation",
+    "booking reference",
+    "booking number",
+    "confirmation number",
+  ],
+  es: ["mi cita", "mi reserva", "mi turno", "numero de reserva"],
+  de: ["mein termin", "meinen termin", "meinem termin", "meine buchung", "meine reservierung", "buchungsnummer"],
+  fr: ["mon rendez-vous", "mon rendez vous", "mon rdv", "ma reservation", "numero de reservation"],
+  pt: [
+    "minha marcacao",
+    "minha reserva",
+    "meu agendamento",
+    "minha consulta",
+    "meu horario marcado",
+    "numero da reserva",
+  ],
+})

@@ -10,7 +10,7 @@ import {
   SERVICES,
   YES,
 } from "./intent-questions.ts"
-import { BOOKING, CALLBACK, CANCEL, DEMO, MOVE, NO_CALL } from "./intent-requests.ts"
+import { BOOKING, CALLBACK, CANCEL, DEMO, MOVE, NO_CALL, OWN_BOOKING } from "./intent-requests.ts"
 import { fold, type Language, type PerLanguage } from "./text.ts"
 
 /**
@@ -30,6 +30,8 @@ export interface Intents {
   readonly cancel: boolean
   /** Asks to move a booking to another time. */
   readonly move: boolean
+  /** Names the visitor's own booking ("my appointment"): as a question, asks about the booking held. */
+  readonly ownBooking: boolean
   /** Asks about opening hours. */
   readonly hours: boolean
   /** Asks about this moment or today ("are you open now?", "until when today?"): with `hours`, answered from the clock. */
@@ -85,6 +87,7 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     booking: !demo && anyOf(BOOKING, folded),
     cancel: anyOf(CANCEL, folded),
     move: anyOf(MOVE, folded),
+    ownBooking: anyOf(OWN_BOOKING, folded),
     // "horario" is opening hours in Spanish, a slot in Portuguese: hours are read in the visitor's language.
     hours: ofLanguage(HOURS, language, folded) || OPEN_CLOSE_SEPARABLE.test(folded),
     now: anyOf(NOW, folded),

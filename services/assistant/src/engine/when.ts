@@ -1,6 +1,7 @@
 import * as chrono from "chrono-node"
 import { addDays, dateOf, timeOf, weekdayOf } from "./calendar-date.ts"
 import type { Language, PerLanguage } from "./text.ts"
+import { correctedHourIn, impossibleDateIn } from "./when-corrections.ts"
 import { inAWhileIn, nextWeekIn, type PartOfDay, partOfDayIn, weekdayInWeek } from "./when-spans.ts"
 
 /**
@@ -33,6 +34,8 @@ export interface NamedWhen {
   readonly partOfDay?: PartOfDay
   /** "Next week": the Monday it starts on; a weekday named alone falls in it. */
   readonly week?: string
+  /** A date that does not exist ("the 31st of November"), as written: nothing else is read. */
+  readonly impossible?: string
 }
 
 const WEEKDAYS: PerLanguage<ReadonlyArray<string>> = {
@@ -376,6 +379,8 @@ export const readWhen = (
   if (rest.length !== text.length)
     rest = text.replace(/\p{Lu}/gu, (c) => (c.toLowerCase().length === 1 ? c.toLowerCase() : c))
   for (const span of ignore) rest = blank(rest, span.start, span.end - span.start)
+  const impossible = impossibleDateIn(rest, language, today)
+  if (impossible !== undefined) return { earliest: false, impossible: text.slice(impossible.start, impossible.end) }
   if (language === "de") {
     // The part of the day stays for the hour ("Dienstagnachmittag um 3" is 15:00), not as a "morgen".
     rest = rest.replace(WEEKDAY_PART_OF_DAY, (_, day: string, part: string) => `${day} ${part}`)
@@ -548,6 +553,11 @@ export const readWhen = (
     }
   }
 
+  if (time === undefined) {
+    // "make it 11", "I meant 11 not 10", "lieber 11": an hour given alone to correct one.
+    const corrected = correctedHourIn(rest, language)
+    if (corrected !== undefined) time = timeOf(hourOf(corrected.hour), corrected.minute)
+  }
   // "Tuesday next week", "nächste Woche Dienstag": the weekday of that week, not the next one.
   if (week !== undefined && weekday !== undefined && dayNamed === undefined && (date === undefined || weekdayOnly)) {
     date = weekdayInWeek(week.start, weekday)

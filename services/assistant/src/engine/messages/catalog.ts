@@ -37,6 +37,16 @@ export interface Catalog {
   cancelled(service: string, day: string, time: string): string
   nothingToCancel(): string
   moved(service: string, day: string, time: string): string
+  /** Asked about the booking held ("is my appointment still on?"): that booking. */
+  yourBooking(service: string, day: string, time: string): string
+  /** Asked about a booking when none is held by this conversation (or its widget form). */
+  noBookingHeld(): string
+  /** A date that does not exist ("the 31st of November"), as the visitor wrote it. */
+  noSuchDate(written: string): string
+  /** Several services and none named: which one (`list` already joined). */
+  whichService(list: string): string
+  /** A number that is no phone number of the organization's country, as written: checked with the visitor. */
+  checkNumber(written: string): string
 
   hours(week: string): string
   hoursOn(day: string, ranges: string): string

@@ -48,6 +48,13 @@ export const de: Catalog = {
     `Erledigt: Ihr Termin (${service}) am ${day} um ${time} ist storniert. Möchten Sie einen anderen Termin?`,
   nothingToCancel: () =>
     "Ich finde in diesem Gespräch keine Buchung, die ich stornieren könnte. Sollen wir Sie dazu zurückrufen?",
+  yourBooking: (service, day, time) => `Ja, Ihr Termin (${service}) ist am ${day} um ${time} gebucht. Bis dann!`,
+  noBookingHeld: () =>
+    "Ich finde keine Buchung aus diesem Gespräch. Möchten Sie einen Termin buchen, oder soll Sie jemand aus dem Team anrufen?",
+  noSuchDate: (written) => `Den ${written} gibt es nicht. Welchen Tag meinten Sie?`,
+  whichService: (list) => `Welche Leistung möchten Sie: ${list}?`,
+  checkNumber: (written) =>
+    `Ich bin nicht sicher, ob wir ${written} anrufen können. Könnten Sie die Nummer prüfen oder mit Ländervorwahl schreiben (z. B. +33 …)?`,
   moved: (service, day, time) => `Erledigt, Ihr Termin (${service}) ist jetzt am ${day} um ${time}. Bis dann!`,
 
   hours: (week) => `Unsere Öffnungszeiten: ${week}.`,

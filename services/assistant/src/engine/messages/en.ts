@@ -47,6 +47,13 @@ export const en: Catalog = {
     `Done: your ${service} on ${day} at ${time} is cancelled. Would you like to book another time?`,
   nothingToCancel: () =>
     "I can't find a booking made in this conversation to cancel. Shall someone from the team call you about it?",
+  yourBooking: (service, day, time) => `Yes, your ${service} is booked for ${day} at ${time}. See you then!`,
+  noBookingHeld: () =>
+    "I can't find a booking made in this conversation. Would you like to book one, or shall someone from the team call you?",
+  noSuchDate: (written) => `There's no ${written}: that date doesn't exist. Which day did you mean?`,
+  whichService: (list) => `Which service would you like: ${list}?`,
+  checkNumber: (written) =>
+    `I'm not sure ${written} is a number we can call. Could you check it, or write it with its country code (e.g. +33 …)?`,
   moved: (service, day, time) => `Done, I've moved your ${service} to ${day} at ${time}. See you then!`,
 
   hours: (week) => `Our opening hours: ${week}.`,

@@ -48,6 +48,13 @@ export const es: Catalog = {
     `Hecho: he cancelado tu ${service} del ${day} a las ${time}. ¿Quieres reservar otra hora?`,
   nothingToCancel: () =>
     "No encuentro ninguna reserva hecha en esta conversación que cancelar. ¿Quieres que alguien del equipo te llame?",
+  yourBooking: (service, day, time) => `Sí, tu ${service} está reservado para el ${day} a las ${time}. ¡Te esperamos!`,
+  noBookingHeld: () =>
+    "No encuentro ninguna reserva hecha en esta conversación. ¿Quieres reservar una, o prefieres que te llame alguien del equipo?",
+  noSuchDate: (written) => `No existe el ${written}: esa fecha no existe. ¿Qué día querías decir?`,
+  whichService: (list) => `¿Qué servicio quieres: ${list}?`,
+  checkNumber: (written) =>
+    `No estoy seguro de que ${written} sea un número al que podamos llamar. ¿Puedes revisarlo o escribirlo con el prefijo del país (p. ej. +33 …)?`,
   moved: (service, day, time) => `Hecho, he cambiado tu ${service} al ${day} a las ${time}. ¡Hasta entonces!`,
 
   hours: (week) => `Nuestro horario: ${week}.`,

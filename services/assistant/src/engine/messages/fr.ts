@@ -49,6 +49,13 @@ export const fr: Catalog = {
     `C'est fait : votre ${service} du ${day} à ${time} est annulé. Voulez-vous réserver un autre créneau ?`,
   nothingToCancel: () =>
     "Je ne trouve aucune réservation faite dans cette conversation à annuler. Voulez-vous qu'un membre de l'équipe vous rappelle ?",
+  yourBooking: (service, day, time) => `Oui, votre rendez-vous (${service}) est bien le ${day} à ${time}. À bientôt !`,
+  noBookingHeld: () =>
+    "Je ne trouve pas de réservation faite dans cette conversation. Voulez-vous en prendre une, ou qu'un membre de l'équipe vous rappelle ?",
+  noSuchDate: (written) => `Le ${written} n'existe pas. Quel jour vouliez-vous dire ?`,
+  whichService: (list) => `Quelle prestation souhaitez-vous : ${list} ?`,
+  checkNumber: (written) =>
+    `Je ne suis pas sûr que le ${written} soit un numéro que nous pouvons appeler. Pourriez-vous le vérifier, ou l'écrire avec l'indicatif du pays (par ex. +33 …) ?`,
   moved: (service, day, time) => `C'est fait, votre ${service} est déplacé au ${day} à ${time}. À bientôt !`,
 
   hours: (week) => `Nos horaires : ${week}.`,

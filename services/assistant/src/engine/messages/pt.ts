@@ -49,6 +49,13 @@ export const pt: Catalog = {
     `Pronto: seu horário de ${service} ${on(day)} às ${time} foi cancelado. Quer agendar outro horário?`,
   nothingToCancel: () =>
     "Não encontro nenhum agendamento feito nesta conversa para cancelar. Quer que alguém da equipe ligue para você?",
+  yourBooking: (service, day, time) => `Sim, o seu ${service} está marcado para ${day} às ${time}. Até lá!`,
+  noBookingHeld: () =>
+    "Não encontro nenhuma reserva feita nesta conversa. Quer marcar uma, ou prefere que alguém da equipe ligue para você?",
+  noSuchDate: (written) => `Não existe ${written}: essa data não existe. Que dia você quis dizer?`,
+  whichService: (list) => `Qual serviço você quer: ${list}?`,
+  checkNumber: (written) =>
+    `Não tenho certeza de que ${written} seja um número para o qual possamos ligar. Pode conferir ou escrevê-lo com o código do país (ex.: +33 …)?`,
   moved: (service, day, time) => `Pronto, remarquei sua ${service} para ${day} às ${time}. Até lá!`,
 
   hours: (week) => `Nosso horário de funcionamento: ${week}.`,

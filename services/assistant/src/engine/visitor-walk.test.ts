@@ -1,0 +1,159 @@
+import { describe, expect, it } from "vitest"
+import { DEFAULT_BOOKING_SETTINGS } from "../bookings/settings.ts"
+import { type DayView, type HeldBooking, type Known, nothingKnown, type Step, step } from "./dialogue.ts"
+import type { EngineContext } from "./profile.ts"
+import { readMessage } from "./read-message.ts"
+import { type ConversationState, emptyConversation } from "./state.ts"
+
+/**
+ * A visitor's walk through a hair salon with three services on a Saturday (issue #23): questions
+ * about one's own booking, corrections, a booking of the widget's form moved from the chat, a
+ * question asked while the booking waits for a name, a number not of the organization's country.
+ */
+const SALON: EngineContext = {
+  profile: {
+    businessName: "Bella Hair Studio",
+    languages: ["en", "es"],
+    about: "Bella Hair Studio is a hair salon at 221 Baker Street. We cut, colour and style hair.",
+    faqs: [{ question: "How much is a haircut?", answer: "Women's cut $45, men's cut $30." }],
+  },
+  settings: {
+    ...DEFAULT_BOOKING_SETTINGS,
+    country: "US",
+    timezone: "America/New_York",
+    services: ["haircut", "colouring", "beard trim"],
+    hours: { ...DEFAULT_BOOKING_SETTINGS.hours, sat: [["10:00", "16:00"]] },
+  },
+  // Saturday 28 November 2026, 13:00.
+  today: "2026-11-28",
+  nowTime: "13:00",
+}
+
+const SLOTS = ["09:00", "09:30", "10:00", "10:30", "11:00", "11:30", "14:00", "14:30", "15:00"]
+const day = (date: string): DayView => {
+  const weekday = new Date(`${date}T12:00:00Z`).getUTCDay()
+  const offered = weekday === 0 ? [] : SLOTS
+  return { date, offered, free: offered }
+}
+
+const turn = (state: ConversationState, text: string, held: HeldBooking | null = null, context = SALON) => {
+  const facts = readMessage(text, state, context)
+  const needs: Array<(Step & { kind: "need" })["need"]> = []
+  let known: Known = nothingKnown
+  for (let i = 0; i < 8; i++) {
+    const next = step(state, facts, context, known)
+    if (next.kind === "reply") return { text: next.text, state: next.state, needs }
+    needs.push(next.need)
+    const need = next.need
+    if (need.kind === "day") known = { ...known, days: new Map([...known.days, [need.date, day(need.date)]]) }
+    else if (need.kind === "nextOpenDay") known = { ...known, nextOpen: { from: need.from, date: need.from } }
+    else if (need.kind === "book" || need.kind === "move") known = { ...known, booking: { kind: "booked", id: "b2" } }
+    else if (need.kind === "cancel") known = { ...known, cancelled: true }
+    else known = { ...known, held }
+  }
+  throw new Error("the engine did not answer")
+}
+
+const converse = (messages: ReadonlyArray<string>, held: HeldBooking | null = null, start = emptyConversation) => {
+  let state = start
+  const replies: Array<ReturnType<typeof turn>> = []
+  for (const message of messages) {
+    const answer = turn(state, message, held)
+    replies.push(answer)
+    state = answer.state
+  }
+  return { replies, state, last: replies.at(-1) as ReturnType<typeof turn> }
+}
+
+const BOOKED: ConversationState = {
+  ...emptyConversation,
+  name: "Tom",
+  phone: "14155550134",
+  bookingAsked: true,
+  booking: { date: "2026-11-30", time: "09:30", service: "haircut" },
+  bookingId: "b1",
+  bookingMade: true,
+}
+
+describe("a visitor's walk through a salon on a Saturday", () => {
+  it.each([
+    "is my appointment still on?",
+    "when is my booking?",
+    "my booking reference is 4155550134, can you check it?",
+    "¿sigue en pie mi cita?",
+  ])("answers %j with the booking held, never today's free times", (message) => {
+    const { replies, state } = converse([message, "the first one"], null, BOOKED)
+    expect(replies[0]?.text).toMatch(/November 30|30 de noviembre/)
+    expect(replies[0]?.text).not.toMatch(/Free times|Horarios libres|2:00/)
+    expect(state.booking).toEqual(BOOKED.booking)
+    expect(replies.flatMap((r) => r.needs).some((n) => n.kind === "book")).toBe(false)
+  })
+
+  it("says no booking is held when there is none, without offering today's times", () => {
+    const { last } = converse(["when is my booking?"])
+    expect(last.text).not.toMatch(/Free times|November 28/)
+    expect(last.needs.some((n) => n.kind === "book")).toBe(false)
+  })
+
+  it.each([
+    ["Can I book the 31st of November at 10?", /no 31st of November/],
+    ["¿Puedo reservar el 31 de noviembre a las 10?", /No existe el 31 de noviembre/],
+  ])("says a date that does not exist does not (%j)", (message, said) => {
+    const { last } = converse([message])
+    expect(last.text).toMatch(said)
+    expect(last.text).not.toMatch(/November 28|28 de noviembre|Free times/)
+  })
+})
+
+describe("corrections and a booking of the widget's form", () => {
+  it("takes a new hour said before the booking is confirmed, and books that one", () => {
+    const { replies, state } = converse([
+      "book a haircut on Tuesday at 10am",
+      "no wait, make it 11",
+      "I'm Tom, 415 555 0134",
+    ])
+    expect(replies[1]?.text).toContain("11:00 AM")
+    expect(state.booking).toEqual({ date: "2026-12-01", time: "11:00", service: "haircut" })
+  })
+
+  it.each(["sorry, I meant 11 not 10", "can we do 11 instead?", "mejor a las 11, perdón"])(
+    "moves the booking just made when the visitor corrects its hour (%j)",
+    (message) => {
+      const start = { ...BOOKED, booking: { date: "2026-12-01", time: "10:00", service: "haircut" } }
+      const { last, state } = converse([message], null, start)
+      expect(last.needs.some((n) => n.kind === "move")).toBe(true)
+      expect(state.booking).toEqual({ date: "2026-12-01", time: "11:00", service: "haircut" })
+    },
+  )
+
+  it("moves a booking of the widget's form to the hour asked, on its own day", () => {
+    const held: HeldBooking = {
+      id: "f1",
+      date: "2026-11-30",
+      time: "09:30",
+      service: "colouring",
+      phone: "14155550190",
+    }
+    const { last } = converse(["Hi, can you move my booking to 11:00?"], held)
+    expect(last.needs).toContainEqual(expect.objectContaining({ kind: "move", from: held }))
+    expect(last.text).toMatch(/moved your colouring to Monday, November 30 at 11:00 AM/)
+  })
+})
+
+describe("a question asked while the booking waits for a name or a number", () => {
+  it.each([
+    ["what time do you open on Monday?", /9:00 AM/],
+    ["How much is a haircut?", /\$45/],
+  ])("answers %j, then asks again for what is missing", (question, answer) => {
+    const { replies, state } = converse(["haircut on Monday at 10:30", "I'm Tom", question, "415 555 0134"])
+    expect(replies[2]?.text).toMatch(answer)
+    expect(replies[2]?.text).toMatch(/phone number/)
+    expect(state.booking).toEqual({ date: "2026-11-30", time: "10:30", service: "haircut" })
+  })
+
+  it("answers a question asked when the name was asked for, then asks for the name again", () => {
+    const { replies } = converse(["haircut on Monday at 10:30", "when do you close on Monday?"])
+    expect(replies[1]?.text).toMatch(/5:00 PM/)
+    expect(replies[1]?.text).toMatch(/your name/)
+  })
+})
