@@ -1,7 +1,17 @@
 import { openingRangesOn } from "../bookings/settings.ts"
 import { rangesText } from "./answers.ts"
 import { addDays, weekdayOf } from "./calendar-date.ts"
-import { type DayView, type HeldBooking, need, phoneOf, reply, type Step, settle, type Turn } from "./dialogue-turn.ts"
+import {
+  type DayView,
+  doubtfulNumber,
+  type HeldBooking,
+  need,
+  phoneOf,
+  reply,
+  type Step,
+  settle,
+  type Turn,
+} from "./dialogue-turn.ts"
 import type { EngineContext } from "./profile.ts"
 import type { BookedSlot, ConversationState } from "./state.ts"
 import { inPartOfDay, weekdayInWeek } from "./when-spans.ts"
@@ -319,6 +329,9 @@ export const bookOn = (
     }
     return reply(turn, catalog.askPhoneForBooking(state.name), { ...pending, awaiting: "phone" })
   }
+  // A number no country's plan has is checked with the visitor before anything is booked under it.
+  const doubtful = turn.phoneNow ? doubtfulNumber(turn) : undefined
+  if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...pending, awaiting: "phone" })
   if (known.booking === undefined) {
     return need({ kind: "book", slot, phone, name: state.name ?? "" })
   }

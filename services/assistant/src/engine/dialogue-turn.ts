@@ -1,3 +1,4 @@
+import { parsePhoneNumberFromString } from "libphonenumber-js"
 import type { Catalog, Formats } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -96,5 +97,20 @@ export const display = (turn: Turn, digits: string): string => {
   const shown = turn.formats.phone(digits)
   const written = turn.facts.phone
   if (shown !== `+${digits}` || written?.digits !== digits) return shown
+  return turn.facts.text.slice(written.start, written.end).trim()
+}
+
+/**
+ * The number written in this message, as written, when the number plan says no such number exists
+ * ("0612 34 56 78" to a US business, stored as 1 0612…): its digits are kept (docs/contract.md §8),
+ * but it is said back as written and checked with the visitor, never shown as a made-up "+1 0…".
+ */
+export const doubtfulNumber = (turn: Turn): string | undefined => {
+  const written = turn.facts.phone
+  if (written === undefined || turn.context.customerPhone !== undefined) return undefined
+  // A number of a whole number's length that cannot exist; a shorter one ("555-1234") is a local
+  // number the plan cannot place, said back as written (`display`).
+  const parsed = parsePhoneNumberFromString(`+${written.digits}`)
+  if (parsed === undefined || !parsed.isPossible() || parsed.isValid()) return undefined
   return turn.facts.text.slice(written.start, written.end).trim()
 }

@@ -10,7 +10,7 @@ import {
   move,
   ownBooking,
 } from "./dialogue-booking.ts"
-import { display, type Known, need, phoneOf, reply, type Step, type Turn } from "./dialogue-turn.ts"
+import { display, doubtfulNumber, type Known, need, phoneOf, reply, type Step, type Turn } from "./dialogue-turn.ts"
 import { CATALOGS, formatsFor } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -208,6 +208,8 @@ const requestCall = (turn: Turn, kind: "callback" | "demo"): Step => {
     const ask = kind === "demo" ? catalog.askPhoneForDemo(state.name) : catalog.askPhoneForCallback(state.name)
     return reply(turn, ask, { ...state, awaiting: "phone" })
   }
+  const doubtful = doubtfulNumber(turn)
+  if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...state, awaiting: "phone" })
   const shown = display(turn, phone)
   const noted = kind === "demo" ? catalog.demoNoted(state.name, shown) : catalog.callbackNoted(state.name, shown)
   return reply(turn, turn.corrected ? `${catalog.phoneCorrected(shown)} ${noted}` : noted)
@@ -215,6 +217,8 @@ const requestCall = (turn: Turn, kind: "callback" | "demo"): Step => {
 
 const numberNoted = (turn: Turn, previous: ConversationState): Step => {
   const { catalog, state } = turn
+  const doubtful = doubtfulNumber(turn)
+  if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...state, awaiting: "phone" })
   const shown = display(turn, state.phone ?? "")
   if (turn.corrected) return reply(turn, catalog.phoneCorrected(shown))
   if (state.demo && !previous.demo) return reply(turn, catalog.demoNoted(state.name, shown))

@@ -157,3 +157,21 @@ describe("a question asked while the booking waits for a name or a number", () =
     expect(replies[1]?.text).toMatch(/your name/)
   })
 })
+
+describe("a number that is no number of the organization's country", () => {
+  it("keeps its digits but says it back as written and asks to check it, never a made-up +1 0…", () => {
+    const { last, state } = converse(["ok call me on 0612 34 56 78"])
+    expect(state.phone).toBe("10612345678")
+    expect(last.text).toContain("0612 34 56 78")
+    expect(last.text).toMatch(/country code/)
+    expect(last.text).not.toContain("+1")
+  })
+
+  it("books nothing under it until the visitor writes it again", () => {
+    const { replies, state } = converse(["haircut on Monday at 10:30", "I'm Tom", "0612 34 56 78", "+33 6 12 34 56 78"])
+    expect(replies[2]?.needs.some((n) => n.kind === "book")).toBe(false)
+    expect(replies[2]?.text).toContain("0612 34 56 78")
+    expect(state.booking).toEqual({ date: "2026-11-30", time: "10:30", service: "haircut" })
+    expect(state.phone).toBe("33612345678")
+  })
+})
