@@ -139,7 +139,9 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (facts.name !== undefined && facts.name !== previous.name) return reply(turn, catalog.niceToMeet(facts.name))
   if (intents.closing) return reply(turn, catalog.closing(next.name))
   if (intents.greeting) {
-    return reply(turn, context.profile.greeting?.trim() || catalog.greeting(context.profile.businessName))
+    // The greeting the business wrote is in its first language; a visitor writing in another gets the catalog's.
+    const written = facts.language === context.profile.languages[0] ? context.profile.greeting?.trim() : undefined
+    return reply(turn, written || catalog.greeting(context.profile.businessName))
   }
   return reply(turn, catalog.menu(context.profile.businessName))
 }

@@ -14,12 +14,18 @@ describe("languageOf", () => {
     ["me liga por favor 11 91234-5678", ["pt", "en"], "pt"],
     ["Hallo, ich möchte einen Termin", ["en", "de"], "de"],
     ["quiero una cita el jueves", ["en"], "en"],
+    ["Buenos días", ["en", "es"], "es"],
+    ["Bom dia", ["en", "pt"], "pt"],
   ] as Array<[string, Array<Language>, Language]>)("answers %j among %j in %s", (text, languages, expected) => {
     expect(languageOf(text, languages, undefined)).toBe(expected)
   })
 
   it.each(["10:30", "Dana", "ok", "612 345 678"])("keeps the conversation's language on %j", (text) => {
     expect(languageOf(text, ["en", "es"], "es")).toBe("es")
+  })
+
+  it("switches to Spanish on a short Spanish question after English turns", () => {
+    expect(languageOf("¿Están abiertos ahora?", ["en", "es"], "en")).toBe("es")
   })
 
   it("switches when a message is clearly in another of the profile's languages", () => {

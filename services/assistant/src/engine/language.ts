@@ -15,6 +15,9 @@ const COMMON_WORDS = lexicon({
   en: [
     "hi",
     "hello",
+    "good morning",
+    "good afternoon",
+    "good evening",
     "hey",
     "thanks",
     "thank you",
@@ -56,6 +59,12 @@ const COMMON_WORDS = lexicon({
   es: [
     "hola",
     "buenas",
+    "buenos dias",
+    "buenas tardes",
+    "buenas noches",
+    "ahora",
+    "abierto",
+    "abiertos",
     "gracias",
     "por favor",
     "el",
@@ -176,6 +185,9 @@ const COMMON_WORDS = lexicon({
   pt: [
     "ola",
     "oi",
+    "bom dia",
+    "boa tarde",
+    "boa noite",
     "obrigado",
     "obrigada",
     "o",
@@ -237,7 +249,9 @@ const scoresOf = (text: string, languages: ReadonlyArray<Language>): Map<Languag
   const scores = new Map<Language, number>()
   for (const language of languages) {
     const common = folded.match(COMMON_GLOBAL.get(language) ?? COMMON_WORDS.of(language))?.length ?? 0
-    scores.set(language, (detected[language] ?? 0) + WORD_WEIGHT * common)
+    // Spanish alone opens its questions and exclamations with "¿" and "¡".
+    const marks = language === "es" ? (text.match(/[¿¡]/gu)?.length ?? 0) : 0
+    scores.set(language, (detected[language] ?? 0) + WORD_WEIGHT * (common + marks))
   }
   return scores
 }

@@ -175,3 +175,26 @@ describe("a number that is no number of the organization's country", () => {
     expect(state.phone).toBe("33612345678")
   })
 })
+
+describe("the visitor's language", () => {
+  const greeted = { ...SALON, profile: { ...SALON.profile, greeting: "Welcome to Bella! How can we help?" } }
+  it.each(["Hola", "Buenos días"])(
+    "greets %j in Spanish, not with the greeting the business wrote in English",
+    (text) => {
+      const facts = readMessage(text, emptyConversation, greeted)
+      const answer = step(emptyConversation, facts, greeted, nothingKnown)
+      expect(answer.kind === "reply" && answer.text).toMatch(/^¡Hola, bienvenido a Bella Hair Studio/)
+    },
+  )
+
+  it("keeps the business's own greeting for its first language", () => {
+    const facts = readMessage("Hello", emptyConversation, greeted)
+    const answer = step(emptyConversation, facts, greeted, nothingKnown)
+    expect(answer.kind === "reply" && answer.text).toBe("Welcome to Bella! How can we help?")
+  })
+
+  it("answers a Spanish question after English turns in Spanish", () => {
+    const { last } = converse(["hi", "what are your hours?", "¿Están abiertos ahora?"])
+    expect(last.text).toMatch(/abiert|cerrad/i)
+  })
+})
