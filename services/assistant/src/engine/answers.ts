@@ -96,7 +96,9 @@ const answerText = (
 
 const hoursAnswer = (facts: MessageFacts, context: EngineContext, catalog: Catalog, formats: Formats): string => {
   const date = facts.when.date
-  if (facts.intents.now && (date === undefined || date === context.today)) return openNow(context, catalog, formats)
+  if (facts.intents.now && (date === undefined || date === context.today)) {
+    return openNow(context, catalog, formats, !WHEN_QUESTION.test(fold(facts.text)))
+  }
   if (date !== undefined) {
     const ranges = rangesText(context, formats, date)
     const day = formats.weekday(date)
@@ -121,6 +123,10 @@ const speaksOf = (faq: { readonly answer: string }, service: string): boolean =>
 const DOES_IT =
   /(?<![\p{L}])(?:do\s+(?:you|u|y'all)(?:\s+guys)?\s+(?:do|offer|have)|hac(?:en|eis)|ofrec(?:en|eis)|tienen|macht\s+ihr|machen\s+sie|bietet\s+ihr|bieten\s+sie|vous\s+faites|faites[\s-]vous|proposez|fazem|voces\s+fazem|vcs\s+fazem|oferecem)(?![\p{L}])/u
 
+/** A question asking when (not whether): "when do you close today?", "¿a qué hora cierran?", "bis wann?" (folded). */
+const WHEN_QUESTION =
+  /(?<![\p{L}])(?:when|what\s+time|till\s+when|until\s+when|how\s+late|cuando|a\s+que\s+hora|hasta\s+que\s+hora|wann|um\s+wie\s*viel\s+uhr|wie\s+lange|quand|a\s+quelle\s+heure|jusqu'a\s+quelle\s+heure|quando|a\s+que\s+horas|que\s+horas|ate\s+que\s+horas)(?![\p{L}])/u
+
 /** What to say when a question has no answer here. */
 export const dontKnow = (context: EngineContext, catalog: Catalog): string =>
   context.profile.handoffMessage?.trim() || catalog.dontKnow()
@@ -129,7 +135,7 @@ export const dontKnow = (context: EngineContext, catalog: Catalog): string =>
  * "Are you open now?", "until when today?": answered from the opening hours at the organization's
  * wall clock — open until when, or when it opens again (today, or the next open day within a week).
  */
-export const openNow = (context: EngineContext, catalog: Catalog, formats: Formats): string => {
+export const openNow = (context: EngineContext, catalog: Catalog, formats: Formats, yes = true): string => {
   const { today, nowTime } = context
   const ranges = openingRangesOn(context.settings, today)
   const current = ranges.find(([open, close]) => nowTime >= open && nowTime < close)
@@ -139,6 +145,7 @@ export const openNow = (context: EngineContext, catalog: Catalog, formats: Forma
     return catalog.openNow(
       formats.time(current[1]),
       later.length === 0 ? undefined : formats.list(later.map(([open, close]) => formats.range(open, close))),
+      yes,
     )
   }
   const later = ranges.find(([open]) => open > nowTime)

@@ -238,11 +238,12 @@ describe("requests, numbers and questions", () => {
         },
       },
     }
+    // A when-question gets no "yes" (issue #23).
     expect(turn(emptyConversation, "what time do you close today?", lunch).text).toBe(
-      "Yes, we're open now, until 12:30 PM today, and again 2:00 PM–6:00 PM.",
+      "We're open now, until 12:30 PM today, and again 2:00 PM–6:00 PM.",
     )
     expect(turn(emptyConversation, "¿hasta qué hora abrís hoy?", lunch).text).toBe(
-      "Sí, ahora estamos abiertos, hoy hasta las 12:30 p.m. y de nuevo de 2:00 p.m.–6:00 p.m.",
+      "Ahora estamos abiertos, hoy hasta las 12:30 p.m. y de nuevo de 2:00 p.m.–6:00 p.m.",
     )
     // In the afternoon range, only its own closing.
     expect(turn(emptyConversation, "are you still open?", { ...lunch, nowTime: "15:00" }).text).toBe(

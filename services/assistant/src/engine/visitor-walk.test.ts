@@ -198,3 +198,33 @@ describe("the visitor's language", () => {
     expect(last.text).toMatch(/abiert|cerrad/i)
   })
 })
+
+describe("wording", () => {
+  const say = (...messages: Array<string>) => converse(messages).last.text
+  it("puts one full stop after a time written 'p.m.'", () => {
+    for (const text of [
+      say("¿Están abiertos ahora?"),
+      say("¿A qué hora cierran hoy?"),
+      say("quiero un corte de pelo (haircut) el lunes a las 3"),
+    ])
+      expect(text).not.toMatch(/\.\./)
+  })
+})
+
+describe("the hours from the clock", () => {
+  const say = (...messages: Array<string>) => converse(messages).last.text
+  it.each([
+    ["when do you close today?", /^We're open now, until 4:00 PM today/],
+    ["¿a qué hora cierran hoy?", /^Ahora estamos abiertos, hoy hasta las 4:00/],
+    ["are you open now?", /^Yes, we're open now/],
+  ])("answers %j without a yes to a when-question", (question, answer) => {
+    expect(say(question)).toMatch(answer)
+  })
+
+  it("answers 'when do you open next?' with the next opening, not the week's timetable", () => {
+    const late = { ...SALON, nowTime: "17:00" }
+    const facts = readMessage("when do you open next?", emptyConversation, late)
+    const answer = step(emptyConversation, facts, late, nothingKnown)
+    expect(answer.kind === "reply" && answer.text).toMatch(/open again on Monday, November 30 at 9:00 AM/)
+  })
+})

@@ -53,9 +53,10 @@ export interface Catalog {
   closedOn(day: string): string
   /**
    * Asked "are you open now?" (or until when today) while open: `close` is when this opening range
-   * ends; `later` today's opening ranges after it (a reopening after a lunch break), if any.
+   * ends; `later` today's opening ranges after it (a reopening after a lunch break), if any; `yes`
+   * false for a when-question ("when do you close today?"), which no "yes" answers.
    */
-  openNow(close: string, later?: string): string
+  openNow(close: string, later?: string, yes?: boolean): string
   /** Closed at this moment; open again today at `time`. */
   closedNowOpensToday(time: string): string
   /** Closed at this moment and for the rest of today; open again on `day` at `time`. */

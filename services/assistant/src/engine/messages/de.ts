@@ -60,8 +60,8 @@ export const de: Catalog = {
   hours: (week) => `Unsere Öffnungszeiten: ${week}.`,
   hoursOn: (day, ranges) => `Am ${day} haben wir von ${ranges} geöffnet.`,
   closedOn: (day) => `Am ${day} haben wir geschlossen.`,
-  openNow: (close, later) =>
-    `Ja, wir haben jetzt geöffnet, heute bis ${close}${later === undefined ? "" : ` und wieder von ${later}`}.`,
+  openNow: (close, later, yes = true) =>
+    `${yes ? "Ja, wir haben" : "Wir haben"} jetzt geöffnet, heute bis ${close}${later === undefined ? "" : ` und wieder von ${later}`}.`,
   closedNowOpensToday: (time) => `Im Moment haben wir geschlossen; heute öffnen wir um ${time}.`,
   closedNowOpensOn: (day, time) => `Im Moment haben wir geschlossen; wir öffnen wieder am ${day} um ${time}.`,
   closedForToday: (nextOpen) =>

@@ -59,8 +59,8 @@ export const en: Catalog = {
   hours: (week) => `Our opening hours: ${week}.`,
   hoursOn: (day, ranges) => `On ${day} we're open ${ranges}.`,
   closedOn: (day) => `We're closed on ${day}.`,
-  openNow: (close, later) =>
-    `Yes, we're open now, until ${close} today${later === undefined ? "" : `, and again ${later}`}.`,
+  openNow: (close, later, yes = true) =>
+    `${yes ? "Yes, we're" : "We're"} open now, until ${close} today${later === undefined ? "" : `, and again ${later}`}.`,
   closedNowOpensToday: (time) => `We're closed right now; we open today at ${time}.`,
   closedNowOpensOn: (day, time) => `We're closed right now; we open again on ${day} at ${time}.`,
   closedForToday: (nextOpen) =>

@@ -60,8 +60,8 @@ export const es: Catalog = {
   hours: (week) => `Nuestro horario: ${week}.`,
   hoursOn: (day, ranges) => `El ${day} abrimos de ${ranges}.`,
   closedOn: (day) => `El ${day} está cerrado.`,
-  openNow: (close, later) =>
-    `Sí, ahora estamos abiertos, hoy hasta las ${close}${later === undefined ? "" : ` y de nuevo de ${later}`}.`,
+  openNow: (close, later, yes = true) =>
+    `${yes ? "Sí, ahora estamos" : "Ahora estamos"} abiertos, hoy hasta las ${close}${later === undefined ? "" : ` y de nuevo de ${later}`}.`,
   closedNowOpensToday: (time) => `Ahora mismo estamos cerrados; hoy abrimos a las ${time}.`,
   closedNowOpensOn: (day, time) => `Ahora mismo estamos cerrados; volvemos a abrir el ${day} a las ${time}.`,
   closedForToday: (nextOpen) =>

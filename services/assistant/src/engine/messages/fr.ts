@@ -61,8 +61,8 @@ export const fr: Catalog = {
   hours: (week) => `Nos horaires : ${week}.`,
   hoursOn: (day, ranges) => `Le ${day}, nous sommes ouverts de ${ranges}.`,
   closedOn: (day) => `Nous sommes fermés le ${day}.`,
-  openNow: (close, later) =>
-    `Oui, nous sommes ouverts en ce moment, jusqu'à ${close} aujourd'hui${later === undefined ? "" : `, puis de nouveau de ${later}`}.`,
+  openNow: (close, later, yes = true) =>
+    `${yes ? "Oui, nous sommes" : "Nous sommes"} ouverts en ce moment, jusqu'à ${close} aujourd'hui${later === undefined ? "" : `, puis de nouveau de ${later}`}.`,
   closedNowOpensToday: (time) => `Nous sommes fermés en ce moment ; nous ouvrons aujourd'hui à ${time}.`,
   closedNowOpensOn: (day, time) => `Nous sommes fermés en ce moment ; nous rouvrons le ${day} à ${time}.`,
   closedForToday: (nextOpen) =>

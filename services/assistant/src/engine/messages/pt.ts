@@ -61,8 +61,8 @@ export const pt: Catalog = {
   hours: (week) => `Nosso horário de funcionamento: ${week}.`,
   hoursOn: (day, ranges) => `${sentenceStart(on(day))} abrimos das ${ranges}.`,
   closedOn: (day) => `Estamos fechados ${on(day)}.`,
-  openNow: (close, later) =>
-    `Sim, estamos abertos agora, hoje até as ${close}${later === undefined ? "" : ` e de novo das ${later}`}.`,
+  openNow: (close, later, yes = true) =>
+    `${yes ? "Sim, estamos" : "Estamos"} abertos agora, hoje até as ${close}${later === undefined ? "" : ` e de novo das ${later}`}.`,
   closedNowOpensToday: (time) => `No momento estamos fechados; hoje abrimos às ${time}.`,
   closedNowOpensOn: (day, time) => `No momento estamos fechados; voltamos a abrir ${on(day)} às ${time}.`,
   closedForToday: (nextOpen) =>
