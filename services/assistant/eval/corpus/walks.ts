@@ -46,7 +46,12 @@ export const WALKS: ReadonlyArray<Conversation> = [
     "walk-tarde",
     "dates",
     [
-      { say: "¿Tenéis hueco el viernes por la tarde para una consulta?", says: ["12:00"], never: ["9:00"] },
+      // The Spanish afternoon starts at 13:00, "la una de la tarde" (issue #23).
+      {
+        say: "¿Tenéis hueco el viernes por la tarde para una consulta?",
+        says: ["13:00"],
+        never: ["9:00", "12:00", "12:30"],
+      },
       "a las 4, soy Irene Vidal, 612 300 410",
     ],
     lead("34612300410", "Irene Vidal", BOOK, at("2026-11-27", "16:00")),

@@ -290,7 +290,7 @@ export const bookOn = (
   }
   // The part of the day asked for ("tomorrow afternoon") narrows the times offered, when it has any free.
   const part = turn.facts.when.partOfDay ?? (state.offered?.date === wanted.date ? state.offered.partOfDay : undefined)
-  const inPart = part === undefined ? [] : day.free.filter((free) => inPartOfDay(free, part))
+  const inPart = part === undefined ? [] : day.free.filter((free) => inPartOfDay(free, part, turn.facts.language))
   const free = inPart.length > 0 ? inPart : day.free
   let time = fitHour(turn, day, wanted.time)
   if (time === "earliest") time = free[0]

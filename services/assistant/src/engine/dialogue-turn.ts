@@ -73,10 +73,12 @@ export interface Turn {
   readonly corrected: boolean
 }
 
+/** A time written "6:00 p.m." (Spanish in the US) ends its sentence with its own period. */
+export const tidy = (text: string): string => text.replace(/(?<![\p{L}])([ap]\.\s?m\.)\./gu, "$1")
+
 export const reply = (turn: Turn, text: string, state: ConversationState = turn.state): Step => ({
   kind: "reply",
-  // A time written "6:00 p.m." (Spanish in the US) ends its sentence with its own period.
-  text: text.replace(/(?<![\p{L}])([ap]\.\s?m\.)\./gu, "$1"),
+  text: tidy(text),
   state,
 })
 
@@ -90,14 +92,18 @@ export const phoneOf = (turn: Turn): string | undefined => turn.context.customer
 
 /**
  * A number as the visitor reads it: formatted the way its country writes it, or — when the number
- * plan does not know it (`555-1234`) — as they wrote it in this message.
+ * plan does not know it (`555-1234`) or they wrote it with its country code — as they wrote it in
+ * this message.
  */
 export const display = (turn: Turn, digits: string): string => {
   if (digits.startsWith("0")) return digits
   const shown = turn.formats.phone(digits)
   const written = turn.facts.phone
-  if (shown !== `+${digits}` || written?.digits !== digits) return shown
-  return turn.facts.text.slice(written.start, written.end).trim()
+  if (written?.digits !== digits) return shown
+  const asWritten = turn.facts.text.slice(written.start, written.end).trim()
+  // Written with its country code in this message ("+49 151 23456789"): said back as written, not
+  // regrouped by the number plan.
+  return shown === `+${digits}` || /^(?:\+|00)/.test(asWritten) ? asWritten : shown
 }
 
 /**

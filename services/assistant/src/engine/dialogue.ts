@@ -10,7 +10,17 @@ import {
   move,
   ownBooking,
 } from "./dialogue-booking.ts"
-import { display, doubtfulNumber, type Known, need, phoneOf, reply, type Step, type Turn } from "./dialogue-turn.ts"
+import {
+  display,
+  doubtfulNumber,
+  type Known,
+  need,
+  phoneOf,
+  reply,
+  type Step,
+  type Turn,
+  tidy,
+} from "./dialogue-turn.ts"
 import { CATALOGS, formatsFor } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -78,7 +88,9 @@ export const bookingConfirmation = (
   slot: BookedSlot,
 ): string => {
   const formats = formatsFor(facts.language, context.settings.country)
-  return CATALOGS[facts.language].booked(state.name, slot.service, formats.date(slot.date), formats.time(slot.time))
+  return tidy(
+    CATALOGS[facts.language].booked(state.name, slot.service, formats.date(slot.date), formats.time(slot.time)),
+  )
 }
 
 /** An answer; one that ends offering a callback waits for the visitor's "yes". */

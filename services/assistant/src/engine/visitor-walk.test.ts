@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest"
 import { DEFAULT_BOOKING_SETTINGS } from "../bookings/settings.ts"
-import { type DayView, type HeldBooking, type Known, nothingKnown, type Step, step } from "./dialogue.ts"
+import {
+  bookingConfirmation,
+  type DayView,
+  type HeldBooking,
+  type Known,
+  nothingKnown,
+  type Step,
+  step,
+} from "./dialogue.ts"
 import type { EngineContext } from "./profile.ts"
 import { readMessage } from "./read-message.ts"
 import { type ConversationState, emptyConversation } from "./state.ts"
@@ -209,6 +217,17 @@ describe("wording", () => {
     ])
       expect(text).not.toMatch(/\.\./)
   })
+
+  it("puts one full stop after 'p.m.' in the confirmation of a booking a language model made", () => {
+    const facts = readMessage("¿me reservas el lunes a las 3?", emptyConversation, SALON)
+    const text = bookingConfirmation(emptyConversation, facts, SALON, {
+      date: "2026-11-30",
+      time: "15:00",
+      service: "haircut",
+    })
+    expect(text).toContain("3:00 p.m.")
+    expect(text).not.toMatch(/\.\./)
+  })
 })
 
 describe("the hours from the clock", () => {
@@ -226,5 +245,45 @@ describe("the hours from the clock", () => {
     const facts = readMessage("when do you open next?", emptyConversation, late)
     const answer = step(emptyConversation, facts, late, nothingKnown)
     expect(answer.kind === "reply" && answer.text).toMatch(/open again on Monday, November 30 at 9:00 AM/)
+  })
+})
+
+describe("numbers said back", () => {
+  it("never wraps a number written with brackets in brackets again", () => {
+    const { last } = converse(["here's my number, (415) 555-0134"])
+    expect(last.text).toContain("(415) 555-0134")
+    expect(last.text).not.toContain("((")
+  })
+
+  it.each(["+49 151 23456789", "+44 7700 900456", "+33 6 12 34 56 78"])(
+    "says a number of another country back as the visitor wrote it (%j)",
+    (written) => {
+      const { last } = converse([`please call me back on ${written}`])
+      expect(last.text).toContain(written)
+    },
+  )
+})
+
+describe("a part of the day", () => {
+  const midday = { ...SALON, profile: { ...SALON.profile, languages: ["en", "es", "fr"] as const } }
+  const times = (text: string) => {
+    const facts = readMessage(text, emptyConversation, midday as EngineContext)
+    let known: Known = nothingKnown
+    for (;;) {
+      const next = step(emptyConversation, facts, midday as EngineContext, known)
+      if (next.kind === "reply") return next.text
+      if (next.need.kind !== "day") throw new Error(next.need.kind)
+      const offered = ["11:30", "12:00", "12:30", "13:00", "13:30"]
+      known = { ...known, days: new Map([[next.need.date, { date: next.need.date, offered, free: offered }]]) }
+    }
+  }
+  it.each([
+    ["Quiero una cita para un haircut el lunes por la tarde", "1:00 p.m.", "12:30"],
+    ["un rendez-vous haircut lundi après-midi", "13:00", "12:30"],
+    ["can I get a haircut on Monday afternoon?", "12:30 PM", "12:00 PM"],
+  ])("offers the afternoon as the language counts it (%j)", (text, first, never) => {
+    const reply = times(text)
+    expect(reply).toContain(first)
+    expect(reply).not.toContain(never)
   })
 })

@@ -44,9 +44,21 @@ const PARTS: PerLanguage<ReadonlyArray<readonly [PartOfDay, RegExp]>> = {
 export const partOfDayIn = (text: string, language: Language): PartOfDay | undefined =>
   PARTS[language].find(([, pattern]) => pattern.test(text))?.[0]
 
-/** Whether `time` (`HH:MM`) falls in `part`: the morning before noon, the evening from 17:00. */
-export const inPartOfDay = (time: string, part: PartOfDay): boolean =>
-  part === "morning" ? time < "12:00" : part === "afternoon" ? time >= "12:00" && time < "18:00" : time >= "17:00"
+/**
+ * Where the afternoon starts: in English right after noon ("12:30 PM" is the afternoon); in Spanish,
+ * German, French and Portuguese at 13:00, since noon and the lunch hour are their own part of the day
+ * ("mediodía", "Mittag", "midi", "meio-dia") and the first afternoon hour is "la una de la tarde",
+ * "ein Uhr nachmittags", "treize heures", "uma da tarde".
+ */
+const AFTERNOON_FROM: PerLanguage<string> = { en: "12:01", es: "13:00", de: "13:00", fr: "13:00", pt: "13:00" }
+
+/** Whether `time` (`HH:MM`) falls in `part`: the morning before noon, the afternoon after it, the evening from 17:00. */
+export const inPartOfDay = (time: string, part: PartOfDay, language: Language = "en"): boolean =>
+  part === "morning"
+    ? time < "12:00"
+    : part === "afternoon"
+      ? time >= AFTERNOON_FROM[language] && time < "18:00"
+      : time >= "17:00"
 
 const NEXT_WEEK: PerLanguage<RegExp> = {
   en: /(?<![\p{L}])(?:(?:the\s+)?(?:next|following|coming)\s+week|the\s+week\s+after\s+this(?:\s+one)?)(?![\p{L}])/u,

@@ -16,7 +16,7 @@ export const de: Catalog = {
   callbackNoted: (name, phone) => `Danke${to(name)}! Wir rufen Sie so bald wie möglich unter ${phone} zurück.`,
   demoNoted: (name, phone) => `Danke${to(name)}! Wir melden uns unter ${phone}, um die Demo zu vereinbaren.`,
   numberNoted: (name, phone) =>
-    `Danke${to(name)}, ich habe Ihre Nummer notiert (${phone}). Jemand aus dem Team meldet sich bei Ihnen.`,
+    `Danke${to(name)}, ich habe Ihre Nummer notiert: ${phone}. Jemand aus dem Team meldet sich bei Ihnen.`,
   phoneCorrected: (phone) => `Alles klar, ich habe Ihre Nummer auf ${phone} geändert.`,
   callWithdrawn: (name) => `Kein Problem${to(name)}, wir rufen Sie nicht an. Kann ich sonst noch helfen?`,
 

@@ -15,7 +15,7 @@ export const en: Catalog = {
   callbackNoted: (name, phone) => `Thanks${to(name)}! We'll call you back at ${phone} as soon as we can.`,
   demoNoted: (name, phone) => `Thanks${to(name)}! We'll contact you at ${phone} to set up your demo.`,
   numberNoted: (name, phone) =>
-    `Thanks${to(name)}, I've noted your number (${phone}). Someone from the team will get back to you.`,
+    `Thanks${to(name)}, I've noted your number: ${phone}. Someone from the team will get back to you.`,
   phoneCorrected: (phone) => `Got it, I've changed your number to ${phone}.`,
   callWithdrawn: (name) => `No problem${to(name)}, we won't call you. Is there anything else I can help with?`,
 

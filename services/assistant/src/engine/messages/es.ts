@@ -16,7 +16,7 @@ export const es: Catalog = {
   callbackNoted: (name, phone) => `¡Gracias${to(name)}! Te llamaremos al ${phone} lo antes posible.`,
   demoNoted: (name, phone) => `¡Gracias${to(name)}! Te contactaremos en el ${phone} para organizar la demo.`,
   numberNoted: (name, phone) =>
-    `Gracias${to(name)}, he apuntado tu número (${phone}). Alguien del equipo se pondrá en contacto contigo.`,
+    `Gracias${to(name)}, he apuntado tu número: ${phone}. Alguien del equipo se pondrá en contacto contigo.`,
   phoneCorrected: (phone) => `Entendido, he cambiado tu número al ${phone}.`,
   callWithdrawn: (name) => `Sin problema${to(name)}, no te llamaremos. ¿Te ayudo con algo más?`,
 

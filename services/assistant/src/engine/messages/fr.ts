@@ -16,7 +16,7 @@ export const fr: Catalog = {
   callbackNoted: (name, phone) => `Merci${to(name)} ! Nous vous rappellerons au ${phone} dès que possible.`,
   demoNoted: (name, phone) => `Merci${to(name)} ! Nous vous contacterons au ${phone} pour organiser la démo.`,
   numberNoted: (name, phone) =>
-    `Merci${to(name)}, j'ai noté votre numéro (${phone}). Un membre de l'équipe reviendra vers vous.`,
+    `Merci${to(name)}, j'ai noté votre numéro : ${phone}. Un membre de l'équipe reviendra vers vous.`,
   phoneCorrected: (phone) => `C'est noté, j'ai remplacé votre numéro par le ${phone}.`,
   callWithdrawn: (name) =>
     `Pas de souci${to(name)}, nous ne vous appellerons pas. Puis-je vous aider pour autre chose ?`,

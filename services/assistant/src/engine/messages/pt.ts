@@ -18,7 +18,7 @@ export const pt: Catalog = {
   callbackNoted: (name, phone) => `Obrigado${to(name)}! Vamos ligar para você no ${phone} o quanto antes.`,
   demoNoted: (name, phone) => `Obrigado${to(name)}! Vamos entrar em contato no ${phone} para marcar a demonstração.`,
   numberNoted: (name, phone) =>
-    `Obrigado${to(name)}, anotei seu número (${phone}). Alguém da equipe vai entrar em contato.`,
+    `Obrigado${to(name)}, anotei seu número: ${phone}. Alguém da equipe vai entrar em contato.`,
   phoneCorrected: (phone) => `Entendido, troquei seu número para ${phone}.`,
   callWithdrawn: (name) => `Sem problema${to(name)}, não vamos ligar. Posso ajudar com mais alguma coisa?`,
 
