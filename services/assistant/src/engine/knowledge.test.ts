@@ -198,4 +198,11 @@ describe("where the business is", () => {
     const lyon = "Atelier Lumière est une école. Nous sommes au 12 rue de la Charité, 69002 Lyon."
     expect(findAnswer([], lyon, "c'est où exactement ?", "fr")?.answer).toContain("12 rue de la Charité")
   })
+
+  it("takes no word of the business's name for what a question names ('wedding hair' at a hair studio)", () => {
+    const about = "Bella Hair Studio is a hair salon at 221 Baker Street. We are open late on Thursdays."
+    expect(findAnswer([], about, "do you do wedding hair?", "en", "Bella Hair Studio")).toBeUndefined()
+    expect(findAnswer([], about, "¿hacéis peinados de novia para el pelo?", "es", "Bella Hair Studio")).toBeUndefined()
+    expect(findAnswer([], about, "where is the salon?", "en", "Bella Hair Studio")?.answer).toContain("Baker Street")
+  })
 })

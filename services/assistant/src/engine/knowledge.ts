@@ -307,6 +307,8 @@ export const findAnswer = (
   about: string | undefined,
   question: string,
   language: Language,
+  /** The business's name: its words name the business, never one entry ("hair" at a hair studio). */
+  businessName = "",
 ): Answer | undefined => {
   if (faqs.length === 0 && (about ?? "").trim() === "") return undefined
   const index = indexOf(faqs, about, language)
@@ -336,12 +338,16 @@ export const findAnswer = (
   // vocabulary ("repair", "electric"), which every entry shares and which names none of them.
   const unknown = [...asked].filter((term) => !term.startsWith("~") && !index.spread.has(term))
   const distinctive = Math.max(1, Math.floor(index.entries.length / 4))
+  // "Do you do wedding hair?" at Bella Hair Studio: "hair" is what the whole business is about, so the
+  // sentence naming it is no answer to the wedding.
+  const named = termsOf(plainText(businessName))
   const namesIt = (result: { readonly terms: ReadonlyArray<string> }): boolean =>
     unknown.length === 0 ||
     result.terms.some(
       (term) =>
         asked.has(term) &&
         !term.startsWith("~") &&
+        !named.has(term) &&
         (term.startsWith("§") || (index.spread.get(term) ?? 0) <= distinctive),
     )
   // A place is asked for by "where" (or "address", "directions"…), not by a word that names one as the

@@ -106,7 +106,13 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
     service: serviceIn(text, context.settings.services),
     faq: () => {
       faq ??= {
-        value: findAnswer(context.profile.faqs, context.profile.about, askedPart(text, span), languages[0] ?? language),
+        value: findAnswer(
+          context.profile.faqs,
+          context.profile.about,
+          askedPart(text, span),
+          languages[0] ?? language,
+          context.profile.businessName,
+        ),
       }
       return faq.value
     },
