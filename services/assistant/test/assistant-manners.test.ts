@@ -180,6 +180,26 @@ describe("cancelling and moving bookings", () => {
     expect(confirmed.map((booking) => [booking.date, booking.time])).toEqual([[date, "11:00"]])
   })
 
+  it("proposes no new booking when asked to move a form booking the chat's session does not hold", async () => {
+    // The form used before any chat message carries no session: the chat cannot see that booking
+    // (issue #23), and must not answer "move my booking" with a new booking on a guessed day.
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    const form = await widget(app, orgId, "POST", "/api/public/bookings", {
+      name: "Lea",
+      phone: "(415) 555-0192",
+      date,
+      time: "09:30",
+      service: "consultation",
+    })
+    expect(form.statusCode, form.body).toBe(201)
+    const { sessionId, reply } = await say(orgId, "Hi, can you move my booking to 11:00?")
+    expect(reply.text).toContain("can't find a booking")
+    const after = await say(orgId, "yes please", sessionId)
+    expect(after.reply.text).not.toContain("booked")
+    expect((await bookingsOf(orgId)).map((booking) => booking.time)).toEqual(["09:30"])
+  })
+
   it("DELETE /api/bookings/:id cancels for staff, idempotently, admins only, within the organization", async () => {
     const [orgId, other] = [newOrg(), newOrg()]
     const date = futureWeekday(3)

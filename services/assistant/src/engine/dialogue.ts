@@ -122,6 +122,10 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (held !== undefined && isMoveRequest(turn, previous)) return move(turn, held)
   // "Is my appointment still on?": the booking held, or that there is none — never free times.
   if (asksAboutOwnBooking(turn)) return ownBooking(turn, held)
+  // "Move my booking to 11:00" with no booking held here: said so, never a new booking on a guessed day.
+  if (held === undefined && intents.move && intents.ownBooking && !cancels) {
+    return reply(turn, catalog.noBookingHeld(), { ...next, awaiting: "callbackOffer" })
+  }
   if (cancels && (intents.booking || previous.booking !== undefined) && held === undefined) {
     return reply(turn, catalog.nothingToCancel(), { ...next, awaiting: "callbackOffer" })
   }

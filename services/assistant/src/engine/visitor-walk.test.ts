@@ -134,6 +134,15 @@ describe("corrections and a booking of the widget's form", () => {
     },
   )
 
+  it("says no booking is held when asked to move 'my booking' and none is, never proposing a new one", () => {
+    for (const text of ["Hi, can you move my booking to 11:00?", "¿puedes cambiar mi cita a las 11?"]) {
+      const { last } = converse([text])
+      expect(last.needs.some((n) => n.kind === "book" || n.kind === "move")).toBe(false)
+      expect(last.text).not.toMatch(/Shall I book|¿Te la reservo|free on|libre/)
+      expect(last.state.pending).toBeUndefined()
+    }
+  })
+
   it("moves a booking of the widget's form to the hour asked, on its own day", () => {
     const held: HeldBooking = {
       id: "f1",
