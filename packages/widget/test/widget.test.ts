@@ -292,6 +292,39 @@ describe("booking through the form", () => {
     await done(v)
   })
 
+  it("lets a visitor who booked with the form before writing anything move that booking in the chat", async () => {
+    const v = await visitor()
+    await v.page.goto(site.origin)
+    await openPanel(v.page)
+    await expect.poll(() => bookTab(v.page).isVisible()).toBe(true)
+    // A day no other test books (a slot holds one booking).
+    const date = dayFromToday(5)
+    await chooseSlot(v.page, "whitening", date, "09:30")
+    await v.page.getByLabel("Name").fill("Rui Costa")
+    await v.page.getByLabel("Phone").fill("+44 7700 900457")
+    await v.page.getByRole("button", { name: "Book", exact: true }).click()
+    await expect.poll(() => v.page.getByRole("heading", { name: "You are booked" }).isVisible()).toBe(true)
+
+    await v.page.locator("parley-widget .confirmation").getByRole("button", { name: "Back to chat" }).click()
+    await say(v.page, "Hi, can you move my booking to 11:00?")
+    const moved = await reply(v.page, 1)
+    expect(moved).toContain("moved")
+    expect(moved).toContain("11:00")
+    const listed = (await (
+      await fetch(`${bed.parley.url}/api/bookings?date=${date}`, { headers: { "x-api-key": bed.adminKey } })
+    ).json()) as { data: Array<{ name: string; time: string; status: string }> }
+    expect(
+      listed.data
+        .filter((booking) => booking.name === "Rui Costa")
+        .map((b) => [b.time, b.status])
+        .sort(),
+    ).toEqual([
+      ["09:30", "cancelled"],
+      ["11:00", "confirmed"],
+    ])
+    await done(v)
+  })
+
   it("says a slot taken meanwhile was just taken, reads the slots again and keeps what was typed (409)", async () => {
     const v = await visitor({ expectedConsoleErrors: [failedLoad(409)] })
     await v.page.goto(site.origin)

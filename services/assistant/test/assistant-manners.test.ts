@@ -180,6 +180,64 @@ describe("cancelling and moving bookings", () => {
     expect(confirmed.map((booking) => [booking.date, booking.time])).toEqual([[date, "11:00"]])
   })
 
+  it("moves from the chat a booking made with the widget's form before any chat message, in the session the form's answer names", async () => {
+    // Issue #23: the form used first carries no session; its booking starts one (docs/contract.md, Parley additions).
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    const form = await widget(app, orgId, "POST", "/api/public/bookings", {
+      name: "Lea",
+      phone: "(415) 555-0193",
+      date,
+      time: "09:30",
+      service: "consultation",
+    })
+    expect(form.statusCode, form.body).toBe(201)
+    const { sessionId } = form.json() as { sessionId: string }
+    expect(sessionId).toMatch(/^ses_/)
+    // Neither another session of the organization nor another organization sees it.
+    const stranger = await say(orgId, "Hi, can you move my booking to 11:00?")
+    expect(stranger.sessionId).not.toBe(sessionId)
+    expect(stranger.reply.text).toContain("can't find a booking")
+    const otherOrg = newOrg()
+    const elsewhere = await say(otherOrg, "Hi, can you move my booking to 11:00?", sessionId)
+    expect(elsewhere.sessionId).not.toBe(sessionId)
+    expect(elsewhere.reply.text).toContain("can't find a booking")
+    expect(await slotFree(orgId, date, "09:30")).toBe(false)
+
+    const answer = await say(orgId, "Hi, can you move my booking to 11:00?", sessionId)
+    expect(answer.sessionId).toBe(sessionId)
+    expect(answer.reply.text).toContain("moved")
+    expect(await slotFree(orgId, date, "09:30")).toBe(true)
+    expect(await slotFree(orgId, date, "11:00")).toBe(false)
+    expect((await bookingsOf(orgId)).map((booking) => [booking.time, booking.status]).sort()).toEqual([
+      ["09:30", "cancelled"],
+      ["11:00", "confirmed"],
+    ])
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.map((e) => [e.event, e.data.phone, e.data.booking])).toEqual([
+      ["lead.created", "14155550193", { date, time: "09:30", service: "consultation" }],
+      ["lead.updated", "14155550193", { date, time: "11:00", service: "consultation" }],
+    ])
+  })
+
+  it("answers a known session with the booking it holds, and gives a booking the phone already held to no new session", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    const { sessionId } = await say(orgId, "hello")
+    const body = { name: "Lea", phone: "(415) 555-0194", date, time: "10:00", service: "consultation" }
+    const form = await widget(app, orgId, "POST", "/api/public/bookings", { ...body, sessionId })
+    expect(form.statusCode, form.body).toBe(201)
+    expect(form.json()).toMatchObject({ sessionId, time: "10:00", status: "confirmed" })
+    // Someone else claiming that phone and slot on the form gets the booking answered, not its session.
+    const claim = await widget(app, orgId, "POST", "/api/public/bookings", body)
+    expect(claim.statusCode, claim.body).toBe(201)
+    const claimed = claim.json() as { sessionId: string }
+    expect(claimed.sessionId).not.toBe(sessionId)
+    const attempt = await say(orgId, "please cancel my appointment", claimed.sessionId)
+    expect(attempt.reply.text).not.toContain("cancelled")
+    expect(await slotFree(orgId, date, "10:00")).toBe(false)
+  })
+
   it("proposes no new booking when asked to move a form booking the chat's session does not hold", async () => {
     // The form used before any chat message carries no session: the chat cannot see that booking
     // (issue #23), and must not answer "move my booking" with a new booking on a guessed day.

@@ -106,6 +106,13 @@ export const BookingRecord = Schema.Struct({
 export type BookingRecord = typeof BookingRecord.Type
 
 /**
+ * The answer of `POST /api/public/bookings`: the booking and the widget session it belongs to — the
+ * one the request named, or one the booking started — so the chat can move or cancel it.
+ */
+export const FormBookingRecord = Schema.Struct({ ...BookingRecord.fields, sessionId: Schema.String })
+export type FormBookingRecord = typeof FormBookingRecord.Type
+
+/**
  * An item of `GET /api/bookings`, and the answer of `DELETE /api/bookings/:id`: the booking, its
  * status (a cancelled booking stays listed), and what the dashboard shows with it.
  */

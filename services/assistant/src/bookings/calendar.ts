@@ -120,6 +120,11 @@ export interface BookingRequest {
 export interface MadeBooking {
   readonly booking: BookingRecord
   readonly lead: RecordedLead
+  /**
+   * A new place was taken for this request: false when the phone already held this slot and the
+   * booking answered is that earlier one (which may be another session's).
+   */
+  readonly placeTaken: boolean
 }
 
 /** Serialises bookings of one slot: two transactions booking the last place cannot both count it free. */
@@ -138,7 +143,12 @@ export const makeBooking = (
 ): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
   withTransaction((tx) => bookWithin(tx, orgId, request)).pipe(Effect.withSpan("assistant.makeBooking"))
 
-const bookWithin = (tx: postgres.TransactionSql, orgId: OrgId, asked: BookingRequest) =>
+/** `makeBooking` within the caller's transaction (the widget's form starts its session in the same one). */
+export const bookWithin = (
+  tx: postgres.TransactionSql,
+  orgId: OrgId,
+  asked: BookingRequest,
+): Effect.Effect<MadeBooking, BookingRefused, OutboxWriter> =>
   Effect.gen(function* () {
     const settings = yield* loadBookingSettings(tx, orgId)
     // The booking form's number as people type it, read with the organization's country (docs/contract.md §8).
@@ -154,7 +164,8 @@ const bookWithin = (tx: postgres.TransactionSql, orgId: OrgId, asked: BookingReq
         new BookingRefused({ reason: "started", detail: `No slot on ${request.date}: the date is in the past` }),
       )
     }
-    const booked = (yield* heldBy(tx, orgId, request)) ?? (yield* takePlace(tx, orgId, request, input))
+    const held = yield* heldBy(tx, orgId, request)
+    const booked = held ?? (yield* takePlace(tx, orgId, request, input))
     const slot: Booking = { date: request.date, time: request.time, service: request.service }
     const lead = yield* recordLead(tx, orgId, {
       phone: request.phone,
@@ -163,7 +174,11 @@ const bookWithin = (tx: postgres.TransactionSql, orgId: OrgId, asked: BookingReq
       booking: slot,
       source: request.source,
     })
-    return { booking: { ...booked, phone: request.phone, ...slot, status: "confirmed" as const }, lead }
+    return {
+      booking: { ...booked, phone: request.phone, ...slot, status: "confirmed" as const },
+      lead,
+      placeTaken: held === undefined,
+    }
   })
 
 /**

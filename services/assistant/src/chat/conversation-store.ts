@@ -161,3 +161,17 @@ export const storeTurn = (
 
 /** How often a turn that lost a race with another turn of its conversation is computed again. */
 export const STALE_TURN_RETRIES = 5
+
+/**
+ * Starts a widget session with no message yet (the booking form used before the chat): its state
+ * is what the chat goes on from. No `NOTIFY`: the Inbox is told of a conversation's messages.
+ */
+export const startWidgetSession = (
+  tx: postgres.TransactionSql,
+  session: { readonly id: string; readonly orgId: OrgId; readonly state: ConversationState; readonly at: Date },
+) =>
+  Effect.promise(
+    () => tx`
+      insert into assistant.conversations (id, org_id, channel, customer, state, created_at, updated_at)
+      values (${session.id}, ${session.orgId}, null, null, ${jsonb(tx, session.state)}, ${session.at}, ${session.at})`,
+  )

@@ -1,6 +1,7 @@
 import { Database } from "@parley/db"
 import { Effect } from "effect"
-import { makeBooking, slotsOf } from "../bookings/calendar.ts"
+import { slotsOf } from "../bookings/calendar.ts"
+import { formBooking } from "../chat/form-booking.ts"
 import { chat, resetChat, transcript } from "../chat/widget-chat.ts"
 import { CATALOGS } from "../engine/messages/index.ts"
 import { isLanguage } from "../engine/text.ts"
@@ -38,7 +39,7 @@ export const widgetHandlers = {
   widgetCreateBooking: ({ principal, body }) =>
     Effect.gen(function* () {
       const request = yield* body
-      const made = yield* makeBooking(principal.orgId, {
+      return yield* formBooking(principal.orgId, {
         name: request.name.trim(),
         phone: request.phone,
         date: request.date,
@@ -48,6 +49,5 @@ export const widgetHandlers = {
         sessionId: request.sessionId,
         source: "booking",
       })
-      return made.booking
     }),
 } satisfies Partial<AssistantHandlers>

@@ -5,7 +5,6 @@
 import {
   AssistantProfileRecord,
   BookingParams,
-  BookingRecord,
   BookingSettingsRecord,
   ChatRequest,
   ChatResetRequest,
@@ -14,6 +13,7 @@ import {
   ChatTranscript,
   CreateBookingRequest,
   ExportLeadsQuery,
+  FormBookingRecord,
   ListBookingsQuery,
   ListBookingsResponse,
   ListedBooking,
@@ -115,7 +115,7 @@ export const assistantRoutes = serviceRoutes(
       tag: "Widget",
       description: widgetKeyNote,
       body: jsonBody(schema("CreateBookingRequest", CreateBookingRequest)),
-      responses: { 201: jsonReply("Booked", schema("BookingRecord", BookingRecord)) },
+      responses: { 201: jsonReply("Booked", schema("FormBookingRecord", FormBookingRecord)) },
       extraErrors: { 409: "`conflict`: the slot is full or not offered" },
     },
     listLeads: {

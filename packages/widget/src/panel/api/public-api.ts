@@ -5,11 +5,11 @@
  * answer at all), refused (any other status, with the contract's `{ error, code }`).
  */
 import type {
-  BookingRecord,
   ChatRequest,
   ChatResponse,
   ChatTranscript,
   CreateBookingRequest,
+  FormBookingRecord,
   SlotsResponse,
   WidgetWelcome,
 } from "@parley/contracts"
@@ -52,7 +52,7 @@ export interface PublicApi {
   readonly resetChat: (sessionId: string) => Promise<void>
   readonly transcript: (sessionId: string) => Promise<Transcript>
   readonly slots: (date: string, service: string | undefined) => Promise<DaySlots>
-  readonly book: (body: CreateBookingRequest) => Promise<BookingRecord>
+  readonly book: (body: CreateBookingRequest) => Promise<FormBookingRecord>
   /** The business's name (the default title) and greeting, in the widget's language. */
   readonly welcome: (locale: string) => Promise<Welcome>
   /**

@@ -203,7 +203,7 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
     })
     try {
       const sessionId = sessionMemory.read()
-      const booking = await api.book({
+      const { sessionId: bookedIn, ...booking } = await api.book({
         name: name.value.trim(),
         phone: phone.value.trim(),
         date: date.value,
@@ -211,6 +211,9 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
         service: service.value,
         ...(sessionId === undefined ? {} : { sessionId }),
       })
+      // A form used before the chat: the booking started the widget's session, which the chat goes on
+      // with, so "move my booking" finds it. The session stays the panel's (never handed to the page).
+      if (sessionMemory.read() === undefined && bookedIn !== undefined) sessionMemory.write(bookedIn)
       batch(() => {
         confirmedPhone.value = phone.value.trim()
         confirmed.value = booking
