@@ -16,6 +16,14 @@ describe("languageOf", () => {
     ["quiero una cita el jueves", ["en"], "en"],
     ["Buenos días", ["en", "es"], "es"],
     ["Bom dia", ["en", "pt"], "pt"],
+    // A first message of a day and a part of it: the words for them say the language ("a" and "on"
+    // are French words too, and eld's n-grams read this one as French).
+    ["a haircut on Monday afternoon", ["fr", "en"], "en"],
+    ["a haircut on Monday afternoon", ["en", "fr"], "en"],
+    ["corte el lunes por la tarde", ["en", "es"], "es"],
+    ["coupe lundi après-midi", ["en", "fr"], "fr"],
+    ["Schnitt am Montag Nachmittag", ["en", "de"], "de"],
+    ["corte na segunda à tarde", ["en", "pt"], "pt"],
   ] as Array<[string, Array<Language>, Language]>)("answers %j among %j in %s", (text, languages, expected) => {
     expect(languageOf(text, languages, undefined)).toBe(expected)
   })
