@@ -36,6 +36,8 @@ const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20)
 const WARMUP = 500
 /** BENCH_TABLE_WRITES=1: also print the rows each table took per message (inserted + updated + deleted). */
 const TABLE_WRITES = process.env.BENCH_TABLE_WRITES === "1"
+/** Parley's statements per message in the flat-out run, from `pg_stat_statements` (e2e/README.md). */
+const STATEMENTS = process.env.BENCH_STATEMENTS === "1"
 /** npm start's flags (services/standalone/node-options), then BENCH_PARLEY_EXEC_ARGV. */
 const PARLEY_EXEC_ARGV = nodeOptionsOf("standalone", process.env.BENCH_PARLEY_EXEC_ARGV)
 const APP_SECRET = `bench-app-${crypto.randomUUID()}`
@@ -131,6 +133,12 @@ const parleyRound = async (tree?: string): Promise<Round["parley"]> => {
       PARLEY_CLOUD_VERIFY_TOKEN: "bench",
       PARLEY_CLOUD_API_URL: receiver,
       PARLEY_WEBHOOK_ALLOW_PRIVATE: "true",
+      ...(STATEMENTS
+        ? {
+            PARLEY_EMBEDDED_POSTGRES_SETTINGS:
+              "shared_preload_libraries=pg_stat_statements pg_stat_statements.track=all",
+          }
+        : {}),
     },
   }
   try {
@@ -186,6 +194,7 @@ const measureLoaded = async (origin: string, processes: ParleyProcesses, dataDir
     await sleep(1_500)
     const writesBefore = await stats.read()
     const tablesBefore = TABLE_WRITES ? await stats.tableWrites() : undefined
+    const profiling = STATEMENTS && (await stats.resetStatements())
     const before = usage(processes)
     const closed = await throughReceiver(() => sendAsFastAsPossible(origin, payloads(MESSAGES), SENDERS), true)
     await sleep(1_500)
@@ -195,6 +204,7 @@ const measureLoaded = async (origin: string, processes: ParleyProcesses, dataDir
       console.log(
         `rows written per message: ${tableWritesPerMessage(tablesBefore, await stats.tableWrites(), closed.run.accepted.size)}`,
       )
+    if (profiling) console.log(await stats.statementsPerMessage(closed.run.accepted.size))
     const atRate = await throughReceiver(() => sendAtRate(origin, payloads(MESSAGES), RATE))
     const loaded = peak.stop()
     const messages = closed.run.accepted.size

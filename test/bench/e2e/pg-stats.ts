@@ -27,6 +27,10 @@ export interface ServerStats {
   read(): Promise<WriteCounters>
   /** Rows inserted + updated + deleted so far, per table (`pg_stat_user_tables`, reported late too). */
   tableWrites(): Promise<Map<string, number>>
+  /** Starts counting statements anew; false when the server has no `pg_stat_statements` loaded. */
+  resetStatements(): Promise<boolean>
+  /** Every statement run at least once per 100 messages since the reset, per message (BENCH_STATEMENTS). */
+  statementsPerMessage(messages: number): Promise<string>
   close(): Promise<void>
 }
 
@@ -55,6 +59,26 @@ export const openStats = async (dataDir: string): Promise<ServerStats> => {
         select schemaname || '.' || relname as name, (n_tup_ins + n_tup_upd + n_tup_del)::text as writes
         from pg_stat_user_tables`
       return new Map(rows.map((row) => [row.name, Number(row.writes)]))
+    },
+    resetStatements: () =>
+      sql`create extension if not exists pg_stat_statements`
+        .then(() => sql`select pg_stat_statements_reset()`)
+        .then(
+          () => true,
+          () => false,
+        ),
+    statementsPerMessage: async (messages) => {
+      const rows = await sql<Array<{ calls: string; ms: number; query: string }>>`
+        select s.calls::text as calls, round(s.total_exec_time)::int as ms,
+               left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 150) as query
+        from pg_stat_statements s where s.calls >= ${Math.ceil(messages / 100)} order by s.calls desc`
+      return [
+        "statements per message (calls, then total execution ms; nested ones inside functions too):",
+        ...rows.map(
+          (row) =>
+            `${(Number(row.calls) / messages).toFixed(2).padStart(6)} ${String(row.ms).padStart(6)} ms  ${row.query}`,
+        ),
+      ].join("\n")
     },
     close: () => sql.end({ timeout: 1 }),
   }

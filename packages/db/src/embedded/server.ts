@@ -140,7 +140,19 @@ export const serverArgs = (cluster: string, port: number, socketDir?: string) =>
   "log_line_prefix=",
   "-c",
   "log_checkpoints=off",
+  ...extraSettings(process.env.PARLEY_EMBEDDED_POSTGRES_SETTINGS),
 ]
+
+/**
+ * Diagnostics only: further `name=value` server settings, separated by spaces, from
+ * `PARLEY_EMBEDDED_POSTGRES_SETTINGS` (the e2e benchmark's statement profile loads
+ * `pg_stat_statements` this way). Unset, the server starts exactly as documented.
+ */
+const extraSettings = (settings: string | undefined): ReadonlyArray<string> =>
+  (settings ?? "")
+    .split(/\s+/)
+    .filter((setting) => setting.includes("="))
+    .flatMap((setting) => ["-c", setting])
 
 /** A port found free can be taken before the server binds it: then another port, a few times. */
 const startServer = async (

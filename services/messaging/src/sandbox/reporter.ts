@@ -1,5 +1,6 @@
 import { Database, type Wakeup } from "@parley/db"
 import { Effect } from "effect"
+import type postgres from "postgres"
 import type { MessagingMetrics } from "../metrics.ts"
 import { statusPayload } from "./payloads.ts"
 import { STATUS_STEPS } from "./provider.ts"
@@ -16,6 +17,18 @@ interface DueRow {
   display_phone_number: string | null
   recipient: string
   status: keyof typeof STATUS_STEPS
+}
+
+/**
+ * Milliseconds until the next report falls due (≤ 0: due now), or undefined when none is waiting.
+ * Nothing waiting must read as undefined, not 0: `greatest(0, NULL)` is 0, and the reporter of an
+ * idle sandbox once looked again every 10 ms — two statements each time, 200 a second, forever.
+ */
+export const msUntilNextReport = async (sql: postgres.Sql): Promise<number | undefined> => {
+  const [next] = await sql<Array<{ wait_ms: number | null }>>`
+    select (extract(epoch from (min(next_status_at) - now())) * 1000)::float8 as wait_ms
+    from messaging.sandbox_outbox where next_status_at is not null`
+  return next?.wait_ms ?? undefined
 }
 
 /**
@@ -45,12 +58,7 @@ export const runSandboxReporter = (
           order by o.next_status_at limit ${BATCH}`,
       )
       if (due.length === 0) {
-        const [next] = yield* Effect.promise(
-          () => sql<Array<{ wait_ms: number | null }>>`
-            select greatest(0, extract(epoch from (min(next_status_at) - now())) * 1000)::float8 as wait_ms
-            from messaging.sandbox_outbox where next_status_at is not null`,
-        )
-        const waitMs = Math.min(next?.wait_ms ?? IDLE_CHECK_MS, IDLE_CHECK_MS)
+        const waitMs = Math.min((yield* Effect.promise(() => msUntilNextReport(sql))) ?? IDLE_CHECK_MS, IDLE_CHECK_MS)
         yield* Effect.promise((signal) => wakeup.wait(Math.max(10, waitMs), signal))
         continue
       }
