@@ -193,3 +193,58 @@ describe("makeGroupCommit", () => {
     expect(await stored()).not.toContain("late")
   })
 })
+
+describe("makeGroupCommit with atomicity 'statement'", () => {
+  /** Each batch is one multi-row insert; "dup" breaks the unique key, failing the whole statement. */
+  const statementGroupCommit = async () => {
+    let release = () => {}
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const apply = (tx: postgres.TransactionSql, items: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        if (items.includes("hold")) yield* Effect.promise(() => gate)
+        const rows = yield* Effect.promise(
+          () => tx<Array<{ name: string; txid: string }>>`
+            insert into items (name, txid)
+            select case when n = 'dup' then 'existing' else n end, txid_current() from unnest(${[...items]}::text[]) as n
+            returning name, txid::text`,
+        )
+        return items.map((item) => rows.find((row) => row.name === item)?.txid ?? "")
+      })
+    const scope = Scope.makeUnsafe()
+    scopes.push(scope)
+    const group = await Effect.runPromise(
+      makeGroupCommit(apply, { atomicity: "statement", maxConcurrent: 1 }).pipe(
+        Scope.provide(scope),
+        Effect.provide(layer),
+      ),
+    )
+    return { submit: (item: string) => Effect.runFork(group.submit(item)), release }
+  }
+
+  it("writes the items waiting behind a batch together, in one statement, each caller answered after it", async () => {
+    const { submit, release } = await statementGroupCommit()
+    const first = submit("hold")
+    const rest = ["a", "b", "c", "d"].map(submit)
+    release()
+    expect(await resultOf(first)).not.toBe("")
+    const txids = await Promise.all(rest.map(resultOf))
+    // The four waiting behind the held batch went together: one statement, one transaction id.
+    expect(new Set(txids).size).toBe(1)
+    expect(await stored()).toEqual(["a", "b", "c", "d", "hold"])
+  })
+
+  it("applies a failed statement's items one by one: only the bad one fails", async () => {
+    await db.sql`insert into items (name, txid) values ('existing', 0)`
+    const { submit, release } = await statementGroupCommit()
+    const first = submit("hold")
+    const good = [submit("a"), submit("b")]
+    const duplicate = submit("dup")
+    release()
+    await resultOf(first)
+    await Promise.all(good.map(resultOf))
+    expect(Exit.isFailure(await exitOf(duplicate))).toBe(true)
+    expect(await stored()).toEqual(["a", "b", "existing", "hold"])
+  })
+})

@@ -1,7 +1,7 @@
 import { activeTraceContext, BatchQueue, isDependencyUnavailable, withTraceContext } from "@parley/platform"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import type postgres from "postgres"
-import type { Database } from "./Database.ts"
+import { Database } from "./Database.ts"
 import { withTransaction } from "./transaction.ts"
 
 export interface GroupCommitOptions {
@@ -9,6 +9,12 @@ export interface GroupCommitOptions {
   readonly maxBatch?: number
   /** Most batch transactions open at once (default 2: one commits while the next applies). */
   readonly maxConcurrent?: number
+  /**
+   * "statement" when `apply` runs exactly one statement: a statement is atomic on its own, so the
+   * batch runs outside a transaction block — no BEGIN and COMMIT round trips around it, and its
+   * commit is the statement's. Everything else holds as with a transaction (default "transaction").
+   */
+  readonly atomicity?: "transaction" | "statement"
   /** Told after every transaction the group commit ran: how many items, and whether it committed. */
   readonly onBatch?: (batch: { readonly size: number; readonly committed: boolean }) => void
 }
@@ -43,8 +49,14 @@ export const makeGroupCommit = <I, A, E, R>(
     const context = yield* Effect.context<Database | R>()
     const maxBatch = Math.max(1, options.maxBatch ?? 100)
     const maxConcurrent = Math.max(1, options.maxConcurrent ?? 2)
+    const { sql } = yield* Database
+    const inTransaction = (options.atomicity ?? "transaction") === "transaction"
+    const applied = (body: (tx: postgres.TransactionSql) => Effect.Effect<ReadonlyArray<A>, E, R>) =>
+      // Outside a transaction block, the pool itself (the type says transaction: `apply` is written
+      // for one, and its one statement is the whole transaction).
+      inTransaction ? withTransaction(body) : body(sql as unknown as postgres.TransactionSql)
     const transact = (items: ReadonlyArray<I>) =>
-      withTransaction((tx) =>
+      applied((tx) =>
         apply(tx, items).pipe(
           Effect.flatMap((results) =>
             results.length === items.length
