@@ -1,19 +1,22 @@
 import type { ChannelKind, OrgId } from "@parley/contracts"
-import { Database, jsonb, makeGroupCommit } from "@parley/db"
+import { Database, makeGroupCommit } from "@parley/db"
 import { Context, Effect, Layer, Option } from "effect"
 import type postgres from "postgres"
+import type { StoredChannel } from "../channels/repository.ts"
 
-/** A send as recorded, `pending`, before its provider call. */
+/**
+ * A send to record `pending`, before its provider call, on the channel `resolveSendChannel` would
+ * pick: `channel` when asked for, else cloud when configured, else bridge.
+ */
 export interface PendingRow {
   readonly id: string
   readonly orgId: OrgId
-  readonly channel: ChannelKind
+  readonly channel: ChannelKind | undefined
   readonly phone: string
   readonly type: "text" | "template"
   readonly text: string
   readonly campaignId: string | null
   readonly sourceKey: string | null
-  readonly providerMessageId: string | null
 }
 
 /** A send's outcome: the provider's id when it took the message, else why it failed. */
@@ -24,45 +27,52 @@ export interface Settlement {
 }
 
 /**
- * A send's two writes, each committed before the send goes on: the `pending` row (answers false
- * when its source key was recorded before) and the outcome. Alone, each is its own statement;
- * under `SendWriteBatches` concurrent sends share the transactions (see `SendWriteBatches.layer`).
+ * A send's two writes, each committed before the send goes on: the `pending` row, answering the
+ * channel it was recorded on (none when its source key was recorded before, or the organization
+ * has no such channel), and the outcome. Alone, each is its own statement; under
+ * `SendWriteBatches` concurrent sends share the transactions (see `SendWriteBatches.layer`).
  */
 export interface SendWrites {
-  readonly record: (row: PendingRow) => Effect.Effect<boolean>
+  readonly record: (row: PendingRow) => Effect.Effect<Option.Option<StoredChannel>>
   readonly settle: (settlement: Settlement) => Effect.Effect<void>
 }
 
+/**
+ * The channel is read by the insert itself rather than by a statement before it: one round trip per
+ * send fewer, and the channel a send uses is the one its row was recorded on, as of that statement
+ * (a token rotated by `PUT /api/channels/cloud` before it is used, on any process, as before).
+ * On the bridge Parley's id is the message id, known before the call, so a status the bridge reports
+ * while our post is still in flight already finds the message.
+ */
 const recordPending = (tx: postgres.Sql | postgres.TransactionSql, rows: ReadonlyArray<PendingRow>) =>
   Effect.promise(
-    () => tx<Array<{ id: string }>>`
-      insert into messaging.messages
-        (id, org_id, channel, direction, phone, type, text, status, campaign_id, source_key, provider_message_id)
-      select r.id, r.org_id, r.channel, 'outbound', r.phone, r.type, r.text, 'pending', r.campaign_id, r.source_key,
-             r.provider_message_id
-      from jsonb_to_recordset(${jsonb(tx, rows.map(pendingColumns))}) as r (
-        id text, org_id text, channel text, phone text, type text, text text, campaign_id text, source_key text,
-        provider_message_id text)
-      on conflict (org_id, source_key) where source_key is not null do nothing
-      returning id`,
+    () => tx<Array<StoredChannel & { message_id: string }>>`
+      with recorded as (
+        insert into messaging.messages
+          (id, org_id, channel, direction, phone, type, text, status, campaign_id, source_key, provider_message_id)
+        select r.id, r.org_id, c.kind, 'outbound', r.phone, r.type, r.text, 'pending', r.campaign_id, r.source_key,
+               case when c.kind = 'bridge' then r.id end
+        from unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.orgId)}::text[],
+                    ${rows.map((r) => r.channel ?? null)}::text[], ${rows.map((r) => r.phone)}::text[],
+                    ${rows.map((r) => r.type)}::text[], ${rows.map((r) => r.text)}::text[],
+                    ${rows.map((r) => r.campaignId)}::text[], ${rows.map((r) => r.sourceKey)}::text[])
+          as r (id, org_id, requested, phone, type, text, campaign_id, source_key)
+        cross join lateral (
+          select kind from messaging.channels c
+          where c.org_id = r.org_id and (c.kind = r.requested or r.requested is null)
+          order by c.kind = 'cloud' desc
+          limit 1) c
+        on conflict (org_id, source_key) where source_key is not null do nothing
+        returning id, org_id, channel)
+      -- the same snapshot as the insert's: the channel row it was recorded on
+      select recorded.id as message_id, c.*
+      from recorded join messaging.channels c on c.org_id = recorded.org_id and c.kind = recorded.channel`,
   ).pipe(
-    Effect.map((inserted) => {
-      const ids = new Set(inserted.map((row) => row.id))
-      return rows.map((row) => ids.has(row.id))
+    Effect.map((recorded) => {
+      const channels = new Map(recorded.map(({ message_id, ...channel }) => [message_id, channel]))
+      return rows.map((row) => Option.fromNullishOr(channels.get(row.id)))
     }),
   )
-
-const pendingColumns = (row: PendingRow) => ({
-  id: row.id,
-  org_id: row.orgId,
-  channel: row.channel,
-  phone: row.phone,
-  type: row.type,
-  text: row.text,
-  campaign_id: row.campaignId,
-  source_key: row.sourceKey,
-  provider_message_id: row.providerMessageId,
-})
 
 const settle = (tx: postgres.Sql | postgres.TransactionSql, settlements: ReadonlyArray<Settlement>) =>
   Effect.promise(
@@ -105,7 +115,7 @@ export const sendWrites: Effect.Effect<SendWrites, never, Database> = Effect.gen
   if (Option.isSome(batches)) return batches.value
   const { sql } = yield* Database
   return {
-    record: (row) => recordPending(sql, [row]).pipe(Effect.map((inserted) => inserted[0] === true)),
+    record: (row) => recordPending(sql, [row]).pipe(Effect.map((recorded) => recorded[0] ?? Option.none())),
     settle: (settlement) => settle(sql, [settlement]).pipe(Effect.asVoid),
   }
 })

@@ -49,30 +49,23 @@ export const sendMessage = (orgId: OrgId, message: OutboundMessage) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const requested = message.channel ?? (message.content.type === "template" ? "cloud" : undefined)
-    const found = yield* resolveSendChannel(orgId, requested)
-    if (Option.isNone(found)) {
-      return yield* new ChannelNotConfigured({ kind: requested ?? "messaging" })
-    }
-    const channel = found.value
-    const text = message.content.type === "text" ? message.content.text : ""
-    // On the bridge Parley's id is the message id, known before the call, so a status the bridge
-    // reports while our post is still in flight already finds the message.
     const fresh = newId("msg")
     const writes = yield* sendWrites
-    const inserted = yield* writes.record({
+    const recorded = yield* writes.record({
       id: fresh,
       orgId,
-      channel: channel.kind,
+      channel: requested,
       phone: message.to,
       type: message.content.type,
-      text,
+      text: message.content.type === "text" ? message.content.text : "",
       campaignId: message.campaignId ?? null,
       sourceKey: message.sourceKey ?? null,
-      providerMessageId: channel.kind === "bridge" ? fresh : null,
     })
-    const id = (inserted ? fresh : undefined) ?? (yield* pendingSend(orgId, channel.kind, message.sourceKey))
-    if (id === undefined) return undefined
-
+    const send = Option.isSome(recorded)
+      ? { channel: recorded.value, id: fresh }
+      : yield* unrecordedSend(orgId, requested, message.sourceKey)
+    if (send === undefined) return undefined
+    const { channel, id } = send
     const attempts = Math.max(1, message.attempts ?? 1)
     const calls = Effect.gen(function* () {
       let outcome = yield* deliver(channel, id, message)
@@ -111,6 +104,18 @@ export const sendMessage = (orgId: OrgId, message: OutboundMessage) =>
     return yield* outcome._tag === "Rejected"
       ? new ProviderRejected({ detail: outcome.detail })
       : new ProviderUnavailable({ detail: outcome.detail, rateLimited: outcome._tag === "RateLimited" })
+  })
+
+/**
+ * Why a send recorded nothing: the organization has no such channel, or its source key was recorded
+ * before — then its message is the one to send now if still `pending` (`pendingSend`), else none.
+ */
+const unrecordedSend = (orgId: OrgId, requested: ChannelKind | undefined, sourceKey: string | undefined) =>
+  Effect.gen(function* () {
+    const found = yield* resolveSendChannel(orgId, requested)
+    if (Option.isNone(found)) return yield* new ChannelNotConfigured({ kind: requested ?? "messaging" })
+    const id = yield* pendingSend(orgId, found.value.kind, sourceKey)
+    return id === undefined ? undefined : { channel: found.value, id }
   })
 
 /**
