@@ -91,21 +91,41 @@ const settle = (tx: postgres.Sql | postgres.TransactionSql, settlements: Readonl
       where m.id = s.id`,
   ).pipe(Effect.map(() => settlements.map(() => undefined)))
 
+/** One of a send's writes, as the shared group commit carries it. */
+type SendWrite =
+  | { readonly _tag: "record"; readonly row: PendingRow }
+  | { readonly _tag: "settle"; readonly settlement: Settlement }
+
+/** A batch's `pending` rows and outcomes, each kind in one statement; answers each row's channel. */
+const applyWrites = (tx: postgres.TransactionSql, writes: ReadonlyArray<SendWrite>) =>
+  Effect.gen(function* () {
+    const rows = writes.flatMap((write) => (write._tag === "record" ? [write.row] : []))
+    const settlements = writes.flatMap((write) => (write._tag === "settle" ? [write.settlement] : []))
+    const recorded = rows.length === 0 ? [] : yield* recordPending(tx, rows)
+    if (settlements.length > 0) yield* settle(tx, settlements)
+    const channels = new Map(rows.map((row, i) => [row.id, recorded[i] ?? Option.none<StoredChannel>()]))
+    return writes.map((write) => (write._tag === "record" ? channels.get(write.row.id) : undefined) ?? Option.none())
+  })
+
 /**
  * Concurrent sends' writes in shared transactions (`makeGroupCommit`): the reply sender handles
  * many bus records at once, and each send still goes on only once its own write committed, so what
- * a crash can leave behind is the same as with a statement each.
+ * a crash can leave behind is the same as with a statement each. One group commit for both kinds:
+ * under load replies start while others finish, and their rows and outcomes share a transaction
+ * (one commit instead of two).
  */
 export class SendWriteBatches extends Context.Service<SendWriteBatches, SendWrites>()(
   "@parley/messaging/SendWriteBatches",
 ) {
-  /** The two group commits, shared by the handlers of the subscription it is built for. */
+  /** The group commit, shared by the handlers of the subscription it is built for. */
   static readonly layer = Layer.effect(
     SendWriteBatches,
     Effect.gen(function* () {
-      const records = yield* makeGroupCommit(recordPending)
-      const settlements = yield* makeGroupCommit(settle)
-      return SendWriteBatches.of({ record: records.submit, settle: settlements.submit })
+      const writes = yield* makeGroupCommit(applyWrites)
+      return SendWriteBatches.of({
+        record: (row) => writes.submit({ _tag: "record", row }),
+        settle: (settlement) => writes.submit({ _tag: "settle", settlement }).pipe(Effect.asVoid),
+      })
     }),
   )
 }
