@@ -122,6 +122,20 @@ describe("sending a message", () => {
     })
   })
 
+  it("sends with a token rotated by PUT /api/channels/cloud from the very next send", async () => {
+    const rotate = (accessToken: string) =>
+      asTenant(app, orgId, "PUT", "/api/channels/cloud", {
+        phoneNumberId: PHONE_ID,
+        businessAccountId: "5550001",
+        accessToken,
+      })
+    expect((await rotate(`rotated-${orgId}`)).statusCode).toBe(200)
+    const response = await asTenant(app, orgId, "POST", "/api/messages", { to: "14155550142", text: "Still on?" })
+    expect(response.statusCode).toBe(202)
+    expect(provider.server.requests.at(-1)?.headers.authorization).toBe(`Bearer rotated-${orgId}`)
+    expect((await rotate(`token-${orgId}`)).statusCode).toBe(200)
+  })
+
   it("sends a template with its language and body variables", async () => {
     const response = await asTenant(app, orgId, "POST", "/api/messages", {
       to: "14155550143",

@@ -25,6 +25,14 @@ export interface ParkedWork {
 
 const decodeDelivery = decodeBusValue(DeliveryRecord)
 
+/**
+ * Keys to join parked rows with, as `k`: arrays, not a JSON recordset, because the planner takes a
+ * set-returning function for 100 rows and then scans the whole queue (it is longest exactly when a
+ * receiver is slow) instead of finding each row by its primary key.
+ */
+const parkedKeys = (sql: postgres.Sql, keys: ReadonlyArray<ParkedKey>) =>
+  sql`unnest(${keys.map((k) => k.deliveryId)}::text[], ${keys.map((k) => k.attempt)}::int[]) as k(delivery_id, attempt)`
+
 const attemptsOf = (attemptClass: AttemptClass): readonly [number, number] =>
   attemptClass === "first" ? [1, 1] : [2, 3]
 
@@ -68,8 +76,8 @@ export class ParkedDeliveries {
     this.#removals = new BatchQueue(async (keys) => {
       await sql`
         delete from ${sql(schema)}.parked_deliveries p
-        using jsonb_to_recordset(${JSON.stringify(keys)}::text::jsonb) as k("deliveryId" text, attempt int)
-        where p.delivery_id = k."deliveryId" and p.attempt = k.attempt`
+        using ${parkedKeys(sql, keys)}
+        where p.delivery_id = k.delivery_id and p.attempt = k.attempt`
       return keys.map(() => undefined)
     })
   }
@@ -120,8 +128,8 @@ export class ParkedDeliveries {
     if (keys.length === 0) return
     await this.#sql`
       update ${this.#sql(this.#schema)}.parked_deliveries p set claimed_until = null
-      from jsonb_to_recordset(${JSON.stringify(keys)}::text::jsonb) as k("deliveryId" text, attempt int)
-      where p.delivery_id = k."deliveryId" and p.attempt = k.attempt`
+      from ${parkedKeys(this.#sql, keys)}
+      where p.delivery_id = k.delivery_id and p.attempt = k.attempt`
   }
 
   /**

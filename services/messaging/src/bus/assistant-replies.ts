@@ -2,7 +2,8 @@ import { Bus, type BusRecord, decodeOrSkip } from "@parley/bus"
 import { ChannelOutbound, Topics } from "@parley/contracts"
 import type { Database } from "@parley/db"
 import { Context, Effect, Layer } from "effect"
-import { type ProviderParties, SendWriteBatches, sendMessage } from "../messages/send.ts"
+import { type ProviderParties, sendMessage } from "../messages/send.ts"
+import { SendWriteBatches } from "../messages/send-writes.ts"
 
 export const ASSISTANT_REPLIES_GROUP = "messaging.channel-outbound"
 

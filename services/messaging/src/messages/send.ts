@@ -1,8 +1,7 @@
 import type { ChannelKind, OrgId } from "@parley/contracts"
-import { Database, jsonb, makeGroupCommit } from "@parley/db"
+import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Context, Effect, Layer, Option } from "effect"
-import type postgres from "postgres"
+import { Effect, Option } from "effect"
 import type { BridgeEgress } from "../bridge/bridge-egress.ts"
 import { postToBridge } from "../bridge/outbound.ts"
 import { resolveSendChannel, type StoredChannel } from "../channels/repository.ts"
@@ -11,6 +10,7 @@ import { CloudProviders } from "../cloud/cloud-providers.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
 import { ChannelNotConfigured, ProviderRejected, ProviderUnavailable } from "../errors.ts"
 import { MessagingMetrics, outcomeLabel } from "../metrics.ts"
+import { sendWrites } from "./send-writes.ts"
 
 export interface OutboundMessage {
   /** Digits only. */
@@ -49,30 +49,23 @@ export const sendMessage = (orgId: OrgId, message: OutboundMessage) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     const requested = message.channel ?? (message.content.type === "template" ? "cloud" : undefined)
-    const found = yield* resolveSendChannel(orgId, requested)
-    if (Option.isNone(found)) {
-      return yield* new ChannelNotConfigured({ kind: requested ?? "messaging" })
-    }
-    const channel = found.value
-    const text = message.content.type === "text" ? message.content.text : ""
-    // On the bridge Parley's id is the message id, known before the call, so a status the bridge
-    // reports while our post is still in flight already finds the message.
     const fresh = newId("msg")
     const writes = yield* sendWrites
-    const inserted = yield* writes.record({
+    const recorded = yield* writes.record({
       id: fresh,
       orgId,
-      channel: channel.kind,
+      channel: requested,
       phone: message.to,
       type: message.content.type,
-      text,
+      text: message.content.type === "text" ? message.content.text : "",
       campaignId: message.campaignId ?? null,
       sourceKey: message.sourceKey ?? null,
-      providerMessageId: channel.kind === "bridge" ? fresh : null,
     })
-    const id = (inserted ? fresh : undefined) ?? (yield* pendingSend(orgId, channel.kind, message.sourceKey))
-    if (id === undefined) return undefined
-
+    const send = Option.isSome(recorded)
+      ? { channel: recorded.value, id: fresh }
+      : yield* unrecordedSend(orgId, requested, message.sourceKey)
+    if (send === undefined) return undefined
+    const { channel, id } = send
     const attempts = Math.max(1, message.attempts ?? 1)
     const calls = Effect.gen(function* () {
       let outcome = yield* deliver(channel, id, message)
@@ -113,108 +106,17 @@ export const sendMessage = (orgId: OrgId, message: OutboundMessage) =>
       : new ProviderUnavailable({ detail: outcome.detail, rateLimited: outcome._tag === "RateLimited" })
   })
 
-/** A send as recorded, `pending`, before its provider call. */
-interface PendingRow {
-  readonly id: string
-  readonly orgId: OrgId
-  readonly channel: ChannelKind
-  readonly phone: string
-  readonly type: "text" | "template"
-  readonly text: string
-  readonly campaignId: string | null
-  readonly sourceKey: string | null
-  readonly providerMessageId: string | null
-}
-
-/** A send's outcome: the provider's id when it took the message, else why it failed. */
-interface Settlement {
-  readonly id: string
-  readonly providerMessageId: string | null
-  readonly error: string | null
-}
-
 /**
- * A send's two writes, each committed before the send goes on: the `pending` row (answers false
- * when its source key was recorded before) and the outcome. Alone, each is its own statement;
- * under `SendWriteBatches` concurrent sends share the transactions (see `SendWriteBatches.layer`).
+ * Why a send recorded nothing: the organization has no such channel, or its source key was recorded
+ * before — then its message is the one to send now if still `pending` (`pendingSend`), else none.
  */
-interface SendWrites {
-  readonly record: (row: PendingRow) => Effect.Effect<boolean>
-  readonly settle: (settlement: Settlement) => Effect.Effect<void>
-}
-
-const recordPending = (tx: postgres.Sql | postgres.TransactionSql, rows: ReadonlyArray<PendingRow>) =>
-  Effect.promise(
-    () => tx<Array<{ id: string }>>`
-      insert into messaging.messages
-        (id, org_id, channel, direction, phone, type, text, status, campaign_id, source_key, provider_message_id)
-      select r.id, r.org_id, r.channel, 'outbound', r.phone, r.type, r.text, 'pending', r.campaign_id, r.source_key,
-             r.provider_message_id
-      from jsonb_to_recordset(${jsonb(tx, rows.map(pendingColumns))}) as r (
-        id text, org_id text, channel text, phone text, type text, text text, campaign_id text, source_key text,
-        provider_message_id text)
-      on conflict (org_id, source_key) where source_key is not null do nothing
-      returning id`,
-  ).pipe(
-    Effect.map((inserted) => {
-      const ids = new Set(inserted.map((row) => row.id))
-      return rows.map((row) => ids.has(row.id))
-    }),
-  )
-
-const pendingColumns = (row: PendingRow) => ({
-  id: row.id,
-  org_id: row.orgId,
-  channel: row.channel,
-  phone: row.phone,
-  type: row.type,
-  text: row.text,
-  campaign_id: row.campaignId,
-  source_key: row.sourceKey,
-  provider_message_id: row.providerMessageId,
-})
-
-const settle = (tx: postgres.Sql | postgres.TransactionSql, settlements: ReadonlyArray<Settlement>) =>
-  Effect.promise(
-    () => tx`
-      update messaging.messages m
-      set provider_message_id = coalesce(s."providerMessageId", m.provider_message_id),
-          error = coalesce(s.error, m.error),
-          updated_at = now(),
-          -- a bridge may report "delivered" before it answers our post: keep the further status
-          status = case when s.error is not null then 'failed' when m.status = 'pending' then 'sent' else m.status end
-      from jsonb_to_recordset(${jsonb(tx, settlements)}) as s (id text, "providerMessageId" text, error text)
-      where m.id = s.id`,
-  ).pipe(Effect.map(() => settlements.map(() => undefined)))
-
-/**
- * Concurrent sends' writes in shared transactions (`makeGroupCommit`): the reply sender handles
- * many bus records at once, and each send still goes on only once its own write committed, so what
- * a crash can leave behind is the same as with a statement each.
- */
-export class SendWriteBatches extends Context.Service<SendWriteBatches, SendWrites>()(
-  "@parley/messaging/SendWriteBatches",
-) {
-  /** The two group commits, shared by the handlers of the subscription it is built for. */
-  static readonly layer = Layer.effect(
-    SendWriteBatches,
-    Effect.gen(function* () {
-      const records = yield* makeGroupCommit(recordPending)
-      const settlements = yield* makeGroupCommit(settle)
-      return SendWriteBatches.of({ record: records.submit, settle: settlements.submit })
-    }),
-  )
-}
-
-const sendWrites: Effect.Effect<SendWrites, never, Database> = Effect.gen(function* () {
-  const batches = yield* Effect.serviceOption(SendWriteBatches)
-  if (Option.isSome(batches)) return batches.value
-  const { sql } = yield* Database
-  return {
-    record: (row) => recordPending(sql, [row]).pipe(Effect.map((inserted) => inserted[0] === true)),
-    settle: (settlement) => settle(sql, [settlement]).pipe(Effect.asVoid),
-  }
-})
+const unrecordedSend = (orgId: OrgId, requested: ChannelKind | undefined, sourceKey: string | undefined) =>
+  Effect.gen(function* () {
+    const found = yield* resolveSendChannel(orgId, requested)
+    if (Option.isNone(found)) return yield* new ChannelNotConfigured({ kind: requested ?? "messaging" })
+    const id = yield* pendingSend(orgId, found.value.kind, sourceKey)
+    return id === undefined ? undefined : { channel: found.value, id }
+  })
 
 /**
  * A `pending` send keyed by its source is its process's while that process renews the row's
