@@ -5,7 +5,7 @@ import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import type { LeadInput } from "../engine/lead-capture.ts"
-import { strongerLeadType } from "../engine/lead-type.ts"
+import { LEAD_TYPE_PRECEDENCE } from "../engine/lead-type.ts"
 import { countLead } from "../metrics.ts"
 
 export type { LeadInput, LeadSource } from "../engine/lead-capture.ts"
@@ -25,17 +25,88 @@ export interface LeadBefore {
   readonly lastType: string
 }
 
-interface LeadRow {
-  id: string
-  name: string
-  type: string
-  last_type: string
-  booking: Booking | null
-}
-
 /** Whether two bookings are the same slot and service (or both none). */
 export const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
   a === b || (a !== null && b !== null && a.date === b.date && a.time === b.time && a.service === b.service)
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>
+
+/** `strongerLeadType` in SQL: of the types `a` and `b`, the one first in `LEAD_TYPE_PRECEDENCE` (`a` on a tie). */
+const strongerLeadTypeSql = (tx: postgres.TransactionSql, a: Fragment, b: Fragment) => {
+  const rank = (type: Fragment) =>
+    tx`coalesce(array_position(${[...LEAD_TYPE_PRECEDENCE]}::text[], ${type}), ${LEAD_TYPE_PRECEDENCE.length + 1})`
+  return tx`(case when ${rank(b)} < ${rank(a)} then ${b} else ${a} end)`
+}
+
+/** `sameBooking` in SQL, on two `jsonb` bookings (SQL null for none). */
+const sameBookingSql = (tx: postgres.TransactionSql, a: Fragment, b: Fragment) =>
+  tx`((${a} is null and ${b} is null) or (${a}->'date' is not distinct from ${b}->'date'
+    and ${a}->'time' is not distinct from ${b}->'time' and ${a}->'service' is not distinct from ${b}->'service'))`
+
+interface UpsertedLead {
+  /** Set when this statement created the lead. */
+  created_id: string | null
+  /** The rest is the existing lead's (all null when it was created, or when another transaction's insert won). */
+  id: string | null
+  name_before: string
+  type_before: string
+  last_type_before: string
+  name: string
+  type: string
+  booking: Booking | null
+  updated: boolean
+}
+
+/**
+ * `recordLead`'s writes in one statement: the lead of (organization, phone) is locked and merged with
+ * `input` (an update only when something changed), or inserted when there is none yet. A lead another
+ * transaction inserted after this statement's snapshot is neither seen nor overwritten (the insert
+ * does nothing): the row says neither, and the statement is run again, which sees it.
+ */
+const upsertLead = (tx: postgres.TransactionSql, orgId: OrgId, input: LeadInput, id: string, at: Date) => {
+  const booking = input.booking === null ? null : jsonb(tx, input.booking)
+  const newType = tx`${input.type}::text`
+  // A withdrawn request ("don't call me") lowers the listed type to this turn's; a booking held still wins.
+  const type =
+    input.withdrawn === true
+      ? strongerLeadTypeSql(tx, newType, tx`(case when e.booking is null then ${input.type}::text else 'BOOKING' end)`)
+      : strongerLeadTypeSql(tx, tx`e.type`, newType)
+  return Effect.promise(
+    () => tx<Array<UpsertedLead>>`
+      with existing as (
+        select id, name, type, last_type, booking from assistant.leads
+        where org_id = ${orgId} and phone = ${input.phone}
+        for update
+      ),
+      merged as (
+        select e.id, e.name as name_before, e.type as type_before, e.last_type as last_type_before,
+               e.booking as booking_before,
+               (case when ${input.name}::text = '' then e.name else ${input.name}::text end) as name,
+               ${type} as type, coalesce(${booking}::jsonb, e.booking) as booking
+        from existing e
+      ),
+      inserted as (
+        insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
+        select ${id}, ${orgId}, ${input.phone}, ${input.name}, ${input.type}, ${input.type}, ${booking}::jsonb,
+               ${input.source}, ${at}, ${at}
+        where not exists (select from existing)
+        on conflict (org_id, phone) do nothing
+        returning id
+      ),
+      updated as (
+        update assistant.leads l
+        set name = m.name, type = m.type, last_type = ${input.type}, booking = m.booking, updated_at = ${at}
+        from merged m
+        where l.id = m.id and not (
+          m.name = m.name_before and ${input.type}::text = m.last_type_before and m.type = m.type_before
+          and ${sameBookingSql(tx, tx`m.booking`, tx`m.booking_before`)})
+        returning l.id
+      )
+      select (select id from inserted) as created_id, m.id, m.name_before, m.type_before, m.last_type_before,
+             m.name, m.type, m.booking, exists (select from updated) as updated
+      from (select) one left join merged m on true`,
+  ).pipe(Effect.map(([row]) => row as UpsertedLead))
+}
 
 /**
  * Records what the assistant learnt about a phone number, inside the caller's transaction, with its
@@ -49,8 +120,9 @@ export const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
  * `last_type`, what the latest turn resolved to. `lead.updated` carries the latter, "the lead type as
  * re-resolved on this turn" as the seed defines it, so a booked customer who comes back asking for a
  * callback is announced as CALLBACK_REQUESTED; and it fires when that differs from the last turn's,
- * so repeating the same request fires nothing. Concurrent turns for one number are safe: the insert
- * races on the unique (org, phone) key, and the loser locks the winner's row before comparing.
+ * so repeating the same request fires nothing. One statement (`upsertLead`, one round trip) in all but
+ * a race: concurrent turns for one number are safe, the lead is locked before it is compared, and the
+ * loser of a race to insert it runs the statement again, which then finds the winner's row.
  */
 export const recordLead = (
   tx: postgres.TransactionSql,
@@ -61,55 +133,24 @@ export const recordLead = (
     const outbox = yield* OutboxWriter
     const at = new Date(yield* Clock.currentTimeMillis)
     const id = newId("lead")
-    const inserted = yield* Effect.promise(
-      () => tx<Array<LeadRow>>`
-        insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
-        values (${id}, ${orgId}, ${input.phone}, ${input.name}, ${input.type}, ${input.type},
-                ${input.booking === null ? null : jsonb(tx, input.booking)}, ${input.source}, ${at}, ${at})
-        on conflict (org_id, phone) do nothing
-        returning id, name, type, last_type, booking`,
-    )
-    if (inserted.length > 0) {
+    const first = yield* upsertLead(tx, orgId, input, id, at)
+    const row = first.created_id === null && first.id === null ? yield* upsertLead(tx, orgId, input, id, at) : first
+    if (row.created_id !== null) {
       const data = { phone: input.phone, name: input.name, type: input.type, booking: input.booking }
       yield* outbox.append(tx, [eventRecord("lead.created", orgId, data, at)])
       yield* countLead("created")
       return { id, type: input.type, outcome: "created" as const }
     }
-    const [existing] = yield* Effect.promise(
-      () => tx<Array<LeadRow>>`
-        select id, name, type, last_type, booking from assistant.leads
-        where org_id = ${orgId} and phone = ${input.phone}
-        for update`,
-    )
-    if (existing === undefined) return yield* Effect.die(new Error("lead vanished between insert and select"))
-    const before = { name: existing.name, type: existing.type, lastType: existing.last_type }
-    const name = input.name === "" ? existing.name : input.name
-    // A withdrawn request ("don't call me") lowers the listed type to this turn's; a booking held still wins.
-    const type =
-      input.withdrawn === true
-        ? strongerLeadType(input.type, existing.booking === null ? input.type : "BOOKING")
-        : strongerLeadType(existing.type, input.type)
-    const booking = input.booking ?? existing.booking
-    if (
-      name === existing.name &&
-      input.type === existing.last_type &&
-      type === existing.type &&
-      sameBooking(booking, existing.booking)
-    ) {
+    if (row.id === null) return yield* Effect.die(new Error("lead vanished between insert and select"))
+    const before = { name: row.name_before, type: row.type_before, lastType: row.last_type_before }
+    if (!row.updated) {
       yield* countLead("unchanged")
-      return { id: existing.id, type: existing.type, outcome: "unchanged" as const, before }
+      return { id: row.id, type: row.type_before, outcome: "unchanged" as const, before }
     }
-    yield* Effect.promise(
-      () => tx`
-        update assistant.leads
-        set name = ${name}, type = ${type}, last_type = ${input.type},
-            booking = ${booking === null ? null : jsonb(tx, booking)}, updated_at = ${at}
-        where id = ${existing.id}`,
-    )
-    const data = { phone: input.phone, name, type: input.type, booking }
+    const data = { phone: input.phone, name: row.name, type: input.type, booking: row.booking }
     yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
     yield* countLead("updated")
-    return { id: existing.id, type, outcome: "updated" as const, before }
+    return { id: row.id, type: row.type, outcome: "updated" as const, before }
   }).pipe(Effect.withSpan("assistant.recordLead"))
 
 /**
