@@ -13,3 +13,13 @@ export const claimInbound = (tx: postgres.TransactionSql, inbound: ChannelInboun
       values (${inbound.orgId}, ${inbound.channel}, ${inbound.messageId})
       on conflict do nothing returning 1`,
   ).pipe(Effect.map((claimed) => claimed.length > 0))
+
+/**
+ * Whether a provider's message was handled already, as a column (`handled`) of the statement that
+ * reads what its turn starts from: a redelivered record is known before its turn runs (a turn can book).
+ */
+export const handledColumn = (sql: postgres.Sql, inbound: ChannelInbound) => sql`
+  exists (
+    select 1 from assistant.inbound_handled
+    where org_id = ${inbound.orgId} and channel = ${inbound.channel} and message_id = ${inbound.messageId}
+  ) as handled`

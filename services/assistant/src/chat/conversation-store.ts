@@ -5,6 +5,7 @@ import type postgres from "postgres"
 import { CONVERSATIONS_CHANNEL } from "../conversations/feed.ts"
 import type { HoldRow } from "../conversations/hold.ts"
 import { type ConversationState, decodeConversationState } from "../engine/state.ts"
+import { type TurnSetupRow, turnSetupColumns, turnSetupOf, turnSetupSource } from "../profile/profile-store.ts"
 
 /** Conversations (widget sessions and per-customer channel conversations) and their messages. */
 
@@ -64,12 +65,53 @@ export const findWidgetSession = (sql: Queries, orgId: OrgId, id: string, previe
       where c.id = ${id} and c.org_id = ${orgId} and c.channel is null and c.preview = ${preview}`,
   ).pipe(Effect.map(([row]) => toStored(row)))
 
-export const findChannelConversation = (sql: Queries, orgId: OrgId, channel: string, customer: string) =>
+/**
+ * What a turn starts from, in one round trip: the organization's `TurnSetup`, the conversation that
+ * `match` picks out of `c` (undefined when there is none yet), and the caller's `also` columns.
+ */
+const findForTurn = <Also extends object>(
+  sql: postgres.Sql,
+  orgId: OrgId,
+  organizationName: string,
+  match: postgres.PendingQuery<postgres.Row[]>,
+  also?: postgres.PendingQuery<postgres.Row[]>,
+) =>
   Effect.promise(
-    () => sql<Array<ConversationRow>>`
-      select ${conversationColumns(sql)} from assistant.conversations c
-      where c.org_id = ${orgId} and c.channel = ${channel} and c.customer = ${customer}`,
-  ).pipe(Effect.map(([row]) => toStored(row)))
+    () => sql<Array<TurnSetupRow & (ConversationRow | { id: null }) & Also>>`
+      select ${also === undefined ? sql`` : sql`${also},`} ${conversationColumns(sql)}, ${turnSetupColumns(sql)}
+      from ${turnSetupSource(sql, orgId)}
+      left join assistant.conversations c on c.org_id = o.org_id and ${match}`,
+  ).pipe(
+    Effect.map(([row]) => ({
+      found: row === undefined || row.id === null ? undefined : toStored(row),
+      setup: turnSetupOf(row, organizationName),
+      also: row as Also,
+    })),
+  )
+
+/** A customer's conversation on a channel (with `also`: see `findForTurn`). */
+export const findChannelTurn = <Also extends object>(
+  sql: postgres.Sql,
+  orgId: OrgId,
+  channel: string,
+  customer: string,
+  also: postgres.PendingQuery<postgres.Row[]>,
+) => findForTurn<Also>(sql, orgId, "", sql`c.channel = ${channel} and c.customer = ${customer}`, also)
+
+/** A widget session as `findWidgetSession` finds it (none without an id), with its turn's setup. */
+export const findWidgetTurn = (
+  sql: postgres.Sql,
+  orgId: OrgId,
+  id: string | undefined,
+  preview: boolean,
+  organizationName: string,
+) =>
+  findForTurn(
+    sql,
+    orgId,
+    organizationName,
+    id === undefined ? sql`false` : sql`c.id = ${id} and c.channel is null and c.preview = ${preview}`,
+  )
 
 export const recentHistory = (sql: Queries, conversationId: string) =>
   Effect.promise(
