@@ -19,7 +19,7 @@ import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
 import { recordLead } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
-import { claimInbound, handledColumn } from "./inbound-handled.ts"
+import { claimStatement, handledColumn } from "./inbound-handled.ts"
 import { OneAtATime } from "./one-at-a-time.ts"
 
 export const CHANNEL_INBOUND_GROUP = "assistant.channel-inbound"
@@ -75,8 +75,8 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     const at = new Date(yield* Clock.currentTimeMillis)
     yield* (yield* turnCommit)((tx) =>
       Effect.gen(function* () {
-        if (!(yield* claimInbound(tx, inbound))) return
-        yield* storeTurn(tx, {
+        // The message is claimed by the statement that stores the turn: a redelivery stores nothing, and stops here.
+        const claimed = yield* storeTurn(tx, {
           id: conversationId,
           readVersion: found?.version,
           orgId: inbound.orgId,
@@ -87,7 +87,9 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
           replyText: handOff.text,
           at,
           note: { waiting: handOff.waiting, receivedAt: new Date(inbound.receivedAt), customerName: profileName },
+          claim: claimStatement(tx, inbound),
         })
+        if (!claimed) return
         const capture = leadOfConversation(turn.state, inbound.channel, inbound.from)
         // The provider's profile name is a better name than none, but never replaces one the customer gave.
         if (capture !== undefined) {
@@ -121,7 +123,7 @@ type TurnWrites = (tx: postgres.TransactionSql) => Effect.Effect<void, StaleConv
  * Turns of different customers that finish together commit in one transaction (`makeGroupCommit`):
  * each handler still goes on — and the bus commits past its record — only once its own turn
  * committed, and a batch that fails (a stale conversation) is applied again turn by turn, so each
- * turn gets the outcome it would have had alone. Its writes are idempotent by `claimInbound`.
+ * turn gets the outcome it would have had alone. Its writes are idempotent by `claimStatement`.
  */
 class TurnCommits extends Context.Service<
   TurnCommits,

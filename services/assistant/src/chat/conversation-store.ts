@@ -137,9 +137,11 @@ export interface CustomerNote {
  * conversation (when `readVersion` is undefined) or moves it from the version the turn was computed
  * from to the next, notes the customer's message on it (`CustomerNote`), appends the visitor's
  * message and the reply, and announces the change to the live inbox (a `NOTIFY`, heard once
- * committed; never for the console's preview). Fails with `StaleConversation` when another turn got
- * there first (nothing is written; the caller's transaction rolls back and the turn is computed
- * again from the newer state).
+ * committed; never for the console's preview). With a `claim` (an insert returning a row when this
+ * is the first delivery of the message, `claimStatement`), the same statement claims the message and
+ * stores the turn only if it got it: false when it did not (nothing is stored). Fails with
+ * `StaleConversation` when another turn got there first (nothing is written; the caller's transaction
+ * rolls back and the turn is computed again from the newer state).
  */
 export const storeTurn = (
   tx: postgres.TransactionSql,
@@ -156,8 +158,9 @@ export const storeTurn = (
     readonly note: CustomerNote
     /** The console's live preview (a new conversation only): kept out of the Inbox. */
     readonly preview?: boolean
+    readonly claim?: postgres.PendingQuery<postgres.Row[]>
   },
-): Effect.Effect<void, StaleConversation> =>
+): Effect.Effect<boolean, StaleConversation> =>
   Effect.gen(function* () {
     const name = turn.note.customerName?.trim()
     const customerName = name === undefined || name === "" ? null : name
@@ -168,8 +171,10 @@ export const storeTurn = (
           ? tx`
             insert into assistant.conversations
               (id, org_id, channel, customer, state, created_at, updated_at, preview, waiting, last_customer_at, customer_name)
-            values (${turn.id}, ${turn.orgId}, ${turn.channel}, ${turn.customer}, ${jsonb(tx, turn.state)},
-                    ${turn.at}, ${turn.at}, ${turn.preview ?? false}, ${turn.note.waiting}, ${receivedAt}, ${customerName})
+            select ${turn.id}, ${turn.orgId}, ${turn.channel}::text, ${turn.customer}::text, ${jsonb(tx, turn.state)},
+                   ${turn.at}::timestamptz, ${turn.at}::timestamptz, ${turn.preview ?? false}::boolean,
+                   ${turn.note.waiting}::boolean, ${receivedAt}::timestamptz, ${customerName}::text
+            where exists (select from claimed)
             on conflict do nothing`
           : tx`
             update assistant.conversations
@@ -177,13 +182,14 @@ export const storeTurn = (
                 waiting = waiting or ${turn.note.waiting},
                 last_customer_at = coalesce(${receivedAt}, last_customer_at),
                 customer_name = coalesce(${customerName}, customer_name)
-            where id = ${turn.id} and version = ${turn.readVersion}::bigint`
+            where id = ${turn.id} and version = ${turn.readVersion}::bigint and exists (select from claimed)`
       }
       returning id, org_id, public_id, preview`
     // Same transaction time for both: the sequence number keeps the visitor's message first.
-    const rows = yield* Effect.promise(
-      () => tx<Array<{ id: string }>>`
-        with stored as (${stored}),
+    const [row] = yield* Effect.promise(
+      () => tx<Array<{ claimed: boolean; id: string | null }>>`
+        with claimed as (${turn.claim ?? tx`select`}),
+        stored as (${stored}),
         added as (
           insert into assistant.conversation_messages (conversation_id, role, text, created_at)
           select stored.id, message.role, message.text, message.created_at
@@ -196,9 +202,12 @@ export const storeTurn = (
         announced as (
           select pg_notify(${CONVERSATIONS_CHANNEL}, org_id || ' ' || public_id) from stored where not preview
         )
-        select id, (select count(*) from announced) as announced from stored`,
+        select exists (select from claimed) as claimed, (select id from stored) as id,
+               (select count(*) from announced) as announced`,
     )
-    if (rows.length === 0) return yield* Effect.fail(new StaleConversation())
+    if (row?.claimed !== true) return false
+    if (row.id === null) return yield* Effect.fail(new StaleConversation())
+    return true
   })
 
 /** How often a turn that lost a race with another turn of its conversation is computed again. */
