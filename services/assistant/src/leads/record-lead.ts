@@ -29,20 +29,6 @@ export interface LeadBefore {
 export const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
   a === b || (a !== null && b !== null && a.date === b.date && a.time === b.time && a.service === b.service)
 
-type Fragment = postgres.PendingQuery<postgres.Row[]>
-
-/** `strongerLeadType` in SQL: of the types `a` and `b`, the one first in `LEAD_TYPE_PRECEDENCE` (`a` on a tie). */
-const strongerLeadTypeSql = (tx: postgres.TransactionSql, a: Fragment, b: Fragment) => {
-  const rank = (type: Fragment) =>
-    tx`coalesce(array_position(${[...LEAD_TYPE_PRECEDENCE]}::text[], ${type}), ${LEAD_TYPE_PRECEDENCE.length + 1})`
-  return tx`(case when ${rank(b)} < ${rank(a)} then ${b} else ${a} end)`
-}
-
-/** `sameBooking` in SQL, on two `jsonb` bookings (SQL null for none). */
-const sameBookingSql = (tx: postgres.TransactionSql, a: Fragment, b: Fragment) =>
-  tx`((${a} is null and ${b} is null) or (${a}->'date' is not distinct from ${b}->'date'
-    and ${a}->'time' is not distinct from ${b}->'time' and ${a}->'service' is not distinct from ${b}->'service'))`
-
 interface UpsertedLead {
   /** Set when this statement created the lead. */
   created_id: string | null
@@ -61,19 +47,20 @@ interface UpsertedLead {
  * `recordLead`'s writes in one statement: the lead of (organization, phone) is locked and merged with
  * `input` (an update only when something changed), or inserted when there is none yet. A lead another
  * transaction inserted after this statement's snapshot is neither seen nor overwritten (the insert
- * does nothing): the row says neither, and the statement is run again, which sees it.
+ * does nothing): the row says neither, and the statement is run again, which sees it. The merge is
+ * the rules of `recordLead` in SQL: `strongerLeadType` by the rank in `LEAD_TYPE_PRECEDENCE` (unknown
+ * types last), `sameBooking` on the date, time and service. One text for every input (the input is
+ * parameters of its first CTE), so it is prepared once.
  */
-const upsertLead = (tx: postgres.TransactionSql, orgId: OrgId, input: LeadInput, id: string, at: Date) => {
-  const booking = input.booking === null ? null : jsonb(tx, input.booking)
-  const newType = tx`${input.type}::text`
-  // A withdrawn request ("don't call me") lowers the listed type to this turn's; a booking held still wins.
-  const type =
-    input.withdrawn === true
-      ? strongerLeadTypeSql(tx, newType, tx`(case when e.booking is null then ${input.type}::text else 'BOOKING' end)`)
-      : strongerLeadTypeSql(tx, tx`e.type`, newType)
-  return Effect.promise(
+const upsertLead = (tx: postgres.TransactionSql, orgId: OrgId, input: LeadInput, id: string, at: Date) =>
+  Effect.promise(
     () => tx<Array<UpsertedLead>>`
-      with existing as (
+      with input as (
+        select ${input.name}::text as name, ${input.type}::text as type,
+               ${input.booking === null ? null : jsonb(tx, input.booking)}::jsonb as booking,
+               ${input.withdrawn === true}::boolean as withdrawn, ${[...LEAD_TYPE_PRECEDENCE]}::text[] as precedence
+      ),
+      existing as (
         select id, name, type, last_type, booking from assistant.leads
         where org_id = ${orgId} and phone = ${input.phone}
         for update
@@ -81,32 +68,42 @@ const upsertLead = (tx: postgres.TransactionSql, orgId: OrgId, input: LeadInput,
       merged as (
         select e.id, e.name as name_before, e.type as type_before, e.last_type as last_type_before,
                e.booking as booking_before,
-               (case when ${input.name}::text = '' then e.name else ${input.name}::text end) as name,
-               ${type} as type, coalesce(${booking}::jsonb, e.booking) as booking
-        from existing e
+               (case when i.name = '' then e.name else i.name end) as name,
+               (case when coalesce(array_position(i.precedence, t.b), cardinality(i.precedence) + 1)
+                          < coalesce(array_position(i.precedence, t.a), cardinality(i.precedence) + 1)
+                     then t.b else t.a end) as type,
+               coalesce(i.booking, e.booking) as booking
+        from existing e cross join input i
+        -- The two types compared: a withdrawn request lowers the listed type to this turn's, a booking held still wins.
+        cross join lateral (
+          select (case when i.withdrawn then i.type else e.type end) as a,
+                 (case when not i.withdrawn then i.type when e.booking is null then i.type else 'BOOKING' end) as b
+        ) t
       ),
       inserted as (
         insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
-        select ${id}, ${orgId}, ${input.phone}, ${input.name}, ${input.type}, ${input.type}, ${booking}::jsonb,
-               ${input.source}, ${at}, ${at}
+        select ${id}, ${orgId}, ${input.phone}, i.name, i.type, i.type, i.booking, ${input.source}, ${at}, ${at}
+        from input i
         where not exists (select from existing)
         on conflict (org_id, phone) do nothing
         returning id
       ),
       updated as (
         update assistant.leads l
-        set name = m.name, type = m.type, last_type = ${input.type}, booking = m.booking, updated_at = ${at}
-        from merged m
+        set name = m.name, type = m.type, last_type = i.type, booking = m.booking, updated_at = ${at}
+        from merged m cross join input i
         where l.id = m.id and not (
-          m.name = m.name_before and ${input.type}::text = m.last_type_before and m.type = m.type_before
-          and ${sameBookingSql(tx, tx`m.booking`, tx`m.booking_before`)})
+          m.name = m.name_before and i.type = m.last_type_before and m.type = m.type_before
+          and ((m.booking is null and m.booking_before is null) or (
+            m.booking->'date' is not distinct from m.booking_before->'date'
+            and m.booking->'time' is not distinct from m.booking_before->'time'
+            and m.booking->'service' is not distinct from m.booking_before->'service')))
         returning l.id
       )
       select (select id from inserted) as created_id, m.id, m.name_before, m.type_before, m.last_type_before,
              m.name, m.type, m.booking, exists (select from updated) as updated
       from (select) one left join merged m on true`,
   ).pipe(Effect.map(([row]) => row as UpsertedLead))
-}
 
 /**
  * Records what the assistant learnt about a phone number, inside the caller's transaction, with its
