@@ -1,9 +1,13 @@
 import { Bus } from "@parley/bus"
 import { ChannelInbound, encodeBusValue, type OrgId, Topics } from "@parley/contracts"
+import { withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { eventually } from "@parley/platform/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { claimInbound, claimStatement } from "../src/bus/inbound-handled.ts"
+import { storeTurn } from "../src/chat/conversation-store.ts"
+import { emptyConversation } from "../src/engine/state.ts"
 import {
   futureWeekday,
   leadEventsOf,
@@ -99,6 +103,41 @@ describe("channel conversations", () => {
     await publish(inbound(orgId, "4915100000002", "thanks"))
     await waitForReplies(orgId, 2)
     expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
+  })
+
+  it("stores no turn for a delivery whose message another delivery claimed while the turn ran", async () => {
+    const orgId = newOrg()
+    // The turn was read and computed before the other delivery committed its claim: storing it finds the claim.
+    const store = (message: ChannelInbound, claimedElsewhere: boolean) =>
+      infra.runtime.runPromise(
+        withTransaction((tx) =>
+          Effect.gen(function* () {
+            if (claimedElsewhere) yield* claimInbound(tx, message)
+            return yield* storeTurn(tx, {
+              id: newId("ses"),
+              readVersion: undefined,
+              orgId,
+              channel: message.channel,
+              customer: message.from,
+              state: emptyConversation,
+              visitorText: message.text,
+              replyText: "Hi!",
+              at: new Date(),
+              note: { waiting: false },
+              claim: claimStatement(tx, message),
+            })
+          }),
+        ),
+      )
+    const message = inbound(orgId, "4915100000009", "hello")
+    expect(await store(message, true)).toBe(false)
+    expect(await infra.db.sql`select 1 from assistant.conversations where org_id = ${orgId}`).toHaveLength(0)
+    // The next message of the customer, claimed by none, is stored.
+    expect(await store(inbound(orgId, message.from, "hello again"), false)).toBe(true)
+    expect(
+      await infra.db.sql`select 1 from assistant.conversation_messages m join assistant.conversations c
+      on c.id = m.conversation_id where c.org_id = ${orgId}`,
+    ).toHaveLength(2)
   })
 
   it("keeps one conversation per customer and channel, and books in it", async () => {

@@ -5,7 +5,7 @@ import { newId } from "@parley/platform"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type postgres from "postgres"
 import {
-  findChannelConversation,
+  findChannelTurn,
   recentHistory,
   STALE_TURN_RETRIES,
   type StaleConversation,
@@ -19,18 +19,10 @@ import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
 import { recordLead } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
-import { loadTurnSetup } from "../profile/profile-store.ts"
-import { claimInbound } from "./inbound-handled.ts"
+import { claimStatement, handledColumn } from "./inbound-handled.ts"
 import { OneAtATime } from "./one-at-a-time.ts"
 
 export const CHANNEL_INBOUND_GROUP = "assistant.channel-inbound"
-
-const alreadyHandled = (sql: postgres.Sql, inbound: ChannelInbound) =>
-  Effect.promise(
-    () => sql`
-      select 1 from assistant.inbound_handled
-      where org_id = ${inbound.orgId} and channel = ${inbound.channel} and message_id = ${inbound.messageId}`,
-  ).pipe(Effect.map((rows) => rows.length > 0))
 
 /**
  * Answers one customer message from a phone channel: the same engine as the widget, on the
@@ -49,15 +41,15 @@ export const handleChannelInbound = (inbound: ChannelInbound) =>
 const answerChannelMessage = (inbound: ChannelInbound) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    if (yield* alreadyHandled(sql, inbound)) return
-    // The conversation and the settings are read at once (two round trips in flight, not one after the other).
-    const [found, setup] = yield* Effect.all(
-      [
-        findChannelConversation(sql, inbound.orgId, inbound.channel, inbound.from),
-        loadTurnSetup(sql, inbound.orgId, ""),
-      ],
-      { concurrency: 2 },
+    // Whether the message was handled, its conversation and the settings: one round trip before the turn.
+    const { found, setup, also } = yield* findChannelTurn<{ handled: boolean }>(
+      sql,
+      inbound.orgId,
+      inbound.channel,
+      inbound.from,
+      handledColumn(sql, inbound),
     )
+    if (also.handled) return
     const conversationId = found?.id ?? newId("ses")
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
     if (found !== undefined && (yield* personHolds(sql, found, arrivedAt))) {
@@ -83,8 +75,8 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     const at = new Date(yield* Clock.currentTimeMillis)
     yield* (yield* turnCommit)((tx) =>
       Effect.gen(function* () {
-        if (!(yield* claimInbound(tx, inbound))) return
-        yield* storeTurn(tx, {
+        // The message is claimed by the statement that stores the turn: a redelivery stores nothing, and stops here.
+        const claimed = yield* storeTurn(tx, {
           id: conversationId,
           readVersion: found?.version,
           orgId: inbound.orgId,
@@ -95,7 +87,9 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
           replyText: handOff.text,
           at,
           note: { waiting: handOff.waiting, receivedAt: new Date(inbound.receivedAt), customerName: profileName },
+          claim: claimStatement(tx, inbound),
         })
+        if (!claimed) return
         const capture = leadOfConversation(turn.state, inbound.channel, inbound.from)
         // The provider's profile name is a better name than none, but never replaces one the customer gave.
         if (capture !== undefined) {
@@ -129,7 +123,7 @@ type TurnWrites = (tx: postgres.TransactionSql) => Effect.Effect<void, StaleConv
  * Turns of different customers that finish together commit in one transaction (`makeGroupCommit`):
  * each handler still goes on — and the bus commits past its record — only once its own turn
  * committed, and a batch that fails (a stale conversation) is applied again turn by turn, so each
- * turn gets the outcome it would have had alone. Its writes are idempotent by `claimInbound`.
+ * turn gets the outcome it would have had alone. Its writes are idempotent by `claimStatement`.
  */
 class TurnCommits extends Context.Service<
   TurnCommits,

@@ -5,6 +5,7 @@ import type postgres from "postgres"
 import { CONVERSATIONS_CHANNEL } from "../conversations/feed.ts"
 import type { HoldRow } from "../conversations/hold.ts"
 import { type ConversationState, decodeConversationState } from "../engine/state.ts"
+import { type TurnSetupRow, turnSetupColumns, turnSetupOf, turnSetupSource } from "../profile/profile-store.ts"
 
 /** Conversations (widget sessions and per-customer channel conversations) and their messages. */
 
@@ -64,12 +65,53 @@ export const findWidgetSession = (sql: Queries, orgId: OrgId, id: string, previe
       where c.id = ${id} and c.org_id = ${orgId} and c.channel is null and c.preview = ${preview}`,
   ).pipe(Effect.map(([row]) => toStored(row)))
 
-export const findChannelConversation = (sql: Queries, orgId: OrgId, channel: string, customer: string) =>
+/**
+ * What a turn starts from, in one round trip: the organization's `TurnSetup`, the conversation that
+ * `match` picks out of `c` (undefined when there is none yet), and the caller's `also` columns.
+ */
+const findForTurn = <Also extends object>(
+  sql: postgres.Sql,
+  orgId: OrgId,
+  organizationName: string,
+  match: postgres.PendingQuery<postgres.Row[]>,
+  also?: postgres.PendingQuery<postgres.Row[]>,
+) =>
   Effect.promise(
-    () => sql<Array<ConversationRow>>`
-      select ${conversationColumns(sql)} from assistant.conversations c
-      where c.org_id = ${orgId} and c.channel = ${channel} and c.customer = ${customer}`,
-  ).pipe(Effect.map(([row]) => toStored(row)))
+    () => sql<Array<TurnSetupRow & (ConversationRow | { id: null }) & Also>>`
+      select ${also === undefined ? sql`` : sql`${also},`} ${conversationColumns(sql)}, ${turnSetupColumns(sql)}
+      from ${turnSetupSource(sql, orgId)}
+      left join assistant.conversations c on c.org_id = o.org_id and ${match}`,
+  ).pipe(
+    Effect.map(([row]) => ({
+      found: row === undefined || row.id === null ? undefined : toStored(row),
+      setup: turnSetupOf(row, organizationName),
+      also: row as Also,
+    })),
+  )
+
+/** A customer's conversation on a channel (with `also`: see `findForTurn`). */
+export const findChannelTurn = <Also extends object>(
+  sql: postgres.Sql,
+  orgId: OrgId,
+  channel: string,
+  customer: string,
+  also: postgres.PendingQuery<postgres.Row[]>,
+) => findForTurn<Also>(sql, orgId, "", sql`c.channel = ${channel} and c.customer = ${customer}`, also)
+
+/** A widget session as `findWidgetSession` finds it (none without an id), with its turn's setup. */
+export const findWidgetTurn = (
+  sql: postgres.Sql,
+  orgId: OrgId,
+  id: string | undefined,
+  preview: boolean,
+  organizationName: string,
+) =>
+  findForTurn(
+    sql,
+    orgId,
+    organizationName,
+    id === undefined ? sql`false` : sql`c.id = ${id} and c.channel is null and c.preview = ${preview}`,
+  )
 
 export const recentHistory = (sql: Queries, conversationId: string) =>
   Effect.promise(
@@ -95,9 +137,11 @@ export interface CustomerNote {
  * conversation (when `readVersion` is undefined) or moves it from the version the turn was computed
  * from to the next, notes the customer's message on it (`CustomerNote`), appends the visitor's
  * message and the reply, and announces the change to the live inbox (a `NOTIFY`, heard once
- * committed; never for the console's preview). Fails with `StaleConversation` when another turn got
- * there first (nothing is written; the caller's transaction rolls back and the turn is computed
- * again from the newer state).
+ * committed; never for the console's preview). With a `claim` (an insert returning a row when this
+ * is the first delivery of the message, `claimStatement`), the same statement claims the message and
+ * stores the turn only if it got it: false when it did not (nothing is stored). Fails with
+ * `StaleConversation` when another turn got there first (nothing is written; the caller's transaction
+ * rolls back and the turn is computed again from the newer state).
  */
 export const storeTurn = (
   tx: postgres.TransactionSql,
@@ -114,8 +158,9 @@ export const storeTurn = (
     readonly note: CustomerNote
     /** The console's live preview (a new conversation only): kept out of the Inbox. */
     readonly preview?: boolean
+    readonly claim?: postgres.PendingQuery<postgres.Row[]>
   },
-): Effect.Effect<void, StaleConversation> =>
+): Effect.Effect<boolean, StaleConversation> =>
   Effect.gen(function* () {
     const name = turn.note.customerName?.trim()
     const customerName = name === undefined || name === "" ? null : name
@@ -126,8 +171,10 @@ export const storeTurn = (
           ? tx`
             insert into assistant.conversations
               (id, org_id, channel, customer, state, created_at, updated_at, preview, waiting, last_customer_at, customer_name)
-            values (${turn.id}, ${turn.orgId}, ${turn.channel}, ${turn.customer}, ${jsonb(tx, turn.state)},
-                    ${turn.at}, ${turn.at}, ${turn.preview ?? false}, ${turn.note.waiting}, ${receivedAt}, ${customerName})
+            select ${turn.id}, ${turn.orgId}, ${turn.channel}::text, ${turn.customer}::text, ${jsonb(tx, turn.state)},
+                   ${turn.at}::timestamptz, ${turn.at}::timestamptz, ${turn.preview ?? false}::boolean,
+                   ${turn.note.waiting}::boolean, ${receivedAt}::timestamptz, ${customerName}::text
+            where exists (select from claimed)
             on conflict do nothing`
           : tx`
             update assistant.conversations
@@ -135,13 +182,14 @@ export const storeTurn = (
                 waiting = waiting or ${turn.note.waiting},
                 last_customer_at = coalesce(${receivedAt}, last_customer_at),
                 customer_name = coalesce(${customerName}, customer_name)
-            where id = ${turn.id} and version = ${turn.readVersion}::bigint`
+            where id = ${turn.id} and version = ${turn.readVersion}::bigint and exists (select from claimed)`
       }
       returning id, org_id, public_id, preview`
     // Same transaction time for both: the sequence number keeps the visitor's message first.
-    const rows = yield* Effect.promise(
-      () => tx<Array<{ id: string }>>`
-        with stored as (${stored}),
+    const [row] = yield* Effect.promise(
+      () => tx<Array<{ claimed: boolean; id: string | null }>>`
+        with claimed as (${turn.claim ?? tx`select`}),
+        stored as (${stored}),
         added as (
           insert into assistant.conversation_messages (conversation_id, role, text, created_at)
           select stored.id, message.role, message.text, message.created_at
@@ -154,9 +202,12 @@ export const storeTurn = (
         announced as (
           select pg_notify(${CONVERSATIONS_CHANNEL}, org_id || ' ' || public_id) from stored where not preview
         )
-        select id, (select count(*) from announced) as announced from stored`,
+        select exists (select from claimed) as claimed, (select id from stored) as id,
+               (select count(*) from announced) as announced`,
     )
-    if (rows.length === 0) return yield* Effect.fail(new StaleConversation())
+    if (row?.claimed !== true) return false
+    if (row.id === null) return yield* Effect.fail(new StaleConversation())
+    return true
   })
 
 /** How often a turn that lost a race with another turn of its conversation is computed again. */

@@ -10,9 +10,9 @@ import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
 import { recordConversationLead } from "../leads/conversation-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
-import { loadTurnSetup } from "../profile/profile-store.ts"
 import {
   findWidgetSession,
+  findWidgetTurn,
   recentHistory,
   STALE_TURN_RETRIES,
   type StaleConversation,
@@ -58,16 +58,8 @@ const chatTurn = (
 ): Effect.Effect<ChatAnswer, StaleConversation, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    // The conversation and the settings are read at once (two round trips in flight, not one after the other).
-    const [found, setup] = yield* Effect.all(
-      [
-        request.sessionId === undefined
-          ? Effect.succeed(undefined)
-          : findWidgetSession(sql, orgId, request.sessionId, preview),
-        loadTurnSetup(sql, orgId, organizationName),
-      ],
-      { concurrency: 2 },
-    )
+    // The session and the settings: one round trip.
+    const { found, setup } = yield* findWidgetTurn(sql, orgId, request.sessionId, preview, organizationName)
     const sessionId = found?.id ?? freshId
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
     if (found !== undefined && (yield* personHolds(sql, found, arrivedAt))) {

@@ -37,9 +37,11 @@ export const toRecord = (row: ProfileRow): AssistantProfileRecord => ({
   ...(row.handoff_message === null ? {} : { handoffMessage: row.handoff_message }),
 })
 
+type Queries = postgres.Sql | postgres.TransactionSql
+
 /** The saved profile, or the default one named `organizationName`. */
 export const loadProfile = (
-  sql: postgres.Sql | postgres.TransactionSql,
+  sql: Queries,
   orgId: OrgId,
   organizationName: string,
 ): Effect.Effect<AssistantProfileRecord> =>
@@ -86,28 +88,34 @@ export const engineProfile = (record: AssistantProfileRecord): AssistantProfile 
   }
 }
 
-/**
- * What a turn runs with, in one round trip: the booking settings and the profile (each the default
- * when the organization saved none).
- */
 /** What a turn runs with besides the conversation: the booking settings and the profile. */
 export interface TurnSetup {
   readonly settings: BookingSettings
   readonly profile: AssistantProfileRecord
 }
 
+/** A row of `turnSetupColumns`: each table's columns, null when the organization saved none. */
+export type TurnSetupRow = Partial<SettingsRow> & Partial<ProfileRow> & { has_settings: boolean; has_profile: boolean }
+
+/** The columns of a `TurnSetupRow`, read from `turnSetupSource`. */
+export const turnSetupColumns = (sql: Queries) => sql`
+  s.org_id is not null as has_settings, s.timezone, s.country, s.services, s.slot_minutes, s.capacity, s.hours,
+  p.org_id is not null as has_profile, p.business_name, p.languages, p.greeting, p.about, p.faqs, p.handoff_message`
+
+/** One row `o` for the organization, with its settings `s` and profile `p` when saved; more can be joined on `o.org_id`. */
+export const turnSetupSource = (sql: Queries, orgId: OrgId) => sql`
+  (select ${orgId}::text as org_id) o
+  left join assistant.booking_settings s on s.org_id = o.org_id
+  left join assistant.profiles p on p.org_id = o.org_id`
+
+/** The settings and the profile of a `TurnSetupRow`, each the default when the organization saved none. */
+export const turnSetupOf = (row: TurnSetupRow | undefined, organizationName: string): TurnSetup => ({
+  settings: settingsOf(row?.has_settings === true ? (row as SettingsRow) : undefined),
+  profile: row?.has_profile === true ? toRecord(row as ProfileRow) : defaultProfile(organizationName),
+})
+
+/** What a turn runs with, in one round trip (a turn that reads its conversation reads it with it). */
 export const loadTurnSetup = (sql: postgres.Sql, orgId: OrgId, organizationName: string): Effect.Effect<TurnSetup> =>
   Effect.promise(
-    () => sql<Array<Partial<SettingsRow> & Partial<ProfileRow> & { has_settings: boolean; has_profile: boolean }>>`
-      select s.org_id is not null as has_settings, s.timezone, s.country, s.services, s.slot_minutes, s.capacity, s.hours,
-             p.org_id is not null as has_profile, p.business_name, p.languages, p.greeting, p.about, p.faqs,
-             p.handoff_message
-      from (select ${orgId}::text as org_id) o
-      left join assistant.booking_settings s on s.org_id = o.org_id
-      left join assistant.profiles p on p.org_id = o.org_id`,
-  ).pipe(
-    Effect.map(([row]) => ({
-      settings: settingsOf(row?.has_settings === true ? (row as SettingsRow) : undefined),
-      profile: row?.has_profile === true ? toRecord(row as ProfileRow) : defaultProfile(organizationName),
-    })),
-  )
+    () => sql<Array<TurnSetupRow>>`select ${turnSetupColumns(sql)} from ${turnSetupSource(sql, orgId)}`,
+  ).pipe(Effect.map(([row]) => turnSetupOf(row, organizationName)))
