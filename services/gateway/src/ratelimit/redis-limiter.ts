@@ -32,7 +32,7 @@ export interface RedisRateLimiterOptions {
   readonly limits: RateLimits
   /** Prefix of every Redis key (tests use a unique one). */
   readonly keyPrefix: string
-  /** Makes the per-request log member unique across instances. */
+  /** Makes the per-request log members unique across instances. */
   readonly instanceId: string
   readonly fallback: MemoryRateLimiter
   readonly logger: ParleyLogger
@@ -201,10 +201,12 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
       limits.heavyPerWindow,
       batch.length,
     ]
-    for (const one of batch) {
-      sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER
-      args.push(`${options.instanceId}:${sequence}`, one.request.heavy ? 1 : 0)
-    }
+    sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER
+    let heavyFlags = ""
+    for (const one of batch) heavyFlags += one.request.heavy ? "1" : "0"
+    // Unique across instances (the instance id), batches (the sequence) and within the batch (the
+    // script appends each request's place).
+    args.push(`${options.instanceId}:${sequence}:`, heavyFlags)
     return args
   }
 
