@@ -40,7 +40,6 @@ const limiterWith = (limits: { generalPerWindow: number; heavyPerWindow: number 
     redisUrl: REDIS_URL,
     limits: { ...limits, windowMs: 60_000 },
     keyPrefix,
-    instanceId: "test",
     fallback: makeMemoryRateLimiter({ generalPerWindow: 0, heavyPerWindow: 0, windowMs: 60_000 }),
     logger: makeLogger({ service: "test", level: "silent" }),
     onFallbackChange: () => {},
