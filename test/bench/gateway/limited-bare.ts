@@ -15,7 +15,6 @@ const limiter = makeRedisRateLimiter({
   redisUrl: process.argv[3] as string,
   limits,
   keyPrefix: `bench:${process.pid}:`,
-  instanceId: `bench-${process.pid}`,
   fallback: makeMemoryRateLimiter(limits),
   logger: makeLogger({ service: "bench-limited-bare", level: "warn" }),
   onFallbackChange: (active) => {
