@@ -83,9 +83,7 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     const logger = options.logger
     const metrics = options.metrics ?? makeServiceMetrics("gateway")
     // The request path is plain code for speed (http/README.md), reached through its one service.
-    const services = RequestPath.layer({ ...options, instanceId }).pipe(
-      Layer.provideMerge(GatewayMetrics.layer(metrics)),
-    )
+    const services = RequestPath.layer(options).pipe(Layer.provideMerge(GatewayMetrics.layer(metrics)))
     const context = yield* Layer.build(services)
     const path = Context.get(context, RequestPath)
     const gatewayMetrics = Context.get(context, GatewayMetrics)

@@ -1,7 +1,7 @@
 /**
- * Reference: the bare Fastify of `bare-server.ts` plus the gateway's own Redis rate limiter — one
- * EVALSHA of the sliding-window script per request, through the gateway's client and its options
- * (auto-pipelining included) — and nothing else: no key, no principal, no forwarding. What any
+ * Reference: the bare Fastify of `bare-server.ts` plus the gateway's own Redis rate limiter — the
+ * sliding-window script, once per turn of the event loop for the requests read in it, through the
+ * gateway's client and its options — and nothing else: no key, no principal, no forwarding. What any
  * route "with the Redis limiter on" must pay at the least, so its ratio to bare Fastify is the
  * ceiling of the gateway's.
  */
@@ -15,7 +15,6 @@ const limiter = makeRedisRateLimiter({
   redisUrl: process.argv[3] as string,
   limits,
   keyPrefix: `bench:${process.pid}:`,
-  instanceId: `bench-${process.pid}`,
   fallback: makeMemoryRateLimiter(limits),
   logger: makeLogger({ service: "bench-limited-bare", level: "warn" }),
   onFallbackChange: (active) => {

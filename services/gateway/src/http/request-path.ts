@@ -28,7 +28,6 @@ export interface RequestPathOptions {
   /** `PARLEY_PUBLIC_URL`: its origin is the only one session requests may come from. */
   readonly publicUrl: string
   readonly logger: ParleyLogger
-  readonly instanceId: string
   readonly redisUrl?: string | undefined
   readonly redisKeyPrefix?: string | undefined
   readonly redisCommandTimeoutMs?: number | undefined
@@ -89,7 +88,6 @@ export class RequestPath extends Context.Service<
                 redisUrl,
                 limits,
                 keyPrefix: options.redisKeyPrefix ?? "parley:ratelimit:",
-                instanceId: options.instanceId,
                 fallback: memoryLimiter,
                 logger,
                 onFallbackChange: (active) => gatewayMetrics.limiterFallback.set(active ? 1 : 0),

@@ -34,17 +34,20 @@ describe("withDeadline", () => {
   })
 })
 
+/** A limiter on this test's Redis, with a fallback that refuses everything (so a fallback answer shows). */
+const limiterWith = (limits: { generalPerWindow: number; heavyPerWindow: number }, keyPrefix: string) =>
+  makeRedisRateLimiter({
+    redisUrl: REDIS_URL,
+    limits: { ...limits, windowMs: 60_000 },
+    keyPrefix,
+    fallback: makeMemoryRateLimiter({ generalPerWindow: 0, heavyPerWindow: 0, windowMs: 60_000 }),
+    logger: makeLogger({ service: "test", level: "silent" }),
+    onFallbackChange: () => {},
+  })
+
 describe("the Redis limiter", () => {
   it("decides the requests of one turn in the order they came, each as if it ran alone", async () => {
-    const limiter = makeRedisRateLimiter({
-      redisUrl: REDIS_URL,
-      limits: { generalPerWindow: 3, heavyPerWindow: 1, windowMs: 60_000 },
-      keyPrefix: `test:batch:${crypto.randomUUID()}:`,
-      instanceId: "test",
-      fallback: makeMemoryRateLimiter({ generalPerWindow: 0, heavyPerWindow: 0, windowMs: 60_000 }),
-      logger: makeLogger({ service: "test", level: "silent" }),
-      onFallbackChange: () => {},
-    })
+    const limiter = limiterWith({ generalPerWindow: 3, heavyPerWindow: 1 }, `test:batch:${crypto.randomUUID()}:`)
     try {
       expect(await limiter.connected(2_000)).toBe(true)
       // All in one turn: one script call per subject. A refused request is not counted, so the
@@ -68,6 +71,23 @@ describe("the Redis limiter", () => {
       ])
       // Counted in Redis, not by the fallback (whose limits of 0 would have refused every one).
       expect(limiter.usingFallback).toBe(false)
+    } finally {
+      await limiter.close()
+    }
+  })
+  it("counts every request of a turn larger than one ZADD carries", async () => {
+    const keyPrefix = `test:batch:${crypto.randomUUID()}:`
+    const limiter = limiterWith({ generalPerWindow: 1_000, heavyPerWindow: 1_000 }, keyPrefix)
+    try {
+      expect(await limiter.connected(2_000)).toBe(true)
+      // The script adds a batch's members 200 at a time: 450 requests take three ZADDs.
+      const decisions = await Promise.all(
+        Array.from({ length: 450 }, () => limiter.check({ subject: "org:many", heavy: false })),
+      )
+      expect(decisions.every((d) => d.allowed)).toBe(true)
+      expect(decisions.at(-1)?.state.remaining).toBe(550)
+      expect(await redis.zcard(`${keyPrefix}{org:many}:general`)).toBe(450)
+      expect((await limiter.check({ subject: "org:many", heavy: false })).state.remaining).toBe(549)
     } finally {
       await limiter.close()
     }

@@ -14,6 +14,7 @@
  * A command sent to a Redis that then hangs may still run when it resumes (it was in its socket):
  * that request is then counted in both places, once.
  */
+import { randomBytes } from "node:crypto"
 import type { ParleyLogger } from "@parley/platform"
 import { Redis, type Result } from "ioredis"
 import type { MemoryRateLimiter } from "./memory-limiter.ts"
@@ -32,8 +33,6 @@ export interface RedisRateLimiterOptions {
   readonly limits: RateLimits
   /** Prefix of every Redis key (tests use a unique one). */
   readonly keyPrefix: string
-  /** Makes the per-request log member unique across instances. */
-  readonly instanceId: string
   readonly fallback: MemoryRateLimiter
   readonly logger: ParleyLogger
   /** Called with true when the fallback takes over, false when Redis is back. */
@@ -118,8 +117,11 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
     // A backstop only: `withDeadline` below decides when a command is late.
     commandTimeout: timeoutMs * 10,
     connectTimeout: 1_000,
-    // Scripts issued in the same tick go out in one write: under load, one syscall carries many.
-    enableAutoPipelining: true,
+    // No auto-pipelining: the limiter batches a turn's requests itself and writes them at once
+    // (see `flush`); ioredis's auto-pipeline would hold that write for one more turn of the event
+    // loop (it defers with setImmediate, called from our own setImmediate) and build a Pipeline
+    // object for the one command.
+    enableAutoPipelining: false,
     // Keep trying forever, at most every second, so the limiter returns to Redis on its own.
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
   })
@@ -132,6 +134,12 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
   let closed = false
   let probing: ReturnType<typeof setTimeout> | undefined
   let sequence = 0
+  // Each counted request is a member of the subject's sorted sets, so it must be unique among all
+  // the gateways' and across restarts: 72 random bits per limiter. Not the instance id, which a
+  // deployment may fix (a restart would then reuse members still in the window, and a ZADD of an
+  // existing member counts nothing), and which, a UUID, made every member ~45 bytes: Redis hashes,
+  // compares and stores each one, and under the benchmark's raised limit holds a minute of them.
+  const processTag = `${randomBytes(9).toString("base64url")}:`
 
   const setOpen = (next: boolean, reason?: unknown) => {
     if (next === open) return
@@ -186,7 +194,8 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
     for (const one of batch) void options.fallback.check(one.request).then(one.resolve)
   }
 
-  const send = async (subject: string, batch: ReadonlyArray<Waiting>) => {
+  /** The script's arguments for one subject's batch (see `SLIDING_WINDOW_SCRIPT`). */
+  const argsOf = (subject: string, batch: ReadonlyArray<Waiting>): Array<string | number> => {
     const heavy = batch.some((one) => one.request.heavy)
     const keys = heavy ? [keyOf(subject, "general"), keyOf(subject, "heavy")] : [keyOf(subject, "general")]
     const args: Array<string | number> = [
@@ -197,15 +206,21 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
       limits.heavyPerWindow,
       batch.length,
     ]
-    for (const one of batch) {
-      sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER
-      args.push(`${options.instanceId}:${sequence}`, one.request.heavy ? 1 : 0)
+    sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER
+    let heavyFlags = ""
+    for (const one of batch) heavyFlags += one.request.heavy ? "1" : "0"
+    // Unique across processes (`processTag`), batches (the sequence) and within the batch (the
+    // script appends each request's place).
+    args.push(`${processTag}${sequence.toString(36)}:`, heavyFlags)
+    return args
+  }
+
+  /** Resolves each request of a batch from the script's reply, or from memory if there is none. */
+  const settle = (batch: ReadonlyArray<Waiting>, reply: unknown, error: unknown) => {
+    if (error === null && !Array.isArray(reply)) {
+      error = new Error("the rate-limit script answered something other than a list")
     }
-    let reply: ScriptReply
-    try {
-      reply = await withDeadline(redis.parleyRateLimit(...args), timeoutMs)
-      if (!Array.isArray(reply)) throw new Error("the rate-limit script answered something other than a list")
-    } catch (error) {
+    if (error !== null || !Array.isArray(reply)) {
       trip(error)
       return decideInMemory(batch)
     }
@@ -222,11 +237,37 @@ export const makeRedisRateLimiter = (options: RedisRateLimiterOptions): RedisRat
     }
   }
 
+  const send = async (subject: string, batch: ReadonlyArray<Waiting>) => {
+    try {
+      settle(batch, await withDeadline(redis.parleyRateLimit(...argsOf(subject, batch)), timeoutMs), null)
+    } catch (error) {
+      settle(batch, undefined, error)
+    }
+  }
+
+  /** Several subjects in one turn: their scripts go out in one write (an explicit pipeline). */
+  const sendAll = async (batches: ReadonlyArray<[string, ReadonlyArray<Waiting>]>) => {
+    const pipeline = redis.pipeline()
+    for (const [subject, batch] of batches) pipeline.parleyRateLimit(...argsOf(subject, batch))
+    let results: Array<[Error | null, unknown]> | null
+    try {
+      results = await withDeadline(pipeline.exec(), timeoutMs)
+    } catch (error) {
+      for (const [, batch] of batches) settle(batch, undefined, error)
+      return
+    }
+    batches.forEach(([, batch], i) => {
+      const [error, reply] = results?.[i] ?? [new Error("no reply for the rate-limit script"), undefined]
+      settle(batch, reply, error)
+    })
+  }
+
   const flush = () => {
     flushScheduled = false
     const due = waiting
     waiting = new Map()
-    for (const [subject, batch] of due) void send(subject, batch)
+    if (due.size === 1) for (const [subject, batch] of due) void send(subject, batch)
+    else void sendAll([...due])
   }
 
   return {
