@@ -5,7 +5,7 @@ import { newId } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import type { LeadInput } from "../engine/lead-capture.ts"
-import { LEAD_TYPE_PRECEDENCE } from "../engine/lead-type.ts"
+import { strongerLeadType } from "../engine/lead-type.ts"
 import { countLead } from "../metrics.ts"
 
 export type { LeadInput, LeadSource } from "../engine/lead-capture.ts"
@@ -25,85 +25,17 @@ export interface LeadBefore {
   readonly lastType: string
 }
 
+interface LeadRow {
+  id: string
+  name: string
+  type: string
+  last_type: string
+  booking: Booking | null
+}
+
 /** Whether two bookings are the same slot and service (or both none). */
 export const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
   a === b || (a !== null && b !== null && a.date === b.date && a.time === b.time && a.service === b.service)
-
-interface UpsertedLead {
-  /** Set when this statement created the lead. */
-  created_id: string | null
-  /** The rest is the existing lead's (all null when it was created, or when another transaction's insert won). */
-  id: string | null
-  name_before: string
-  type_before: string
-  last_type_before: string
-  name: string
-  type: string
-  booking: Booking | null
-  updated: boolean
-}
-
-/**
- * `recordLead`'s writes in one statement: the lead of (organization, phone) is locked and merged with
- * `input` (an update only when something changed), or inserted when there is none yet. A lead another
- * transaction inserted after this statement's snapshot is neither seen nor overwritten (the insert
- * does nothing): the row says neither, and the statement is run again, which sees it. The merge is
- * the rules of `recordLead` in SQL: `strongerLeadType` by the rank in `LEAD_TYPE_PRECEDENCE` (unknown
- * types last), `sameBooking` on the date, time and service. One text for every input (the input is
- * parameters of its first CTE), so it is prepared once.
- */
-const upsertLead = (tx: postgres.TransactionSql, orgId: OrgId, input: LeadInput, id: string, at: Date) =>
-  Effect.promise(
-    () => tx<Array<UpsertedLead>>`
-      with input as (
-        select ${input.name}::text as name, ${input.type}::text as type,
-               ${input.booking === null ? null : jsonb(tx, input.booking)}::jsonb as booking,
-               ${input.withdrawn === true}::boolean as withdrawn, ${[...LEAD_TYPE_PRECEDENCE]}::text[] as precedence
-      ),
-      existing as (
-        select id, name, type, last_type, booking from assistant.leads
-        where org_id = ${orgId} and phone = ${input.phone}
-        for update
-      ),
-      merged as (
-        select e.id, e.name as name_before, e.type as type_before, e.last_type as last_type_before,
-               e.booking as booking_before,
-               (case when i.name = '' then e.name else i.name end) as name,
-               (case when coalesce(array_position(i.precedence, t.b), cardinality(i.precedence) + 1)
-                          < coalesce(array_position(i.precedence, t.a), cardinality(i.precedence) + 1)
-                     then t.b else t.a end) as type,
-               coalesce(i.booking, e.booking) as booking
-        from existing e cross join input i
-        -- The two types compared: a withdrawn request lowers the listed type to this turn's, a booking held still wins.
-        cross join lateral (
-          select (case when i.withdrawn then i.type else e.type end) as a,
-                 (case when not i.withdrawn then i.type when e.booking is null then i.type else 'BOOKING' end) as b
-        ) t
-      ),
-      inserted as (
-        insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
-        select ${id}, ${orgId}, ${input.phone}, i.name, i.type, i.type, i.booking, ${input.source}, ${at}, ${at}
-        from input i
-        where not exists (select from existing)
-        on conflict (org_id, phone) do nothing
-        returning id
-      ),
-      updated as (
-        update assistant.leads l
-        set name = m.name, type = m.type, last_type = i.type, booking = m.booking, updated_at = ${at}
-        from merged m cross join input i
-        where l.id = m.id and not (
-          m.name = m.name_before and i.type = m.last_type_before and m.type = m.type_before
-          and ((m.booking is null and m.booking_before is null) or (
-            m.booking->'date' is not distinct from m.booking_before->'date'
-            and m.booking->'time' is not distinct from m.booking_before->'time'
-            and m.booking->'service' is not distinct from m.booking_before->'service')))
-        returning l.id
-      )
-      select (select id from inserted) as created_id, m.id, m.name_before, m.type_before, m.last_type_before,
-             m.name, m.type, m.booking, exists (select from updated) as updated
-      from (select) one left join merged m on true`,
-  ).pipe(Effect.map(([row]) => row as UpsertedLead))
 
 /**
  * Records what the assistant learnt about a phone number, inside the caller's transaction, with its
@@ -117,9 +49,8 @@ const upsertLead = (tx: postgres.TransactionSql, orgId: OrgId, input: LeadInput,
  * `last_type`, what the latest turn resolved to. `lead.updated` carries the latter, "the lead type as
  * re-resolved on this turn" as the seed defines it, so a booked customer who comes back asking for a
  * callback is announced as CALLBACK_REQUESTED; and it fires when that differs from the last turn's,
- * so repeating the same request fires nothing. One statement (`upsertLead`, one round trip) in all but
- * a race: concurrent turns for one number are safe, the lead is locked before it is compared, and the
- * loser of a race to insert it runs the statement again, which then finds the winner's row.
+ * so repeating the same request fires nothing. Concurrent turns for one number are safe: the insert
+ * races on the unique (org, phone) key, and the loser locks the winner's row before comparing.
  */
 export const recordLead = (
   tx: postgres.TransactionSql,
@@ -130,24 +61,55 @@ export const recordLead = (
     const outbox = yield* OutboxWriter
     const at = new Date(yield* Clock.currentTimeMillis)
     const id = newId("lead")
-    const first = yield* upsertLead(tx, orgId, input, id, at)
-    const row = first.created_id === null && first.id === null ? yield* upsertLead(tx, orgId, input, id, at) : first
-    if (row.created_id !== null) {
+    const inserted = yield* Effect.promise(
+      () => tx<Array<LeadRow>>`
+        insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
+        values (${id}, ${orgId}, ${input.phone}, ${input.name}, ${input.type}, ${input.type},
+                ${input.booking === null ? null : jsonb(tx, input.booking)}, ${input.source}, ${at}, ${at})
+        on conflict (org_id, phone) do nothing
+        returning id, name, type, last_type, booking`,
+    )
+    if (inserted.length > 0) {
       const data = { phone: input.phone, name: input.name, type: input.type, booking: input.booking }
       yield* outbox.append(tx, [eventRecord("lead.created", orgId, data, at)])
       yield* countLead("created")
       return { id, type: input.type, outcome: "created" as const }
     }
-    if (row.id === null) return yield* Effect.die(new Error("lead vanished between insert and select"))
-    const before = { name: row.name_before, type: row.type_before, lastType: row.last_type_before }
-    if (!row.updated) {
+    const [existing] = yield* Effect.promise(
+      () => tx<Array<LeadRow>>`
+        select id, name, type, last_type, booking from assistant.leads
+        where org_id = ${orgId} and phone = ${input.phone}
+        for update`,
+    )
+    if (existing === undefined) return yield* Effect.die(new Error("lead vanished between insert and select"))
+    const before = { name: existing.name, type: existing.type, lastType: existing.last_type }
+    const name = input.name === "" ? existing.name : input.name
+    // A withdrawn request ("don't call me") lowers the listed type to this turn's; a booking held still wins.
+    const type =
+      input.withdrawn === true
+        ? strongerLeadType(input.type, existing.booking === null ? input.type : "BOOKING")
+        : strongerLeadType(existing.type, input.type)
+    const booking = input.booking ?? existing.booking
+    if (
+      name === existing.name &&
+      input.type === existing.last_type &&
+      type === existing.type &&
+      sameBooking(booking, existing.booking)
+    ) {
       yield* countLead("unchanged")
-      return { id: row.id, type: row.type_before, outcome: "unchanged" as const, before }
+      return { id: existing.id, type: existing.type, outcome: "unchanged" as const, before }
     }
-    const data = { phone: input.phone, name: row.name, type: input.type, booking: row.booking }
+    yield* Effect.promise(
+      () => tx`
+        update assistant.leads
+        set name = ${name}, type = ${type}, last_type = ${input.type},
+            booking = ${booking === null ? null : jsonb(tx, booking)}, updated_at = ${at}
+        where id = ${existing.id}`,
+    )
+    const data = { phone: input.phone, name, type: input.type, booking }
     yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
     yield* countLead("updated")
-    return { id: row.id, type: row.type, outcome: "updated" as const, before }
+    return { id: existing.id, type, outcome: "updated" as const, before }
   }).pipe(Effect.withSpan("assistant.recordLead"))
 
 /**
