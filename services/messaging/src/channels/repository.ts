@@ -1,6 +1,7 @@
 import type { ChannelKind, ChannelRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Effect, Option } from "effect"
+import type postgres from "postgres"
 
 /** A channel row as the service uses it internally (sealed secrets included, never returned). */
 export interface StoredChannel {
@@ -53,12 +54,28 @@ export const findChannel = (orgId: OrgId, kind: ChannelKind) =>
   })
 
 /**
- * The channel a send goes through: the one asked for, else cloud when configured, else bridge.
- * Cloud first because it is the number customers know and the only one that carries templates.
+ * The channel a send goes through, as a condition and order over `c` (`messaging.channels`): the
+ * one asked for (`requested`), else cloud when configured, else bridge. Cloud first because it is the
+ * number customers know and the only one that carries templates. Both arguments are SQL, so a
+ * statement that picks many sends' channels at once (`send-writes.ts`) passes its own columns.
  */
+export const sendChannelChoice = (
+  sql: postgres.Sql | postgres.TransactionSql,
+  orgId: postgres.PendingQuery<postgres.Row[]>,
+  requested: postgres.PendingQuery<postgres.Row[]>,
+) => sql`
+  c.org_id = ${orgId} and (c.kind = ${requested} or ${requested} is null)
+  order by c.kind = 'cloud' desc
+  limit 1`
+
+/** The channel a send goes through (`sendChannelChoice`). */
 export const resolveSendChannel = (orgId: OrgId, requested: ChannelKind | undefined) =>
   Effect.gen(function* () {
-    if (requested !== undefined) return yield* findChannel(orgId, requested)
-    const cloud = yield* findChannel(orgId, "cloud")
-    return Option.isSome(cloud) ? cloud : yield* findChannel(orgId, "bridge")
+    const { sql } = yield* Database
+    const [row] = yield* Effect.promise(
+      () => sql<Array<StoredChannel>>`
+        select * from messaging.channels c
+        where ${sendChannelChoice(sql, sql`${orgId}::text`, sql`${requested ?? null}::text`)}`,
+    )
+    return Option.fromNullishOr(row)
   })

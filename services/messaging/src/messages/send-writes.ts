@@ -2,11 +2,11 @@ import type { ChannelKind, OrgId } from "@parley/contracts"
 import { Database, makeGroupCommit } from "@parley/db"
 import { Context, Effect, Layer, Option } from "effect"
 import type postgres from "postgres"
-import type { StoredChannel } from "../channels/repository.ts"
+import { type StoredChannel, sendChannelChoice } from "../channels/repository.ts"
 
 /**
- * A send to record `pending`, before its provider call, on the channel `resolveSendChannel` would
- * pick: `channel` when asked for, else cloud when configured, else bridge.
+ * A send to record `pending`, before its provider call, on the channel `sendChannelChoice` picks:
+ * `channel` when asked for, else cloud when configured, else bridge.
  */
 export interface PendingRow {
   readonly id: string
@@ -83,9 +83,7 @@ const applyWrites = (sql: postgres.Sql | postgres.TransactionSql, writes: Readon
           as r (id, org_id, requested, phone, type, text, campaign_id, source_key)
         cross join lateral (
           select kind from messaging.channels c
-          where c.org_id = r.org_id and (c.kind = r.requested or r.requested is null)
-          order by c.kind = 'cloud' desc
-          limit 1) c
+          where ${sendChannelChoice(sql, sql`r.org_id`, sql`r.requested`)}) c
         on conflict (org_id, source_key) where source_key is not null do nothing
         returning id, org_id, channel)
       -- the same snapshot as the insert's: the channel row it was recorded on
