@@ -5,9 +5,11 @@ import { newId } from "@parley/platform"
 import { eventually } from "@parley/platform/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type TurnWrites, writeTurns } from "../src/bus/inbound.ts"
 import { claimInbound, claimStatement } from "../src/bus/inbound-handled.ts"
 import { storeTurn } from "../src/chat/conversation-store.ts"
 import { emptyConversation } from "../src/engine/state.ts"
+import { leadInsertStatement, leadWrite } from "../src/leads/record-lead.ts"
 import {
   futureWeekday,
   leadEventsOf,
@@ -113,6 +115,14 @@ describe("channel conversations", () => {
         withTransaction((tx) =>
           Effect.gen(function* () {
             if (claimedElsewhere) yield* claimInbound(tx, message)
+            // The turn's new lead goes in the same statement, and only with the turn.
+            const lead = yield* leadWrite(orgId, {
+              phone: message.from,
+              name: "Ada",
+              type: "CALLBACK_REQUESTED",
+              booking: null,
+              source: "cloud",
+            })
             return yield* storeTurn(tx, {
               id: newId("ses"),
               readVersion: undefined,
@@ -125,19 +135,46 @@ describe("channel conversations", () => {
               at: new Date(),
               note: { waiting: false },
               claim: claimStatement(tx, message),
+              also: leadInsertStatement(tx, lead, tx`exists (select from stored)`),
             })
           }),
         ),
       )
+    const leads = () => infra.db.sql`select phone from assistant.leads where org_id = ${orgId}`
     const message = inbound(orgId, "4915100000009", "hello")
     expect(await store(message, true)).toBe(false)
     expect(await infra.db.sql`select 1 from assistant.conversations where org_id = ${orgId}`).toHaveLength(0)
-    // The next message of the customer, claimed by none, is stored.
-    expect(await store(inbound(orgId, message.from, "hello again"), false)).toBe(true)
+    expect(await leads()).toHaveLength(0)
+    // The next message of the customer, claimed by none, is stored, and creates the lead in the same statement.
+    expect(await store(inbound(orgId, message.from, "hello again"), false)).toEqual({ alsoRows: 1 })
+    expect(await leads()).toEqual([{ phone: message.from }])
     expect(
       await infra.db.sql`select 1 from assistant.conversation_messages m join assistant.conversations c
       on c.id = m.conversation_id where c.org_id = ${orgId}`,
     ).toHaveLength(2)
+  })
+
+  it("writes a batch's turns concurrently on its connection, but one number's turns one after another", async () => {
+    const steps: Array<string> = []
+    const turn = (customer: string, name: string): TurnWrites => ({
+      customer,
+      writes: (tx) =>
+        Effect.gen(function* () {
+          for (const step of [1, 2]) {
+            steps.push(`${name}${step}`)
+            yield* Effect.promise(() => tx`select pg_sleep(0.05)`)
+          }
+        }),
+    })
+    const results = await infra.runtime.runPromise(
+      withTransaction((tx) => writeTurns(tx, [turn("org:+1", "a"), turn("org:+2", "b"), turn("org:+1", "c")])),
+    )
+    expect(results).toHaveLength(3)
+    expect(steps).toHaveLength(6)
+    // Another number's turn sends before the first turn's first statement has answered (pipelined)…
+    expect(steps.indexOf("b1")).toBeLessThan(steps.indexOf("a2"))
+    // …while the same number's second turn starts only once its first turn wrote everything.
+    expect(steps.indexOf("c1")).toBeGreaterThan(steps.indexOf("a2"))
   })
 
   it("keeps one conversation per customer and channel, and books in it", async () => {

@@ -17,7 +17,7 @@ import { channelMessageWhileHeld } from "../conversations/held-message.ts"
 import { personHolds } from "../conversations/hold.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
-import { recordLead } from "../leads/record-lead.ts"
+import { leadInsertStatement, leadWrite, recordLeadAfterInsert } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import { claimStatement, handledColumn } from "./inbound-handled.ts"
 import { OneAtATime } from "./one-at-a-time.ts"
@@ -73,57 +73,89 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
     const handOff = handOffOf(inbound.text, found?.state, turn)
     const outbox = yield* OutboxWriter
     const at = new Date(yield* Clock.currentTimeMillis)
-    yield* (yield* turnCommit)((tx) =>
-      Effect.gen(function* () {
-        // The message is claimed by the statement that stores the turn: a redelivery stores nothing, and stops here.
-        const claimed = yield* storeTurn(tx, {
-          id: conversationId,
-          readVersion: found?.version,
-          orgId: inbound.orgId,
-          channel: inbound.channel,
-          customer: inbound.from,
-          state: turn.state,
-          visitorText: inbound.text,
-          replyText: handOff.text,
-          at,
-          note: { waiting: handOff.waiting, receivedAt: new Date(inbound.receivedAt), customerName: profileName },
-          claim: claimStatement(tx, inbound),
-        })
-        if (!claimed) return
-        const capture = leadOfConversation(turn.state, inbound.channel, inbound.from)
-        // The provider's profile name is a better name than none, but never replaces one the customer gave.
-        if (capture !== undefined) {
-          yield* recordLead(
-            tx,
+    const capture = leadOfConversation(turn.state, inbound.channel, inbound.from)
+    // The provider's profile name is a better name than none, but never replaces one the customer gave.
+    const lead =
+      capture === undefined
+        ? undefined
+        : yield* leadWrite(
             inbound.orgId,
             capture.name === "" && profileName !== "" ? { ...capture, name: profileName } : capture,
           )
-        }
-        yield* outbox.append(tx, [
-          {
-            topic: Topics.channelOutbound,
-            key: inbound.orgId,
-            value: encodeBusValue(ChannelOutbound, {
-              orgId: inbound.orgId,
-              channel: inbound.channel,
-              to: inbound.from,
-              text: handOff.text,
-              inReplyTo: inbound.messageId,
-            }),
-          },
-        ])
-      }),
-    )
+    yield* (yield* turnCommit)({
+      customer: `${inbound.orgId}:${inbound.from}`,
+      writes: (tx) =>
+        Effect.gen(function* () {
+          // The message is claimed by the statement that stores the turn: a redelivery stores nothing, and stops here.
+          const stored = yield* storeTurn(tx, {
+            id: conversationId,
+            readVersion: found?.version,
+            orgId: inbound.orgId,
+            channel: inbound.channel,
+            customer: inbound.from,
+            state: turn.state,
+            visitorText: inbound.text,
+            replyText: handOff.text,
+            at,
+            note: { waiting: handOff.waiting, receivedAt: new Date(inbound.receivedAt), customerName: profileName },
+            claim: claimStatement(tx, inbound),
+            // A new lead is created by the statement that stores the turn (a round trip less); a known
+            // number's lead is then merged as `recordLead` merges it.
+            also: lead === undefined ? undefined : leadInsertStatement(tx, lead, tx`exists (select from stored)`),
+          })
+          if (stored === false) return
+          if (lead !== undefined) yield* recordLeadAfterInsert(tx, lead, stored.alsoRows > 0)
+          yield* outbox.append(tx, [
+            {
+              topic: Topics.channelOutbound,
+              key: inbound.orgId,
+              value: encodeBusValue(ChannelOutbound, {
+                orgId: inbound.orgId,
+                channel: inbound.channel,
+                to: inbound.from,
+                text: handOff.text,
+                inReplyTo: inbound.messageId,
+              }),
+            },
+          ])
+        }),
+    })
   })
 
-/** A turn's writes, all through `tx`: they commit together, or not at all. */
-type TurnWrites = (tx: postgres.TransactionSql) => Effect.Effect<void, StaleConversation, OutboxWriter>
+/**
+ * A turn's writes, all through `tx`: they commit together, or not at all. `customer` (organization
+ * and number) names the lead they may write.
+ */
+export interface TurnWrites {
+  readonly customer: string
+  readonly writes: (tx: postgres.TransactionSql) => Effect.Effect<void, StaleConversation, OutboxWriter>
+}
+
+/**
+ * A batch's turns, written concurrently — except the turns of one number (its cloud and bridge
+ * conversations may finish together), which run one after another: two turns reading and merging
+ * the same lead row in one transaction would otherwise each overwrite what the other merged.
+ */
+export const writeTurns = (tx: postgres.TransactionSql, turns: ReadonlyArray<TurnWrites>) => {
+  const byCustomer = new Map<string, Array<TurnWrites>>()
+  for (const turn of turns) byCustomer.set(turn.customer, [...(byCustomer.get(turn.customer) ?? []), turn])
+  return Effect.forEach(
+    byCustomer.values(),
+    (ofOne) => Effect.forEach(ofOne, (turn) => turn.writes(tx), { discard: true }),
+    { concurrency: "unbounded", discard: true },
+  ).pipe(Effect.as(turns.map(() => undefined)))
+}
 
 /**
  * Turns of different customers that finish together commit in one transaction (`makeGroupCommit`):
  * each handler still goes on — and the bus commits past its record — only once its own turn
  * committed, and a batch that fails (a stale conversation) is applied again turn by turn, so each
  * turn gets the outcome it would have had alone. Its writes are idempotent by `claimStatement`.
+ *
+ * The batch's turns write concurrently: postgres.js pipelines what they send on the transaction's
+ * one connection, so a batch of n turns waits for about one turn's round trips (2–4), not n times
+ * as many; the server still runs the statements one after another, and each turn's own statements
+ * stay in order (`writeTurns`).
  */
 class TurnCommits extends Context.Service<
   TurnCommits,
@@ -132,16 +164,13 @@ class TurnCommits extends Context.Service<
   /** One group commit, shared by the handlers of the subscription it is built for. */
   static readonly layer = Layer.effect(
     TurnCommits,
-    Effect.map(
-      makeGroupCommit((tx, turns: ReadonlyArray<TurnWrites>) => Effect.forEach(turns, (writes) => writes(tx))),
-      (commits) => TurnCommits.of(commits.submit),
-    ),
+    Effect.map(makeGroupCommit(writeTurns), (commits) => TurnCommits.of(commits.submit)),
   )
 }
 
 /** The subscription's shared turn commits; elsewhere (a turn handled alone) a transaction of its own. */
 const turnCommit = Effect.map(Effect.serviceOption(TurnCommits), (shared) =>
-  Option.getOrElse(shared, () => (writes: TurnWrites) => withTransaction(writes)),
+  Option.getOrElse(shared, () => (turn: TurnWrites) => withTransaction(turn.writes)),
 )
 
 /** Subscribes to `parley.channel.inbound.v1` for as long as the Scope lives. */

@@ -141,7 +141,9 @@ export interface CustomerNote {
  * is the first delivery of the message, `claimStatement`), the same statement claims the message and
  * stores the turn only if it got it: false when it did not (nothing is stored). Fails with
  * `StaleConversation` when another turn got there first (nothing is written; the caller's transaction
- * rolls back and the turn is computed again from the newer state).
+ * rolls back and the turn is computed again from the newer state). With `also`, a data-modifying
+ * statement that joins this one (it may test `exists (select from stored)`, so that it writes only
+ * with the turn), the answer counts the rows it returned: what would be a round trip of its own.
  */
 export const storeTurn = (
   tx: postgres.TransactionSql,
@@ -159,8 +161,9 @@ export const storeTurn = (
     /** The console's live preview (a new conversation only): kept out of the Inbox. */
     readonly preview?: boolean
     readonly claim?: postgres.PendingQuery<postgres.Row[]>
+    readonly also?: postgres.PendingQuery<postgres.Row[]>
   },
-): Effect.Effect<boolean, StaleConversation> =>
+): Effect.Effect<StoredTurn | false, StaleConversation> =>
   Effect.gen(function* () {
     const name = turn.note.customerName?.trim()
     const customerName = name === undefined || name === "" ? null : name
@@ -187,7 +190,7 @@ export const storeTurn = (
       returning id, org_id, public_id, preview`
     // Same transaction time for both: the sequence number keeps the visitor's message first.
     const [row] = yield* Effect.promise(
-      () => tx<Array<{ claimed: boolean; id: string | null }>>`
+      () => tx<Array<{ claimed: boolean; id: string | null; also: number }>>`
         with claimed as (${turn.claim ?? tx`select`}),
         stored as (${stored}),
         added as (
@@ -201,14 +204,20 @@ export const storeTurn = (
         ),
         announced as (
           select pg_notify(${CONVERSATIONS_CHANNEL}, org_id || ' ' || public_id) from stored where not preview
-        )
+        ),
+        also as (${turn.also ?? tx`select where false`})
         select exists (select from claimed) as claimed, (select id from stored) as id,
-               (select count(*) from announced) as announced`,
+               (select count(*) from announced) as announced, (select count(*)::int from also) as also`,
     )
     if (row?.claimed !== true) return false
     if (row.id === null) return yield* Effect.fail(new StaleConversation())
-    return true
+    return { alsoRows: row.also }
   })
+
+/** A turn `storeTurn` stored: how many rows its `also` statement returned (0 without one). */
+export interface StoredTurn {
+  readonly alsoRows: number
+}
 
 /** How often a turn that lost a race with another turn of its conversation is computed again. */
 export const STALE_TURN_RETRIES = 5

@@ -37,6 +37,33 @@ interface LeadRow {
 export const sameBooking = (a: Booking | null, b: Booking | null): boolean =>
   a === b || (a !== null && b !== null && a.date === b.date && a.time === b.time && a.service === b.service)
 
+/** A lead about to be recorded: what was learnt, and the id and time a new lead gets. */
+export interface LeadWrite {
+  readonly orgId: OrgId
+  readonly input: LeadInput
+  readonly id: string
+  readonly at: Date
+}
+
+/** Prepares `recordLead`'s write of `input`: a new lead's id, and the time of this record. */
+export const leadWrite = (orgId: OrgId, input: LeadInput): Effect.Effect<LeadWrite> =>
+  Effect.map(Clock.currentTimeMillis, (now) => ({ orgId, input, id: newId("lead"), at: new Date(now) }))
+
+/**
+ * The statement that creates the lead unless the organization knows the number (and `when` holds):
+ * a row when it created it, none otherwise. `recordLead` runs it first; a caller may run it inside
+ * a statement of its own (`storeTurn`'s `also`) and go on with `recordLeadAfterInsert`.
+ */
+export const leadInsertStatement = (tx: postgres.TransactionSql, lead: LeadWrite, when = tx`true`) => tx`
+  insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
+  select ${lead.id}::text, ${lead.orgId}::text, ${lead.input.phone}::text, ${lead.input.name}::text,
+         ${lead.input.type}::text, ${lead.input.type}::text,
+         ${lead.input.booking === null ? null : jsonb(tx, lead.input.booking)}::jsonb, ${lead.input.source}::text,
+         ${lead.at}::timestamptz, ${lead.at}::timestamptz
+  where ${when}
+  on conflict (org_id, phone) do nothing
+  returning id`
+
 /**
  * Records what the assistant learnt about a phone number, inside the caller's transaction, with its
  * event in the same transaction: `lead.created` the first time the number is seen in the
@@ -58,18 +85,21 @@ export const recordLead = (
   input: LeadInput,
 ): Effect.Effect<RecordedLead, never, OutboxWriter> =>
   Effect.gen(function* () {
+    const lead = yield* leadWrite(orgId, input)
+    const inserted = yield* Effect.promise(() => leadInsertStatement(tx, lead))
+    return yield* recordLeadAfterInsert(tx, lead, inserted.length > 0)
+  })
+
+/** `recordLead` once `leadInsertStatement` ran: `created` when it created the lead. */
+export const recordLeadAfterInsert = (
+  tx: postgres.TransactionSql,
+  lead: LeadWrite,
+  created: boolean,
+): Effect.Effect<RecordedLead, never, OutboxWriter> =>
+  Effect.gen(function* () {
+    const { orgId, input, id, at } = lead
     const outbox = yield* OutboxWriter
-    const at = new Date(yield* Clock.currentTimeMillis)
-    const id = newId("lead")
-    const inserted = yield* Effect.promise(
-      () => tx<Array<LeadRow>>`
-        insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
-        values (${id}, ${orgId}, ${input.phone}, ${input.name}, ${input.type}, ${input.type},
-                ${input.booking === null ? null : jsonb(tx, input.booking)}, ${input.source}, ${at}, ${at})
-        on conflict (org_id, phone) do nothing
-        returning id, name, type, last_type, booking`,
-    )
-    if (inserted.length > 0) {
+    if (created) {
       const data = { phone: input.phone, name: input.name, type: input.type, booking: input.booking }
       yield* outbox.append(tx, [eventRecord("lead.created", orgId, data, at)])
       yield* countLead("created")
