@@ -1,15 +1,15 @@
 import { Bus } from "@parley/bus"
 import { ChannelInbound, encodeBusValue, type OrgId, Topics } from "@parley/contracts"
-import { withTransaction } from "@parley/db"
+import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { eventually } from "@parley/platform/testing"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type TurnWrites, writeTurns } from "../src/bus/inbound.ts"
-import { claimInbound, claimStatement } from "../src/bus/inbound-handled.ts"
-import { storeTurn } from "../src/chat/conversation-store.ts"
+import { claimInbound, claimStatement, handledColumn } from "../src/bus/inbound-handled.ts"
+import { findChannelTurns, storeTurn } from "../src/chat/conversation-store.ts"
 import { emptyConversation } from "../src/engine/state.ts"
-import { leadInsertStatement, leadWrite } from "../src/leads/record-lead.ts"
+import { leadStatement, leadWrite } from "../src/leads/record-lead.ts"
 import {
   futureWeekday,
   leadEventsOf,
@@ -135,7 +135,7 @@ describe("channel conversations", () => {
               at: new Date(),
               note: { waiting: false },
               claim: claimStatement(tx, message),
-              also: leadInsertStatement(tx, lead, tx`exists (select from stored)`),
+              also: leadStatement(tx, lead, tx`exists (select from stored)`, "also"),
             })
           }),
         ),
@@ -145,13 +145,19 @@ describe("channel conversations", () => {
     expect(await store(message, true)).toBe(false)
     expect(await infra.db.sql`select 1 from assistant.conversations where org_id = ${orgId}`).toHaveLength(0)
     expect(await leads()).toHaveLength(0)
-    // The next message of the customer, claimed by none, is stored, and creates the lead in the same statement.
-    expect(await store(inbound(orgId, message.from, "hello again"), false)).toEqual({ alsoRows: 1 })
+    // The next message of the customer, claimed by none, is stored, and creates the lead in the same statement…
+    expect(await store(inbound(orgId, message.from, "hello again"), false)).toEqual({
+      also: [expect.objectContaining({ name: "Ada", created: true })],
+    })
     expect(await leads()).toEqual([{ phone: message.from }])
     expect(
       await infra.db.sql`select 1 from assistant.conversation_messages m join assistant.conversations c
       on c.id = m.conversation_id where c.org_id = ${orgId}`,
     ).toHaveLength(2)
+    // …and the number's first message on another channel finds it known.
+    expect(await store(inbound(orgId, message.from, "hello", { channel: "bridge" }), false)).toEqual({
+      also: [expect.objectContaining({ name: "Ada", created: false })],
+    })
   })
 
   it("writes a batch's turns concurrently on its connection, but one number's turns one after another", async () => {
@@ -175,6 +181,32 @@ describe("channel conversations", () => {
     expect(steps.indexOf("b1")).toBeLessThan(steps.indexOf("a2"))
     // …while the same number's second turn starts only once its first turn wrote everything.
     expect(steps.indexOf("c1")).toBeGreaterThan(steps.indexOf("a2"))
+  })
+
+  it("reads the turns of several messages in one statement: each its conversation and whether it was handled", async () => {
+    const orgId = newOrg()
+    const first = inbound(orgId, "4915100000031", "I'd like a demo")
+    await publish(first)
+    await waitForReplies(orgId, 1)
+    const keys = [
+      { orgId, channel: "cloud", customer: first.from, messageId: first.messageId },
+      { orgId: newOrg(), channel: "cloud", customer: first.from, messageId: `wamid.${newId("msg")}` },
+      { orgId, channel: "bridge", customer: first.from, messageId: `wamid.${newId("msg")}` },
+      { orgId, channel: "cloud", customer: first.from, messageId: `wamid.${newId("msg")}` },
+    ]
+    const starts = await infra.runtime.runPromise(
+      Effect.flatMap(Database, ({ sql }) =>
+        Effect.promise(() => findChannelTurns<{ handled: boolean }>(sql, keys, handledColumn(sql))),
+      ),
+    )
+    // Handled with its conversation; another organization's number; another channel's; the next message.
+    expect(starts.map((start) => [start.also.handled, start.found !== undefined])).toEqual([
+      [true, true],
+      [false, false],
+      [false, false],
+      [false, true],
+    ])
+    expect(starts[3]?.found?.id).toBe(starts[0]?.found?.id)
   })
 
   it("keeps one conversation per customer and channel, and books in it", async () => {

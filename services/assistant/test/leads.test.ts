@@ -1,5 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises"
 import type { OrgId } from "@parley/contracts"
+import { withTransaction } from "@parley/db"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { recordLead } from "../src/leads/record-lead.ts"
 import {
   admin,
   call,
@@ -110,6 +113,33 @@ describe("one lead per phone", () => {
     const page = (await admin(app, orgId, "GET", "/api/leads")).json() as LeadPage
     expect(page.data).toHaveLength(1)
     expect(page.data[0]).toMatchObject({ name: "Dana", type: "CALLBACK_REQUESTED" })
+  })
+})
+
+describe("recordLead", () => {
+  it("merges into a lead another transaction created after its statement began", async () => {
+    const orgId = newOrg()
+    const phone = "4155550777"
+    // Another turn's transaction holds a new lead for the number, not yet committed.
+    const other = await infra.db.sql.reserve()
+    await other`begin`
+    await other`
+      insert into assistant.leads (id, org_id, phone, name, type, last_type, source)
+      values (${`lead_${orgId.slice(-20)}`}, ${orgId}, ${phone}, 'Dana', 'GENERAL_INQUIRY', 'GENERAL_INQUIRY', 'chat')`
+    // This statement's insert waits for it; once it commits, the statement neither creates the lead
+    // nor finds it (it began before), and the lead is read again.
+    const recorded = infra.runtime.runPromise(
+      withTransaction((tx) =>
+        recordLead(tx, orgId, { phone, name: "", type: "CALLBACK_REQUESTED", booking: null, source: "chat" }),
+      ),
+    )
+    await sleep(200)
+    await other`commit`
+    other.release()
+    expect(await recorded).toMatchObject({ outcome: "updated", type: "CALLBACK_REQUESTED", before: { name: "Dana" } })
+    const [lead] = await infra.db.sql`select name, type from assistant.leads where org_id = ${orgId}`
+    expect(lead).toEqual({ name: "Dana", type: "CALLBACK_REQUESTED" })
+    expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.updated"])
   })
 })
 

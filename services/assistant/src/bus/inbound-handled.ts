@@ -18,10 +18,11 @@ export const claimInbound = (tx: postgres.TransactionSql, inbound: ChannelInboun
 
 /**
  * Whether a provider's message was handled already, as a column (`handled`) of the statement that
- * reads what its turn starts from: a redelivered record is known before its turn runs (a turn can book).
+ * reads what its turn starts from (`findChannelTurns`, whose source `o` has the message's `org_id`,
+ * `channel` and `message_id`): a redelivered record is known before its turn runs (a turn can book).
  */
-export const handledColumn = (sql: postgres.Sql, inbound: ChannelInbound) => sql`
+export const handledColumn = (sql: postgres.Sql) => sql`
   exists (
-    select 1 from assistant.inbound_handled
-    where org_id = ${inbound.orgId} and channel = ${inbound.channel} and message_id = ${inbound.messageId}
+    select 1 from assistant.inbound_handled h
+    where h.org_id = o.org_id and h.channel = o.channel and h.message_id = o.message_id
   ) as handled`

@@ -1,11 +1,12 @@
 import { Bus, decodeOrSkip, OutboxWriter } from "@parley/bus"
 import { ChannelInbound, ChannelOutbound, encodeBusValue, Topics } from "@parley/contracts"
 import { Database, makeGroupCommit, withTransaction } from "@parley/db"
-import { newId } from "@parley/platform"
+import { BatchQueue, newId } from "@parley/platform"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type postgres from "postgres"
 import {
-  findChannelTurn,
+  type ChannelTurnKey,
+  findChannelTurns,
   recentHistory,
   STALE_TURN_RETRIES,
   type StaleConversation,
@@ -17,7 +18,7 @@ import { channelMessageWhileHeld } from "../conversations/held-message.ts"
 import { personHolds } from "../conversations/hold.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
-import { leadInsertStatement, leadWrite, recordLeadAfterInsert } from "../leads/record-lead.ts"
+import { type LeadFound, leadStatement, leadWrite, recordFoundLead } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import { claimStatement, handledColumn } from "./inbound-handled.ts"
 import { OneAtATime } from "./one-at-a-time.ts"
@@ -42,13 +43,12 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
     // Whether the message was handled, its conversation and the settings: one round trip before the turn.
-    const { found, setup, also } = yield* findChannelTurn<{ handled: boolean }>(
-      sql,
-      inbound.orgId,
-      inbound.channel,
-      inbound.from,
-      handledColumn(sql, inbound),
-    )
+    const { found, setup, also } = yield* (yield* turnRead)({
+      orgId: inbound.orgId,
+      channel: inbound.channel,
+      customer: inbound.from,
+      messageId: inbound.messageId,
+    })
     if (also.handled) return
     const conversationId = found?.id ?? newId("ses")
     const arrivedAt = new Date(yield* Clock.currentTimeMillis)
@@ -87,7 +87,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
       writes: (tx) =>
         Effect.gen(function* () {
           // The message is claimed by the statement that stores the turn: a redelivery stores nothing, and stops here.
-          const stored = yield* storeTurn(tx, {
+          const stored = yield* storeTurn<LeadFound>(tx, {
             id: conversationId,
             readVersion: found?.version,
             orgId: inbound.orgId,
@@ -99,12 +99,12 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
             at,
             note: { waiting: handOff.waiting, receivedAt: new Date(inbound.receivedAt), customerName: profileName },
             claim: claimStatement(tx, inbound),
-            // A new lead is created by the statement that stores the turn (a round trip less); a known
-            // number's lead is then merged as `recordLead` merges it.
-            also: lead === undefined ? undefined : leadInsertStatement(tx, lead, tx`exists (select from stored)`),
+            // The statement that stores the turn creates the lead, or locks the known one (a round trip
+            // less); `recordFoundLead` merges what the turn learnt into it.
+            also: lead === undefined ? undefined : leadStatement(tx, lead, tx`exists (select from stored)`, "also"),
           })
           if (stored === false) return
-          if (lead !== undefined) yield* recordLeadAfterInsert(tx, lead, stored.alsoRows > 0)
+          if (lead !== undefined) yield* recordFoundLead(tx, lead, stored.also[0])
           yield* outbox.append(tx, [
             {
               topic: Topics.channelOutbound,
@@ -168,6 +168,42 @@ class TurnCommits extends Context.Service<
   )
 }
 
+/** What a channel turn starts from (`findChannelTurns`), with whether its message was handled. */
+type TurnStart = Awaited<ReturnType<typeof findChannelTurns<{ handled: boolean }>>>[number]
+
+/**
+ * The reads of turns that start together go as one statement (`BatchQueue`): the records a fetch
+ * hands the subscription start their turns at once, and each would otherwise be a round trip of its
+ * own. Idle, a read leaves at once.
+ */
+class TurnReads extends Context.Service<TurnReads, (key: ChannelTurnKey) => Effect.Effect<TurnStart>>()(
+  "@parley/assistant/TurnReads",
+) {
+  /** One queue, shared by the handlers of the subscription it is built for. */
+  static readonly layer = Layer.effect(
+    TurnReads,
+    Effect.gen(function* () {
+      const { sql } = yield* Database
+      const reads = new BatchQueue((keys: ReadonlyArray<ChannelTurnKey>) =>
+        findChannelTurns<{ handled: boolean }>(sql, keys, handledColumn(sql)),
+      )
+      yield* Effect.addFinalizer(() => Effect.promise(() => reads.close()))
+      return TurnReads.of((key) => Effect.promise(() => reads.submit(key)))
+    }),
+  )
+}
+
+/** The subscription's shared turn reads; elsewhere (a turn handled alone) a statement of its own. */
+const turnRead = Effect.map(Effect.all([Effect.serviceOption(TurnReads), Database]), ([shared, { sql }]) =>
+  Option.getOrElse(
+    shared,
+    () => (key: ChannelTurnKey) =>
+      Effect.promise(() => findChannelTurns<{ handled: boolean }>(sql, [key], handledColumn(sql))).pipe(
+        Effect.map(([start]) => start as TurnStart),
+      ),
+  ),
+)
+
 /** The subscription's shared turn commits; elsewhere (a turn handled alone) a transaction of its own. */
 const turnCommit = Effect.map(Effect.serviceOption(TurnCommits), (shared) =>
   Option.getOrElse(shared, () => (turn: TurnWrites) => withTransaction(turn.writes)),
@@ -178,7 +214,7 @@ export const consumeChannelInbound = Effect.gen(function* () {
   const bus = yield* Bus
   const context = Context.merge(
     yield* Effect.context<Database | OutboxWriter | LanguageModel>(),
-    yield* Layer.build(TurnCommits.layer),
+    yield* Layer.build(Layer.merge(TurnCommits.layer, TurnReads.layer)),
   )
   const serial = new OneAtATime()
   return yield* bus.subscribe(

@@ -5,7 +5,13 @@ import type postgres from "postgres"
 import { CONVERSATIONS_CHANNEL } from "../conversations/feed.ts"
 import type { HoldRow } from "../conversations/hold.ts"
 import { type ConversationState, decodeConversationState } from "../engine/state.ts"
-import { type TurnSetupRow, turnSetupColumns, turnSetupOf, turnSetupSource } from "../profile/profile-store.ts"
+import {
+  type TurnSetupRow,
+  turnSetupColumns,
+  turnSetupJoins,
+  turnSetupOf,
+  turnSetupSource,
+} from "../profile/profile-store.ts"
 
 /** Conversations (widget sessions and per-customer channel conversations) and their messages. */
 
@@ -65,38 +71,61 @@ export const findWidgetSession = (sql: Queries, orgId: OrgId, id: string, previe
       where c.id = ${id} and c.org_id = ${orgId} and c.channel is null and c.preview = ${preview}`,
   ).pipe(Effect.map(([row]) => toStored(row)))
 
+/** A turn's start from the row that read it: the conversation (none yet: undefined) and the setup. */
+const turnStartOf = (row: (TurnSetupRow & (ConversationRow | { id: null })) | undefined, organizationName: string) => ({
+  found: row === undefined || row.id === null ? undefined : toStored(row),
+  setup: turnSetupOf(row, organizationName),
+})
+
 /**
- * What a turn starts from, in one round trip: the organization's `TurnSetup`, the conversation that
- * `match` picks out of `c` (undefined when there is none yet), and the caller's `also` columns.
+ * What a turn starts from, in one round trip: the organization's `TurnSetup` and the conversation
+ * that `match` picks out of `c` (undefined when there is none yet).
  */
-const findForTurn = <Also extends object>(
+const findForTurn = (
   sql: postgres.Sql,
   orgId: OrgId,
   organizationName: string,
   match: postgres.PendingQuery<postgres.Row[]>,
-  also?: postgres.PendingQuery<postgres.Row[]>,
 ) =>
   Effect.promise(
-    () => sql<Array<TurnSetupRow & (ConversationRow | { id: null }) & Also>>`
-      select ${also === undefined ? sql`` : sql`${also},`} ${conversationColumns(sql)}, ${turnSetupColumns(sql)}
+    () => sql<Array<TurnSetupRow & (ConversationRow | { id: null })>>`
+      select ${conversationColumns(sql)}, ${turnSetupColumns(sql)}
       from ${turnSetupSource(sql, orgId)}
       left join assistant.conversations c on c.org_id = o.org_id and ${match}`,
-  ).pipe(
-    Effect.map(([row]) => ({
-      found: row === undefined || row.id === null ? undefined : toStored(row),
-      setup: turnSetupOf(row, organizationName),
-      also: row as Also,
-    })),
-  )
+  ).pipe(Effect.map(([row]) => turnStartOf(row, organizationName)))
 
-/** A customer's conversation on a channel (with `also`: see `findForTurn`). */
-export const findChannelTurn = <Also extends object>(
+/** A customer's message on a channel whose turn is about to run. */
+export interface ChannelTurnKey {
+  readonly orgId: OrgId
+  readonly channel: string
+  readonly customer: string
+  readonly messageId: string
+}
+
+/**
+ * What the turns of several channel messages start from, in one round trip: for each key, in order,
+ * the customer's conversation on that channel (undefined when there is none yet), the organization's
+ * `TurnSetup` and the caller's `also` columns, which may read the key from `o` (`org_id`, `channel`,
+ * `customer`, `message_id`).
+ */
+export const findChannelTurns = async <Also extends object>(
   sql: postgres.Sql,
-  orgId: OrgId,
-  channel: string,
-  customer: string,
+  keys: ReadonlyArray<ChannelTurnKey>,
   also: postgres.PendingQuery<postgres.Row[]>,
-) => findForTurn<Also>(sql, orgId, "", sql`c.channel = ${channel} and c.customer = ${customer}`, also)
+) => {
+  const rows = await sql<Array<TurnSetupRow & (ConversationRow | { id: null }) & Also & { i: string }>>`
+    select o.i, ${also}, ${conversationColumns(sql)}, ${turnSetupColumns(sql)}
+    from unnest(${keys.map((k) => k.orgId)}::text[], ${keys.map((k) => k.channel)}::text[],
+                ${keys.map((k) => k.customer)}::text[], ${keys.map((k) => k.messageId)}::text[])
+         with ordinality as o(org_id, channel, customer, message_id, i)
+    ${turnSetupJoins(sql)}
+    left join assistant.conversations c on c.org_id = o.org_id and c.channel = o.channel and c.customer = o.customer`
+  const byKey = new Map(rows.map((row) => [Number(row.i) - 1, row]))
+  return keys.map((_, i) => {
+    const row = byKey.get(i)
+    return { ...turnStartOf(row, ""), also: row as Also }
+  })
+}
 
 /** A widget session as `findWidgetSession` finds it (none without an id), with its turn's setup. */
 export const findWidgetTurn = (
@@ -141,11 +170,12 @@ export interface CustomerNote {
  * is the first delivery of the message, `claimStatement`), the same statement claims the message and
  * stores the turn only if it got it: false when it did not (nothing is stored). Fails with
  * `StaleConversation` when another turn got there first (nothing is written; the caller's transaction
- * rolls back and the turn is computed again from the newer state). With `also`, a data-modifying
- * statement that joins this one (it may test `exists (select from stored)`, so that it writes only
- * with the turn), the answer counts the rows it returned: what would be a round trip of its own.
+ * rolls back and the turn is computed again from the newer state). With `also`, further common
+ * table expressions that join this statement, the last named `also` (they may test `exists (select
+ * from stored)`, so that they write only with the turn), the answer carries the rows of `also`: what
+ * would be a round trip of its own.
  */
-export const storeTurn = (
+export const storeTurn = <Also = never>(
   tx: postgres.TransactionSql,
   turn: {
     readonly id: string
@@ -163,7 +193,7 @@ export const storeTurn = (
     readonly claim?: postgres.PendingQuery<postgres.Row[]>
     readonly also?: postgres.PendingQuery<postgres.Row[]>
   },
-): Effect.Effect<StoredTurn | false, StaleConversation> =>
+): Effect.Effect<StoredTurn<Also> | false, StaleConversation> =>
   Effect.gen(function* () {
     const name = turn.note.customerName?.trim()
     const customerName = name === undefined || name === "" ? null : name
@@ -190,7 +220,7 @@ export const storeTurn = (
       returning id, org_id, public_id, preview`
     // Same transaction time for both: the sequence number keeps the visitor's message first.
     const [row] = yield* Effect.promise(
-      () => tx<Array<{ claimed: boolean; id: string | null; also: number }>>`
+      () => tx<Array<{ claimed: boolean; id: string | null; also: ReadonlyArray<Also> }>>`
         with claimed as (${turn.claim ?? tx`select`}),
         stored as (${stored}),
         added as (
@@ -205,18 +235,19 @@ export const storeTurn = (
         announced as (
           select pg_notify(${CONVERSATIONS_CHANNEL}, org_id || ' ' || public_id) from stored where not preview
         ),
-        also as (${turn.also ?? tx`select where false`})
+        ${turn.also ?? tx`also as (select where false)`}
         select exists (select from claimed) as claimed, (select id from stored) as id,
-               (select count(*) from announced) as announced, (select count(*)::int from also) as also`,
+               (select count(*) from announced) as announced,
+               (select coalesce(json_agg(also), '[]'::json) from also) as also`,
     )
     if (row?.claimed !== true) return false
     if (row.id === null) return yield* Effect.fail(new StaleConversation())
-    return { alsoRows: row.also }
+    return { also: row.also }
   })
 
-/** A turn `storeTurn` stored: how many rows its `also` statement returned (0 without one). */
-export interface StoredTurn {
-  readonly alsoRows: number
+/** A turn `storeTurn` stored: the rows of its `also` (none without one). */
+export interface StoredTurn<Also> {
+  readonly also: ReadonlyArray<Also>
 }
 
 /** How often a turn that lost a race with another turn of its conversation is computed again. */

@@ -49,20 +49,42 @@ export interface LeadWrite {
 export const leadWrite = (orgId: OrgId, input: LeadInput): Effect.Effect<LeadWrite> =>
   Effect.map(Clock.currentTimeMillis, (now) => ({ orgId, input, id: newId("lead"), at: new Date(now) }))
 
+/** A lead as the statement of `leadStatement` answers it: created by it, or the known one, locked. */
+export interface LeadFound extends LeadRow {
+  readonly created: boolean
+}
+
 /**
- * The statement that creates the lead unless the organization knows the number (and `when` holds):
- * a row when it created it, none otherwise. `recordLead` runs it first; a caller may run it inside
- * a statement of its own (`storeTurn`'s `also`) and go on with `recordLeadAfterInsert`.
+ * The lead of a number in one statement's common table expressions, named `name`, that `when`
+ * allows: created (`lead_created`, unless the organization knows the number) or, when known, read
+ * and locked for update (`lead_known`), as one `LeadFound` row. `recordLead` runs it as a statement
+ * of its own; a caller may add it to a statement of its own (`storeTurn`'s `also`) and go on with
+ * `recordFoundLead`. No row when another transaction created the lead after the statement began (it
+ * is not in the statement's snapshot): `recordFoundLead` then reads it in a statement of its own.
  */
-export const leadInsertStatement = (tx: postgres.TransactionSql, lead: LeadWrite, when = tx`true`) => tx`
-  insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
-  select ${lead.id}::text, ${lead.orgId}::text, ${lead.input.phone}::text, ${lead.input.name}::text,
-         ${lead.input.type}::text, ${lead.input.type}::text,
-         ${lead.input.booking === null ? null : jsonb(tx, lead.input.booking)}::jsonb, ${lead.input.source}::text,
-         ${lead.at}::timestamptz, ${lead.at}::timestamptz
-  where ${when}
-  on conflict (org_id, phone) do nothing
-  returning id`
+export const leadStatement = (
+  tx: postgres.TransactionSql,
+  lead: LeadWrite,
+  when: postgres.PendingQuery<postgres.Row[]>,
+  name: string,
+) => tx`
+  lead_created as (
+    insert into assistant.leads (id, org_id, phone, name, type, last_type, booking, source, created_at, updated_at)
+    select ${lead.id}::text, ${lead.orgId}::text, ${lead.input.phone}::text, ${lead.input.name}::text,
+           ${lead.input.type}::text, ${lead.input.type}::text,
+           ${lead.input.booking === null ? null : jsonb(tx, lead.input.booking)}::jsonb, ${lead.input.source}::text,
+           ${lead.at}::timestamptz, ${lead.at}::timestamptz
+    where ${when}
+    on conflict (org_id, phone) do nothing
+    returning id, name, type, last_type, booking),
+  lead_known as (
+    select id, name, type, last_type, booking from assistant.leads
+    where org_id = ${lead.orgId} and phone = ${lead.input.phone} and ${when} and not exists (select from lead_created)
+    for update),
+  ${tx(name)} as (
+    select id, name, type, last_type, booking, true as created from lead_created
+    union all
+    select id, name, type, last_type, booking, false as created from lead_known)`
 
 /**
  * Records what the assistant learnt about a phone number, inside the caller's transaction, with its
@@ -86,31 +108,36 @@ export const recordLead = (
 ): Effect.Effect<RecordedLead, never, OutboxWriter> =>
   Effect.gen(function* () {
     const lead = yield* leadWrite(orgId, input)
-    const inserted = yield* Effect.promise(() => leadInsertStatement(tx, lead))
-    return yield* recordLeadAfterInsert(tx, lead, inserted.length > 0)
+    const [found] = yield* Effect.promise(
+      () => tx<Array<LeadFound>>`with ${leadStatement(tx, lead, tx`true`, "lead")} select * from lead`,
+    )
+    return yield* recordFoundLead(tx, lead, found)
   })
 
-/** `recordLead` once `leadInsertStatement` ran: `created` when it created the lead. */
-export const recordLeadAfterInsert = (
+/** `recordLead` once `leadStatement` ran: `found` is what it answered (none: a lead created meanwhile). */
+export const recordFoundLead = (
   tx: postgres.TransactionSql,
   lead: LeadWrite,
-  created: boolean,
+  found: LeadFound | undefined,
 ): Effect.Effect<RecordedLead, never, OutboxWriter> =>
   Effect.gen(function* () {
     const { orgId, input, id, at } = lead
     const outbox = yield* OutboxWriter
-    if (created) {
+    if (found?.created === true) {
       const data = { phone: input.phone, name: input.name, type: input.type, booking: input.booking }
       yield* outbox.append(tx, [eventRecord("lead.created", orgId, data, at)])
       yield* countLead("created")
       return { id, type: input.type, outcome: "created" as const }
     }
-    const [existing] = yield* Effect.promise(
-      () => tx<Array<LeadRow>>`
-        select id, name, type, last_type, booking from assistant.leads
-        where org_id = ${orgId} and phone = ${input.phone}
-        for update`,
-    )
+    const [existing] =
+      found !== undefined
+        ? [found]
+        : yield* Effect.promise(
+            () => tx<Array<LeadRow>>`
+              select id, name, type, last_type, booking from assistant.leads
+              where org_id = ${orgId} and phone = ${input.phone}
+              for update`,
+          )
     if (existing === undefined) return yield* Effect.die(new Error("lead vanished between insert and select"))
     const before = { name: existing.name, type: existing.type, lastType: existing.last_type }
     const name = input.name === "" ? existing.name : input.name

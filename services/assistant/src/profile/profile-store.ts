@@ -104,7 +104,10 @@ export const turnSetupColumns = (sql: Queries) => sql`
 
 /** One row `o` for the organization, with its settings `s` and profile `p` when saved; more can be joined on `o.org_id`. */
 export const turnSetupSource = (sql: Queries, orgId: OrgId) => sql`
-  (select ${orgId}::text as org_id) o
+  (select ${orgId}::text as org_id) o ${turnSetupJoins(sql)}`
+
+/** Joins the settings `s` and the profile `p` of each row of a source `o` that has an `org_id`. */
+export const turnSetupJoins = (sql: Queries) => sql`
   left join assistant.booking_settings s on s.org_id = o.org_id
   left join assistant.profiles p on p.org_id = o.org_id`
 
