@@ -1,4 +1,10 @@
-import { activeTraceContext, BatchQueue, isDependencyUnavailable, withTraceContext } from "@parley/platform"
+import {
+  activeTraceContext,
+  BatchQueue,
+  isDependencyUnavailable,
+  withHotSpan,
+  withTraceContext,
+} from "@parley/platform"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import type postgres from "postgres"
 import { Database } from "./Database.ts"
@@ -69,7 +75,7 @@ export const makeGroupCommit = <I, A, E, R>(
         Effect.tap((exit) =>
           Effect.sync(() => options.onBatch?.({ size: items.length, committed: Exit.isSuccess(exit) })),
         ),
-        Effect.withSpan("db.groupCommit", { attributes: { items: items.length } }),
+        withHotSpan("db.groupCommit", { attributes: { items: items.length } }),
       )
 
     /** One outcome per item: the batch's, or — when the batch failed — each item's alone. */

@@ -210,6 +210,16 @@ export const withTraceContext = <A, E, R>(
 }
 
 /**
+ * `Effect.withSpan` for code that runs for every message: the span records no stack trace for its
+ * code location (its name says where it is). Effect captures one each time `withSpan` is applied,
+ * traced or not, and on the message path that was 1.6 % of the process's CPU (test/bench/e2e).
+ */
+export const withHotSpan =
+  (name: string, options: Omit<Tracer.SpanOptions, "captureStackTrace"> = {}) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.withSpan(effect, name, { ...options, captureStackTrace: false })
+
+/**
  * The W3C headers of the current fiber's span (an Effect), for a record or a request it sends;
  * empty without tracing or outside a trace.
  */

@@ -1,5 +1,6 @@
 import { TopicCatalog } from "@parley/contracts"
 import { Database, migrate } from "@parley/db"
+import { withHotSpan } from "@parley/platform"
 import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import type postgres from "postgres"
 import { Bus, BusError, OutboxWriter } from "../Bus.ts"
@@ -87,7 +88,7 @@ const make = (options: SingleNodeBusOptions) =>
         Effect.tryPromise({
           try: () => appendRecords(sql, topics, records),
           catch: (error) => new BusError({ operation: "publish", message: String(error) }),
-        }).pipe(Effect.asVoid, Effect.withSpan("bus.publish", { attributes: { records: records.length } })),
+        }).pipe(Effect.asVoid, withHotSpan("bus.publish", { attributes: { records: records.length } })),
       subscribe: (subscribeOptions, handle) =>
         Effect.tryPromise({
           try: () => topics.ensure(sql, subscribeOptions.topics),

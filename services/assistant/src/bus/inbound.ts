@@ -1,7 +1,7 @@
 import { Bus, decodeOrSkip, OutboxWriter } from "@parley/bus"
 import { ChannelInbound, ChannelOutbound, encodeBusValue, Topics } from "@parley/contracts"
 import { Database, makeGroupCommit, withTransaction } from "@parley/db"
-import { BatchQueue, newId } from "@parley/platform"
+import { BatchQueue, newId, withHotSpan } from "@parley/platform"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type postgres from "postgres"
 import {
@@ -36,7 +36,7 @@ export const handleChannelInbound = (inbound: ChannelInbound) =>
   answerChannelMessage(inbound).pipe(
     // A turn that lost a race for its conversation is recomputed; past the retries the bus retries.
     Effect.retry({ times: STALE_TURN_RETRIES, while: (error) => error._tag === "StaleConversation" }),
-    Effect.withSpan("assistant.channelInbound"),
+    withHotSpan("assistant.channelInbound"),
   )
 
 const answerChannelMessage = (inbound: ChannelInbound) =>

@@ -1,5 +1,6 @@
 import type { OutboxWriter } from "@parley/bus"
 import type { Database } from "@parley/db"
+import { withHotSpan } from "@parley/platform"
 import { Effect } from "effect"
 import { cancelBooking, dayView, makeBooking, moveBooking, nextOpenDay, upcomingBooking } from "../bookings/calendar.ts"
 import { offeredTimes } from "../bookings/slots.ts"
@@ -123,4 +124,4 @@ export const deterministicTurn = (
       known = yield* fulfil(next.need, known, context, (phone) => created.push(phone))
     }
     return yield* Effect.die(new Error("the engine asked the calendar more than it ever should"))
-  }).pipe(Effect.withSpan("assistant.deterministicTurn"))
+  }).pipe(withHotSpan("assistant.deterministicTurn"))

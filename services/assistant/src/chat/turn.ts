@@ -1,6 +1,7 @@
 import type { OutboxWriter } from "@parley/bus"
 import type { OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
+import { withHotSpan } from "@parley/platform"
 import { Cause, Duration, Effect, Option } from "effect"
 import { organizationNow } from "../bookings/calendar.ts"
 import { bookingConfirmation, captureFacts } from "../engine/dialogue.ts"
@@ -116,7 +117,7 @@ export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Data
       return { text: bookingConfirmation(state, facts, engine, booked), state }
     }
     return nonEmpty(yield* safely(deterministicTurn(progress.state, input.message, context), progress.state, context))
-  }).pipe(Effect.withSpan("assistant.turn"))
+  }).pipe(withHotSpan("assistant.turn"))
 
 /**
  * A step of the turn that failed on our side (a calendar query, a booking's transaction) still gets

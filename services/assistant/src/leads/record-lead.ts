@@ -1,7 +1,7 @@
 import { eventRecord, OutboxWriter } from "@parley/bus"
 import type { Booking, OrgId } from "@parley/contracts"
 import { jsonb } from "@parley/db"
-import { newId } from "@parley/platform"
+import { newId, withHotSpan } from "@parley/platform"
 import { Clock, Effect } from "effect"
 import type postgres from "postgres"
 import type { LeadInput } from "../engine/lead-capture.ts"
@@ -167,7 +167,7 @@ export const recordFoundLead = (
     yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
     yield* countLead("updated")
     return { id: existing.id, type, outcome: "updated" as const, before }
-  }).pipe(Effect.withSpan("assistant.recordLead"))
+  }).pipe(withHotSpan("assistant.recordLead"))
 
 /**
  * The visitor corrected their number ("sorry, wrong number, it's …"): only what this conversation
