@@ -124,6 +124,9 @@ export const graphMessageBody = (message: GraphMessage): Record<string, unknown>
   }
 }
 
+/** The reason a provider call was aborted when it ran out of time. */
+const timedOut = new Error("provider call timed out")
+
 export const makeGraphClient = (options: GraphClientOptions) => {
   const base = options.baseUrl.replace(/\/+$/, "")
   const timeoutMs = options.timeoutMs ?? 15_000
@@ -135,8 +138,14 @@ export const makeGraphClient = (options: GraphClientOptions) => {
     token: Redacted.Redacted<string>,
     body: unknown,
   ): Effect.Effect<{ readonly status: number; readonly json: unknown } | { readonly failed: string }> =>
-    Effect.promise(async (signal) => {
-      const timeout = AbortSignal.timeout(timeoutMs)
+    Effect.promise(async (interrupted) => {
+      // One signal for the call: aborted by the timeout, or when the fiber is interrupted. A timer
+      // cleared when the call ends, not `AbortSignal.timeout` (whose timer outlives every call and
+      // then builds its error) joined by `AbortSignal.any`: one call per reply, under load.
+      const abort = new AbortController()
+      const timer = setTimeout(() => abort.abort(timedOut), timeoutMs)
+      const onInterrupt = () => abort.abort(interrupted.reason)
+      interrupted.addEventListener("abort", onInterrupt, { once: true })
       try {
         const headers: Record<string, string> = {
           authorization: `Bearer ${Redacted.value(token)}`,
@@ -153,7 +162,7 @@ export const makeGraphClient = (options: GraphClientOptions) => {
               method,
               headers,
               ...(method === "POST" ? { body: JSON.stringify(body) } : {}),
-              signal: AbortSignal.any([signal, timeout]),
+              signal: abort.signal,
             })
             span?.setAttribute("http.response.status_code", response.statusCode)
             return { status: response.statusCode, text: await response.body.text() }
@@ -161,7 +170,10 @@ export const makeGraphClient = (options: GraphClientOptions) => {
         )
         return { status, json: parseJson(text) }
       } catch {
-        return { failed: timeout.aborted ? "timeout" : "connection error" }
+        return { failed: abort.signal.reason === timedOut ? "timeout" : "connection error" }
+      } finally {
+        clearTimeout(timer)
+        interrupted.removeEventListener("abort", onInterrupt)
       }
     })
 
