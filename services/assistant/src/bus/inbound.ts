@@ -153,7 +153,7 @@ export const writeTurns = (tx: postgres.TransactionSql, turns: ReadonlyArray<Tur
  * turn gets the outcome it would have had alone. Its writes are idempotent by `claimStatement`.
  *
  * The batch's turns write concurrently: postgres.js pipelines what they send on the transaction's
- * one connection, so a batch of n turns waits for about one turn's round trips (2–4), not n times
+ * one connection, so a batch of n turns waits for about one turn's round trips (1–3), not n times
  * as many; the server still runs the statements one after another, and each turn's own statements
  * stay in order (`writeTurns`).
  */
