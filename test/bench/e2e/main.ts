@@ -73,25 +73,29 @@ const throughReceiver = async (send: () => Promise<SendRun>, replies = false) =>
     await sleep(20)
   }
   const { arrivals } = await receiverCall<{ arrivals: Record<string, number> }>("GET", "/arrivals")
-  let sent = (await receiverCall<{ replies: number }>("GET", "/count")).replies
+  let count = await receiverCall<{ replies: number; lastReplyAt: number }>("GET", "/count")
   if (replies) {
     const repliesDeadline = Date.now() + 120_000
     for (let quietSince = Date.now(); Date.now() - quietSince < 3_000 && Date.now() < repliesDeadline; ) {
       await sleep(250)
-      const now = (await receiverCall<{ replies: number }>("GET", "/count")).replies
-      if (now !== sent) quietSince = Date.now()
-      sent = now
+      const now = await receiverCall<{ replies: number; lastReplyAt: number }>("GET", "/count")
+      if (now.replies !== count.replies) quietSince = Date.now()
+      count = now
     }
   }
-  return { run, arrivals, replies: sent }
+  return { run, arrivals, replies: count.replies, lastReplyAt: count.lastReplyAt }
 }
 
-/** Throughput (accepted until last delivered), request and accept→delivery latencies. */
-const figures = (run: SendRun, arrivals: Record<string, number>, cpuSeconds: number): Figures => {
+/**
+ * Throughput (accepted until last delivered; with `lastReplyAt`, until the last webhook and the last
+ * reply were both out), request and accept→delivery latencies.
+ */
+const figures = (run: SendRun, arrivals: Record<string, number>, cpuSeconds: number, lastReplyAt = 0): Figures => {
   const delays = [...run.accepted].map(([seq, at]) => (arrivals[seq] as number) - at).sort((a, b) => a - b)
   const lastArrival = Math.max(...Object.values(arrivals))
   return {
     messagesPerSecond: run.accepted.size / ((lastArrival - run.startedAt) / 1000),
+    repliedPerSecond: run.accepted.size / ((Math.max(lastArrival, lastReplyAt) - run.startedAt) / 1000),
     requestP50Ms: percentile(run.latencies, 50),
     requestP99Ms: percentile(run.latencies, 99),
     deliveryP50Ms: percentile(delays, 50),
@@ -213,7 +217,7 @@ const measureLoaded = async (origin: string, processes: ParleyProcesses, dataDir
     return {
       loaded,
       closed: {
-        ...figures(closed.run, closed.arrivals, nodeCpu + postgresCpu),
+        ...figures(closed.run, closed.arrivals, nodeCpu + postgresCpu, closed.lastReplyAt),
         nodeCpuUsPerMessage: (nodeCpu / messages) * 1e6,
         postgresCpuUsPerMessage: (postgresCpu / messages) * 1e6,
         ...writesPerMessage(writesBefore, writesAfter, messages),

@@ -8,7 +8,8 @@
  * - `GET /<version>/<phoneNumberId>`: the provider confirming the token can read the number (the
  *   check `PUT /api/channels/cloud` makes before it stores a channel).
  * - `GET /arrivals`: `{ deliveries, arrivals: { "<n>": time, … } }` since the last `POST /reset`;
- *   `GET /count`: `{ arrived, replies }`, how many distinct n, and how many sends the provider took.
+ *   `GET /count`: `{ arrived, replies, lastReplyAt }`, how many distinct n, how many sends the
+ *   provider took, and when it took the last (0: none).
  *
  *   node receiver.ts <port>
  */
@@ -19,6 +20,7 @@ const now = () => performance.timeOrigin + performance.now()
 let arrivals = new Map<number, number>()
 let deliveries = 0
 let replies = 0
+let lastReplyAt = 0
 
 const server = createServer((request, response) => {
   const chunks: Array<Buffer> = []
@@ -33,6 +35,7 @@ const server = createServer((request, response) => {
       response.writeHead(204).end()
     } else if (request.method === "POST" && url.endsWith("/messages")) {
       replies++
+      lastReplyAt = now()
       response
         .writeHead(200, { "content-type": "application/json" })
         .end(JSON.stringify({ messaging_product: "whatsapp", messages: [{ id: `wamid.reply.${randomUUID()}` }] }))
@@ -44,7 +47,7 @@ const server = createServer((request, response) => {
     } else if (request.method === "GET" && url === "/count") {
       response
         .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify({ arrived: arrivals.size, replies }))
+        .end(JSON.stringify({ arrived: arrivals.size, replies, lastReplyAt }))
     } else if (request.method === "GET" && url === "/arrivals") {
       response
         .writeHead(200, { "content-type": "application/json" })
@@ -53,6 +56,7 @@ const server = createServer((request, response) => {
       arrivals = new Map()
       deliveries = 0
       replies = 0
+      lastReplyAt = 0
       response.writeHead(204).end()
     } else {
       response.writeHead(404).end()

@@ -2,6 +2,8 @@
 
 export interface Figures {
   readonly messagesPerSecond: number
+  /** Until the last webhook and the last reply were both out (the work the CPU figures count). */
+  readonly repliedPerSecond: number
   readonly requestP50Ms: number
   readonly requestP99Ms: number
   /** From the webhook's 200 (accepted) to the message's arrival at the receiver. */
@@ -98,6 +100,9 @@ export const printSummary = (
         2,
         "≥ 0.5",
       )
+    row("messages/s, flat out, webhook and reply both out", (r) => of(r).closed.repliedPerSecond)
+    if (vsDurable(name))
+      row("  / durable baseline's", (r) => of(r).closed.repliedPerSecond / r.durable.closed.repliedPerSecond, 2)
     row("ingress request p50 / p99, ms", (r) => of(r).closed.requestP50Ms, 1)
     row("", (r) => of(r).closed.requestP99Ms, 1)
     row("accept→delivery p50 / p99, ms (flat out)", (r) => of(r).closed.deliveryP50Ms, 1)
