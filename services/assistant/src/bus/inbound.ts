@@ -6,6 +6,7 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type postgres from "postgres"
 import {
   type ChannelTurnKey,
+  type ChannelTurnStart,
   findChannelTurns,
   recentHistory,
   STALE_TURN_RETRIES,
@@ -138,7 +139,11 @@ export interface TurnWrites {
  */
 export const writeTurns = (tx: postgres.TransactionSql, turns: ReadonlyArray<TurnWrites>) => {
   const byCustomer = new Map<string, Array<TurnWrites>>()
-  for (const turn of turns) byCustomer.set(turn.customer, [...(byCustomer.get(turn.customer) ?? []), turn])
+  for (const turn of turns) {
+    const ofOne = byCustomer.get(turn.customer)
+    if (ofOne === undefined) byCustomer.set(turn.customer, [turn])
+    else ofOne.push(turn)
+  }
   return Effect.forEach(
     byCustomer.values(),
     (ofOne) => Effect.forEach(ofOne, (turn) => turn.writes(tx), { discard: true }),
@@ -168,8 +173,12 @@ class TurnCommits extends Context.Service<
   )
 }
 
-/** What a channel turn starts from (`findChannelTurns`), with whether its message was handled. */
-type TurnStart = Awaited<ReturnType<typeof findChannelTurns<{ handled: boolean }>>>[number]
+/** What a channel turn starts from, with whether its message was handled. */
+type TurnStart = ChannelTurnStart<{ handled: boolean }>
+
+/** The turns' reads, one statement for any number of messages. */
+const readTurns = (sql: postgres.Sql) => (keys: ReadonlyArray<ChannelTurnKey>) =>
+  findChannelTurns<{ handled: boolean }>(sql, keys, handledColumn(sql))
 
 /**
  * The reads of turns that start together go as one statement (`BatchQueue`): the records a fetch
@@ -184,9 +193,7 @@ class TurnReads extends Context.Service<TurnReads, (key: ChannelTurnKey) => Effe
     TurnReads,
     Effect.gen(function* () {
       const { sql } = yield* Database
-      const reads = new BatchQueue((keys: ReadonlyArray<ChannelTurnKey>) =>
-        findChannelTurns<{ handled: boolean }>(sql, keys, handledColumn(sql)),
-      )
+      const reads = new BatchQueue(readTurns(sql))
       yield* Effect.addFinalizer(() => Effect.promise(() => reads.close()))
       return TurnReads.of((key) => Effect.promise(() => reads.submit(key)))
     }),
@@ -198,9 +205,7 @@ const turnRead = Effect.map(Effect.all([Effect.serviceOption(TurnReads), Databas
   Option.getOrElse(
     shared,
     () => (key: ChannelTurnKey) =>
-      Effect.promise(() => findChannelTurns<{ handled: boolean }>(sql, [key], handledColumn(sql))).pipe(
-        Effect.map(([start]) => start as TurnStart),
-      ),
+      Effect.promise(() => readTurns(sql)([key])).pipe(Effect.map(([start]) => start as TurnStart)),
   ),
 )
 

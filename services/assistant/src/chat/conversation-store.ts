@@ -6,6 +6,7 @@ import { CONVERSATIONS_CHANNEL } from "../conversations/feed.ts"
 import type { HoldRow } from "../conversations/hold.ts"
 import { type ConversationState, decodeConversationState } from "../engine/state.ts"
 import {
+  type TurnSetup,
   type TurnSetupRow,
   turnSetupColumns,
   turnSetupJoins,
@@ -102,6 +103,13 @@ export interface ChannelTurnKey {
   readonly messageId: string
 }
 
+/** What one channel message's turn starts from (`findChannelTurns`). */
+export interface ChannelTurnStart<Also> {
+  readonly found: StoredConversation | undefined
+  readonly setup: TurnSetup
+  readonly also: Also
+}
+
 /**
  * What the turns of several channel messages start from, in one round trip: for each key, in order,
  * the customer's conversation on that channel (undefined when there is none yet), the organization's
@@ -112,7 +120,7 @@ export const findChannelTurns = async <Also extends object>(
   sql: postgres.Sql,
   keys: ReadonlyArray<ChannelTurnKey>,
   also: postgres.PendingQuery<postgres.Row[]>,
-) => {
+): Promise<ReadonlyArray<ChannelTurnStart<Also>>> => {
   const rows = await sql<Array<TurnSetupRow & (ConversationRow | { id: null }) & Also & { i: string }>>`
     select o.i, ${also}, ${conversationColumns(sql)}, ${turnSetupColumns(sql)}
     from unnest(${keys.map((k) => k.orgId)}::text[], ${keys.map((k) => k.channel)}::text[],
