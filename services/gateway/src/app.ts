@@ -26,7 +26,7 @@ import { GatewayMetrics } from "./metrics.ts"
 import type { ServiceTargets } from "./proxy/upstreams.ts"
 import type { RateLimits } from "./ratelimit/policy.ts"
 import { loadConsoleFiles, registerConsoleRoutes } from "./web/console.ts"
-import { registerWidgetRoutes } from "./web/widget.ts"
+import { loadWidgetFiles, registerWidgetRoutes } from "./web/widget.ts"
 
 export { InProcessDispatcher } from "./proxy/in-process.ts"
 export type { ServiceTargets } from "./proxy/upstreams.ts"
@@ -82,6 +82,11 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     const instanceId = options.instanceId ?? randomUUID()
     const logger = options.logger
     const metrics = options.metrics ?? makeServiceMetrics("gateway")
+    // The front ends' files are read and compressed (off the main thread) while the rest is built.
+    const consoleLoad = loadConsoleFiles(options.consoleDir, logger)
+    const widgetLoad = loadWidgetFiles(options.widgetDir, logger)
+    // Awaited below; a failure before then is not an unhandled rejection.
+    widgetLoad.catch(() => undefined)
     // The request path is plain code for speed (http/README.md), reached through its one service.
     const services = RequestPath.layer(options).pipe(Layer.provideMerge(GatewayMetrics.layer(metrics)))
     const context = yield* Layer.build(services)
@@ -129,10 +134,10 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     const countByIp = path.countByIp
     registerDocsRoutes(app, { publicUrl: options.publicUrl, count: countByIp })
     // The console (docs/contract.md §14): its files, counted per client IP like the docs.
-    const consoleFiles = yield* Effect.promise(() => loadConsoleFiles(options.consoleDir, logger))
+    const consoleFiles = yield* Effect.promise(() => consoleLoad)
     if (consoleFiles !== undefined) registerConsoleRoutes(app, { files: consoleFiles, count: countByIp })
     // The chat widget (§15): the loader and the panel's hashed files, likewise counted per client IP.
-    yield* Effect.promise(() => registerWidgetRoutes(app, { dir: options.widgetDir, logger, count: countByIp }))
+    yield* Effect.promise(() => registerWidgetRoutes(app, { files: widgetLoad, logger, count: countByIp }))
 
     const metricsApp = makeMetricsServer({ service: "gateway", logger, metrics, readiness })
     yield* Effect.addFinalizer(() => Effect.promise(() => Promise.all([app.close(), metricsApp.close()])))

@@ -30,6 +30,8 @@ const CROSS_ORIGIN: Readonly<Record<string, string>> = {
 export interface WidgetRoutesOptions {
   /** The widget's build output; by default `@parley/widget`'s `dist/`. */
   readonly dir?: string | undefined
+  /** The build, already being read (`loadWidgetFiles`); else it is read from `dir`. */
+  readonly files?: Promise<ReadonlyMap<string, StaticFile>>
   readonly logger: ParleyLogger
   /** Counts the request against the rate limits (sets `RateLimit-*`; throws the 429). */
   readonly count: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
@@ -60,8 +62,14 @@ const readBuild = async (dir: string | undefined, logger: ParleyLogger): Promise
   return new Map()
 }
 
+/** Reads the widget's build (by default `@parley/widget`'s `dist/`); empty, and logged, when there is none. */
+export const loadWidgetFiles = (
+  dir: string | undefined,
+  logger: ParleyLogger,
+): Promise<ReadonlyMap<string, StaticFile>> => readBuild(dir ?? widgetDist(), logger)
+
 export const registerWidgetRoutes = async (app: FastifyInstance, options: WidgetRoutesOptions): Promise<void> => {
-  const files = await readBuild(options.dir ?? widgetDist(), options.logger)
+  const files = await (options.files ?? loadWidgetFiles(options.dir, options.logger))
   const onRequest = options.count
 
   const { widgetLoader, widgetModule } = gatewayRoutes.routes
