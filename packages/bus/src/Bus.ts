@@ -61,5 +61,12 @@ export class OutboxWriter extends Context.Service<
   {
     /** Appends records inside the caller's transaction: they reach the bus iff it commits. */
     append(tx: postgres.TransactionSql, records: ReadonlyArray<OutgoingRecord>): Effect.Effect<void>
+    /**
+     * True when `append` writes the bus's own log (the single-node bus): the records are on the bus
+     * when the transaction commits, with no relay in between. A service that writes a row and then
+     * publishes may then do both in one transaction and publish nothing on its own; on Kafka (false)
+     * the relay's extra hop would cost more than the transaction it saves.
+     */
+    readonly direct: boolean
   }
 >()("@parley/bus/OutboxWriter") {}

@@ -71,6 +71,7 @@ export const tracedBus = (bus: BusService): BusService => ({
 
 /** An outbox whose records carry the appender's trace, kept until the relay publishes them. */
 export const tracedOutbox = (outbox: OutboxService): OutboxService => ({
+  direct: outbox.direct,
   append: (tx, records) =>
     tracingEnabled()
       ? Effect.flatMap(withTraceHeaders(records), (traced) => outbox.append(tx, traced))

@@ -1,3 +1,4 @@
+import { Topics } from "@parley/contracts"
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { DeliveryHeaders, verify } from "@parley/webhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -69,6 +70,16 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
         responseStatus: 200,
         error: null,
       })
+      if (kind === "single-node") {
+        // The attempt's log row and the record it published committed together (one transaction).
+        const rows = await harness.db.sql<Array<{ logged: string; published: string }>>`
+          select l.xmin::text as logged, r.xmin::text as published
+          from dispatcher.attempt_log l, parley_bus.records r
+          where l.delivery_id = ${expectedId} and r.topic = ${Topics.dispatchAttempts}
+            and r.value like ${`%${expectedId}%`}`
+        expect(rows).toHaveLength(1)
+        expect(rows[0]?.logged).toBe(rows[0]?.published)
+      }
     })
 
     it("sends nothing to a disabled webhook, nor to one not subscribed to the event", async () => {

@@ -40,6 +40,7 @@ export const outboxWriterLayer = (options: OutboxOptions): Layer.Layer<OutboxWri
     const table = `${quoteIdentifier(options.schema)}.outbox`
     return OutboxWriter.of(
       tracedOutbox({
+        direct: false,
         append: (tx, records) =>
           records.length === 0
             ? Effect.void

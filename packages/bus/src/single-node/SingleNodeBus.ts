@@ -111,6 +111,7 @@ const make = (options: SingleNodeBusOptions) =>
     })
 
     const outbox = OutboxWriter.of({
+      direct: true,
       append: (tx: postgres.TransactionSql, records) => Effect.promise(() => appendInTransaction(tx, topics, records)),
     })
 

@@ -15,6 +15,11 @@ interface AttemptKey {
   readonly attempt: number
 }
 
+/** An attempt and what came of it, as the log keeps it. */
+export interface LoggedOutcome extends AttemptKey {
+  readonly outcome: AttemptOutcome
+}
+
 /** How long an attempt is remembered: far longer than any record stays uncommitted. */
 export const AttemptLogRetentionMs = 24 * 60 * 60 * 1000
 
@@ -33,7 +38,7 @@ export class AttemptLog {
   readonly #schema: string
 
   readonly #finds: BatchQueue<AttemptKey, LogRow | undefined>
-  readonly #outcomes: BatchQueue<AttemptKey & { readonly outcome: AttemptOutcome }, undefined>
+  readonly #outcomes: BatchQueue<LoggedOutcome, undefined>
 
   constructor(sql: postgres.Sql, schema: string) {
     this.#sql = sql
@@ -48,13 +53,8 @@ export class AttemptLog {
       const found = new Map(rows.map((row) => [`${row.delivery_id}/${row.attempt}`, row]))
       return keys.map((k) => found.get(`${k.deliveryId}/${k.attempt}`))
     })
-    // The batch travels as one JSON text (array literals would escape every quote in it again).
     this.#outcomes = new BatchQueue(async (entries) => {
-      await sql`
-        insert into ${sql(schema)}.attempt_log (delivery_id, attempt, outcome)
-        select e."deliveryId", e.attempt, e.outcome::text
-        from jsonb_to_recordset(${JSON.stringify(entries)}::text::jsonb) as e("deliveryId" text, attempt int, outcome jsonb)
-        on conflict (delivery_id, attempt) do nothing`
+      await this.insertStatement(sql, entries)
       return entries.map(() => undefined)
     })
   }
@@ -68,6 +68,18 @@ export class AttemptLog {
 
   async record(deliveryId: string, attempt: number, outcome: AttemptOutcome): Promise<void> {
     await this.#outcomes.submit({ deliveryId, attempt, outcome })
+  }
+
+  /**
+   * The statement that logs `entries` on `sql` (the pool, or a transaction the caller runs), not yet
+   * sent. The batch travels as one JSON text (array literals would escape every quote in it again).
+   */
+  insertStatement(sql: postgres.Sql | postgres.TransactionSql, entries: ReadonlyArray<LoggedOutcome>) {
+    return sql`
+      insert into ${sql(this.#schema)}.attempt_log (delivery_id, attempt, outcome)
+      select e."deliveryId", e.attempt, e.outcome::text
+      from jsonb_to_recordset(${JSON.stringify(entries)}::text::jsonb) as e("deliveryId" text, attempt int, outcome jsonb)
+      on conflict (delivery_id, attempt) do nothing`
   }
 
   async deleteExpired(now = Date.now()): Promise<number> {

@@ -4,7 +4,7 @@ import { outsideTrace, withActiveTrace } from "@parley/platform"
 import { Effect } from "effect"
 import { type DispatchTarget, isDeliverableTo, type WebhookDirectory } from "../webhooks/webhook-directory.ts"
 import { type AttemptContext, attemptDelivery, recordsOf } from "./attempt.ts"
-import type { AttemptLog } from "./attempt-log.ts"
+import type { AttemptLog, LoggedOutcome } from "./attempt-log.ts"
 import type { ParkedDeliveries } from "./parked-deliveries.ts"
 import {
   type AttemptClass,
@@ -20,6 +20,11 @@ export interface AttemptRunnerParts {
   readonly parked: ParkedDeliveries
   /** Publishes through a group commit shared by every handler of this process. */
   readonly publish: (records: ReadonlyArray<OutgoingRecord>) => Promise<void>
+  /**
+   * Logs an attempt's outcome and publishes the records it leads to, in that order: once the log
+   * holds the attempt, a redelivered record publishes from it instead of making the attempt again.
+   */
+  readonly settle: (logged: LoggedOutcome, records: ReadonlyArray<OutgoingRecord>) => Promise<void>
   readonly attempts: AttemptContext
   /** Runs a log effect (the runner is plain async code; logging goes through the service's logger). */
   readonly log: (effect: Effect.Effect<void>) => void
@@ -116,9 +121,11 @@ export class AttemptRunner {
     } finally {
       slot.release()
     }
-    await parts.attemptLog.record(delivery.deliveryId, delivery.attempt, outcome)
-    // Published through a group commit shared by every handler: each record says its own trace.
-    await parts.publish(withActiveTrace(recordsOf(delivery, outcome)))
+    // Through a group commit shared by every handler: each record says its own trace.
+    await parts.settle(
+      { deliveryId: delivery.deliveryId, attempt: delivery.attempt, outcome },
+      withActiveTrace(recordsOf(delivery, outcome)),
+    )
   }
 
   /** Claims as many of the lane's parked deliveries as it has free places, until none are left. */

@@ -4,14 +4,14 @@
  * deliveries and their sweep, the group commit of what attempts publish, the `AttemptRunner` —
  * and the rest of the dispatcher reaches all of it through `deliver`, one Promise per bus record.
  */
-import { Bus, type OutgoingRecord } from "@parley/bus"
+import { Bus, OutboxWriter, type OutgoingRecord } from "@parley/bus"
 import type { DeliveryRecord } from "@parley/contracts"
-import { Database } from "@parley/db"
+import { atCommit, Database, makeGroupCommit } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
 import { BatchQueue } from "@parley/platform"
-import { Context, Effect, Layer, Schedule } from "effect"
+import { Context, Effect, Layer, Option, Schedule } from "effect"
 import { type DispatchTarget, WebhookDirectory } from "../webhooks/webhook-directory.ts"
-import { AttemptLog } from "./attempt-log.ts"
+import { AttemptLog, type LoggedOutcome } from "./attempt-log.ts"
 import { AttemptRunner } from "./attempt-runner.ts"
 import { ParkedDeliveries } from "./parked-deliveries.ts"
 import type { AttemptDelays } from "./schedule.ts"
@@ -26,6 +26,33 @@ import {
 /** How often parked deliveries are looked for while some are known, and at idle. */
 const ParkedSweepBusyMs = 2_000
 const ParkedSweepIdleMs = 15_000
+
+/**
+ * On the single-node bus (`OutboxWriter.direct`), an attempt's log row and the records it publishes
+ * are one transaction, shared by the attempts that finish together: one commit where there were two
+ * (the log's insert, then the bus's append), and the same order for a redelivery to find — the
+ * records are on the bus exactly when the log holds the attempt. Both statements go with the COMMIT
+ * (`atCommit`), so the transaction makes no more round trips than the two commits did.
+ */
+const settleInOneTransaction = (attemptLog: AttemptLog, outbox: OutboxWriter["Service"]) =>
+  Effect.gen(function* () {
+    const commits = yield* makeGroupCommit(
+      (tx, items: ReadonlyArray<{ readonly logged: LoggedOutcome; readonly records: ReadonlyArray<OutgoingRecord> }>) =>
+        Effect.gen(function* () {
+          const logged = items.map((item) => item.logged)
+          if (!atCommit(tx, () => attemptLog.insertStatement(tx, logged))) {
+            yield* Effect.promise(() => attemptLog.insertStatement(tx, logged).execute())
+          }
+          yield* outbox.append(
+            tx,
+            items.flatMap((item) => item.records),
+          )
+          return items.map(() => undefined)
+        }),
+    )
+    return (logged: LoggedOutcome, records: ReadonlyArray<OutgoingRecord>): Promise<void> =>
+      Effect.runPromise(commits.submit({ logged, records }))
+  })
 
 export interface DeliveriesOptions {
   /** The dispatcher's Postgres schema. */
@@ -77,6 +104,17 @@ export class Deliveries extends Context.Service<
           await Effect.runPromise(bus.publish(records))
           return records.map(() => undefined)
         })
+        const publish = async (records: ReadonlyArray<OutgoingRecord>) => {
+          await publisher.submitAll(records)
+        }
+        const outbox = yield* Effect.serviceOption(OutboxWriter)
+        const settle =
+          Option.isSome(outbox) && outbox.value.direct
+            ? yield* settleInOneTransaction(attemptLog, outbox.value)
+            : async (logged: LoggedOutcome, records: ReadonlyArray<OutgoingRecord>) => {
+                await attemptLog.record(logged.deliveryId, logged.attempt, logged.outcome)
+                await publish(records)
+              }
         const parked = new ParkedDeliveries(sql, options.schema, options.timeoutMs)
         const logWith = Effect.runForkWith(yield* Effect.context<never>())
         const runner = new AttemptRunner(
@@ -84,9 +122,8 @@ export class Deliveries extends Context.Service<
             directory,
             attemptLog,
             parked,
-            publish: async (records) => {
-              await publisher.submitAll(records)
-            },
+            publish,
+            settle,
             attempts: { egress, userAgent: options.userAgent, schedule: options.schedule },
             log: (effect) => void logWith(effect),
           },
