@@ -49,6 +49,9 @@ const settleInOneTransaction = (attemptLog: AttemptLog, outbox: OutboxWriter["Se
           )
           return items.map(() => undefined)
         }),
+      // One at a time: the POST is already made, so waiting out one transaction costs the receiver
+      // nothing, and the next batch gathers every attempt that finished meanwhile.
+      { maxConcurrent: 1 },
     )
     return (logged: LoggedOutcome, records: ReadonlyArray<OutgoingRecord>): Promise<void> =>
       Effect.runPromise(commits.submit({ logged, records }))
