@@ -240,7 +240,7 @@ describe("the console's customer screens", () => {
     )
 
     await open(page, "/console/leads", "Leads")
-    const row = page.getByRole("row").filter({ hasText: "+14155550177" })
+    const row = page.getByRole("row").filter({ hasText: "+1 415 555 0177" })
     await visible(row.getByText("Callback requested"))
     await page.getByLabel("Type").selectOption("DEMO_REQUESTED")
     await visible(page.getByText("No leads of type “Demo requested”."))
