@@ -240,7 +240,7 @@ describe("the console's customer screens", () => {
     )
 
     await open(page, "/console/leads", "Leads")
-    const row = page.getByRole("row").filter({ hasText: "+14155550177" })
+    const row = page.getByRole("row").filter({ hasText: "+1 415 555 0177" })
     await visible(row.getByText("Callback requested"))
     await page.getByLabel("Type").selectOption("DEMO_REQUESTED")
     await visible(page.getByText("No leads of type “Demo requested”."))
@@ -295,14 +295,27 @@ describe("the console's customer screens", () => {
     await visible(cloudSection.getByText(/The cloud channel is the sandbox above, which is connected/))
     expect(await cloudSection.getByText("not connected", { exact: true }).count()).toBe(0)
 
+    // No name is sent unless one is written: the field offers an example, it holds none.
+    const nameField = sandbox.getByLabel("Customer name (optional)")
+    expect(await nameField.inputValue()).toBe("")
+    expect(await nameField.getAttribute("placeholder")).toBe("Sam Rivera")
     await sandbox.getByLabel("Customer number").fill("+1 415 555 0164")
-    await sandbox.getByLabel("Customer name (optional)").fill("Sam Rivera")
+    await nameField.fill("Sam Rivera")
     await sandbox.getByLabel("Customer's message").fill("Hi, I'm Sam. Please call me back.")
     await sandbox.getByRole("button", { name: "Send as customer" }).click()
     const log = sandbox.getByRole("log", { name: "Sandbox conversation" })
     await visible(log.getByText("Hi, I'm Sam. Please call me back."))
     // The assistant's answer, reported sent, delivered, then read by the sandbox.
     await visible(log.locator(".bubble-assistant").getByText("read", { exact: true }), 20_000)
+
+    // The transcript follows the number field, with nothing sent: another number's (empty) conversation,
+    // then this one's again.
+    await sandbox.getByLabel("Customer number").fill("+1 415 555 0177")
+    await visible(log.getByText("No messages with +1 415 555 0177 yet."))
+    expect(await log.getByText("Hi, I'm Sam. Please call me back.").count()).toBe(0)
+    await sandbox.getByLabel("Customer number").fill("+1 415 555 0164")
+    await visible(log.getByText("Hi, I'm Sam. Please call me back."))
+    expect(await log.getByText(/No messages with/).count()).toBe(0)
     await sandbox.getByRole("heading", { name: "Simulate a customer" }).scrollIntoViewIfNeeded()
     await saveScreenshot(page, "console-sandbox")
 

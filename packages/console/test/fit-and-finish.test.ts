@@ -261,7 +261,7 @@ describe("feedback and forms", () => {
     const { page } = admin
     await open(page, "/console/leads", "Leads")
     await page.getByLabel("Type").selectOption("BOOKING")
-    await visible(page.getByRole("row").filter({ hasText: "+14155550177" }))
+    await visible(page.getByRole("row").filter({ hasText: "+1 415 555 0177" }))
     const [download] = await Promise.all([
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Export “Booking” leads as CSV" }).click(),
@@ -271,6 +271,28 @@ describe("feedback and forms", () => {
     expect(csv).not.toContain("14155550100")
     expect(download.suggestedFilename()).toMatch(/^leads-booking-\d{4}-\d{2}-\d{2}\.csv$/)
     await admin.watch.expectClean()
+  })
+})
+
+describe("leads on a phone", () => {
+  it("reads each lead at 375 px as a card, with the number written for reading and the source in words", async () => {
+    const { page, context, watch } = await parley.newPage()
+    await page.setViewportSize({ width: 375, height: 800 })
+    await parley.signIn(page, parley.demo.adminEmail, parley.demo.adminPassword)
+    await open(page, "/console/leads", "Leads")
+    const dana = page.getByRole("row").filter({ hasText: "Dana" })
+    await visible(dana)
+    // Every column of the row is there to read, none cut off: the type included.
+    await visible(dana.getByRole("link", { name: "+1 415 555 0100" }))
+    await visible(dana.getByText("Callback requested"))
+    await visible(dana.getByText("Website chat"))
+    await visible(page.getByRole("row").filter({ hasText: "Sam Lee" }).getByText("Website booking"))
+    expect(await page.getByRole("cell", { name: "chat", exact: true }).count()).toBe(0)
+    // Nothing scrolls sideways, not even the table's own region (no `scrollable` allowed here).
+    await expectNothingCutOff(page, { screen: "leads at 375 px" })
+    await saveScreenshot(page, "console-leads-phone")
+    await watch.expectClean()
+    await context.close()
   })
 })
 
@@ -309,7 +331,7 @@ describe("members", () => {
     expect(await page.getByText("Invite your team").count()).toBe(0)
     const nav = page.getByRole("navigation", { name: "Console" })
     await nav.getByRole("link", { name: "Leads" }).click()
-    await visible(page.getByRole("row").filter({ hasText: "+14155550100" }))
+    await visible(page.getByRole("row").filter({ hasText: "+1 415 555 0100" }))
     await visible(page.getByRole("button", { name: "Export all leads as CSV" }))
     await nav.getByRole("link", { name: "Bookings" }).click()
     await visible(page.getByRole("row").filter({ hasText: "Sam Lee" }))

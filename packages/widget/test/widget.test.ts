@@ -20,6 +20,9 @@ const SERVICES = ["check-up", "cleaning", "whitening"]
 
 /** `YYYY-MM-DD` `days` from today (UTC, the organization's zone here). */
 const dayFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10)
+/** The calendar day after and before `date` (`YYYY-MM-DD`). */
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)
+const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10)
 /** The day the booking form opens on: today until its last slot (16:30 UTC) has started, then tomorrow. */
 const firstFreeDay = () => {
   const now = new Date()
@@ -378,6 +381,57 @@ describe("booking through the form", () => {
     expect(await v.page.locator("parley-widget .confirmation").textContent()).toContain("14:00")
     await done(v)
   })
+
+  /**
+   * A browser and an organization whose dates differ at every moment: UTC−12 and UTC+14 are 26 hours
+   * apart. The form must ask Parley for no day it calls past (a 400 would be a console error, which
+   * `done` refuses) and offer the organization's today, whichever side the browser is on.
+   */
+  for (const [browserZone, orgZone, side] of [
+    ["Etc/GMT+12", "Etc/GMT-14", "behind"],
+    ["Etc/GMT-14", "Etc/GMT+12", "ahead of"],
+  ] as const) {
+    it(`offers the organization's today, not the browser's, when the browser's date is ${side} it`, async () => {
+      await openEveryDay(bed.parley.url, bed.adminKey, SERVICES, orgZone)
+      try {
+        const v = await visitor({ context: { timezoneId: browserZone } })
+        // The browser's clock runs from now: what matters is its zone, and that Parley's clock rules.
+        await v.page.clock.install({ time: new Date() })
+        await v.page.goto(site.origin)
+        const orgToday = new Intl.DateTimeFormat("en-CA", { timeZone: orgZone }).format(new Date())
+        const browserToday = await v.page.evaluate(() => new Intl.DateTimeFormat("en-CA").format(new Date()))
+        expect(browserToday).not.toBe(orgToday)
+        await openPanel(v.page)
+        await expect.poll(() => bookTab(v.page).isVisible()).toBe(true)
+        await bookTab(v.page).click()
+        await expect.poll(() => v.page.getByLabel("Date").getAttribute("min")).toBe(orgToday)
+        // Today while it has a free time (the last slot starts at 16:30 there), else the next day.
+        const orgMinutes = Number(
+          new Intl.DateTimeFormat("en-GB", { timeZone: orgZone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+            .format(new Date())
+            .replace(":", ""),
+        )
+        const expected = orgMinutes < 1630 ? orgToday : dayAfter(orgToday)
+        await expect.poll(() => v.page.getByLabel("Date").inputValue()).toBe(expected)
+        await expect.poll(() => v.page.getByRole("radio").count()).toBeGreaterThan(0)
+        expect(await v.page.getByText(`(${orgZone})`).isVisible()).toBe(true)
+
+        // A day before the organization's today, typed in: said in the form, not asked of Parley, and
+        // the form goes on working.
+        await v.page.getByLabel("Date").fill(dayBefore(orgToday))
+        await expect
+          .poll(() => v.page.getByRole("alert").filter({ hasText: "Please choose a date from today on." }).isVisible())
+          .toBe(true)
+        expect(await v.page.getByRole("radio").count()).toBe(0)
+        await v.page.getByLabel("Date").fill(dayAfter(orgToday))
+        await expect.poll(() => v.page.getByRole("radio").count()).toBeGreaterThan(0)
+        expect(await v.page.getByText("Please choose a date from today on.").count()).toBe(0)
+        await done(v)
+      } finally {
+        await openEveryDay(bed.parley.url, bed.adminKey, SERVICES)
+      }
+    })
+  }
 
   it("opens on the next day with a free time once today's hours are over, and still offers today", async () => {
     // A zone where it is now 20:xx, three hours after the 17:00 closing (Etc/GMT-N is UTC+N).

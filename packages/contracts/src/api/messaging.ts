@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ChannelKind } from "../bus/channel.ts"
+import { PageLimit } from "./page-limit.ts"
 
 /**
  * The bodies of the messaging part of the private API (docs/contract.md §9) and of the bridge channel's
@@ -105,9 +106,7 @@ export const MessageRecord = Schema.Struct({
 })
 export type MessageRecord = typeof MessageRecord.Type
 
-const LimitParam = Schema.optionalKey(
-  Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 100 })),
-)
+const LimitParam = Schema.optionalKey(PageLimit)
 
 export const ListMessagesQuery = Schema.Struct({
   phone: Schema.optionalKey(HumanPhoneNumber),

@@ -3,6 +3,7 @@ import { DeliveryReason } from "../bus/dispatch.ts"
 import { EventCatalogue, EventDataSchemas, EventName } from "../events.ts"
 import { DeliveryId, EventId, WebhookId } from "../ids.ts"
 import { IsoTimestamp } from "../values.ts"
+import { PageLimit } from "./page-limit.ts"
 
 /**
  * Bodies of the webhook-registry API (docs/contract.md §5). The request schemas hold every rule of a
@@ -173,9 +174,7 @@ export const ListDeliveriesResponse = Schema.Struct({
  * `cursor`, `status` one of the outcomes.
  */
 export const ListDeliveriesQuery = Schema.Struct({
-  limit: Schema.optionalKey(
-    Schema.String.check(Schema.isPattern(/^0*(?:[1-9][0-9]?|100)$/u, { expected: "an integer 1–100" })),
-  ),
+  limit: Schema.optionalKey(PageLimit),
   cursor: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(DeliveryOutcome),
 })

@@ -50,7 +50,7 @@ export const deliveryHandlers = (ctx: RouteContext) =>
           if (after === undefined) return yield* new InvalidCursor()
         }
         const page = {
-          limit: query.limit === undefined ? 50 : Number(query.limit),
+          limit: query.limit ?? 50,
           ...(after === undefined ? {} : { after }),
           ...(query.status === undefined ? {} : { status: query.status }),
         }

@@ -4,7 +4,7 @@
  * with no provider account. "Simulate a customer" writes to the sandbox number as a customer would
  * and shows the conversation: the assistant's replies and the statuses the sandbox reports.
  */
-import { useRef, useState } from "preact/hooks"
+import { useEffect, useRef, useState } from "preact/hooks"
 import { type Answer, api, unwrap } from "../../api/client.ts"
 import { ConfirmButton } from "../../ui/confirm.tsx"
 import { focusFirstInvalid, TextField } from "../../ui/fields.tsx"
@@ -61,23 +61,35 @@ const statusBadge = (status: string) =>
 
 /** How long after a customer's message the conversation is read again, every second. */
 const FOLLOW_MS = 15_000
+/** How long the number field must rest before the transcript switches to that number. */
+const TYPING_PAUSE_MS = 400
 
 export const SimulateCustomer = ({ channel }: { channel: Channel }) => {
   const [from, setFrom] = useState("+1 415 555 0123")
-  const [name, setName] = useState("Sam Rivera")
+  // Empty, not a sample name: whatever is here is sent as the customer's name, so it must be chosen.
+  const [name, setName] = useState("")
   const [text, setText] = useState("")
   const [error, setError] = useState<string | undefined>(undefined)
   const [followUntil, setFollowUntil] = useState(0)
+  // The transcript follows the number field, read once typing pauses rather than at every keystroke.
   const [watched, setWatched] = useState(from)
+  useEffect(() => {
+    const settle = setTimeout(() => setWatched(from), TYPING_PAUSE_MS)
+    return () => clearTimeout(settle)
+  }, [from])
   const action = useAction()
   const form = useRef<HTMLFormElement>(null)
   const list = useRef<HTMLDivElement>(null)
   const digits = watched.replace(/[^0-9]/g, "")
+  // Each answer names the number it is for: another number's conversation is never shown under this one.
   const conversation = useLoad(
-    () =>
-      digits.length < 7
-        ? Promise.resolve({ data: [] as Array<Message>, nextCursor: null })
-        : unwrap(api.GET("/api/messages", { params: { query: { phone: digits, limit: "30" } } })),
+    async () => ({
+      digits,
+      messages:
+        digits.length < 7
+          ? []
+          : (await unwrap(api.GET("/api/messages", { params: { query: { phone: digits, limit: "30" } } }))).data,
+    }),
     [digits],
   )
   useInterval(
@@ -112,7 +124,8 @@ export const SimulateCustomer = ({ channel }: { channel: Channel }) => {
     conversation.reload()
     setTimeout(() => list.current?.scrollTo({ top: list.current.scrollHeight }), 50)
   }
-  const lines = [...(conversation.data?.data ?? [])].reverse()
+  const shown = conversation.data?.digits === digits ? conversation.data.messages : undefined
+  const lines: Array<Message> = [...(shown ?? [])].reverse()
   return (
     <div class="simulate">
       <h3>Simulate a customer</h3>
@@ -133,11 +146,19 @@ export const SimulateCustomer = ({ channel }: { channel: Channel }) => {
             error={error?.startsWith("Enter") ? error : undefined}
             autoComplete="off"
           />
-          <TextField label="Customer name (optional)" value={name} onValue={setName} autoComplete="off" />
+          <TextField
+            label="Customer name (optional)"
+            value={name}
+            onValue={setName}
+            placeholder="Sam Rivera"
+            autoComplete="off"
+          />
         </div>
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the transcript scrolls, so it must take the focus */}
         <div class="chat" ref={list} tabIndex={0} role="log" aria-label="Sandbox conversation" aria-live="polite">
-          {lines.length === 0 ? (
+          {shown === undefined ? (
+            <p class="muted">Reading the conversation with {watched}…</p>
+          ) : lines.length === 0 ? (
             <p class="muted">No messages with {watched} yet. Say hello, ask about opening hours, or ask to book.</p>
           ) : (
             <ol>

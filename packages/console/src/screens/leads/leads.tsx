@@ -7,11 +7,12 @@ import { type Answer, ApiFailure, api, type paths, unwrap } from "../../api/clie
 import { may } from "../../session.ts"
 import { readWithProgress, saveFile } from "../../ui/download.ts"
 import { SelectField } from "../../ui/fields.tsx"
-import { formatDay, formatPhone, formatTime } from "../../ui/format.ts"
+import { formatDay, formatTime } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
 import { Pager, usePaging } from "../../ui/pager.tsx"
+import { readablePhone } from "../../ui/phone.ts"
 
 type LeadType = NonNullable<NonNullable<paths["/api/leads"]["get"]["parameters"]["query"]>["type"]>
 
@@ -24,6 +25,15 @@ const TYPES: ReadonlyArray<{ value: LeadType; label: string }> = [
 const typeLabel = (type: string) => TYPES.find((t) => t.value === type)?.label ?? type
 
 type Lead = Answer<"/api/leads", "get">["data"][number]
+
+/** Where the lead came from, in the console's words for those places (the API's `source` codes). */
+const SOURCES: Readonly<Record<string, string>> = {
+  chat: "Website chat",
+  booking: "Website booking",
+  cloud: "Cloud channel",
+  bridge: "Bridge channel",
+}
+const sourceLabel = (source: string) => SOURCES[source] ?? source
 
 const bookingText = (booking: Lead["booking"]) =>
   booking === null ? "—" : `${booking.service}, ${formatDay(booking.date)} ${booking.time}`
@@ -118,7 +128,8 @@ const LeadsScreen = () => {
           </EmptyState>
         ) : (
           <TableScroll label="Leads">
-            <table>
+            {/* On a phone each lead is a card: its number, then each value under its column's name (`cards`). */}
+            <table class="cards">
               <thead>
                 <tr>
                   <th scope="col">Phone</th>
@@ -134,14 +145,18 @@ const LeadsScreen = () => {
                   <tr key={lead.id}>
                     <th scope="row" class="nowrap">
                       <a href={`/console/messages?phone=${encodeURIComponent(lead.phone)}`}>
-                        {formatPhone(lead.phone)}
+                        {readablePhone(lead.phone)}
                       </a>
                     </th>
-                    <td>{lead.name === "" ? <span class="muted">—</span> : lead.name}</td>
-                    <td>{typeLabel(lead.type)}</td>
-                    <td>{bookingText(lead.booking)}</td>
-                    <td>{lead.source}</td>
-                    <td class="nowrap">{formatTime(lead.updatedAt)}</td>
+                    <td data-label="Name">{lead.name === "" ? <span class="muted">—</span> : lead.name}</td>
+                    <td class="nowrap" data-label="Type">
+                      {typeLabel(lead.type)}
+                    </td>
+                    <td data-label="Booking">{bookingText(lead.booking)}</td>
+                    <td data-label="Source">{sourceLabel(lead.source)}</td>
+                    <td class="nowrap" data-label="Updated">
+                      {formatTime(lead.updatedAt)}
+                    </td>
                   </tr>
                 ))}
               </tbody>

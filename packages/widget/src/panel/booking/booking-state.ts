@@ -93,10 +93,12 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
   /** Whether this key may read slots, and what the organization offers; once per panel. */
   const discover = async (): Promise<void> => {
     if (availability.value !== "unknown") return
-    // The visitor's today by Parley's clock; a day before the organization's is refused as past (400):
-    // then tomorrow in UTC, which no zone's today is after.
-    let day = calendarDate(api.now())
     for (let attempt = 0; attempt < 2; attempt++) {
+      // The organization's zone, and so its today, is not known before this answer: ask for tomorrow in
+      // UTC, which no zone's today is after (UTC+14 at most reaches it), so that Parley never calls it
+      // past. The visitor's own date is behind the organization's west of it (400 "date is in the
+      // past"). A visitor's clock that is days off still gets a 400 once: the answer's Date corrects it.
+      const day = nextDay(calendarDate(api.now(), "UTC"))
       try {
         const answer = await api.slots(day, undefined)
         learn(answer)
@@ -110,10 +112,7 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
         return
       } catch (error) {
         const failure = failureOf(error)
-        if (failure.kind === "refused" && failure.status === 400 && attempt === 0) {
-          day = nextDay(calendarDate(api.now(), "UTC"))
-          continue
-        }
+        if (failure.kind === "refused" && failure.status === 400 && attempt === 0) continue
         // 403: no bookings:read. Unreachable or limited: booking stays hidden until the next open.
         if (failure.kind === "refused") availability.value = "unavailable"
         return
@@ -151,9 +150,25 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
     }
   }
 
+  /** The organization's today by Parley's clock now (the panel may stay open across its midnight). */
+  const refreshToday = () => {
+    if (timezone.value !== "") today.value = calendarDate(api.now(), timezone.value)
+  }
+
   const loadSlots = async (): Promise<void> => {
     if (date.value === "" || service.value === "") return
     const [wantedDate, wantedService] = [date.value, service.value]
+    refreshToday()
+    if (wantedDate < today.value) {
+      // A day the organization calls past (typed, or kept open across its midnight): said, not asked.
+      batch(() => {
+        slots.value = undefined
+        time.value = ""
+        problem.value = undefined
+        message.value = "pastDate"
+      })
+      return
+    }
     batch(() => {
       loadingSlots.value = true
       problem.value = undefined
@@ -172,8 +187,12 @@ export const makeBookingState = (api: PublicApi, host: Pick<PanelHost, "emit" | 
       const failure = failureOf(error)
       batch(() => {
         slots.value = undefined
-        if (failure.kind === "refused" && failure.status === 400) message.value = "pastDate"
-        else if (failure.kind === "refused" && failure.status < 500) message.value = "bookingUnavailable"
+        // Parley's own word on the day: a past date (by its clock, in the organization's zone) or a
+        // service no longer offered — said in the form, which stays usable for another choice.
+        if (failure.kind === "refused" && failure.status === 400) {
+          refreshToday()
+          message.value = /\bpast\b/i.test(failure.message) ? "pastDate" : "checkDetails"
+        } else if (failure.kind === "refused" && failure.status < 500) message.value = "bookingUnavailable"
         else problem.value = { failure, retry: () => void loadSlots() }
       })
     } finally {
