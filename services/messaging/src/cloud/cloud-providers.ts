@@ -4,7 +4,7 @@ import type { StoredChannel } from "../channels/repository.ts"
 import { TokenBox } from "../channels/token-box.ts"
 import { makeSandboxProvider } from "../sandbox/provider.ts"
 import { type GraphClient, makeGraphClient } from "./graph-client.ts"
-import { type CloudProvider, graphProvider } from "./provider.ts"
+import { type CloudProvider, graphProvider, tokenOpener } from "./provider.ts"
 
 /**
  * The messaging provider's side of cloud channels: the Graph API client (connecting a channel asks
@@ -28,12 +28,12 @@ export class CloudProviders extends Context.Service<
       CloudProviders,
       Effect.gen(function* () {
         const { sql } = yield* Database
-        const box = yield* TokenBox
+        const openToken = tokenOpener(yield* TokenBox)
         const graph = makeGraphClient({ baseUrl: options.baseUrl, version: options.version })
         const sandbox = makeSandboxProvider(sql, options.sandboxReports)
         return CloudProviders.of({
           graph,
-          of: (channel) => (channel.sandbox ? sandbox(channel) : graphProvider(graph, box, channel)),
+          of: (channel) => (channel.sandbox ? sandbox(channel) : graphProvider(graph, openToken, channel)),
         })
       }),
     )
