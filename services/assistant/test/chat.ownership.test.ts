@@ -9,6 +9,7 @@ import {
   admin,
   call,
   futureWeekday,
+  leadEventsOf,
   newOrg,
   type RunningApp,
   startApp,
@@ -85,6 +86,41 @@ describe("a corrected number", () => {
     const first = await chat(orgId, "I'm Cleo, 415 555 0101")
     await chat(orgId, "oops, wrong number, it's 415 555 0102", first.sessionId)
     expect((await leadsOf(orgId)).map((lead) => lead.phone)).toEqual(["14155550102"])
+  })
+})
+
+describe("a number typed into the widget", () => {
+  it("never renames another customer's lead, nor tells the typist what that lead holds", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(3)
+    const ana = await chat(orgId, `I'm Ana, 415 555 0190. Can I book a consultation on ${date} at 11:00?`)
+    expect(ana.reply.text).toMatch(/You're booked, Ana/)
+    // A stranger, in a conversation of their own, types Ana's number under another name.
+    const response = await widget(app, orgId, "POST", "/api/public/chat", {
+      message: "I'm Mallory, please call me back on 415 555 0190",
+    })
+    expect(response.statusCode).toBe(200)
+    const answer = response.json() as { lead: { id: string; type: string } | null }
+    // What this turn asked for, not the BOOKING the lead holds.
+    expect(answer.lead?.type).toBe("CALLBACK_REQUESTED")
+    const leads = await leadsOf(orgId)
+    expect(leads).toMatchObject([{ phone: "14155550190", name: "Ana", type: "BOOKING" }])
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.map((event) => event.data.name)).not.toContain("Mallory")
+  })
+
+  it("is the conversation's own once it created the lead: a later name there replaces the first", async () => {
+    const orgId = newOrg()
+    const first = await chat(orgId, "I'm Sam, please call me back on 415 555 0191")
+    await chat(orgId, "Actually my name is Samuel", first.sessionId)
+    expect(await leadsOf(orgId)).toMatchObject([{ phone: "14155550191", name: "Samuel" }])
+  })
+
+  it("fills a lead's empty name, whoever types it", async () => {
+    const orgId = newOrg()
+    await chat(orgId, "please call me back on 415 555 0192")
+    await chat(orgId, "I'm Ines, my number is 415 555 0192")
+    expect(await leadsOf(orgId)).toMatchObject([{ phone: "14155550192", name: "Ines" }])
   })
 })
 

@@ -19,6 +19,13 @@ export interface LeadInput {
    * booking means none (docs/contract.md §8: "the lead's request withdrawn").
    */
   readonly withdrawn?: boolean
+  /**
+   * The number is the conversation's own: the channel's sender (the provider vouches for it), or a
+   * lead this conversation created. Only then does a new name replace a lead's name; a number typed
+   * into the widget may be anyone's, and a stranger must not rename another customer's lead
+   * (docs/contract.md §8: "never another visitor's"), so there a name only fills an empty one.
+   */
+  readonly own?: boolean
 }
 
 /**
@@ -56,5 +63,6 @@ export const leadOfConversation = (
     booking: state.booking ?? null,
     source,
     ...(state.noCall === true ? { withdrawn: true } : {}),
+    ...(customerPhone !== undefined ? { own: true } : {}),
   }
 }

@@ -41,7 +41,9 @@ export const recordConversationLead = (
       yield* releaseMistakenLead(tx, orgId, before, made[before], moved ? (next.booking ?? null) : null)
       delete made[before]
     }
-    const capture = leadOfConversation(next, source)
+    const found = leadOfConversation(next, source)
+    // A number is this conversation's own once it created that number's lead.
+    const capture = found !== undefined && made[found.phone]?.created === true ? { ...found, own: true } : found
     const recorded = capture === undefined ? null : yield* recordLead(tx, orgId, capture)
     if (recorded !== null && capture !== undefined && made[capture.phone] === undefined) {
       made[capture.phone] = {

@@ -92,7 +92,9 @@ export const leadStatement = (
  * organization, `lead.updated` only when the name, the type this turn resolved to, or the booking
  * changed.
  *
- * Merge rules: a new non-empty name replaces the old one (an empty one keeps it); a new booking
+ * Merge rules: a new non-empty name replaces the old one when the number is the conversation's own
+ * (`input.own`), and otherwise only fills an empty one — a number typed into the widget may be
+ * anyone's; an empty name keeps the old one. A new booking
  * replaces the old one, none keeps it. Two types are kept: the lead's listed `type`, the stronger of
  * the stored and the new (see `strongerLeadType`: a visitor who booked stays a BOOKING lead), and
  * `last_type`, what the latest turn resolved to. `lead.updated` carries the latter, "the lead type as
@@ -140,7 +142,7 @@ export const recordFoundLead = (
           )
     if (existing === undefined) return yield* Effect.die(new Error("lead vanished between insert and select"))
     const before = { name: existing.name, type: existing.type, lastType: existing.last_type }
-    const name = input.name === "" ? existing.name : input.name
+    const name = input.name === "" || (input.own !== true && existing.name !== "") ? existing.name : input.name
     // A withdrawn request ("don't call me") lowers the listed type to this turn's; a booking held still wins.
     const type =
       input.withdrawn === true
@@ -154,7 +156,7 @@ export const recordFoundLead = (
       sameBooking(booking, existing.booking)
     ) {
       yield* countLead("unchanged")
-      return { id: existing.id, type: existing.type, outcome: "unchanged" as const, before }
+      return { id: existing.id, type: answeredType(input, existing.type), outcome: "unchanged" as const, before }
     }
     yield* Effect.promise(
       () => tx`
@@ -166,8 +168,15 @@ export const recordFoundLead = (
     const data = { phone: input.phone, name, type: input.type, booking }
     yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
     yield* countLead("updated")
-    return { id: existing.id, type, outcome: "updated" as const, before }
+    return { id: existing.id, type: answeredType(input, type), outcome: "updated" as const, before }
   }).pipe(withHotSpan("assistant.recordLead"))
+
+/**
+ * The type a turn answers (the widget's `lead.type`): the lead's listed one when the number is the
+ * conversation's own, else what this turn resolved to — the listed type of a lead someone else made
+ * (BOOKING, say) would tell whoever typed a number that its owner has a booking.
+ */
+const answeredType = (input: LeadInput, listed: string): string => (input.own === true ? listed : input.type)
 
 /**
  * The visitor corrected their number ("sorry, wrong number, it's …"): only what this conversation
