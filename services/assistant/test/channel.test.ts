@@ -11,6 +11,7 @@ import { findChannelTurns, storeTurn } from "../src/chat/conversation-store.ts"
 import { emptyConversation } from "../src/engine/state.ts"
 import { leadStatement, leadWrite } from "../src/leads/record-lead.ts"
 import {
+  admin,
   futureWeekday,
   leadEventsOf,
   newOrg,
@@ -235,6 +236,25 @@ describe("channel conversations", () => {
     await publish(inbound(orgId, "4915100000004", "call me back please", { name: "Kim Lee" }))
     await waitForReplies(orgId, 1)
     expect((await leadEventsOf(infra, orgId))[0]?.data).toMatchObject({ name: "Kim Lee", type: "CALLBACK_REQUESTED" })
+  })
+
+  it("books under the provider's profile name when the customer gives none, announcing the lead once", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    await publish(inbound(orgId, "4915100000006", `can I book a consultation on ${date} at 10:00?`, { name: "Priya" }))
+    const [reply] = await waitForReplies(orgId, 1)
+    expect(String(reply?.text)).toMatch(/booked/i)
+    const bookings = (
+      (await admin(app, orgId, "GET", `/api/bookings?date=${date}`)).json() as {
+        data: Array<{ name: string; phone: string; time: string }>
+      }
+    ).data
+    expect(bookings).toMatchObject([{ name: "Priya", phone: "4915100000006", time: "10:00" }])
+    // The booking's lead already has the name, so the turn's own record of it changes nothing.
+    const events = await leadEventsOf(infra, orgId)
+    expect(events.map((event) => [event.event, event.data.name, event.data.type])).toEqual([
+      ["lead.created", "Priya", "BOOKING"],
+    ])
   })
 
   it("cancels the customer's booking by their number, from another conversation, firing lead.updated", async () => {

@@ -66,6 +66,7 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
       conversationId,
       source: inbound.channel,
       customerPhone: inbound.from,
+      customerName: profileName,
       state,
       message: inbound.text,
       history,

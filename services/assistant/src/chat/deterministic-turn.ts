@@ -57,7 +57,9 @@ const fulfil = (
       case "move": {
         const slot = need.kind === "book" ? need.slot : need.to
         const request = {
-          name: need.name,
+          // The name the customer gave, else the provider's profile name (the lead's too), never none
+          // where one is known: a booking without a name reads as nobody's on the Bookings screen.
+          name: need.name !== "" ? need.name : (context.customerName ?? ""),
           phone: need.phone,
           ...slot,
           sessionId: context.conversationId,

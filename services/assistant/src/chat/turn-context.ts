@@ -14,6 +14,11 @@ export interface TurnContext {
   readonly source: LeadSource
   /** On a phone channel: the customer's own number (bookings and leads use it). */
   readonly customerPhone: string | undefined
+  /**
+   * On a phone channel: the name the provider gives the customer (their profile), `""` when none. A
+   * booking takes it when the customer gave no name, as their lead does (it never replaces one given).
+   */
+  readonly customerName?: string | undefined
   readonly settings: BookingSettings
   readonly profile: AssistantProfile
   readonly today: string

@@ -27,6 +27,8 @@ export interface TurnInput {
   readonly conversationId: string
   readonly source: LeadSource
   readonly customerPhone: string | undefined
+  /** On a phone channel: the provider's profile name of the customer (`TurnContext.customerName`). */
+  readonly customerName?: string | undefined
   readonly state: ConversationState
   /** A number from a form field (the widget's `visitor.phone`), read with the organization's country. */
   readonly visitorPhone?: string | undefined
@@ -51,6 +53,7 @@ export const turnContextOf = (input: TurnInput) =>
       conversationId: input.conversationId,
       source: input.source,
       customerPhone: input.customerPhone,
+      ...(input.customerName === undefined ? {} : { customerName: input.customerName }),
       settings,
       profile,
       ...now,
