@@ -18,6 +18,7 @@ import {
   phoneOf,
   reply,
   type Step,
+  settle,
   type Turn,
   tidy,
 } from "./dialogue-turn.ts"
@@ -93,9 +94,15 @@ export const bookingConfirmation = (
   )
 }
 
-/** An answer; one that ends offering a callback waits for the visitor's "yes". */
-const answered = (turn: Turn, next: ConversationState, answer: Answered): Step =>
-  answer.callbackOffered ? reply(turn, answer.text, { ...next, awaiting: "callbackOffer" }) : reply(turn, answer.text)
+/**
+ * An answer; one that ends offering a callback waits for the visitor's "yes", one that ends offering
+ * a booking (the services) for a "yes" to that, any other settles its matter ("ok", "thanks" close).
+ */
+const answered = (turn: Turn, next: ConversationState, answer: Answered): Step => {
+  if (answer.callbackOffered) return reply(turn, answer.text, { ...next, awaiting: "callbackOffer" })
+  const services = turn.catalog.services(turn.formats.list(turn.context.settings.services))
+  return reply(turn, answer.text, { ...next, awaiting: answer.text.endsWith(services) ? "book" : "done" })
+}
 
 export const step = (previous: ConversationState, facts: MessageFacts, context: EngineContext, known: Known): Step => {
   const catalog = CATALOGS[facts.language]
@@ -114,6 +121,10 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (previous.awaiting === "confirm" && previous.pending !== undefined && accepts(facts)) {
     return bookOn({ ...turn, state: { ...next, bookingAsked: true } }, previous.pending)
   }
+  // "Yes please", "no thanks", "ok", "👍": the answer to what the last reply asked, not a new conversation.
+  const short = shortAnswer(facts)
+  const shortReply = short === undefined ? undefined : answerShort(turn, previous, short)
+  if (shortReply !== undefined) return shortReply
   const held = heldBooking(turn)
   if (held === "needed") return need({ kind: "held" })
   // "What happens if I cancel?" asks about the policy; it cancels nothing.
@@ -139,7 +150,7 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
     if (answer !== undefined) return answered(turn, next, answer)
   }
   if (isAboutBooking(turn, previous)) return book(turn, previous)
-  if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name))
+  if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name), { ...next, awaiting: "more" })
   if (intents.demo || intents.callback) return requestCall(turn, intents.demo ? "demo" : "callback")
   if (phoneNow) {
     // A question asked beside the number ("do you wash motorbikes? here's my number") is answered too,
@@ -153,7 +164,7 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (answer !== undefined) return answered(turn, next, answer)
   if (intents.question) return reply(turn, dontKnow(context, catalog), { ...next, awaiting: "callbackOffer" })
   if (facts.name !== undefined && facts.name !== previous.name) return reply(turn, catalog.niceToMeet(facts.name))
-  if (intents.closing) return reply(turn, catalog.closing(next.name))
+  if (intents.closing) return reply(turn, closing(turn))
   if (intents.greeting) {
     // The greeting the business wrote is in its first language; a visitor writing in another gets the catalog's.
     const written = facts.language === context.profile.languages[0] ? context.profile.greeting?.trim() : undefined
@@ -230,7 +241,10 @@ const requestCall = (turn: Turn, kind: "callback" | "demo"): Step => {
   if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...state, awaiting: "phone" })
   const shown = display(turn, phone)
   const noted = kind === "demo" ? catalog.demoNoted(state.name, shown) : catalog.callbackNoted(state.name, shown)
-  return reply(turn, turn.corrected ? `${catalog.phoneCorrected(shown)} ${noted}` : noted)
+  return reply(turn, turn.corrected ? `${catalog.phoneCorrected(shown)} ${noted}` : noted, {
+    ...state,
+    awaiting: "done",
+  })
 }
 
 const numberNoted = (turn: Turn, previous: ConversationState): Step => {
@@ -238,9 +252,125 @@ const numberNoted = (turn: Turn, previous: ConversationState): Step => {
   const doubtful = doubtfulNumber(turn)
   if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...state, awaiting: "phone" })
   const shown = display(turn, state.phone ?? "")
-  if (turn.corrected) return reply(turn, catalog.phoneCorrected(shown))
-  if (state.demo && !previous.demo) return reply(turn, catalog.demoNoted(state.name, shown))
-  if (previous.awaiting === "phone" && state.demo) return reply(turn, catalog.demoNoted(state.name, shown))
-  if (state.callback) return reply(turn, catalog.callbackNoted(state.name, shown))
-  return reply(turn, catalog.numberNoted(state.name, shown))
+  const done: ConversationState = { ...state, awaiting: "done" }
+  if (turn.corrected) return reply(turn, catalog.phoneCorrected(shown), done)
+  if (state.demo && !previous.demo) return reply(turn, catalog.demoNoted(state.name, shown), done)
+  if (previous.awaiting === "phone" && state.demo) return reply(turn, catalog.demoNoted(state.name, shown), done)
+  if (state.callback) return reply(turn, catalog.callbackNoted(state.name, shown), done)
+  return reply(turn, catalog.numberNoted(state.name, shown), done)
+}
+
+/** A short reply and nothing more: what it says, or undefined when it asks or names anything. */
+interface ShortAnswer {
+  /** A yes or an approval ("great", "👍"). */
+  readonly yes: boolean
+  /** A yes word itself: "great" after a cancellation is no wish to book again. */
+  readonly plainYes: boolean
+  readonly no: boolean
+  readonly thanks: boolean
+}
+
+/** "Yes please", "no thanks", "thanks!", "great", "ok", "👍" (up to five words): nothing asked, named or requested. */
+const shortAnswer = (facts: MessageFacts): ShortAnswer | undefined => {
+  const { intents, when } = facts
+  if (
+    intents.question ||
+    intents.booking ||
+    intents.cancel ||
+    intents.move ||
+    intents.callback ||
+    intents.demo ||
+    intents.noCall ||
+    intents.hours ||
+    intents.services ||
+    intents.ownBooking
+  ) {
+    return undefined
+  }
+  const namesTime = when.date !== undefined || when.time !== undefined || when.earliest || when.week !== undefined
+  if (namesTime || facts.phone !== undefined || facts.service !== undefined) return undefined
+  if (facts.text.trim().split(/\s+/u).length > 5) return undefined
+  const yes = (intents.yes || intents.approval) && !intents.no
+  if (!yes && !intents.no && !intents.closing) return undefined
+  return { yes, plainYes: intents.yes && !intents.no, no: intents.no, thanks: intents.closing && !intents.no }
+}
+
+/** A thank-you: with the booking this conversation holds, its day and time said again. */
+const closing = (turn: Turn): string => {
+  const { catalog, formats, state } = turn
+  const booking = state.booking
+  if (booking === undefined) return catalog.closing(state.name)
+  return catalog.closingBooked(state.name, formats.date(booking.date), formats.time(booking.time))
+}
+
+/**
+ * A short answer read as the answer to the last reply's question (`previous.awaiting`): a "yes" to
+ * times, a day or a booking offered shows the times or asks the day (it books nothing: a slot is
+ * booked only on a yes to that slot, above); a "no" asks which other day or closes; after a reply
+ * that asked nothing, a thank-you or an "ok" closes, with the booking held said again.
+ */
+const answerShort = (turn: Turn, previous: ConversationState, short: ShortAnswer): Step | undefined => {
+  const { catalog, formats, state } = turn
+  const settled = settle(state)
+  const askDay = (text: string): Step =>
+    reply(turn, text, {
+      ...settled,
+      bookingAsked: true,
+      awaiting: "day",
+      ...(previous.pending?.service === undefined ? {} : { service: previous.pending.service }),
+      ...(previous.offered?.service === undefined ? {} : { service: previous.offered.service }),
+    })
+  switch (previous.awaiting) {
+    case "confirm": {
+      if (short.no) return askDay(catalog.otherTime())
+      const pending = previous.pending
+      if (pending === undefined) return undefined
+      // "Perfect", "👍" alone accept the slot proposed, as a "yes" does.
+      if (short.yes && !short.thanks) return bookOn({ ...turn, state: { ...state, bookingAsked: true } }, pending)
+      // "Thanks" to "shall I book it?" is no yes: asked again, nothing booked.
+      return reply(turn, catalog.proposeSlot(pending.service, formats.date(pending.date), formats.time(pending.time)), {
+        ...state,
+        pending,
+        awaiting: "confirm",
+      })
+    }
+    case "time": {
+      const offered = previous.offered
+      if (short.no) return askDay(catalog.otherTime())
+      if (!short.yes || offered === undefined) return undefined
+      return bookOn(turn, { date: offered.date, time: undefined, service: offered.service })
+    }
+    case "day": {
+      const offered = previous.offered
+      if (short.no) return reply(turn, catalog.noted(state.name), settled)
+      if (!short.yes) return undefined
+      if (offered === undefined) return askDay(catalog.whichDay())
+      return bookOn(turn, { date: offered.date, time: undefined, service: offered.service })
+    }
+    case "book":
+      if (short.plainYes && !short.thanks) return askDay(catalog.whichDay())
+      return reply(turn, short.thanks ? closing(turn) : catalog.noted(state.name), settled)
+    case "more":
+      if (short.plainYes && !short.thanks) return reply(turn, catalog.whatElse(), settled)
+      return reply(turn, short.thanks ? closing(turn) : catalog.noted(state.name), settled)
+    case "callbackOffer":
+      if (short.no) return reply(turn, catalog.noted(state.name), settled)
+      // "Great", "👍" alone accept the callback offered, as a "yes" does.
+      if (short.yes && !short.thanks) {
+        return requestCall({ ...turn, state: { ...state, callback: true, noCall: false } }, "callback")
+      }
+      return undefined
+    case "done": {
+      if (short.thanks || turn.facts.intents.closing)
+        return reply(turn, closing(turn), { ...settled, awaiting: "done" })
+      const booking = state.booking
+      const text =
+        booking === undefined
+          ? catalog.noted(state.name)
+          : catalog.allSet(state.name, formats.date(booking.date), formats.time(booking.time))
+      return reply(turn, text, { ...settled, awaiting: "done" })
+    }
+    default:
+      return undefined
+  }
 }
