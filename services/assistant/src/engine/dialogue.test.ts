@@ -397,6 +397,16 @@ describe("a short answer is read as the answer to the last reply, never as a new
     expect(state.callback).toBe(false)
   })
 
+  it("asks again on a yes to 'did you mean Thursday or Friday?', books the one then named, and asks another day on a no", () => {
+    const { replies, last } = converse("book Thursday the 4th at 10", "yes please", "Friday")
+    expect(replies[1]?.text).toMatch(/^Just to check: did you mean Thursday, December 3 or Friday, December 4\?/)
+    expect(replies[1]?.needs).toEqual([])
+    expect(last.state.pending).toEqual({ date: "2026-12-04", time: "10:00", service: "consultation" })
+    expect(converse("book Thursday the 4th at 10", "no").last.text).toBe(
+      "No problem. Which other day or time would suit you?",
+    )
+  })
+
   it("asks what else on a yes to 'anything else?', and closes on a no", () => {
     expect(converse("please call me on 415 555 0142", "don't call me", "yes").last.text).toBe(
       "Of course — what can I help you with?",

@@ -319,7 +319,17 @@ const answerShort = (turn: Turn, previous: ConversationState, short: ShortAnswer
       awaiting: "day",
       ...(previous.pending?.service === undefined ? {} : { service: previous.pending.service }),
       ...(previous.offered?.service === undefined ? {} : { service: previous.offered.service }),
+      ...(previous.conflict?.service === undefined ? {} : { service: previous.conflict.service }),
     })
+  // "Did you mean Thursday, December 3 or Friday, December 4?" — "yes" chooses neither: asked again.
+  const conflict = previous.conflict
+  if (conflict !== undefined) {
+    if (short.no) return askDay(catalog.otherTime())
+    if (!short.yes) return undefined
+    const named = formats.weekday(conflict.byWeekday)
+    const asked = catalog.weekdayMismatch(named, formats.date(conflict.byWeekday), formats.date(conflict.byDay))
+    return reply(turn, asked, { ...state, conflict })
+  }
   switch (previous.awaiting) {
     case "confirm": {
       if (short.no) return askDay(catalog.otherTime())
