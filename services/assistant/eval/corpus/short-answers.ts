@@ -76,6 +76,16 @@ export const SHORT_ANSWERS: ReadonlyArray<Conversation> = [
     ],
     lead("14155550185", "Lee Chan", BOOK, null),
   ),
+  en(
+    "short-mismatch-yes",
+    "dates",
+    [
+      { say: "can I book Thursday the 4th at 10?", says: ["did you mean"] },
+      { say: "yes", says: ["did you mean"], never: ["booked", MENU_EN] },
+      "Friday please, Sam Ortiz, 415 555 0186",
+    ],
+    lead("14155550186", "Sam Ortiz", BOOK, at("2026-12-04", "10:00")),
+  ),
   es(
     "short-after-booking",
     "booking",
