@@ -407,6 +407,16 @@ describe("a short answer is read as the answer to the last reply, never as a new
     )
   })
 
+  it.each(["👍", "no", "great"])(
+    "goes on to the number on %j to 'may I have your name?', booking nothing yet",
+    (message) => {
+      const { last, state } = converse("I'd like to book on Friday at 10:30", message)
+      expect(last.text).toBe("Thanks! What phone number should I put the booking under?")
+      expect(state).toMatchObject({ awaiting: "phone", pending: { date: "2026-11-27", time: "10:30" } })
+      expect(changes(last.needs)).toEqual([])
+    },
+  )
+
   it("asks what else on a yes to 'anything else?', and closes on a no", () => {
     expect(converse("please call me on 415 555 0142", "don't call me", "yes").last.text).toBe(
       "Of course — what can I help you with?",

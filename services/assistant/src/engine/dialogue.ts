@@ -363,6 +363,12 @@ const answerShort = (turn: Turn, previous: ConversationState, short: ShortAnswer
     case "more":
       if (short.plainYes && !short.thanks) return reply(turn, catalog.whatElse(), settled)
       return reply(turn, short.thanks ? closing(turn) : catalog.noted(state.name), settled)
+    case "name":
+    case "phone":
+      // "May I have your name?" — "👍" / "no": the booking goes on (the number is asked next), as a "yes" does.
+      if (previous.pending === undefined || (previous.awaiting === "phone" && !short.yes)) return undefined
+      if (short.thanks && !short.yes) return undefined
+      return book(turn, previous)
     case "callbackOffer":
       if (short.no) return reply(turn, catalog.noted(state.name), settled)
       // "Great", "👍" alone accept the callback offered, as a "yes" does.
