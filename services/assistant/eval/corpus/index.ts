@@ -6,6 +6,7 @@ import { ES } from "./es.ts"
 import { FR } from "./fr.ts"
 import { HOLDOUT } from "./holdout.ts"
 import { PT } from "./pt.ts"
+import { SHORT_ANSWERS } from "./short-answers.ts"
 import type { Conversation } from "./types.ts"
 import { WALKS } from "./walks.ts"
 
@@ -19,6 +20,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...DENTAL_CONVERSATIONS,
   ...CLASSES,
   ...WALKS,
+  ...SHORT_ANSWERS,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

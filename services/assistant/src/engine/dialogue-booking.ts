@@ -63,7 +63,10 @@ export const asksAboutOwnBooking = (turn: Turn): boolean => {
 export const ownBooking = (turn: Turn, held: HeldBooking | undefined): Step => {
   const { catalog, formats, state } = turn
   if (held === undefined) return reply(turn, catalog.noBookingHeld(), settle(state))
-  return reply(turn, catalog.yourBooking(held.service, formats.date(held.date), formats.time(held.time)), settle(state))
+  return reply(turn, catalog.yourBooking(held.service, formats.date(held.date), formats.time(held.time)), {
+    ...settle(state),
+    awaiting: "done",
+  })
 }
 
 /** A held booking and a message naming another time for it ("move it to Friday", "3pm instead"). */
@@ -82,9 +85,11 @@ export const cancel = (turn: Turn, held: HeldBooking): Step => {
   const { booking: _b, bookingId: _id, ...rest } = settle(state)
   // However the booking was made (here, the widget's form, another conversation), the lead stays a
   // BOOKING lead with `booking: null`, as the cancellation itself leaves it (docs/contract.md §8).
+  // It ends asking "would you like to book another time?".
   return reply(turn, catalog.cancelled(held.service, formats.date(held.date), formats.time(held.time)), {
     ...rest,
     bookingMade: true,
+    awaiting: "book",
   })
 }
 
@@ -118,6 +123,7 @@ export const move = (turn: Turn, held: HeldBooking): Step => {
     booking: target,
     bookingId: known.booking.id,
     bookingMade: true,
+    awaiting: "done",
   })
 }
 
@@ -135,6 +141,8 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   const namesTime = when.date !== undefined || when.time !== undefined || when.earliest || when.week !== undefined
   if (previous.conflict !== undefined && (namesTime || when.weekday !== undefined)) return true
   if (previous.offered !== undefined && (namesTime || service !== undefined)) return true
+  // "Which day would suit you?" — "Friday".
+  if (previous.awaiting === "day" && namesTime) return true
   if (previous.pending !== undefined && (name !== undefined || phone !== undefined || namesTime)) return true
   if (previous.pending !== undefined && turn.context.customerPhone !== undefined && name !== undefined) return true
   // A "yes" to the booking's own question ("May I have your name?" — "yes please") goes on with it.
@@ -278,7 +286,10 @@ export const bookOn = (
   }
   if (day.offered.length === 0 || wanted.date < context.today) {
     if (wanted.date < context.today) {
-      return reply(turn, catalog.pastTime(dayLabel, formats.time(wanted.time ?? "00:00"), undefined), settle(state))
+      return reply(turn, catalog.pastTime(dayLabel, formats.time(wanted.time ?? "00:00"), undefined), {
+        ...settle(state),
+        awaiting: "day",
+      })
     }
     const from = addDays(wanted.date, 1)
     if (known.nextOpen === undefined || known.nextOpen.from !== from) return need({ kind: "nextOpenDay", from })
@@ -286,6 +297,7 @@ export const bookOn = (
     return reply(turn, catalog.closedDay(dayLabel, nextOpen === null ? undefined : formats.date(nextOpen)), {
       ...settle(state),
       ...(nextOpen === null ? {} : { offered: { date: nextOpen, service: wanted.service } }),
+      awaiting: "day",
     })
   }
   // The part of the day asked for ("tomorrow afternoon") narrows the times offered, when it has any free.
@@ -295,7 +307,9 @@ export const bookOn = (
   let time = fitHour(turn, day, wanted.time)
   if (time === "earliest") time = free[0]
   if (time === undefined) {
-    if (day.free.length === 0) return reply(turn, catalog.dayFull(wanted.service, dayLabel), settle(state))
+    if (day.free.length === 0) {
+      return reply(turn, catalog.dayFull(wanted.service, dayLabel), { ...settle(state), awaiting: "day" })
+    }
     return reply(turn, catalog.offerTimes(wanted.service, dayLabel, formats.times(free)), {
       ...settle(state),
       offered: {
@@ -342,6 +356,7 @@ export const bookOn = (
     booking: slot,
     bookingId: known.booking.id,
     bookingMade: true,
+    awaiting: "done",
   })
 }
 
@@ -371,6 +386,7 @@ const closedForToday = (turn: Turn, service: string): Step => {
   return reply(turn, catalog.closedForToday(nextOpen === null ? undefined : formats.date(nextOpen)), {
     ...settle(state),
     ...(nextOpen === null ? {} : { offered: { date: nextOpen, service } }),
+    awaiting: "day",
   })
 }
 
@@ -396,9 +412,11 @@ const refused = (turn: Turn, slot: BookedSlot, reason: "full" | "notOffered" | "
   const dayLabel = formats.date(slot.date)
   const time = formats.time(slot.time)
   const times = free.length === 0 ? "" : formats.times(free)
-  const offered = {
+  // Each reply ends with the times still free ("which would you like?") or asks for another day.
+  const offered: ConversationState = {
     ...settle(state),
     ...(free.length === 0 ? {} : { offered: { date: slot.date, service: slot.service } }),
+    awaiting: free.length === 0 ? "day" : "time",
   }
   switch (reason) {
     case "past":

@@ -60,7 +60,7 @@ const converse = (...messages: Array<string>) => {
 describe("the booking dialogue", () => {
   it("asks for one missing detail at a time: the time, then the name, then the number, then books", () => {
     const { replies, state } = converse("I'd like to book on Friday", "10:30", "Dana Lee", "415 555 0142")
-    expect(replies.map((r) => r.state.awaiting)).toEqual(["time", "name", "phone", undefined])
+    expect(replies.map((r) => r.state.awaiting)).toEqual(["time", "name", "phone", "done"])
     expect(replies[0]?.text).toContain("Friday, November 27")
     expect(replies[3]?.needs).toContainEqual({
       kind: "book",
@@ -73,7 +73,7 @@ describe("the booking dialogue", () => {
 
   it("goes on with the booking when its own question is answered with a yes, instead of starting over", () => {
     const { replies, state } = converse("I'd like to book on Friday at 10:30", "yes please", "415 555 0142")
-    expect(replies.map((r) => r.state.awaiting)).toEqual(["name", "phone", undefined])
+    expect(replies.map((r) => r.state.awaiting)).toEqual(["name", "phone", "done"])
     expect(replies[1]?.text).not.toMatch(/what would you like to do|your name/i)
     expect(state).toMatchObject({ booking: { date: "2026-11-27", time: "10:30" }, bookingId: "bkg_1" })
   })
@@ -310,4 +310,117 @@ describe("requests, numbers and questions", () => {
       expect(turn(emptyConversation, text).text.trim()).not.toBe("")
     },
   )
+})
+
+describe("a short answer is read as the answer to the last reply, never as a new conversation", () => {
+  const MENU = /what would you like to do|qué necesitas/i
+  const BOOKED = ["I'd like to book on Friday at 10:30", "Dana Lee", "415 555 0142"]
+  const changes = (needs: ReadonlyArray<{ readonly kind: string }>) =>
+    needs.filter((n) => n.kind === "book" || n.kind === "cancel" || n.kind === "move")
+
+  it.each(["yes please", "yes", "sure", "ok", "great", "perfect", "👍", "no thanks", "no"])(
+    "after a booking, %j closes with the booking said again, books nothing more and shows no menu",
+    (message) => {
+      const { last, state } = converse(...BOOKED, message)
+      expect(last.text).not.toMatch(MENU)
+      expect(last.text).toContain("Friday, November 27 at 10:30 AM")
+      expect(changes(last.needs)).toEqual([])
+      expect(state).toMatchObject({ booking: { date: "2026-11-27", time: "10:30" }, bookingId: "bkg_1" })
+    },
+  )
+
+  it("after a booking, a thank-you gets a warm closing with its day and time, in the visitor's language", () => {
+    expect(converse(...BOOKED, "thanks!").last.text).toBe(
+      "You're welcome, Dana Lee — see you on Friday, November 27 at 10:30 AM.",
+    )
+    const es = converse("Quiero reservar el viernes a las 10:30", "Dana", "415 555 0142", "¡gracias!")
+    expect(es.last.text).toMatch(/^¡De nada, Dana! Te esperamos el viernes, 27 de noviembre a las 10:30/)
+    const yes = converse("Quiero reservar el viernes a las 10:30", "Dana", "415 555 0142", "sí, por favor")
+    expect(yes.last.text).toMatch(/^¡Todo listo, Dana!/)
+  })
+
+  it("books a proposed slot on a yes or a thumbs-up only: a no asks for another time, a thank-you asks again", () => {
+    const declined = converse("can I come in at 2pm?", "no thanks")
+    expect(declined.replies[0]?.state.awaiting).toBe("confirm")
+    expect(declined.last.text).toBe("No problem. Which other day or time would suit you?")
+    expect(declined.last.state.pending).toBeUndefined()
+    const thanked = converse("can I come in at 2pm?", "thanks!")
+    expect(thanked.last.text).toMatch(/Shall I book that for you\?/)
+    expect(thanked.last.state).toMatchObject({ awaiting: "confirm", pending: { time: "14:00" } })
+    const approved = converse("can I come in at 2pm?", "👍", "Dana", "415 555 0142")
+    expect(approved.replies[1]?.state.awaiting).toBe("name")
+    expect(changes(approved.replies.flatMap((r) => r.needs))).toHaveLength(1)
+    for (const { replies } of [declined, thanked]) expect(changes(replies.flatMap((r) => r.needs))).toEqual([])
+  })
+
+  it("shows the times again on a yes to 'which time?', and asks another day on a no, which a day then answers", () => {
+    const again = converse("I'd like to book on Friday", "yes")
+    expect(again.last.text).toMatch(/^Free times for consultation on Friday, November 27/)
+    const other = converse("I'd like to book on Friday", "no", "Monday")
+    expect(other.replies[1]?.text).toBe("No problem. Which other day or time would suit you?")
+    expect(other.last.text).toMatch(/^Free times for consultation on Monday, November 30/)
+    expect(changes(other.replies.flatMap((r) => r.needs))).toEqual([])
+  })
+
+  it("offers the next open day's times on a yes to a closed day, and books nothing", () => {
+    const { replies, last } = converse("can I book on Saturday?", "yes please")
+    expect(replies[0]?.text).toMatch(/closed on Saturday/)
+    expect(last.text).toMatch(/^Free times for consultation on Thursday, November 26/)
+    expect(changes(last.needs)).toEqual([])
+  })
+
+  it("asks the day on a yes after a cancellation, closes on a no, and cancels or books nothing more", () => {
+    const yes = converse(...BOOKED, "cancel it", "yes")
+    expect(yes.last.text).toBe("Which day would suit you?")
+    expect(converse(...BOOKED, "cancel it", "yes", "Monday at 9").last.needs).toContainEqual(
+      expect.objectContaining({ kind: "book", slot: { date: "2026-11-30", time: "09:00", service: "consultation" } }),
+    )
+    const no = converse(...BOOKED, "cancel it", "no thanks")
+    expect(no.last.text).toMatch(/^All right, Dana Lee\./)
+    expect(changes(no.last.needs)).toEqual([])
+    expect(changes(yes.last.needs)).toEqual([])
+  })
+
+  it.each([
+    ["a callback noted", ["please call me back on 415 555 0142"]],
+    ["an FAQ answer", ["Parking?"]],
+  ])("after %s, an ok or a great closes instead of the menu", (_, setup) => {
+    for (const message of ["ok", "great", "yes please"]) {
+      const { last } = converse(...setup, message)
+      expect(last.text).toBe("All right. If there's anything else, just write here.")
+    }
+  })
+
+  it("a no to 'shall someone call you back?' closes and asks for no number", () => {
+    const { last, state } = converse("do you repair spaceships?", "no thanks")
+    expect(last.text).toBe("All right. If there's anything else, just write here.")
+    expect(state.callback).toBe(false)
+  })
+
+  it("asks again on a yes to 'did you mean Thursday or Friday?', books the one then named, and asks another day on a no", () => {
+    const { replies, last } = converse("book Thursday the 4th at 10", "yes please", "Friday")
+    expect(replies[1]?.text).toMatch(/^Just to check: did you mean Thursday, December 3 or Friday, December 4\?/)
+    expect(replies[1]?.needs).toEqual([])
+    expect(last.state.pending).toEqual({ date: "2026-12-04", time: "10:00", service: "consultation" })
+    expect(converse("book Thursday the 4th at 10", "no").last.text).toBe(
+      "No problem. Which other day or time would suit you?",
+    )
+  })
+
+  it.each(["👍", "no", "great"])(
+    "goes on to the number on %j to 'may I have your name?', booking nothing yet",
+    (message) => {
+      const { last, state } = converse("I'd like to book on Friday at 10:30", message)
+      expect(last.text).toBe("Thanks! What phone number should I put the booking under?")
+      expect(state).toMatchObject({ awaiting: "phone", pending: { date: "2026-11-27", time: "10:30" } })
+      expect(changes(last.needs)).toEqual([])
+    },
+  )
+
+  it("asks what else on a yes to 'anything else?', and closes on a no", () => {
+    expect(converse("please call me on 415 555 0142", "don't call me", "yes").last.text).toBe(
+      "Of course — what can I help you with?",
+    )
+    expect(converse("please call me on 415 555 0142", "don't call me", "no").last.text).toMatch(/^All right\./)
+  })
 })

@@ -10,17 +10,9 @@ import {
   move,
   ownBooking,
 } from "./dialogue-booking.ts"
-import {
-  display,
-  doubtfulNumber,
-  type Known,
-  need,
-  phoneOf,
-  reply,
-  type Step,
-  type Turn,
-  tidy,
-} from "./dialogue-turn.ts"
+import { numberNoted, requestCall } from "./dialogue-requests.ts"
+import { answerShort, closing, shortAnswer } from "./dialogue-short.ts"
+import { type Known, need, reply, type Step, type Turn, tidy } from "./dialogue-turn.ts"
 import { CATALOGS, formatsFor } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -93,9 +85,15 @@ export const bookingConfirmation = (
   )
 }
 
-/** An answer; one that ends offering a callback waits for the visitor's "yes". */
-const answered = (turn: Turn, next: ConversationState, answer: Answered): Step =>
-  answer.callbackOffered ? reply(turn, answer.text, { ...next, awaiting: "callbackOffer" }) : reply(turn, answer.text)
+/**
+ * An answer; one that ends offering a callback waits for the visitor's "yes", one that ends offering
+ * a booking (the services) for a "yes" to that, any other settles its matter ("ok", "thanks" close).
+ */
+const answered = (turn: Turn, next: ConversationState, answer: Answered): Step => {
+  if (answer.callbackOffered) return reply(turn, answer.text, { ...next, awaiting: "callbackOffer" })
+  const services = turn.catalog.services(turn.formats.list(turn.context.settings.services))
+  return reply(turn, answer.text, { ...next, awaiting: answer.text.endsWith(services) ? "book" : "done" })
+}
 
 export const step = (previous: ConversationState, facts: MessageFacts, context: EngineContext, known: Known): Step => {
   const catalog = CATALOGS[facts.language]
@@ -114,6 +112,10 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (previous.awaiting === "confirm" && previous.pending !== undefined && accepts(facts)) {
     return bookOn({ ...turn, state: { ...next, bookingAsked: true } }, previous.pending)
   }
+  // "Yes please", "no thanks", "ok", "👍": the answer to what the last reply asked, not a new conversation.
+  const short = shortAnswer(facts)
+  const shortReply = short === undefined ? undefined : answerShort(turn, previous, short)
+  if (shortReply !== undefined) return shortReply
   const held = heldBooking(turn)
   if (held === "needed") return need({ kind: "held" })
   // "What happens if I cancel?" asks about the policy; it cancels nothing.
@@ -139,7 +141,7 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
     if (answer !== undefined) return answered(turn, next, answer)
   }
   if (isAboutBooking(turn, previous)) return book(turn, previous)
-  if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name))
+  if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name), { ...next, awaiting: "more" })
   if (intents.demo || intents.callback) return requestCall(turn, intents.demo ? "demo" : "callback")
   if (phoneNow) {
     // A question asked beside the number ("do you wash motorbikes? here's my number") is answered too,
@@ -153,7 +155,7 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (answer !== undefined) return answered(turn, next, answer)
   if (intents.question) return reply(turn, dontKnow(context, catalog), { ...next, awaiting: "callbackOffer" })
   if (facts.name !== undefined && facts.name !== previous.name) return reply(turn, catalog.niceToMeet(facts.name))
-  if (intents.closing) return reply(turn, catalog.closing(next.name))
+  if (intents.closing) return reply(turn, closing(turn))
   if (intents.greeting) {
     // The greeting the business wrote is in its first language; a visitor writing in another gets the catalog's.
     const written = facts.language === context.profile.languages[0] ? context.profile.greeting?.trim() : undefined
@@ -216,31 +218,4 @@ const questionAside = (turn: Turn, previous: ConversationState): Step | undefine
       ? catalog.askName(pending.service, formats.date(pending.date), formats.time(pending.time))
       : catalog.askPhoneForBooking(state.name)
   return reply(turn, `${answer.text} ${again}`, { ...state, pending, awaiting })
-}
-
-/** A callback or demo asked for: noted when the number is known, else the number asked for. */
-const requestCall = (turn: Turn, kind: "callback" | "demo"): Step => {
-  const { catalog, state } = turn
-  const phone = phoneOf(turn)
-  if (phone === undefined) {
-    const ask = kind === "demo" ? catalog.askPhoneForDemo(state.name) : catalog.askPhoneForCallback(state.name)
-    return reply(turn, ask, { ...state, awaiting: "phone" })
-  }
-  const doubtful = doubtfulNumber(turn)
-  if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...state, awaiting: "phone" })
-  const shown = display(turn, phone)
-  const noted = kind === "demo" ? catalog.demoNoted(state.name, shown) : catalog.callbackNoted(state.name, shown)
-  return reply(turn, turn.corrected ? `${catalog.phoneCorrected(shown)} ${noted}` : noted)
-}
-
-const numberNoted = (turn: Turn, previous: ConversationState): Step => {
-  const { catalog, state } = turn
-  const doubtful = doubtfulNumber(turn)
-  if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...state, awaiting: "phone" })
-  const shown = display(turn, state.phone ?? "")
-  if (turn.corrected) return reply(turn, catalog.phoneCorrected(shown))
-  if (state.demo && !previous.demo) return reply(turn, catalog.demoNoted(state.name, shown))
-  if (previous.awaiting === "phone" && state.demo) return reply(turn, catalog.demoNoted(state.name, shown))
-  if (state.callback) return reply(turn, catalog.callbackNoted(state.name, shown))
-  return reply(turn, catalog.numberNoted(state.name, shown))
 }

@@ -303,7 +303,16 @@ export const CLOSING = lexicon({
     "cheers",
   ],
   es: ["gracias", "adios", "hasta luego", "solo estaba mirando", "solo miraba", "nada mas", "eso es todo"],
-  de: ["danke", "tschuss", "auf wiedersehen", "schaue mich nur um", "nur umschauen", "das wars"],
+  de: [
+    "danke",
+    "vielen dank",
+    "dankeschon",
+    "tschuss",
+    "auf wiedersehen",
+    "schaue mich nur um",
+    "nur umschauen",
+    "das wars",
+  ],
   fr: ["merci", "au revoir", "je regarde seulement", "je regarde juste", "c'est tout", "bonne journee"],
   pt: ["obrigado", "obrigada", "valeu", "tchau", "so estou dando uma olhada", "so olhando", "e so isso"],
 })
@@ -314,6 +323,32 @@ export const YES = lexicon({
   de: ["ja", "gerne", "gern", "genau", "richtig", "okay", "einverstanden", "passt"],
   fr: ["oui", "d'accord", "ok", "parfait", "exactement", "c'est ca", "volontiers"],
   pt: ["sim", "claro", "pode ser", "ok", "certo", "isso", "beleza", "perfeito"],
+})
+
+/**
+ * Approval ("great", "perfect", "👍"): a yes only when it is the whole reply — "genial, os dejo mi
+ * número por si acaso" leaves a number, it accepts nothing.
+ */
+export const APPROVAL = lexicon({
+  // A thumbs-up or an "ok" sign approves in any language.
+  en: [
+    "yup",
+    "great",
+    "perfect",
+    "sounds good",
+    "alright",
+    "all right",
+    "awesome",
+    "lovely",
+    "brilliant",
+    "cool",
+    "\u{1F44D}",
+    "\u{1F44C}",
+  ],
+  es: ["genial", "estupendo", "muy bien", "dale"],
+  de: ["super", "prima", "perfekt", "alles klar", "klar", "toll"],
+  fr: ["super", "genial", "tres bien", "entendu", "ca marche"],
+  pt: ["otimo", "combinado", "ta bom"],
 })
 
 export const NO = lexicon({

@@ -1,4 +1,5 @@
 import {
+  APPROVAL,
   BUSINESS_NAME,
   CLOSING,
   GREETING,
@@ -50,11 +51,14 @@ export interface Intents {
   /** Yes / no, as an answer to a question the assistant asked. */
   readonly yes: boolean
   readonly no: boolean
+  /** Approval first ("great", "perfect", "👍"): a yes only as the whole reply (see `dialogue.ts`). */
+  readonly approval: boolean
 }
 
 const QUESTION_FIRST = new RegExp(`^(?:${QUESTION_START.any.source})`, "u")
 const GREETING_FIRST = new RegExp(`^(?:${GREETING.any.source})`, "u")
 const YES_FIRST = new RegExp(`^(?:${YES.any.source})`, "u")
+const APPROVAL_FIRST = new RegExp(`^(?:${APPROVAL.any.source})`, "u")
 const NO_FIRST = new RegExp(`^(?:${NO.any.source})(?![\\p{L}])`, "u")
 
 /**
@@ -99,6 +103,7 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     closing: anyOf(CLOSING, folded),
     yes: YES_FIRST.test(trimmed),
     no: NO_FIRST.test(trimmed),
+    approval: APPROVAL_FIRST.test(trimmed),
   }
 }
 

@@ -42,8 +42,15 @@ export const ConversationState = Schema.Struct({
       service: Schema.String,
     }),
   ),
-  /** What the last reply asked for, so a bare answer ("Dana", "415 555 0100") is read as that. */
-  awaiting: Schema.optionalKey(Schema.Literals(["name", "phone", "time", "callbackOffer", "confirm"])),
+  /**
+   * What the last reply asked for, so a bare answer ("Dana", "415 555 0100", "yes please", "no
+   * thanks") is read as that: `day` another day (or the one named: `offered`), `book` a booking
+   * ("would you like to book one?", "… another time?"), `more` anything else; `done` nothing — the reply settled its matter
+   * (a booking confirmed, a callback noted, a question answered), so a "yes" or "thanks" closes.
+   */
+  awaiting: Schema.optionalKey(
+    Schema.Literals(["name", "phone", "time", "callbackOffer", "confirm", "day", "book", "more", "done"]),
+  ),
   /** "Next week" was asked for: the Monday it starts on, where a weekday named later falls. */
   week: Schema.optionalKey(Schema.String),
   /** The service the visitor asked for in this conversation (kept when a time is refused). */

@@ -8,6 +8,18 @@ export interface Catalog {
   menu(business: string): string
   niceToMeet(name: string): string
   closing(name: string | undefined): string
+  /** Thanks after a booking was confirmed: a warm closing with the booking's day and time. */
+  closingBooked(name: string | undefined, day: string, time: string): string
+  /** "Ok", "great", "no" after a booking was confirmed and nothing was asked: the booking's day and time. */
+  allSet(name: string | undefined, day: string, time: string): string
+  /** "Ok", "great", "no" after a reply that asked nothing (an answer, a callback noted). */
+  noted(name: string | undefined): string
+  /** A "no" to the times, the day or the slot offered: which other day or time. */
+  otherTime(): string
+  /** A "yes" to "would another day suit you?" / "would you like to book another time?": which day. */
+  whichDay(): string
+  /** A "yes" to "is there anything else I can help with?". */
+  whatElse(): string
 
   askPhoneForCallback(name: string | undefined): string
   askPhoneForDemo(name: string | undefined): string

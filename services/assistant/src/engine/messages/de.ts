@@ -9,6 +9,12 @@ export const de: Catalog = {
     `Ich kann ${business === "" ? "Ihre Fragen" : `Fragen zu ${business}`} beantworten, einen Rückruf vereinbaren oder einen Termin buchen. Was möchten Sie tun?`,
   niceToMeet: (name) => `Schön, Sie kennenzulernen, ${name}! Wie kann ich helfen?`,
   closing: (name) => `Gern geschehen${to(name)}! Wenn noch etwas ist, schreiben Sie einfach hier.`,
+  closingBooked: (name, day, time) => `Gern geschehen${to(name)} — bis ${day} um ${time}.`,
+  allSet: (name, day, time) => `Alles erledigt${to(name)} — bis ${day} um ${time}.`,
+  noted: (name) => `In Ordnung${to(name)}. Wenn noch etwas ist, schreiben Sie einfach hier.`,
+  otherTime: () => "Kein Problem. Welcher andere Tag oder welche andere Uhrzeit passt Ihnen?",
+  whichDay: () => "Welcher Tag passt Ihnen?",
+  whatElse: () => "Gern — wobei kann ich Ihnen helfen?",
 
   askPhoneForCallback: (name) => `Gern${to(name)}. Unter welcher Telefonnummer erreichen wir Sie?`,
   askPhoneForDemo: (name) =>

@@ -9,6 +9,12 @@ export const en: Catalog = {
     `I can answer ${business === "" ? "your questions" : `questions about ${business}`}, arrange a callback or book an appointment. What would you like to do?`,
   niceToMeet: (name) => `Nice to meet you, ${name}! How can I help you today?`,
   closing: (name) => `You're welcome${to(name)}! If there's anything else, just write here.`,
+  closingBooked: (name, day, time) => `You're welcome${to(name)} — see you on ${day} at ${time}.`,
+  allSet: (name, day, time) => `All set${to(name)} — see you on ${day} at ${time}.`,
+  noted: (name) => `All right${to(name)}. If there's anything else, just write here.`,
+  otherTime: () => "No problem. Which other day or time would suit you?",
+  whichDay: () => "Which day would suit you?",
+  whatElse: () => "Of course — what can I help you with?",
 
   askPhoneForCallback: (name) => `Sure${to(name)}. What's the best phone number to call you on?`,
   askPhoneForDemo: (name) => `I'd be happy to set up a demo${to(name)}. What's the best phone number to reach you on?`,

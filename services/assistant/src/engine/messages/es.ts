@@ -9,6 +9,12 @@ export const es: Catalog = {
     `Puedo responder ${business === "" ? "tus preguntas" : `preguntas sobre ${business}`}, pedir que te llamemos o reservarte una cita. ¿Qué necesitas?`,
   niceToMeet: (name) => `¡Encantado, ${name}! ¿En qué te puedo ayudar?`,
   closing: (name) => `¡De nada${to(name)}! Si necesitas algo más, escríbeme aquí.`,
+  closingBooked: (name, day, time) => `¡De nada${to(name)}! Te esperamos el ${day} a las ${time}.`,
+  allSet: (name, day, time) => `¡Todo listo${to(name)}! Te esperamos el ${day} a las ${time}.`,
+  noted: (name) => `De acuerdo${to(name)}. Si necesitas algo más, escríbeme aquí.`,
+  otherTime: () => "Sin problema. ¿Qué otro día u hora te viene bien?",
+  whichDay: () => "¿Qué día te viene bien?",
+  whatElse: () => "Claro, ¿en qué te puedo ayudar?",
 
   askPhoneForCallback: (name) => `Claro${to(name)}. ¿A qué número de teléfono te llamamos?`,
   askPhoneForDemo: (name) =>

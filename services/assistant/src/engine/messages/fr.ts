@@ -9,6 +9,12 @@ export const fr: Catalog = {
     `Je peux répondre à vos questions${business === "" ? "" : ` sur ${business}`}, organiser un rappel ou réserver un rendez-vous. Que souhaitez-vous ?`,
   niceToMeet: (name) => `Enchanté, ${name} ! Que puis-je faire pour vous ?`,
   closing: (name) => `Avec plaisir${to(name)} ! Si vous avez besoin d'autre chose, écrivez-moi ici.`,
+  closingBooked: (name, day, time) => `Avec plaisir${to(name)} ! À ${day} à ${time}.`,
+  allSet: (name, day, time) => `C'est tout bon${to(name)} ! À ${day} à ${time}.`,
+  noted: (name) => `Très bien${to(name)}. Si vous avez besoin d'autre chose, écrivez-moi ici.`,
+  otherTime: () => "Pas de problème. Quel autre jour ou quelle autre heure vous conviendrait ?",
+  whichDay: () => "Quel jour vous conviendrait ?",
+  whatElse: () => "Bien sûr — que puis-je faire pour vous ?",
 
   askPhoneForCallback: (name) => `Bien sûr${to(name)}. À quel numéro de téléphone pouvons-nous vous rappeler ?`,
   askPhoneForDemo: (name) =>

@@ -11,6 +11,12 @@ export const pt: Catalog = {
     `Posso responder ${business === "" ? "suas perguntas" : `perguntas sobre a ${business}`}, pedir que liguemos para você ou agendar um horário. O que você precisa?`,
   niceToMeet: (name) => `Prazer, ${name}! Como posso ajudar?`,
   closing: (name) => `Por nada${to(name)}! Se precisar de mais alguma coisa, é só escrever aqui.`,
+  closingBooked: (name, day, time) => `Por nada${to(name)}! Até ${day} às ${time}.`,
+  allSet: (name, day, time) => `Tudo certo${to(name)}! Até ${day} às ${time}.`,
+  noted: (name) => `Tudo bem${to(name)}. Se precisar de mais alguma coisa, é só escrever aqui.`,
+  otherTime: () => "Sem problema. Que outro dia ou horário fica bom para você?",
+  whichDay: () => "Que dia fica bom para você?",
+  whatElse: () => "Claro — em que posso ajudar?",
 
   askPhoneForCallback: (name) => `Claro${to(name)}. Em qual número de telefone podemos ligar para você?`,
   askPhoneForDemo: (name) =>
