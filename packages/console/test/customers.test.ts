@@ -145,8 +145,8 @@ describe("the console's customer screens", () => {
     await visible(progress.getByText("completed", { exact: true }))
     await progress.getByRole("button", { name: "Show recipients of Spring sale" }).click()
     const results = progress.getByRole("region", { name: "Recipients" })
-    await visible(results.getByRole("row").filter({ hasText: "+14155550111" }).getByText("sent"))
-    await visible(results.getByRole("row").filter({ hasText: "+14155550113" }).getByText("sent"))
+    await visible(results.getByRole("row").filter({ hasText: "+1 415 555 0111" }).getByText("sent"))
+    await visible(results.getByRole("row").filter({ hasText: "+1 415 555 0113" }).getByText("sent"))
     await progress.scrollIntoViewIfNeeded()
     await saveScreenshot(page, "console-campaign-results")
     await page.setViewportSize({ width: 375, height: 800 })
@@ -158,7 +158,9 @@ describe("the console's customer screens", () => {
     await open(page, "/console/messages", "Messages")
     await page.getByLabel("Customer number").fill("+1 415 555 0113")
     await page.getByRole("button", { name: "Show messages" }).click()
-    await visible(page.getByRole("region", { name: "Messages" }).getByRole("row").filter({ hasText: "+14155550113" }))
+    await visible(
+      page.getByRole("region", { name: "Messages" }).getByRole("row").filter({ hasText: "+1 415 555 0113" }),
+    )
     const closed = page.getByRole("region", { name: "The 24-hour window is closed" })
     await visible(closed.getByText("has not written on the cloud channel", { exact: false }))
     await closed.getByLabel("Value of {{1}}").fill("C-3")
@@ -273,6 +275,7 @@ describe("the console's customer screens", () => {
         .filter({ hasText: `${weekdayDate(date)} 09:00` })
         .getByText("confirmed"),
     )
+    await visible(page.getByRole("row").filter({ hasText: "Sam" }).getByText("+1 415 555 0177"))
     await admin.watch.expectClean()
   })
 

@@ -12,7 +12,7 @@ import { eventually, type StubServer, startHttpServer } from "@parley/platform/t
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { nextMonday, weekdayDate } from "./support/days.ts"
-import { type ConsolePage, type Parley, startParley, visible } from "./support/parley.ts"
+import { type ConsolePage, openScreen, type Parley, startParley, visible } from "./support/parley.ts"
 
 let parley: Parley
 let receiver: StubServer
@@ -78,14 +78,8 @@ afterAll(async () => {
   await receiver?.close()
 })
 
-const open = async (page: Page, path: string, heading: string | RegExp) => {
-  await page.goto(`${parley.origin}${path}`)
-  await visible(page.getByRole("heading", { name: heading, level: 1 }))
-  await page
-    .getByText(/^Loading /)
-    .first()
-    .waitFor({ state: "detached", timeout: 10_000 })
-}
+const open = (page: Page, path: string, heading: string | RegExp) =>
+  openScreen(page, `${parley.origin}${path}`, heading)
 
 /** Whether `locator` is inside the window as it is scrolled now (seen without scrolling). */
 const inView = (page: Page, text: string) =>

@@ -22,9 +22,6 @@ export const formatDay = (date: string): string =>
 
 export const formatNumber = (n: number): string => n.toLocaleString()
 
-/** Digits-only phone numbers (docs/contract.md §1) with a leading `+` for reading. */
-export const formatPhone = (digits: string): string => (/^[0-9]+$/.test(digits) ? `+${digits}` : digits)
-
 /**
  * A count as the API sends it. Some counts are `Schema.Number` in the contract, whose JSON form
  * also allows "Infinity" and "NaN"; a count is never that, so anything but a finite number reads 0.

@@ -136,3 +136,13 @@ export const visible = async (locator: Locator, timeout = 15_000): Promise<Locat
   await locator.waitFor({ state: "visible", timeout })
   return locator
 }
+
+/** Opens `url` and waits for its screen: the heading, then nothing still loading. */
+export const openScreen = async (page: Page, url: string, heading: string | RegExp): Promise<void> => {
+  await page.goto(url)
+  await visible(page.getByRole("heading", { name: heading, level: 1 }))
+  await page
+    .getByText(/^Loading /)
+    .first()
+    .waitFor({ state: "detached", timeout: 10_000 })
+}

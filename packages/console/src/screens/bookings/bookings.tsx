@@ -7,11 +7,12 @@ import { api, unwrap } from "../../api/client.ts"
 import { may } from "../../session.ts"
 import { ConfirmButton } from "../../ui/confirm.tsx"
 import { TextField } from "../../ui/fields.tsx"
-import { formatDay, formatPhone, formatTime } from "../../ui/format.ts"
+import { formatDay, formatTime } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
 import { Pager, usePaging } from "../../ui/pager.tsx"
+import { readablePhone } from "../../ui/phone.ts"
 
 const BookingsScreen = () => {
   const [date, setDate] = useState("")
@@ -94,7 +95,7 @@ const BookingsScreen = () => {
                     </th>
                     <td>{booking.service}</td>
                     <td>{booking.name}</td>
-                    <td class="nowrap">{formatPhone(booking.phone)}</td>
+                    <td class="nowrap">{readablePhone(booking.phone)}</td>
                     <td>
                       <span class={`badge ${booking.status === "confirmed" ? "badge-ok" : "badge-bad"}`}>
                         {booking.status}

@@ -8,11 +8,12 @@ import { useState } from "preact/hooks"
 import { type Answer, api, unwrap } from "../../api/client.ts"
 import { may } from "../../session.ts"
 import { SelectField } from "../../ui/fields.tsx"
-import { count, formatNumber, formatPhone, formatTime } from "../../ui/format.ts"
+import { count, formatNumber, formatTime } from "../../ui/format.ts"
 import { useInterval, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
 import { Pager, usePaging } from "../../ui/pager.tsx"
+import { readablePhone } from "../../ui/phone.ts"
 import { sendErrorInWords } from "../../ui/send-error.ts"
 import { CreateCampaign } from "./create-campaign.tsx"
 
@@ -76,7 +77,7 @@ const Recipients = ({ id, running }: { id: string; running: boolean }) => {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.phone}>
-                  <td class="nowrap">{formatPhone(r.phone)}</td>
+                  <td class="nowrap">{readablePhone(r.phone)}</td>
                   <td>{r.status}</td>
                   <td class="break">{r.error === null ? (r.messageId ?? "—") : sendErrorInWords(r.error)}</td>
                 </tr>

@@ -6,9 +6,10 @@ import { useEffect, useRef, useState } from "preact/hooks"
 import { api, unwrap } from "../../api/client.ts"
 import { isAdmin } from "../../session.ts"
 import { TextField } from "../../ui/fields.tsx"
-import { formatPhone, formatTimePrecise } from "../../ui/format.ts"
+import { formatTimePrecise } from "../../ui/format.ts"
 import { type Action, useAction } from "../../ui/hooks.ts"
 import { ErrorNotice } from "../../ui/notice.tsx"
+import { readablePhone } from "../../ui/phone.ts"
 import { type ConversationDetail, channelLabel, customerLabel, holderLabel, LEAD_TYPES } from "./labels.ts"
 
 /** Every page of a conversation, up to a bound no real conversation reaches. */
@@ -185,7 +186,7 @@ export const ConversationView = ({
           <dt>Name</dt>
           <dd>{conversation.customer.name ?? "—"}</dd>
           <dt>Phone</dt>
-          <dd>{conversation.customer.phone === null ? "—" : formatPhone(conversation.customer.phone)}</dd>
+          <dd>{conversation.customer.phone === null ? "—" : readablePhone(conversation.customer.phone)}</dd>
           <dt>Channel</dt>
           <dd>{channelLabel(conversation.channel)}</dd>
           <dt>Lead</dt>

@@ -1,6 +1,6 @@
 /** How the inbox names channels, states and who holds a conversation. */
 import type { Answer } from "../../api/client.ts"
-import { formatPhone } from "../../ui/format.ts"
+import { readablePhone } from "../../ui/phone.ts"
 
 export type ConversationSummary = Answer<"/api/conversations", "get">["data"][number]
 export type ConversationDetail = Answer<"/api/conversations/{id}", "get">
@@ -14,7 +14,7 @@ export const CHANNELS = [
 export const channelLabel = (channel: string): string => CHANNELS.find((c) => c.value === channel)?.label ?? channel
 
 export const customerLabel = (c: Pick<ConversationSummary, "customer" | "channel">): string =>
-  c.customer.name ?? (c.customer.phone === null ? "Website visitor" : formatPhone(c.customer.phone))
+  c.customer.name ?? (c.customer.phone === null ? "Website visitor" : readablePhone(c.customer.phone))
 
 /** "You", the holder's email, or "Assistant". */
 export const holderLabel = (c: Pick<ConversationSummary, "state" | "assignee">, myId: string | undefined): string =>

@@ -17,11 +17,12 @@ import {
   SelectField,
   TextField,
 } from "../../ui/fields.tsx"
-import { formatPhone, formatTimePrecise } from "../../ui/format.ts"
+import { formatTimePrecise } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
 import { Pager, usePaging } from "../../ui/pager.tsx"
+import { readablePhone } from "../../ui/phone.ts"
 import { isPhone } from "../campaigns/recipients.ts"
 import { SendTemplate } from "./send-template.tsx"
 
@@ -116,6 +117,10 @@ const MessagesScreen = () => {
     [phone, paging.cursor],
   )
   const list = messages.data?.data ?? []
+  // The filter as typed until its messages arrive, then as Parley read it ("(415) 555-0188" → "+1 415 555 0188").
+  const customer = phone === "" || messages.loading || list[0] === undefined ? phone : readablePhone(list[0].phone)
+  // In the heading the number stays on one line on a phone (no-break spaces).
+  const title = phone === "" ? "All messages" : `Conversation with ${customer.replaceAll(" ", "\u00a0")}`
   const [refused, setRefused] = useState(false)
   // The window is known from the newest customer message on the cloud channel among those shown.
   const lastInbound = list.find((m) => m.direction === "inbound" && m.channel === "cloud")
@@ -135,7 +140,7 @@ const MessagesScreen = () => {
   }
   return (
     <Page title="Messages" intro="What your customers wrote on the phone channels, and what was sent to them.">
-      <Section title={phone === "" ? "All messages" : `Conversation with ${phone}`}>
+      <Section title={title}>
         <form class="row" onSubmit={filter} noValidate>
           <TextField
             label="Customer number"
@@ -176,7 +181,7 @@ const MessagesScreen = () => {
                   <tr key={message.id}>
                     <td class="nowrap">{formatTimePrecise(message.createdAt)}</td>
                     <td>{message.direction === "inbound" ? "received" : "sent"}</td>
-                    <td class="nowrap">{formatPhone(message.phone)}</td>
+                    <td class="nowrap">{readablePhone(message.phone)}</td>
                     <td>{message.text === "" ? <span class="muted">({message.type})</span> : message.text}</td>
                     <td>{message.channel}</td>
                     <td>
@@ -195,8 +200,8 @@ const MessagesScreen = () => {
         <Section title="The 24-hour window is closed">
           <p role="status" class="notice notice-warn">
             {lastInbound === undefined
-              ? `${phone} has not written on the cloud channel`
-              : `${phone} last wrote ${formatTimePrecise(lastInbound.createdAt)}`}
+              ? `${customer} has not written on the cloud channel`
+              : `${customer} last wrote ${formatTimePrecise(lastInbound.createdAt)}`}
             , so the provider accepts no free-form text until they write again. Send an approved template instead.
           </p>
           <SendTemplate key={phone} to={phone} onSent={messages.reload} />
