@@ -74,6 +74,42 @@ describe("ids and queries", () => {
   })
 })
 
+describe("cursors", () => {
+  it("answers a cursor no list issued with the one same 400 on every list that pages", async () => {
+    const created = await key.client.post("/api/org/webhooks", { url: "https://example.com/hook" })
+    expect(created.status).toBe(201)
+    const webhookId = String(created.body?.id)
+    const foreign = Buffer.from(JSON.stringify(["not", "ours"])).toString("base64url")
+    const lists = [
+      "/api/leads",
+      "/api/bookings",
+      "/api/messages",
+      "/api/campaigns",
+      "/api/contacts",
+      "/api/contacts/opt-outs",
+      "/api/conversations",
+      "/api/sandbox/outbox",
+      `/api/org/webhooks/${webhookId}/deliveries`,
+    ]
+    for (const list of lists) {
+      for (const [cursor, error] of [
+        [foreign, "Invalid request: cursor is not one this API issued"],
+        ["", "Invalid request: cursor: Expected a cursor from nextCursor"],
+      ] as const) {
+        const answer = await key.client.get(`${list}?cursor=${cursor}`)
+        expect(
+          { status: answer.status, code: answer.body?.code, error: answer.body?.error },
+          `${list} ${cursor}`,
+        ).toEqual({
+          status: 400,
+          code: "invalid_request",
+          error,
+        })
+      }
+    }
+  })
+})
+
 describe("what Node's parser refuses", () => {
   it("answers a URL over 16 KB with 431 and a raw byte in the path with 400, both in the contract's shape", async () => {
     const long = await rawRequest(`GET /api/leads?x=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`)

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { Booking } from "../events.ts"
 import { CalendarDate, ClockTime } from "../values.ts"
 import { HumanPhoneNumber } from "./messaging.ts"
-import { PageLimit } from "./page-limit.ts"
+import { PageCursor, PageLimit } from "./page-limit.ts"
 
 /**
  * The bodies of the assistant's routes: the widget surface (docs/contract.md §8) and the leads and
@@ -128,7 +128,7 @@ export type ListedBooking = typeof ListedBooking.Type
 /** `?limit=` (1–100) and `?cursor=` of a list that can grow without bound (docs/contract.md §1). */
 export const pageQuery = {
   limit: Schema.optionalKey(PageLimit),
-  cursor: Schema.optionalKey(Text(1, 200)),
+  cursor: Schema.optionalKey(PageCursor),
 }
 
 export const ListBookingsQuery = Schema.Struct({ date: Schema.optionalKey(CalendarDate), ...pageQuery })

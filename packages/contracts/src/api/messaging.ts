@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ChannelKind } from "../bus/channel.ts"
-import { PageLimit } from "./page-limit.ts"
+import { PageCursor, PageLimit } from "./page-limit.ts"
 
 /**
  * The bodies of the messaging part of the private API (docs/contract.md §9) and of the bridge channel's
@@ -111,9 +111,9 @@ const LimitParam = Schema.optionalKey(PageLimit)
 export const ListMessagesQuery = Schema.Struct({
   phone: Schema.optionalKey(HumanPhoneNumber),
   limit: LimitParam,
-  cursor: Schema.optionalKey(NonEmpty(200)),
+  cursor: Schema.optionalKey(PageCursor),
 })
-export const ListContactsQuery = Schema.Struct({ limit: LimitParam, cursor: Schema.optionalKey(NonEmpty(200)) })
+export const ListContactsQuery = Schema.Struct({ limit: LimitParam, cursor: Schema.optionalKey(PageCursor) })
 export const ListCampaignsQuery = ListContactsQuery
 export const ListOptOutsQuery = ListContactsQuery
 
@@ -221,7 +221,7 @@ export const CampaignRecipientStatus = Schema.Literals(["pending", "sent", "fail
 export const ListCampaignRecipientsQuery = Schema.Struct({
   status: Schema.optionalKey(CampaignRecipientStatus),
   limit: LimitParam,
-  cursor: Schema.optionalKey(NonEmpty(200)),
+  cursor: Schema.optionalKey(PageCursor),
 })
 
 export const CampaignRecipientRecord = Schema.Struct({
@@ -338,7 +338,7 @@ export const TemplateIdParam = Schema.String.check(Schema.isMaxLength(100))
 export const SandboxOutboxQuery = Schema.Struct({
   phone: Schema.optionalKey(HumanPhoneNumber),
   limit: LimitParam,
-  cursor: Schema.optionalKey(NonEmpty(200)),
+  cursor: Schema.optionalKey(PageCursor),
 })
 export const SandboxOutboxRecord = Schema.Struct({
   messageId: Schema.String,

@@ -65,3 +65,25 @@ describe("?limit= on every list", () => {
     }
   })
 })
+
+describe("?cursor= on every list", () => {
+  for (const written of ["", "x".repeat(201)]) {
+    it(`refuses a cursor of ${written.length} characters on every list with the one same issue`, () => {
+      for (const route of pagedRoutes) {
+        const result = route.decode({ cursor: written }, { errors: "all", onExcessProperty: "ignore" })
+        expect(result._tag, route.name).toBe("Failure")
+        if (result._tag !== "Failure") continue
+        expect(requestIssues(result.failure), route.name).toEqual([
+          { path: "cursor", message: "Expected a cursor from nextCursor" },
+        ])
+      }
+    })
+  }
+
+  it("hands any other cursor to the list, which says itself whether it issued it", () => {
+    for (const route of pagedRoutes) {
+      const result = route.decode({ cursor: "eyJhIjoxfQ" }, { errors: "all", onExcessProperty: "ignore" })
+      expect(result._tag, route.name).toBe("Success")
+    }
+  })
+})

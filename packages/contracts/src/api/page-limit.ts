@@ -10,3 +10,16 @@ import { Schema, SchemaTransformation } from "effect"
 export const PageLimit = Schema.String.check(
   Schema.isPattern(/^0*(?:[1-9][0-9]?|100)$/u, { expected: "an integer 1–100" }),
 ).pipe(Schema.decodeTo(Schema.Number, SchemaTransformation.numberFromString))
+
+/**
+ * `?cursor=` of the same lists: a `nextCursor` a page answered, opaque (at most 200 characters). One
+ * declaration, so that an empty one is refused alike everywhere ("cursor: Expected a cursor from
+ * nextCursor"); one the service did not issue is refused by the service, with `InvalidCursorText`.
+ */
+export const PageCursor = Schema.String.check(
+  Schema.isMinLength(1, { expected: "a cursor from nextCursor" }),
+  Schema.isMaxLength(200, { expected: "a cursor from nextCursor" }),
+)
+
+/** What every list answers for a cursor it did not issue (400 `invalid_request`). */
+export const InvalidCursorText = "cursor is not one this API issued"

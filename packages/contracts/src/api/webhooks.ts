@@ -3,7 +3,7 @@ import { DeliveryReason } from "../bus/dispatch.ts"
 import { EventCatalogue, EventDataSchemas, EventName } from "../events.ts"
 import { DeliveryId, EventId, WebhookId } from "../ids.ts"
 import { IsoTimestamp } from "../values.ts"
-import { PageLimit } from "./page-limit.ts"
+import { PageCursor, PageLimit } from "./page-limit.ts"
 
 /**
  * Bodies of the webhook-registry API (docs/contract.md §5). The request schemas hold every rule of a
@@ -175,7 +175,7 @@ export const ListDeliveriesResponse = Schema.Struct({
  */
 export const ListDeliveriesQuery = Schema.Struct({
   limit: Schema.optionalKey(PageLimit),
-  cursor: Schema.optionalKey(Schema.String),
+  cursor: Schema.optionalKey(PageCursor),
   status: Schema.optionalKey(DeliveryOutcome),
 })
 

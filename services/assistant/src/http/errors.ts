@@ -1,3 +1,4 @@
+import { InvalidCursorText } from "@parley/contracts"
 import { type ApiError, conflict, invalidRequest, notFound, outsideServiceWindow } from "@parley/platform"
 import type { AssistantError } from "../errors.ts"
 
@@ -7,7 +8,7 @@ export const toApiError = (error: AssistantError): ApiError => {
     case "ResourceNotFound":
       return notFound()
     case "InvalidCursor":
-      return invalidRequest("cursor is not one this API issued", [{ path: "cursor", message: "is not valid" }])
+      return invalidRequest(InvalidCursorText, [{ path: "cursor", message: "is not valid" }])
     case "BookingRefused":
       return error.reason === "pastDate"
         ? invalidRequest("date is in the past", [{ path: "date", message: "is in the past" }])

@@ -1,3 +1,4 @@
+import { InvalidCursorText } from "@parley/contracts"
 import {
   type ApiError,
   conflict,
@@ -45,7 +46,7 @@ export const toApiError = (error: MessagingError): ApiError => {
     case "InvalidInput":
       return invalidRequest(error.what, error.issues)
     case "InvalidCursor":
-      return invalidRequest("cursor is not one this API issued", [{ path: "cursor", message: "is not valid" }])
+      return invalidRequest(InvalidCursorText, [{ path: "cursor", message: "is not valid" }])
     case "UnsupportedMediaType":
       return unsupportedMediaType()
     case "InvalidSignature":

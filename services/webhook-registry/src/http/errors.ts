@@ -1,5 +1,5 @@
 /** The one place the registry's domain errors become docs/contract.md's status, code and text. */
-import { ErrorText } from "@parley/contracts"
+import { ErrorText, InvalidCursorText } from "@parley/contracts"
 import { type ApiError, forbidden, invalidRequest, notFound } from "@parley/platform"
 import type { RegistryError } from "../errors.ts"
 
@@ -12,7 +12,7 @@ export const toApiError = (error: RegistryError): ApiError => {
     case "EmptyReplayWindow":
       return invalidRequest("until must be later than since", [{ path: "until", message: "must be later than since" }])
     case "InvalidCursor":
-      return invalidRequest("cursor is not valid", [{ path: "cursor", message: "is not valid" }])
+      return invalidRequest(InvalidCursorText, [{ path: "cursor", message: "is not valid" }])
     case "UrlRefused":
       return invalidRequest(`url ${error.reason}`, [{ path: "url", message: error.reason }])
     default:
