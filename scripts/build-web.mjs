@@ -6,7 +6,7 @@
 // `node scripts/build-web.mjs`          build what is stale
 // `node scripts/build-web.mjs --check`  exit 1 naming what is stale, build nothing
 import { spawnSync } from "node:child_process"
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -73,12 +73,14 @@ const webWorkspaces = () => {
   return found
 }
 
-const stale = webWorkspaces().filter(({ dir }) => {
-  const inputs = Math.max(...INPUTS.map((input) => newest(join(dir, input))))
-  return oldestOutput(join(dir, "dist")) < inputs
-})
+const staleBuilds = () =>
+  webWorkspaces().filter(({ dir }) => {
+    const inputs = Math.max(...INPUTS.map((input) => newest(join(dir, input))))
+    return oldestOutput(join(dir, "dist")) < inputs
+  })
 
 if (checkOnly) {
+  const stale = staleBuilds()
   if (stale.length > 0) {
     console.error(`stale front-end builds: ${stale.map((w) => w.name).join(", ")}`)
     process.exit(1)
@@ -86,11 +88,63 @@ if (checkOnly) {
   process.exit(0)
 }
 
-for (const { name } of stale) {
-  console.log(`building ${name} (its dist/ is missing or older than its sources)`)
-  const result = spawnSync("npm", ["run", "build", "--silent", "--workspace", name], { cwd: root, stdio: "inherit" })
-  if (result.status !== 0) {
-    console.error(`building ${name} failed`)
-    process.exit(result.status ?? 1)
+// Two `npm start`s (or a start and a test run) from one checkout would build into the same dist/ at
+// once, and one of them failed half-way ("Size Limit can't find files at dist/widget.js"). The first
+// takes this lock (a directory: mkdir is atomic) and builds; the others wait for it, then find the
+// builds fresh. A lock whose process is gone (killed mid-build) is taken over.
+const lock = join(root, "node_modules", ".cache", "parley-build-web.lock")
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+const holderAlive = () => {
+  let pid
+  try {
+    pid = Number(readFileSync(join(lock, "pid"), "utf8"))
+  } catch {
+    // Just made, its pid not written yet: alive, unless it stays so for long (see below).
+    return Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) < 5_000
+  }
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return error.code === "EPERM"
+  }
+}
+const acquire = () => {
+  mkdirSync(join(root, "node_modules", ".cache"), { recursive: true })
+  for (let waited = 0; ; waited++) {
+    try {
+      mkdirSync(lock)
+      writeFileSync(join(lock, "pid"), String(process.pid))
+      return
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error
+    }
+    if (!holderAlive()) {
+      rmSync(lock, { recursive: true, force: true })
+      continue
+    }
+    if (waited === 0) console.log("waiting for another process building the front ends")
+    sleep(250)
+  }
+}
+
+if (staleBuilds().length > 0) {
+  acquire()
+  try {
+    // Built meanwhile by the process this one waited for: nothing left to do.
+    for (const { name } of staleBuilds()) {
+      console.log(`building ${name} (its dist/ is missing or older than its sources)`)
+      const result = spawnSync("npm", ["run", "build", "--silent", "--workspace", name], {
+        cwd: root,
+        stdio: "inherit",
+      })
+      if (result.status !== 0) {
+        console.error(`building ${name} failed`)
+        process.exitCode = result.status ?? 1
+        break
+      }
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
   }
 }
