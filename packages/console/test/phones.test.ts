@@ -4,7 +4,8 @@
  * "+1 415 555 0188", `447700900456` as "+44 7700 900456" (`ui/phone.ts`). The Messages filter takes
  * the number as a person types it: with spaces and `+`, as digits, or national (the demo organization
  * is in the US). Each screen is also photographed at 1280 px and 375 px with nothing cut off and no
- * sideways scrolling but a table's own region.
+ * sideways scrolling, a table's own region included: on a phone each row is a card whose key fields
+ * (phone, name, status, Cancel) are on screen.
  * One Parley with a sandbox channel: a customer writes, a campaign goes out, a booking is taken.
  */
 import { expectNothingCutOff, saveScreenshot } from "@parley/browser-testing"
@@ -71,11 +72,20 @@ afterAll(async () => {
 
 const open = (page: Page, path: string, heading: string) => openScreen(page, `${parley.origin}${path}`, heading)
 
+/** Drawn, and wholly inside the window's width: seen without scrolling anything sideways. */
+const onScreen = async (shown: Locator, width: number) => {
+  await visible(shown)
+  const box = await shown.boundingBox()
+  expect(box, String(shown)).not.toBeNull()
+  expect(box?.x ?? -1, String(shown)).toBeGreaterThanOrEqual(0)
+  expect((box?.x ?? 0) + (box?.width ?? 0), String(shown)).toBeLessThanOrEqual(width)
+}
+
 /**
  * The screen at 1280 px and at 375 px, `shown` scrolled into view: photographed, nothing cut off,
- * nothing scrolling sideways but a table in its own region.
+ * nothing scrolling sideways — at 375 px not even a table in its own region, and `keyFields` on screen.
  */
-const photograph = async (page: Page, name: string, shown: Locator) => {
+const photograph = async (page: Page, name: string, shown: Locator, keyFields: Array<Locator> = []) => {
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 800 })
     await shown.scrollIntoViewIfNeeded()
@@ -84,6 +94,17 @@ const photograph = async (page: Page, name: string, shown: Locator) => {
       await page.evaluate(() => document.documentElement.scrollWidth),
       `${name} at ${width} px`,
     ).toBeLessThanOrEqual(width)
+    if (width === 375) {
+      const overflowing = await page.evaluate(() =>
+        [...document.querySelectorAll(".table-scroll")]
+          .filter((region) => region.scrollWidth > region.clientWidth)
+          .map((region) => region.getAttribute("aria-label")),
+      )
+      expect(overflowing, `${name}: table regions scrolling sideways at 375 px`).toEqual([])
+      for (const field of keyFields) await onScreen(field, width)
+      // The photograph shows the card down to its last key field (a booking's Cancel).
+      await keyFields.at(-1)?.scrollIntoViewIfNeeded()
+    }
     await saveScreenshot(page, `console-phones-${name}-${width}`)
   }
   await page.setViewportSize({ width: 1280, height: 800 })
@@ -106,17 +127,36 @@ describe("stored phone numbers, as people read them", () => {
       await page.getByRole("button", { name: "Show messages" }).click()
       await visible(page.getByRole("heading", { name: "Conversation with +1 415 555 0188" }))
       await visible(messages.getByRole("row").filter({ hasText: "Is the shop open today?" }))
-      expect(await messages.getByRole("row").filter({ hasText: "+44 7700 900456" }).count()).toBe(0)
+      // The heading shows the number as typed at once; the other customer's rows leave when the list is read again.
+      await messages
+        .getByRole("row")
+        .filter({ hasText: "+44 7700 900456" })
+        .first()
+        .waitFor({ state: "detached", timeout: 15_000 })
     }
-    await photograph(page, "messages", messages.getByText("+1 415 555 0188").first())
+    // The customer wrote on the sandbox channel (§16): marked so, beside the channel.
+    const written = messages.getByRole("row").filter({ hasText: "Is the shop open today?" })
+    await visible(written.getByText("Sandbox", { exact: true }))
+    await photograph(page, "messages", messages.getByText("+1 415 555 0188").first(), [
+      written.getByText("+1 415 555 0188"),
+      written.getByText("Is the shop open today?"),
+      written.getByText("Sandbox", { exact: true }),
+      written.getByRole("cell").last(),
+    ])
     await admin.watch.expectClean()
   })
 
   it("shows a booking's phone formatted", async () => {
     const { page } = admin
     await open(page, "/console/bookings", "Bookings")
-    const phone = await visible(page.getByRole("row").filter({ hasText: "Sam Lee" }).getByText("+44 7700 900456"))
-    await photograph(page, "bookings", phone)
+    const booking = page.getByRole("row").filter({ hasText: "Sam Lee" })
+    const phone = await visible(booking.getByText("+44 7700 900456"))
+    await photograph(page, "bookings", phone, [
+      phone,
+      booking.getByText("Sam Lee", { exact: true }),
+      booking.getByText("confirmed", { exact: true }),
+      booking.getByRole("button", { name: /^Cancel Sam Lee's booking/ }),
+    ])
     await admin.watch.expectClean()
   })
 
@@ -142,7 +182,11 @@ describe("stored phone numbers, as people read them", () => {
     const recipients = campaign.getByRole("region", { name: "Recipients" })
     await visible(recipients.getByRole("row").filter({ hasText: "+1 415 555 0188" }))
     await visible(recipients.getByRole("row").filter({ hasText: "+44 7700 900456" }))
-    await photograph(page, "campaigns", recipients.getByText("+44 7700 900456"))
+    const recipient = recipients.getByRole("row").filter({ hasText: "+44 7700 900456" })
+    await photograph(page, "campaigns", recipients.getByText("+44 7700 900456"), [
+      recipient.getByText("+44 7700 900456"),
+      recipient.getByRole("cell").nth(1),
+    ])
     await admin.watch.expectClean()
   })
 })

@@ -82,6 +82,8 @@ describe("the console's sign-in, keys and members", () => {
     await page.getByRole("button", { name: "Create key" }).click()
     const shownOnce = page.getByRole("region", { name: "Your new key “Website chat”" })
     await visible(shownOnce.getByText("This is the only time it is shown."))
+    // A key is kept as a digest (§2.3): Parley can recognise it, not show it.
+    await visible(shownOnce.getByText("Parley keeps only a digest of it", { exact: false }))
     // The panel appears above the form: it takes the focus and comes into view, or a person below
     // thinks nothing happened.
     const shownHeading = shownOnce.getByRole("heading", { name: "Your new key “Website chat”" })
@@ -243,6 +245,9 @@ describe("the console's webhooks", () => {
 
     const shown = page.getByRole("region", { name: `Webhook created for ${receiver.url}/parley` })
     await visible(shown.getByText("This is the only time it is shown."))
+    // A webhook secret is kept encrypted, since Parley signs with it (§5) — not "only what it needs to check it".
+    await visible(shown.getByText("Parley keeps it encrypted, to sign with it", { exact: false }))
+    expect(await shown.getByText("digest", { exact: false }).count()).toBe(0)
     expect(
       await shown
         .getByRole("heading", { name: `Webhook created for ${receiver.url}/parley` })

@@ -50,16 +50,27 @@ export const CopyField = ({
 }
 
 /**
+ * How Parley keeps a secret it shows once, in the warning's words: a key's SHA-256 digest only
+ * (docs/contract.md §2.3), or a webhook secret or bridge token encrypted, since Parley signs with it (§5).
+ */
+const keptInWords = {
+  digest: "Parley keeps only a digest of it, enough to recognise it, and cannot show it again.",
+  encrypted: "Parley keeps it encrypted, to sign with it, and never shows it again.",
+} as const
+
+/**
  * The box around secrets shown once, with the warning first. It appears where the page starts
  * while the button that made it may be far below, so on appearing it takes the focus on its
  * heading and scrolls into view: a person sees (and a screen reader says) what happened.
  */
 export const ShownOnce = ({
   title,
+  kept,
   children,
   onDone,
 }: {
   title: string
+  kept: keyof typeof keptInWords
   children: ComponentChildren
   onDone: () => void
 }) => {
@@ -75,8 +86,7 @@ export const ShownOnce = ({
         {title}
       </h2>
       <p class="warning">
-        <strong>This is the only time it is shown.</strong> Copy it now and keep it somewhere safe: Parley stores only
-        what it needs to check it and cannot show it again.
+        <strong>This is the only time it is shown.</strong> Copy it now and keep it somewhere safe: {keptInWords[kept]}
       </p>
       {children}
       <button type="button" class="primary" onClick={onDone}>

@@ -124,7 +124,7 @@ const ApiKeysScreen = () => {
       intro="Keys let your website's chat widget and your own servers use Parley. At most 10 keys are active at once."
     >
       {created === undefined ? null : (
-        <ShownOnce title={`Your new key “${created.name}”`} onDone={() => setCreated(undefined)}>
+        <ShownOnce kept="digest" title={`Your new key “${created.name}”`} onDone={() => setCreated(undefined)}>
           <CopyField label="API key" value={created.key} />
         </ShownOnce>
       )}

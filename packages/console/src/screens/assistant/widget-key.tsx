@@ -52,7 +52,7 @@ export const WidgetKey = ({ onChoice }: { onChoice: (choice: WidgetKeyChoice) =>
     <div>
       <ErrorNotice error={keys.error} />
       {created === undefined ? null : (
-        <ShownOnce title="Your new widget key" onDone={() => setCreated(undefined)}>
+        <ShownOnce kept="digest" title="Your new widget key" onDone={() => setCreated(undefined)}>
           <CopyField label="Widget key" value={created} />
         </ShownOnce>
       )}

@@ -72,7 +72,8 @@ const BookingsScreen = () => {
           </EmptyState>
         ) : (
           <TableScroll label="Bookings">
-            <table>
+            {/* On a phone each booking is a card: its time, then each value under its column's name (`cards`). */}
+            <table class="cards">
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -93,18 +94,20 @@ const BookingsScreen = () => {
                         {formatDay(booking.date)} {booking.time}
                       </time>
                     </th>
-                    <td>{booking.service}</td>
-                    <td>{booking.name}</td>
-                    <td class="nowrap">{readablePhone(booking.phone)}</td>
-                    <td>
+                    <td data-label="Service">{booking.service}</td>
+                    <td data-label="Name">{booking.name}</td>
+                    <td class="nowrap" data-label="Phone">
+                      {readablePhone(booking.phone)}
+                    </td>
+                    <td data-label="Status">
                       <span class={`badge ${booking.status === "confirmed" ? "badge-ok" : "badge-bad"}`}>
                         {booking.status}
                       </span>
                     </td>
-                    <td>{booking.notes ?? "—"}</td>
-                    <td>{formatTime(booking.createdAt)}</td>
+                    <td data-label="Notes">{booking.notes ?? "—"}</td>
+                    <td data-label="Booked">{formatTime(booking.createdAt)}</td>
                     {may("DELETE /api/bookings/{id}") ? (
-                      <td>
+                      <td data-label="Actions">
                         {booking.status === "confirmed" ? (
                           <ConfirmButton
                             label="Cancel…"

@@ -66,7 +66,8 @@ const Recipients = ({ id, running }: { id: string; running: boolean }) => {
         <p class="muted">No recipients with that status.</p>
       ) : (
         <TableScroll label="Recipients">
-          <table>
+          {/* On a phone each recipient is a card, each value under its column's name (`cards`). */}
+          <table class="cards">
             <thead>
               <tr>
                 <th scope="col">Number</th>
@@ -77,9 +78,13 @@ const Recipients = ({ id, running }: { id: string; running: boolean }) => {
             <tbody>
               {rows.map((r) => (
                 <tr key={r.phone}>
-                  <td class="nowrap">{readablePhone(r.phone)}</td>
-                  <td>{r.status}</td>
-                  <td class="break">{r.error === null ? (r.messageId ?? "—") : sendErrorInWords(r.error)}</td>
+                  <td class="nowrap" data-label="Number">
+                    {readablePhone(r.phone)}
+                  </td>
+                  <td data-label="Status">{r.status}</td>
+                  <td class="break" data-label="Provider id or error">
+                    {r.error === null ? (r.messageId ?? "—") : sendErrorInWords(r.error)}
+                  </td>
                 </tr>
               ))}
             </tbody>

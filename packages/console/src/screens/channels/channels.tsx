@@ -176,7 +176,7 @@ const ChannelsScreen = () => {
       intro="The phone numbers your customers write to. The assistant answers on each connected channel."
     >
       {token === undefined ? null : (
-        <ShownOnce title="The bridge's inbound token" onDone={() => setToken(undefined)}>
+        <ShownOnce kept="encrypted" title="The bridge's inbound token" onDone={() => setToken(undefined)}>
           <p>
             Your bridge sends <code>Authorization: Bearer &lt;token&gt;</code> with each message to{" "}
             <code>{origin}/channels/bridge/inbound</code>.

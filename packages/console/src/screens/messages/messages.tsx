@@ -165,7 +165,8 @@ const MessagesScreen = () => {
           </EmptyState>
         ) : (
           <TableScroll label="Messages">
-            <table>
+            {/* On a phone each message is a card, each value under its column's name (`cards`). */}
+            <table class="cards">
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -179,12 +180,27 @@ const MessagesScreen = () => {
               <tbody>
                 {list.map((message) => (
                   <tr key={message.id}>
-                    <td class="nowrap">{formatTimePrecise(message.createdAt)}</td>
-                    <td>{message.direction === "inbound" ? "received" : "sent"}</td>
-                    <td class="nowrap">{readablePhone(message.phone)}</td>
-                    <td>{message.text === "" ? <span class="muted">({message.type})</span> : message.text}</td>
-                    <td>{message.channel}</td>
-                    <td>
+                    <td class="nowrap" data-label="When">
+                      {formatTimePrecise(message.createdAt)}
+                    </td>
+                    <td data-label="Direction">{message.direction === "inbound" ? "received" : "sent"}</td>
+                    <td class="nowrap" data-label="Customer">
+                      {readablePhone(message.phone)}
+                    </td>
+                    <td data-label="Text">
+                      {message.text === "" ? <span class="muted">({message.type})</span> : message.text}
+                    </td>
+                    <td class="nowrap" data-label="Channel">
+                      {message.channel}
+                      {/* A customer message of the sandbox channel (§16): Parley played the provider. */}
+                      {message.sandbox ? (
+                        <>
+                          {" "}
+                          <span class="badge badge-warn">Sandbox</span>
+                        </>
+                      ) : null}
+                    </td>
+                    <td data-label="Status">
                       {message.status}
                       {message.error === null ? null : <span class="field-error"> {message.error}</span>}
                     </td>

@@ -201,7 +201,7 @@ export const WebhookDetail = () => {
         <a href="/console/settings/webhooks">← All webhooks</a>
       </p>
       {rotated === undefined ? null : (
-        <ShownOnce title="New secret" onDone={() => setRotated(undefined)}>
+        <ShownOnce kept="encrypted" title="New secret" onDone={() => setRotated(undefined)}>
           <p>
             Deliveries are signed with it from now on. For 24 hours the previous secret also signs{" "}
             <code>webhook-signature</code>, so your receiver can switch over without dropping a delivery.

@@ -77,7 +77,7 @@ export const Webhooks = () => {
       intro="Parley tells your systems what happens — messages, leads, bookings, templates, campaigns — by POSTing signed events to your URLs. At most 5 webhooks."
     >
       {created === undefined ? null : (
-        <ShownOnce title={`Webhook created for ${created.url}`} onDone={() => setCreated(undefined)}>
+        <ShownOnce kept="encrypted" title={`Webhook created for ${created.url}`} onDone={() => setCreated(undefined)}>
           <p>
             Verify each delivery with this secret (see <a href="/docs">the API docs</a> and{" "}
             <code>@parley/webhooks</code>).
