@@ -58,7 +58,7 @@ describe("widget chat", () => {
 
   it("fires lead.updated only when the name, type or booking changes", async () => {
     const orgId = newOrg()
-    const { sessionId } = await say(orgId, "my number is 030 1234567")
+    const { sessionId } = await say(orgId, "my number is 415 555 0142")
     await say(orgId, "thanks!", sessionId)
     await say(orgId, "my name is Priya", sessionId)
     await say(orgId, "ok", sessionId)
