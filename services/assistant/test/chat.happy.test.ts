@@ -110,6 +110,15 @@ describe("widget chat", () => {
     expect((await leadEventsOf(infra, orgId))[0]?.data).toMatchObject({ phone: "442079460958", name: "Kim" })
   })
 
+  it("stores no made-up number from a visitor field no plan has, and asks for the number instead", async () => {
+    const orgId = newOrg()
+    const answer = await say(orgId, "please call me back", undefined, { visitor: { phone: "07700 900123" } })
+    expect(answer.lead).toBeNull()
+    expect(answer.reply.text).not.toContain("call you back at")
+    expect(answer.reply.text).toMatch(/number/)
+    expect(await leadEventsOf(infra, orgId)).toEqual([])
+  })
+
   it("answers messages of one session sent at once without losing what any of them said", async () => {
     const orgId = newOrg()
     const { sessionId } = await say(orgId, "hello")
