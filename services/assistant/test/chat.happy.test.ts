@@ -58,7 +58,7 @@ describe("widget chat", () => {
 
   it("fires lead.updated only when the name, type or booking changes", async () => {
     const orgId = newOrg()
-    const { sessionId } = await say(orgId, "my number is 030 1234567")
+    const { sessionId } = await say(orgId, "my number is 415 555 0142")
     await say(orgId, "thanks!", sessionId)
     await say(orgId, "my name is Priya", sessionId)
     await say(orgId, "ok", sessionId)
@@ -108,6 +108,15 @@ describe("widget chat", () => {
     const answer = await say(orgId, "hello", undefined, { visitor: { name: "Kim", phone: "+44 20 7946 0958" } })
     expect(answer.lead?.type).toBe("GENERAL_INQUIRY")
     expect((await leadEventsOf(infra, orgId))[0]?.data).toMatchObject({ phone: "442079460958", name: "Kim" })
+  })
+
+  it("stores no made-up number from a visitor field no plan has, and asks for the number instead", async () => {
+    const orgId = newOrg()
+    const answer = await say(orgId, "please call me back", undefined, { visitor: { phone: "07700 900123" } })
+    expect(answer.lead).toBeNull()
+    expect(answer.reply.text).not.toContain("call you back at")
+    expect(answer.reply.text).toMatch(/number/)
+    expect(await leadEventsOf(infra, orgId)).toEqual([])
   })
 
   it("answers messages of one session sent at once without losing what any of them said", async () => {

@@ -297,16 +297,20 @@ describe("with a language model", () => {
     expect(answer.reply.text.length).toBeGreaterThan(0)
   })
 
-  it("records no lead for a phone number the visitor never gave, whatever the model says", async () => {
+  it.each([
+    ["a phone number the visitor never gave", "Hi, I'm Dana, can someone call me back?", "+1 415 555 0100"],
+    // A UK national number to a US business: no US number, asked about before anything is recorded.
+    ["a number no plan has", "Hi, I'm Dana, can someone call me back? 07700 900123", "07700 900123"],
+  ])("records no lead for %s, whatever the model says", async (_, message, phone) => {
     const orgId = newOrg()
     model.setHandler(
       scripted(
-        [toolCall("c1", "record_lead", { phone: "+1 415 555 0100", name: "Dana", type: "CALLBACK_REQUESTED" })],
-        "Thanks Dana, we'll call you at +1 415 555 0100.",
+        [toolCall("c1", "record_lead", { phone, name: "Dana", type: "CALLBACK_REQUESTED" })],
+        `Thanks Dana, we'll call you at ${phone}.`,
       ),
     )
     const before = model.requests.length
-    const answer = await chat(orgId, "Hi, I'm Dana, can someone call me back?")
+    const answer = await chat(orgId, message)
     expect(answer.lead).toBeNull()
     expect(await leadEventsOf(infra, orgId)).toEqual([])
     const tool = ((requestsSince(before)[1]?.json() as Completion | undefined)?.messages ?? []).find(

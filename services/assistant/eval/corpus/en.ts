@@ -1,4 +1,5 @@
 import { at, type Conversation, conversation, lead } from "./types.ts"
+import { WORLDS } from "./world.ts"
 
 const c = conversation("en")
 const CALL = "CALLBACK_REQUESTED"
@@ -259,6 +260,49 @@ export const EN: ReadonlyArray<Conversation> = [
   c("phone-02", "phone-format", ["reach me on +33 6 12 34 56 78, I'm Julien"], lead("33612345678", "Julien", CALL)),
   c("phone-03", "phone-format", ["my number: 4155550165"], lead("14155550165", "", INFO)),
   c("phone-04", "phone-format", ["text or call +1-415-555-0166"], lead("14155550166", "", CALL)),
+  // A UK number written internationally (with or without the "(0)" trunk prefix) to a US business:
+  // taken, and said as taken (docs/contract.md §8).
+  c(
+    "phone-05",
+    "phone-format",
+    [{ say: "I'm Tom, please call me on +44 7700 900123", says: ["call you back"], never: ["not sure"] }],
+    lead("447700900123", "Tom", CALL),
+  ),
+  // A UK national number to a US business is no US number: asked about, recorded nowhere
+  // (never as a made-up 1 07700…) until the visitor writes it with its country code.
+  c(
+    "phone-06",
+    "phone-format",
+    [{ say: "Can you call me? 07700 900123", says: ["not sure 07700 900123"], never: ["call you back"] }],
+    null,
+    ["107700900123"],
+  ),
+  c(
+    "phone-07",
+    "phone-format",
+    [
+      { say: "Can you call me? 07700 900123", says: ["07700 900123"], never: ["call you back"] },
+      { say: "sorry, it's +44 7700 900123", says: ["call you back"] },
+    ],
+    lead("447700900123", "", CALL),
+    ["107700900123"],
+  ),
+  // The same UK national number to a business in Great Britain: a number of its own country.
+  {
+    ...c(
+      "phone-09",
+      "phone-format",
+      [{ say: "Can you call me? 07700 900123", says: ["call you back"], never: ["not sure"] }],
+      lead("447700900123", "", CALL),
+    ),
+    world: { ...WORLDS.en, settings: { ...WORLDS.en.settings, country: "GB" } },
+  },
+  c(
+    "phone-08",
+    "phone-format",
+    [{ say: "I'm Tom, please call me on +44 (0) 7700 900456", says: ["call you back"], never: ["not sure"] }],
+    lead("447700900456", "Tom", CALL),
+  ),
   // names
   c("name-01", "name", ["this is dr. patel, please call me at 415 555 0167"], lead("14155550167", "Dr. Patel", CALL)),
   c("name-02", "name", ["Hi there, Chris here. 415-555-0168, call me back please"], lead("14155550168", "Chris", CALL)),

@@ -7,7 +7,7 @@ import { organizationNow } from "../bookings/calendar.ts"
 import { bookingConfirmation, captureFacts } from "../engine/dialogue.ts"
 import type { LeadSource } from "../engine/lead-capture.ts"
 import { CATALOGS } from "../engine/messages/index.ts"
-import { internationalDigits } from "../engine/phone.ts"
+import { findPhone, internationalDigits } from "../engine/phone.ts"
 import { readMessage } from "../engine/read-message.ts"
 import type { ConversationState } from "../engine/state.ts"
 import { isLanguage, type Language } from "../engine/text.ts"
@@ -76,10 +76,13 @@ export const turnContextOf = (input: TurnInput) =>
 export const runTurn = (input: TurnInput): Effect.Effect<TurnResult, never, Database | OutboxWriter | LanguageModel> =>
   Effect.gen(function* () {
     const context = yield* turnContextOf(input)
+    const country = context.settings.country
+    // A form number no country's plan has (`07700 900123` to a US business) is not stored as a
+    // made-up number: the conversation asks for the number when it needs one (docs/contract.md §8).
     const start: ConversationState =
-      input.visitorPhone === undefined
+      input.visitorPhone === undefined || findPhone(input.visitorPhone, country)?.doubtful === true
         ? input.state
-        : { ...input.state, phone: internationalDigits(input.visitorPhone, context.settings.country) }
+        : { ...input.state, phone: internationalDigits(input.visitorPhone, country) }
     const model = yield* LanguageModel
     const surface = input.customerPhone === undefined ? "widget" : "channel"
     if (!model.enabled) {

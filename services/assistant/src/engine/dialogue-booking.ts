@@ -334,6 +334,9 @@ export const bookOn = (
   }
   // A slot changed after it was said ("sorry, I meant Friday at 2"): the new one is said again.
   const changed = state.pending !== undefined && (state.pending.date !== slot.date || state.pending.time !== slot.time)
+  // A number no country's plan has is checked with the visitor before anything is booked under it.
+  const doubtful = doubtfulNumber(turn)
+  if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...pending, awaiting: "phone" })
   if (phone === undefined) {
     if (state.name === undefined && (state.awaiting !== "name" || changed) && turn.facts.name === undefined) {
       return reply(turn, catalog.askName(slot.service, dayLabel, formats.time(slot.time)), {
@@ -343,9 +346,6 @@ export const bookOn = (
     }
     return reply(turn, catalog.askPhoneForBooking(state.name), { ...pending, awaiting: "phone" })
   }
-  // A number no country's plan has is checked with the visitor before anything is booked under it.
-  const doubtful = turn.phoneNow ? doubtfulNumber(turn) : undefined
-  if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...pending, awaiting: "phone" })
   if (known.booking === undefined) {
     return need({ kind: "book", slot, phone, name: state.name ?? "" })
   }

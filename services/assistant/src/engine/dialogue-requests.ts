@@ -9,12 +9,12 @@ import type { ConversationState } from "./state.ts"
 export const requestCall = (turn: Turn, kind: "callback" | "demo"): Step => {
   const { catalog, state } = turn
   const phone = phoneOf(turn)
+  const doubtful = doubtfulNumber(turn)
+  if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...state, awaiting: "phone" })
   if (phone === undefined) {
     const ask = kind === "demo" ? catalog.askPhoneForDemo(state.name) : catalog.askPhoneForCallback(state.name)
     return reply(turn, ask, { ...state, awaiting: "phone" })
   }
-  const doubtful = doubtfulNumber(turn)
-  if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...state, awaiting: "phone" })
   const shown = display(turn, phone)
   const noted = kind === "demo" ? catalog.demoNoted(state.name, shown) : catalog.callbackNoted(state.name, shown)
   return reply(turn, turn.corrected ? `${catalog.phoneCorrected(shown)} ${noted}` : noted, {

@@ -1,4 +1,3 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js"
 import type { Catalog, Formats } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -107,16 +106,13 @@ export const display = (turn: Turn, digits: string): string => {
 }
 
 /**
- * The number written in this message, as written, when the number plan says no such number exists
- * ("0612 34 56 78" to a US business, stored as 1 0612…): its digits are kept (docs/contract.md §8),
- * but it is said back as written and checked with the visitor, never shown as a made-up "+1 0…".
+ * The number written in this message, as written, when no country's plan has it ("0612 34 56 78"
+ * or "07700 900123" to a US business, which would be a made-up "+1 0…"; see `inPlan`): checked with
+ * the visitor, and neither stored nor recorded as a lead until they confirm or correct it
+ * (docs/contract.md §8: the reply and what is stored agree).
  */
 export const doubtfulNumber = (turn: Turn): string | undefined => {
   const written = turn.facts.phone
-  if (written === undefined || turn.context.customerPhone !== undefined) return undefined
-  // A number of a whole number's length that cannot exist; a shorter one ("555-1234") is a local
-  // number the plan cannot place, said back as written (`display`).
-  const parsed = parsePhoneNumberFromString(`+${written.digits}`)
-  if (parsed === undefined || !parsed.isPossible() || parsed.isValid()) return undefined
+  if (written === undefined || !written.doubtful || turn.context.customerPhone !== undefined) return undefined
   return turn.facts.text.slice(written.start, written.end).trim()
 }

@@ -184,10 +184,11 @@ describe("requests, numbers and questions", () => {
     expect(last.text).toContain("won't call")
   })
 
-  it("stores a number the plan does not know with the country code, and says it back as written", () => {
+  it("asks about a number the country's plan does not have (a local 555-1234) and stores nothing yet", () => {
     const answer = turn(emptyConversation, "please call me at 555-1234")
-    expect(answer.state.phone).toBe("15551234")
-    expect(answer.text).toContain("at 555-1234")
+    expect(answer.state.phone).toBeUndefined()
+    expect(answer.state.awaiting).toBe("phone")
+    expect(answer.text).toContain("not sure 555-1234 is a number we can call")
   })
 
   it("takes a corrected number", () => {

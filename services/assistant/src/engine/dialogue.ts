@@ -12,7 +12,7 @@ import {
 } from "./dialogue-booking.ts"
 import { numberNoted, requestCall } from "./dialogue-requests.ts"
 import { answerShort, closing, shortAnswer } from "./dialogue-short.ts"
-import { type Known, need, reply, type Step, type Turn, tidy } from "./dialogue-turn.ts"
+import { doubtfulNumber, type Known, need, reply, type Step, type Turn, tidy } from "./dialogue-turn.ts"
 import { CATALOGS, formatsFor } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -38,7 +38,8 @@ export { nothingKnown } from "./dialogue-turn.ts"
 /** Folds what this message says about the visitor and their requests into the state. */
 const absorb = (state: ConversationState, facts: MessageFacts, context: EngineContext) => {
   const widget = context.customerPhone === undefined
-  const newPhone = widget && facts.phone !== undefined ? facts.phone.digits : undefined
+  // A number no plan has is asked about and kept out of the state (so out of any lead) until confirmed.
+  const newPhone = widget && facts.phone !== undefined && !facts.phone.doubtful ? facts.phone.digits : undefined
   const corrected = newPhone !== undefined && state.phone !== undefined && state.phone !== newPhone
   const { intents } = facts
   const withdrawn = intents.noCall
@@ -143,7 +144,7 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (isAboutBooking(turn, previous)) return book(turn, previous)
   if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name), { ...next, awaiting: "more" })
   if (intents.demo || intents.callback) return requestCall(turn, intents.demo ? "demo" : "callback")
-  if (phoneNow) {
+  if (phoneNow || doubtfulNumber(turn) !== undefined) {
     // A question asked beside the number ("do you wash motorbikes? here's my number") is answered too,
     // when the business's knowledge answers it.
     const answer = facts.intents.question ? answerQuestion(facts, context, catalog, formats) : undefined

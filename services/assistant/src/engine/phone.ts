@@ -2,7 +2,11 @@ import { normalizePhone } from "@parley/contracts"
 import {
   type CountryCode,
   findPhoneNumbersInText,
+  getCountries,
+  getCountryCallingCode,
   isSupportedCountry,
+  Metadata,
+  type PhoneNumber,
   parsePhoneNumberFromString,
 } from "libphonenumber-js"
 import { fold, wordsPattern } from "./text.ts"
@@ -23,12 +27,12 @@ import { fold, wordsPattern } from "./text.ts"
  * five languages, unless a phone word comes after that word ("invoice 2026 is wrong, call me at
  * 415…"). Digits glued to letters (`12345678Z`, `BR123456789BR`) are codes.
  *
- * A number the plan does not know is still a phone number by docs/contract.md §8's definition (7–15
- * digits, not a reference): a foreign number written with `00` instead of `+` is read as
- * international (`0049 30 1234567` in the US → `49301234567`), one written with `+` is kept as
- * written, and a national one gets the country's calling code all the same (`912 345 67` in Portugal
- * → `35191234567`, `555-1234` in the US → `15551234`), since the business stores and dials
- * international numbers.
+ * A number the plan does not know is still found (docs/contract.md §8: 7–15 digits, not a
+ * reference), with digits all the same — a foreign number written with `00` instead of `+` is read
+ * as international (`0049 30 1234567` in the US → `49301234567`), one written with `+` is kept as
+ * written, and a national one gets the country's calling code (`912 345 67` in Portugal →
+ * `35191234567`) — but it is marked `doubtful` when no country's plan has those digits (`inPlan`):
+ * the dialogue asks about it and stores nothing until the visitor confirms it.
  */
 
 const REFERENCE_WORDS = wordsPattern([
@@ -243,6 +247,11 @@ const gluedToLetters = (text: string, start: number, end: number): boolean =>
 export interface FoundPhone {
   /** International digits (with the country code; see the module's comment for a number the plan does not know). */
   readonly digits: string
+  /**
+   * No country's plan has these digits (`inPlan`): checked with the visitor, never recorded as a
+   * lead until they confirm or correct it (docs/contract.md §8).
+   */
+  readonly doubtful: boolean
   readonly start: number
   readonly end: number
 }
@@ -261,7 +270,7 @@ export const findPhones = (text: string, country: string): ReadonlyArray<FoundPh
     const before = leadIn(text, start, previousEnd)
     previousEnd = end
     if (gluedToLetters(text, start, end) || namedAsReference(before)) return
-    found.push({ digits, start, end })
+    found.push({ digits, start, end, doubtful: !inPlan(digits) })
   }
   // libphonenumber reads each written number on its own: a long message costs no more than its numbers.
   for (const written of text.matchAll(WRITTEN_NUMBER)) {
@@ -308,6 +317,44 @@ const nationalToInternational = (digits: string, country: string): string => {
   // trunk prefix where dropping it leaves a number of a length the plan uses).
   const international = parsePhoneNumberFromString(digits, country)?.number.slice(1)
   return international === undefined || international.length > 15 ? digits : international
+}
+
+/**
+ * The national-number pattern of each country, by calling code: the whole of its plan, whatever
+ * the type. The default (`min`) metadata's `isValid()` checks each number type only for calling
+ * codes several countries share (`+1`, `+44`, `+7`…) and the plan's general pattern elsewhere, and
+ * the UK's types leave out the ranges kept for drama (`07700 900xxx`), so `isValid()` alone turns
+ * down the contract's own `+44 (0) 7700 900456`.
+ */
+const PLANS: ReadonlyMap<string, ReadonlyArray<RegExp>> = (() => {
+  const plans = new Map<string, Array<RegExp>>()
+  const metadata = new Metadata()
+  for (const country of getCountries()) {
+    metadata.selectNumberingPlan(country)
+    const plan = metadata.numberingPlan
+    const pattern = plan !== undefined && "nationalNumberPattern" in plan ? plan.nationalNumberPattern : undefined
+    const source = typeof pattern === "function" ? pattern.call(plan) : undefined
+    if (typeof source !== "string") continue
+    const code = getCountryCallingCode(country)
+    plans.set(code, [...(plans.get(code) ?? []), new RegExp(`^(?:${source})$`)])
+  }
+  return plans
+})()
+
+const inPlanOf = (number: PhoneNumber): boolean =>
+  number.isValid() ||
+  (number.isPossible() &&
+    (PLANS.get(number.countryCallingCode) ?? []).some((pattern) => pattern.test(number.nationalNumber)))
+
+/**
+ * International digits that some country's number plan has: a valid number, or one of a length the
+ * plan uses that its general pattern allows (a range not yet assigned, a fictional one). A national
+ * number the organization's country does not have (`07700 900123` to a US business, read as
+ * `1 07700…`) is not, nor one with an unknown calling code.
+ */
+export const inPlan = (digits: string): boolean => {
+  const number = parsePhoneNumberFromString(`+${digits}`)
+  return number !== undefined && inPlanOf(number)
 }
 
 /** The first phone number in `text`, or `undefined`. */

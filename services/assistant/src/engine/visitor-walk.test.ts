@@ -9,6 +9,7 @@ import {
   type Step,
   step,
 } from "./dialogue.ts"
+import { leadOfConversation } from "./lead-capture.ts"
 import type { EngineContext } from "./profile.ts"
 import { readMessage } from "./read-message.ts"
 import { type ConversationState, emptyConversation } from "./state.ts"
@@ -176,9 +177,9 @@ describe("a question asked while the booking waits for a name or a number", () =
 })
 
 describe("a number that is no number of the organization's country", () => {
-  it("keeps its digits but says it back as written and asks to check it, never a made-up +1 0…", () => {
+  it("says it back as written and asks to check it, storing nothing, never a made-up +1 0…", () => {
     const { last, state } = converse(["ok call me on 0612 34 56 78"])
-    expect(state.phone).toBe("10612345678")
+    expect(state.phone).toBeUndefined()
     expect(last.text).toContain("0612 34 56 78")
     expect(last.text).toMatch(/country code/)
     expect(last.text).not.toContain("+1")
@@ -190,6 +191,65 @@ describe("a number that is no number of the organization's country", () => {
     expect(replies[2]?.text).toContain("0612 34 56 78")
     expect(state.booking).toEqual({ date: "2026-11-30", time: "10:30", service: "haircut" })
     expect(state.phone).toBe("33612345678")
+  })
+})
+
+describe("a number read with the organization's country (docs/contract.md §8)", () => {
+  const GB_SALON: EngineContext = { ...SALON, settings: { ...SALON.settings, country: "GB" } }
+
+  it.each([
+    ["I'm Tom, please call me on +44 (0) 7700 900456", "447700900456"],
+    ["I'm Tom, please call me on +44 7700 900123", "447700900123"],
+  ])("takes %j, international with the (0) trunk prefix or without, from a US business", (text, digits) => {
+    const { last, state } = converse([text])
+    expect(state.phone).toBe(digits)
+    expect(last.text).not.toContain("not sure")
+    expect(last.text).toContain("call you back")
+    expect(leadOfConversation(state, "chat")?.phone).toBe(digits)
+  })
+
+  it("books under the international number it said it took", () => {
+    const { replies, state } = converse([
+      "I'm Tom, please call me on +44 (0) 7700 900456",
+      "Can I book a haircut on Monday at 10:30?",
+    ])
+    expect(replies[1]?.needs).toContainEqual(
+      expect.objectContaining({ kind: "book", phone: "447700900456", name: "Tom" }),
+    )
+    expect(state.phone).toBe("447700900456")
+  })
+
+  it("asks about a UK national number to a US business, and records no lead until it is written again", () => {
+    const first = converse(["Can you call me? 07700 900123"])
+    expect(first.last.text).toContain("not sure 07700 900123 is a number we can call")
+    expect(first.last.text).not.toContain("call you back")
+    expect(first.state.phone).toBeUndefined()
+    expect(leadOfConversation(first.state, "chat")).toBeUndefined()
+    const confirmed = converse(["+44 7700 900123"], null, first.state)
+    expect(confirmed.state.phone).toBe("447700900123")
+    expect(confirmed.last.text).toContain("call you back")
+    expect(leadOfConversation(confirmed.state, "chat")?.phone).toBe("447700900123")
+  })
+
+  it("takes the same UK national number from a GB business, with its country code", () => {
+    const answer = turn(emptyConversation, "Can you call me? 07700 900123", null, GB_SALON)
+    expect(answer.state.phone).toBe("447700900123")
+    expect(answer.text).not.toContain("not sure")
+    expect(answer.text).toContain("call you back")
+  })
+
+  it("keeps the number it had when a doubtful correction follows, and asks about the new one", () => {
+    const { last, state } = converse(["please call me on (415) 555-0100", "sorry, it's 07700 900123"])
+    expect(last.text).toContain("not sure 07700 900123")
+    expect(state.phone).toBe("14155550100")
+  })
+
+  it("books nothing under a doubtful number written with the booking", () => {
+    const { last, state } = converse(["haircut on Monday at 10:30, I'm Tom, 07700 900123"])
+    expect(last.needs.some((n) => n.kind === "book")).toBe(false)
+    expect(last.text).toContain("not sure 07700 900123")
+    expect(state.phone).toBeUndefined()
+    expect(state.pending).toEqual({ date: "2026-11-30", time: "10:30", service: "haircut" })
   })
 })
 

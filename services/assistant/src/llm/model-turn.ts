@@ -64,7 +64,9 @@ export const systemPrompt = (context: TurnContext): string => {
 const visitorPhones = (message: string, state: ConversationState, context: TurnContext): ReadonlySet<string> => {
   const texts = [message, ...context.history.filter((turn) => turn.role === "visitor").map((turn) => turn.text)]
   const phones = new Set(
-    texts.flatMap((text) => findPhones(text, context.settings.country).map((found) => found.digits)),
+    texts.flatMap((text) =>
+      findPhones(text, context.settings.country).flatMap((found) => (found.doubtful ? [] : [found.digits])),
+    ),
   )
   if (state.phone !== undefined) phones.add(state.phone)
   if (context.customerPhone !== undefined) phones.add(context.customerPhone)
