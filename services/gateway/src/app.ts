@@ -82,9 +82,10 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     const instanceId = options.instanceId ?? randomUUID()
     const logger = options.logger
     const metrics = options.metrics ?? makeServiceMetrics("gateway")
-    // The front ends' files are read and compressed (off the main thread) while the rest is built.
+    // The front ends' files are read and compressed (off the main thread) while the rest is built,
+    // one build after the other (`loadStaticFiles`: one encoder at a time keeps the memory down).
     const consoleLoad = loadConsoleFiles(options.consoleDir, logger)
-    const widgetLoad = loadWidgetFiles(options.widgetDir, logger)
+    const widgetLoad = consoleLoad.then(() => loadWidgetFiles(options.widgetDir, logger))
     // Awaited below; a failure before then is not an unhandled rejection.
     widgetLoad.catch(() => undefined)
     // The request path is plain code for speed (http/README.md), reached through its one service.
