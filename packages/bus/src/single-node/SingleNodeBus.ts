@@ -1,11 +1,12 @@
 import { TopicCatalog } from "@parley/contracts"
 import { Database, migrate } from "@parley/db"
-import { withHotSpan } from "@parley/platform"
+import { BatchQueue, withHotSpan } from "@parley/platform"
 import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import type postgres from "postgres"
 import { Bus, BusError, OutboxWriter } from "../Bus.ts"
 import { tracedBus, tracedOutbox } from "../tracing.ts"
 import { runConsumer } from "./consumer.ts"
+import { type HeartbeatInput, heartbeats, type Membership } from "./group.ts"
 import { appendInTransaction, appendRecords, busChannel, TopicDirectory } from "./log.ts"
 import { deleteConsumedRecords } from "./retention.ts"
 import { busMigrations, busSchema } from "./schema.ts"
@@ -83,6 +84,12 @@ const make = (options: SingleNodeBusOptions) =>
       ),
     )
 
+    // Every consumer's heartbeat through one queue: those of one beat go as one statement.
+    const beats = new BatchQueue<HeartbeatInput, Membership>((inputs) => heartbeats(sql, inputs), {
+      maxBatch: 100,
+      maxConcurrent: 1,
+    })
+
     const bus = Bus.of({
       publish: (records) =>
         Effect.tryPromise({
@@ -100,6 +107,7 @@ const make = (options: SingleNodeBusOptions) =>
               timings,
               options: subscribeOptions,
               handle,
+              heartbeat: (input) => beats.submit(input),
               crashed: () => options.crashSignal?.aborted === true,
               onTopicActivity: (listener) => {
                 listeners.add(listener)

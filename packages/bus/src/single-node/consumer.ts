@@ -2,7 +2,14 @@ import { randomUUID } from "node:crypto"
 import { Duration, Effect, Exit, Fiber, Scope } from "effect"
 import type postgres from "postgres"
 import type { BusRecord, SubscribeOptions, Subscription } from "../Bus.ts"
-import { heartbeat, leaveGroup, type PartitionRef, partitionId, releaseLease } from "./group.ts"
+import {
+  type HeartbeatInput,
+  leaveGroup,
+  type Membership,
+  type PartitionRef,
+  partitionId,
+  releaseLease,
+} from "./group.ts"
 import { type PartitionWorker, startPartitionWorker } from "./partition-worker.ts"
 import type { BusTimings } from "./timings.ts"
 
@@ -22,6 +29,8 @@ export const runConsumer = (input: {
   readonly timings: BusTimings
   readonly options: SubscribeOptions
   readonly handle: (record: BusRecord) => Effect.Effect<void, unknown>
+  /** One heartbeat, shared with the bus's other consumers' (`heartbeats` in group.ts). */
+  readonly heartbeat: (input: HeartbeatInput) => Promise<Membership>
   /** True once the process is deemed dead (tests): stop without committing or leaving. */
   readonly crashed: () => boolean
   /**
@@ -69,7 +78,7 @@ export const runConsumer = (input: {
     const tick = Effect.gen(function* () {
       if (input.crashed()) return
       const membership = yield* Effect.promise(() =>
-        heartbeat(sql, { groupId, memberId, topics: options.topics, sessionMs: timings.sessionMs }),
+        input.heartbeat({ groupId, memberId, topics: options.topics, sessionMs: timings.sessionMs }),
       )
       const held = new Set(membership.held.map(partitionId))
       const desired = new Set(membership.desired.map(partitionId))
@@ -110,7 +119,12 @@ export const runConsumer = (input: {
       Effect.forever(
         tick.pipe(
           Effect.catchCause((cause) => Effect.logWarning("bus: group heartbeat failed", { groupId, cause })),
-          Effect.andThen(Effect.sleep(Duration.millis(timings.heartbeatMs))),
+          // On the bus's grid (multiples of heartbeatMs): its consumers beat together, in one statement.
+          Effect.andThen(
+            Effect.suspend(() =>
+              Effect.sleep(Duration.millis(timings.heartbeatMs - (Date.now() % timings.heartbeatMs))),
+            ),
+          ),
         ),
       ),
       workerScope,

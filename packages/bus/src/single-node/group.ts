@@ -14,25 +14,58 @@ export interface Membership {
   readonly desired: ReadonlyArray<PartitionRef>
 }
 
+/** What one member's heartbeat says: who it is, what it reads, how long its session lasts. */
+export interface HeartbeatInput {
+  readonly groupId: string
+  readonly memberId: string
+  readonly topics: ReadonlyArray<string>
+  readonly sessionMs: number
+}
+
 /**
- * One heartbeat of a group member, one call of `parley_bus.heartbeat` (schema.ts): refresh the
- * member, forget members whose session expired, compute the assignment (partitions sorted, dealt
- * round-robin to the sorted live members — every member computes the same one), renew this
- * member's leases and take the desired partitions whose lease is free or expired. A partition still
- * leased to another member is taken once that member releases it (after draining) or its lease
- * expires (it crashed).
+ * Heartbeats of group members, one call of `parley_bus.heartbeat` (schema.ts) each, all in one
+ * statement: a process's consumers beat on the same grid (`consumer.ts`), so an idle npm start sends
+ * one or two statements per beat instead of one per group (17 of them, most of its idle CPU). Each
+ * call refreshes its member, forgets members whose session expired, computes the assignment
+ * (partitions sorted, dealt round-robin to the sorted live members — every member computes the same
+ * one), renews the member's leases and takes the desired partitions whose lease is free or expired.
+ * A partition still leased to another member is taken once that member releases it (after draining)
+ * or its lease expires (it crashed).
  */
-export const heartbeat = async (
+export const heartbeats = async (
   sql: postgres.Sql,
-  input: { groupId: string; memberId: string; topics: ReadonlyArray<string>; sessionMs: number },
-): Promise<Membership> => {
-  const rows = await sql<Array<{ lease_topic: string; lease_partition: number; held: boolean; desired: boolean }>>`
-    select * from parley_bus.heartbeat(${input.groupId}, ${input.memberId}, ${[...input.topics]}::text[], ${input.sessionMs})`
-  const partition = (row: (typeof rows)[number]): PartitionRef => ({
-    topic: row.lease_topic,
-    partition: row.lease_partition,
-  })
-  return { held: rows.filter((r) => r.held).map(partition), desired: rows.filter((r) => r.desired).map(partition) }
+  inputs: ReadonlyArray<HeartbeatInput>,
+): Promise<ReadonlyArray<Membership>> => {
+  const batch = inputs.map((input, i) => ({
+    i,
+    g: input.groupId,
+    m: input.memberId,
+    t: input.topics,
+    s: input.sessionMs,
+  }))
+  // A member without leases answers no row: the left join keeps it, as one row of nulls.
+  const rows = await sql<
+    Array<{
+      i: number
+      lease_topic: string | null
+      lease_partition: number | null
+      held: boolean | null
+      desired: boolean | null
+    }>
+  >`
+    select h.i, r.lease_topic, r.lease_partition, r.held, r.desired
+    from jsonb_to_recordset(${JSON.stringify(batch)}::text::jsonb) as h(i int, g text, m text, t text[], s int)
+    left join lateral parley_bus.heartbeat(h.g, h.m, h.t, h.s) r on true
+    order by h.i`
+  const memberships = inputs.map(() => ({ held: [] as Array<PartitionRef>, desired: [] as Array<PartitionRef> }))
+  for (const row of rows) {
+    const membership = memberships[row.i]
+    if (membership === undefined || row.lease_topic === null || row.lease_partition === null) continue
+    const partition = { topic: row.lease_topic, partition: row.lease_partition }
+    if (row.held === true) membership.held.push(partition)
+    if (row.desired === true) membership.desired.push(partition)
+  }
+  return memberships
 }
 
 /** The offset a group resumes a partition from: its committed one, else the earliest (0). */
