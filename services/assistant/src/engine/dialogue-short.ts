@@ -4,10 +4,9 @@ import { reply, type Step, settle, type Turn } from "./dialogue-turn.ts"
 import type { MessageFacts } from "./read-message.ts"
 import type { ConversationState } from "./state.ts"
 
-/**
- * Short answers ("yes please", "no thanks", "thanks!", "great", "👍", in the five languages): the
- * answer to what the last reply asked (`ConversationState.awaiting`), never a new conversation.
- */
+// Short answers ("yes please", "no thanks", "thanks!", "great", "👍", in the five languages): the
+// answer to what the last reply asked (`ConversationState.awaiting`), never a new conversation.
+
 /** A short reply and nothing more: what it says, or undefined when it asks or names anything. */
 interface ShortAnswer {
   /** A yes or an approval ("great", "👍"). */

@@ -6,7 +6,6 @@ import {
   getCountryCallingCode,
   isSupportedCountry,
   Metadata,
-  type PhoneNumber,
   parsePhoneNumberFromString,
 } from "libphonenumber-js"
 import { fold, wordsPattern } from "./text.ts"
@@ -341,11 +340,6 @@ const PLANS: ReadonlyMap<string, ReadonlyArray<RegExp>> = (() => {
   return plans
 })()
 
-const inPlanOf = (number: PhoneNumber): boolean =>
-  number.isValid() ||
-  (number.isPossible() &&
-    (PLANS.get(number.countryCallingCode) ?? []).some((pattern) => pattern.test(number.nationalNumber)))
-
 /**
  * International digits that some country's number plan has: a valid number, or one of a length the
  * plan uses that its general pattern allows (a range not yet assigned, a fictional one). A national
@@ -354,7 +348,12 @@ const inPlanOf = (number: PhoneNumber): boolean =>
  */
 export const inPlan = (digits: string): boolean => {
   const number = parsePhoneNumberFromString(`+${digits}`)
-  return number !== undefined && inPlanOf(number)
+  if (number === undefined) return false
+  return (
+    number.isValid() ||
+    (number.isPossible() &&
+      (PLANS.get(number.countryCallingCode) ?? []).some((pattern) => pattern.test(number.nationalNumber)))
+  )
 }
 
 /** The first phone number in `text`, or `undefined`. */
