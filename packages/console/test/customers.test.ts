@@ -272,7 +272,7 @@ describe("the console's customer screens", () => {
     await visible(
       page
         .getByRole("row")
-        .filter({ hasText: `${weekdayDate(date)} 09:00` })
+        .filter({ hasText: `${weekdayDate(date)} 9:00 AM` })
         .getByText("confirmed"),
     )
     await visible(page.getByRole("row").filter({ hasText: "Sam" }).getByText("+1 415 555 0177"))

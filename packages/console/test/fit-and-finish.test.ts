@@ -241,8 +241,8 @@ describe("feedback and forms", () => {
     const { page } = admin
     await open(page, "/console/bookings", "Bookings")
     const row = page.getByRole("row").filter({ hasText: "Sam Lee" })
-    await visible(row.getByText(`${weekdayDate(bookingDay)} 09:00`))
-    await row.getByRole("button", { name: `Cancel Sam Lee's booking on ${weekdayDate(bookingDay)} at 09:00` }).click()
+    await visible(row.getByText(`${weekdayDate(bookingDay)} 9:00 AM`))
+    await row.getByRole("button", { name: `Cancel Sam Lee's booking on ${weekdayDate(bookingDay)} at 9:00 AM` }).click()
     const dialog = page.getByRole("dialog", { name: "Cancel Sam Lee's booking?" })
     expect(await dialog.getByRole("button").allTextContents()).toEqual(["Keep booking", "Cancel booking"])
     await dialog.getByRole("button", { name: "Keep booking" }).click()

@@ -20,6 +20,12 @@ const calendarDay = new Intl.DateTimeFormat(undefined, {
 export const formatDay = (date: string): string =>
   /^\d{4}-\d{2}-\d{2}$/.test(date) ? calendarDay.format(new Date(`${date}T00:00:00Z`)) : date
 
+/** A wall-clock time (`14:30`, the business's own) as the browser writes times elsewhere: "2:30 PM" in en-US. */
+const clockTime = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit", timeZone: "UTC" })
+
+export const formatClock = (time: string): string =>
+  /^([01]\d|2[0-3]):[0-5]\d$/.test(time) ? clockTime.format(new Date(`1970-01-01T${time}:00Z`)) : time
+
 export const formatNumber = (n: number): string => n.toLocaleString()
 
 /**

@@ -7,7 +7,7 @@ import { api, unwrap } from "../../api/client.ts"
 import { may } from "../../session.ts"
 import { ConfirmButton } from "../../ui/confirm.tsx"
 import { TextField } from "../../ui/fields.tsx"
-import { formatDay, formatTime } from "../../ui/format.ts"
+import { formatClock, formatDay, formatTime } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
@@ -91,7 +91,7 @@ const BookingsScreen = () => {
                   <tr key={booking.id}>
                     <th scope="row" class="nowrap">
                       <time dateTime={`${booking.date}T${booking.time}`}>
-                        {formatDay(booking.date)} {booking.time}
+                        {formatDay(booking.date)} {formatClock(booking.time)}
                       </time>
                     </th>
                     <td data-label="Service">{booking.service}</td>
@@ -111,18 +111,21 @@ const BookingsScreen = () => {
                         {booking.status === "confirmed" ? (
                           <ConfirmButton
                             label="Cancel…"
-                            accessibleLabel={`Cancel ${booking.name}'s booking on ${formatDay(booking.date)} at ${booking.time}`}
+                            accessibleLabel={`Cancel ${booking.name}'s booking on ${formatDay(booking.date)} at ${formatClock(booking.time)}`}
                             title={`Cancel ${booking.name}'s booking?`}
                             confirmLabel="Cancel booking"
                             dismissLabel="Keep booking"
                             danger
                             onConfirm={() =>
-                              onCancel(booking.id, `${booking.name} on ${formatDay(booking.date)} at ${booking.time}`)
+                              onCancel(
+                                booking.id,
+                                `${booking.name} on ${formatDay(booking.date)} at ${formatClock(booking.time)}`,
+                              )
                             }
                           >
                             <p>
-                              {booking.service} on {formatDay(booking.date)} at {booking.time}. It stays listed as
-                              cancelled, its place is freed and the lead loses the booking.
+                              {booking.service} on {formatDay(booking.date)} at {formatClock(booking.time)}. It stays
+                              listed as cancelled, its place is freed and the lead loses the booking.
                             </p>
                           </ConfirmButton>
                         ) : null}

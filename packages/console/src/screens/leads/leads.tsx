@@ -7,7 +7,7 @@ import { type Answer, ApiFailure, api, type paths, unwrap } from "../../api/clie
 import { may } from "../../session.ts"
 import { readWithProgress, saveFile } from "../../ui/download.ts"
 import { SelectField } from "../../ui/fields.tsx"
-import { formatDay, formatTime } from "../../ui/format.ts"
+import { formatClock, formatDay, formatTime } from "../../ui/format.ts"
 import { useAction, useLoad } from "../../ui/hooks.ts"
 import { EmptyState, ErrorNotice, Loading, StatusNotice } from "../../ui/notice.tsx"
 import { guarded, Page, Section, TableScroll } from "../../ui/page.tsx"
@@ -36,7 +36,7 @@ const SOURCES: Readonly<Record<string, string>> = {
 const sourceLabel = (source: string) => SOURCES[source] ?? source
 
 const bookingText = (booking: Lead["booking"]) =>
-  booking === null ? "—" : `${booking.service}, ${formatDay(booking.date)} ${booking.time}`
+  booking === null ? "—" : `${booking.service}, ${formatDay(booking.date)} ${formatClock(booking.time)}`
 
 /** The CSV of the leads the list shows: every type, or the one chosen in the filter. */
 const Export = ({ type }: { type: LeadType | "" }) => {
