@@ -45,17 +45,19 @@ const turn = (state: ConversationState, text: string, context = CONTEXT, taken: 
   throw new Error("the engine did not answer")
 }
 
-/** Plays a conversation, each message from the state the previous one left. */
-const converse = (...messages: Array<string>) => {
+/** Plays a conversation with a business, each message from the state the previous one left. */
+const converseWith = (context: EngineContext, ...messages: Array<string>) => {
   let state = emptyConversation
   const replies: Array<ReturnType<typeof turn>> = []
   for (const message of messages) {
-    const answer = turn(state, message)
+    const answer = turn(state, message, context)
     replies.push(answer)
     state = answer.state
   }
   return { replies, state, last: replies.at(-1) as ReturnType<typeof turn> }
 }
+
+const converse = (...messages: Array<string>) => converseWith(CONTEXT, ...messages)
 
 describe("the booking dialogue", () => {
   it("asks for one missing detail at a time: the time, then the name, then the number, then books", () => {
@@ -423,5 +425,39 @@ describe("a short answer is read as the answer to the last reply, never as a new
       "Of course — what can I help you with?",
     )
     expect(converse("please call me on 415 555 0142", "don't call me", "no").last.text).toMatch(/^All right\./)
+  })
+})
+
+// The same business speaking all five languages, with a price in its FAQ.
+const FIVE: EngineContext = {
+  ...CONTEXT,
+  profile: {
+    ...CONTEXT.profile,
+    languages: ["en", "es", "de", "fr", "pt"],
+    greeting: "Welcome to Acme! How can we help?",
+    faqs: [{ question: "How much is a consultation?", answer: "A consultation costs $50." }],
+  },
+}
+const CHANNEL: EngineContext = { ...FIVE, customerPhone: "14155550100" }
+
+describe("a hello to the widget, which showed the greeting already", () => {
+  it.each([
+    ["Hello", "en", /^Hi there! .*answer a question, book an appointment or have someone call you back\.$/],
+    ["hola", "es", /^¡Hola! .*responder una pregunta, reservarte una cita o pedir que te llamemos\.$/],
+    ["Hallo", "de", /^Hallo! .*beantworte eine Frage, buche einen Termin oder vereinbare einen Rückruf\.$/],
+    ["bonjour", "fr", /^Bonjour ! .*répondre à une question, réserver un rendez-vous ou organiser un rappel\.$/],
+    ["olá", "pt", /^Olá! .*responder uma pergunta, agendar um horário ou pedir que liguemos para você\.$/],
+  ])(
+    "on the widget, which showed the greeting already, answers %j by asking what they need (%s)",
+    (text, language, reply) => {
+      const answer = turn(emptyConversation, text, FIVE)
+      expect(answer.text).toMatch(reply)
+      expect(answer.text).not.toContain("Welcome to Acme")
+      expect(answer.state.language).toBe(language)
+    },
+  )
+
+  it("on a phone channel, where nothing was shown before, answers a first hello with the greeting", () => {
+    expect(turn(emptyConversation, "Hello", CHANNEL).text).toBe("Welcome to Acme! How can we help?")
   })
 })

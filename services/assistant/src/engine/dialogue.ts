@@ -158,6 +158,9 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (facts.name !== undefined && facts.name !== previous.name) return reply(turn, catalog.niceToMeet(facts.name))
   if (intents.closing) return reply(turn, closing(turn))
   if (intents.greeting) {
+    // The widget showed the greeting before the visitor typed: a "hello" back is asked what they need,
+    // not greeted a second time. A phone channel showed nothing, so there the greeting comes first.
+    if (context.customerPhone === undefined) return reply(turn, catalog.helloBack())
     // The greeting the business wrote is in its first language; a visitor writing in another gets the catalog's.
     const written = facts.language === context.profile.languages[0] ? context.profile.greeting?.trim() : undefined
     return reply(turn, written || catalog.greeting(context.profile.businessName))

@@ -6,6 +6,11 @@
 export interface Catalog {
   greeting(business: string): string
   menu(business: string): string
+  /**
+   * A bare "hello" on the widget, which showed the greeting before the visitor typed: short, not the
+   * greeting again, asking what they need.
+   */
+  helloBack(): string
   niceToMeet(name: string): string
   closing(name: string | undefined): string
   /** Thanks after a booking was confirmed: a warm closing with the booking's day and time. */

@@ -7,6 +7,8 @@ export const de: Catalog = {
     `Hallo und willkommen${business === "" ? "" : ` bei ${business}`}! Ich beantworte Ihre Fragen, vereinbare einen Rückruf oder buche einen Termin. Wie kann ich helfen?`,
   menu: (business) =>
     `Ich kann ${business === "" ? "Ihre Fragen" : `Fragen zu ${business}`} beantworten, einen Rückruf vereinbaren oder einen Termin buchen. Was möchten Sie tun?`,
+  helloBack: () =>
+    "Hallo! Sagen Sie mir einfach, was Sie brauchen: Ich beantworte eine Frage, buche einen Termin oder vereinbare einen Rückruf.",
   niceToMeet: (name) => `Schön, Sie kennenzulernen, ${name}! Wie kann ich helfen?`,
   closing: (name) => `Gern geschehen${to(name)}! Wenn noch etwas ist, schreiben Sie einfach hier.`,
   closingBooked: (name, day, time) => `Gern geschehen${to(name)} — bis ${day} um ${time}.`,

@@ -7,6 +7,8 @@ export const en: Catalog = {
     `Hi, welcome${business === "" ? "" : ` to ${business}`}! I can answer your questions, arrange a callback or book an appointment. How can I help?`,
   menu: (business) =>
     `I can answer ${business === "" ? "your questions" : `questions about ${business}`}, arrange a callback or book an appointment. What would you like to do?`,
+  helloBack: () =>
+    "Hi there! Just tell me what you need — I can answer a question, book an appointment or have someone call you back.",
   niceToMeet: (name) => `Nice to meet you, ${name}! How can I help you today?`,
   closing: (name) => `You're welcome${to(name)}! If there's anything else, just write here.`,
   closingBooked: (name, day, time) => `You're welcome${to(name)} — see you on ${day} at ${time}.`,

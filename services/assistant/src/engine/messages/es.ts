@@ -7,6 +7,8 @@ export const es: Catalog = {
     `¡Hola, bienvenido${business === "" ? "" : ` a ${business}`}! Puedo responder tus preguntas, pedir que te llamemos o reservarte una cita. ¿En qué te ayudo?`,
   menu: (business) =>
     `Puedo responder ${business === "" ? "tus preguntas" : `preguntas sobre ${business}`}, pedir que te llamemos o reservarte una cita. ¿Qué necesitas?`,
+  helloBack: () =>
+    "¡Hola! Cuéntame qué necesitas: puedo responder una pregunta, reservarte una cita o pedir que te llamemos.",
   niceToMeet: (name) => `¡Encantado, ${name}! ¿En qué te puedo ayudar?`,
   closing: (name) => `¡De nada${to(name)}! Si necesitas algo más, escríbeme aquí.`,
   closingBooked: (name, day, time) => `¡De nada${to(name)}! Te esperamos el ${day} a las ${time}.`,

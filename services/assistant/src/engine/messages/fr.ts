@@ -7,6 +7,8 @@ export const fr: Catalog = {
     `Bonjour et bienvenue${business === "" ? "" : ` chez ${business}`} ! Je peux répondre à vos questions, organiser un rappel ou réserver un rendez-vous. Que puis-je faire pour vous ?`,
   menu: (business) =>
     `Je peux répondre à vos questions${business === "" ? "" : ` sur ${business}`}, organiser un rappel ou réserver un rendez-vous. Que souhaitez-vous ?`,
+  helloBack: () =>
+    "Bonjour ! Dites-moi ce dont vous avez besoin : je peux répondre à une question, réserver un rendez-vous ou organiser un rappel.",
   niceToMeet: (name) => `Enchanté, ${name} ! Que puis-je faire pour vous ?`,
   closing: (name) => `Avec plaisir${to(name)} ! Si vous avez besoin d'autre chose, écrivez-moi ici.`,
   closingBooked: (name, day, time) => `Avec plaisir${to(name)} ! À ${day} à ${time}.`,

@@ -9,6 +9,8 @@ export const pt: Catalog = {
     `Olá, bem-vindo${business === "" ? "" : ` à ${business}`}! Posso responder suas perguntas, pedir que liguemos para você ou agendar um horário. Como posso ajudar?`,
   menu: (business) =>
     `Posso responder ${business === "" ? "suas perguntas" : `perguntas sobre a ${business}`}, pedir que liguemos para você ou agendar um horário. O que você precisa?`,
+  helloBack: () =>
+    "Olá! Me diga do que você precisa: posso responder uma pergunta, agendar um horário ou pedir que liguemos para você.",
   niceToMeet: (name) => `Prazer, ${name}! Como posso ajudar?`,
   closing: (name) => `Por nada${to(name)}! Se precisar de mais alguma coisa, é só escrever aqui.`,
   closingBooked: (name, day, time) => `Por nada${to(name)}! Até ${day} às ${time}.`,
