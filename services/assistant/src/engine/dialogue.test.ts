@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { DEFAULT_BOOKING_SETTINGS } from "../bookings/settings.ts"
 import { type DayView, type Known, nothingKnown, type Step, step } from "./dialogue.ts"
+import { leadOfConversation } from "./lead-capture.ts"
 import type { EngineContext } from "./profile.ts"
 import { readMessage } from "./read-message.ts"
 import { type ConversationState, emptyConversation } from "./state.ts"
@@ -460,4 +461,52 @@ describe("a hello to the widget, which showed the greeting already", () => {
   it("on a phone channel, where nothing was shown before, answers a first hello with the greeting", () => {
     expect(turn(emptyConversation, "Hello", CHANNEL).text).toBe("Welcome to Acme! How can we help?")
   })
+})
+
+describe("a name sent after a booking made without one", () => {
+  it.each([
+    [
+      "I'd like to book a consultation tomorrow at 2pm",
+      "Ana Lima",
+      "Thank you, Ana Lima! I've noted your name. See you on Thursday, November 26 at 2:00 PM.",
+    ],
+    [
+      "Quiero reservar una consulta mañana a las 2",
+      "Ana Lima",
+      "¡Gracias, Ana Lima! He anotado tu nombre. Te esperamos el jueves, 26 de noviembre a las 2:00 p.m.",
+    ],
+    [
+      "Ich möchte morgen um 14 Uhr einen Termin buchen",
+      "Jonas Weber",
+      "Danke, Jonas Weber! Ich habe Ihren Namen notiert. Bis Donnerstag, 26. November um 14:00.",
+    ],
+    [
+      "Je voudrais réserver un rendez-vous demain à 14h",
+      "Claire Martin",
+      "Merci, Claire Martin ! J'ai bien noté votre nom. À jeudi 26 novembre à 14:00.",
+    ],
+    [
+      "Quero agendar uma consulta amanhã às 14h",
+      "João Silva",
+      "Obrigado, João Silva! Anotei seu nome. Até quinta-feira, 26 de novembro às 14:00.",
+    ],
+  ])(
+    "on a phone channel, thanks a bare name sent after the booking by name and keeps it for the lead (%j)",
+    (request, name, thanks) => {
+      const { replies, state } = converseWith(CHANNEL, request, name)
+      expect(replies[0]?.state.booking).toEqual({ date: "2026-11-26", time: "14:00", service: "consultation" })
+      expect(replies[1]?.text).toBe(thanks)
+      expect(state).toMatchObject({ name, bookingId: "bkg_1", awaiting: "done" })
+      expect(replies[1]?.needs).toEqual([])
+      expect(leadOfConversation(state, "cloud", "14155550100")).toMatchObject({ name, type: "BOOKING", own: true })
+    },
+  )
+
+  it.each(["Perfect", "ok cool", "Great, thanks", "ana lima", "Consultation", "Friday"])(
+    "on a phone channel, takes %j after a booking for no name",
+    (message) => {
+      const { state } = converseWith(CHANNEL, "I'd like to book a consultation tomorrow at 2pm", message)
+      expect(state.name).toBeUndefined()
+    },
+  )
 })

@@ -152,6 +152,13 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
     if (answer === undefined || answer.callbackOffered || noted.kind !== "reply") return noted
     return { ...noted, text: `${answer.text} ${noted.text}` }
   }
+  // A channel books under the sender's number without asking a name: one sent afterwards ("Ana Lima")
+  // is thanked for and kept (so on the lead), the booking said again.
+  const booking = previous.booking
+  if (facts.name !== undefined && previous.name === undefined && booking !== undefined) {
+    const text = catalog.nameNoted(facts.name, formats.date(booking.date), formats.time(booking.time))
+    return reply(turn, text, { ...next, awaiting: "done" })
+  }
   const answer = answerQuestion(facts, context, catalog, formats)
   if (answer !== undefined) return answered(turn, next, answer)
   if (intents.question) return reply(turn, dontKnow(context, catalog), { ...next, awaiting: "callbackOffer" })

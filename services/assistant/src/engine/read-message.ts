@@ -81,6 +81,19 @@ const askedPart = (text: string, phone: FoundPhone | undefined): string => {
   return kept.length === 0 ? text : kept.join(" ")
 }
 
+/**
+ * A message that asks, answers, greets or names nothing (no intent, day, time or service): after a
+ * booking made without a name, what it holds may be only the name ("Ana Lima").
+ */
+const saysNothingElse = (intents: Intents, when: NamedWhen, service: string | undefined): boolean =>
+  service === undefined &&
+  when.date === undefined &&
+  when.time === undefined &&
+  when.weekday === undefined &&
+  !when.earliest &&
+  when.week === undefined &&
+  !Object.values(intents).some(Boolean)
+
 export const readMessage = (text: string, state: ConversationState, context: EngineContext): MessageFacts => {
   const languages = context.profile.languages
   const current = state.language !== undefined && isLanguage(state.language) ? state.language : undefined
@@ -93,6 +106,9 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
   // On a phone channel numbers in the text are still read, only to keep them out of dates and names.
   const phone = context.customerPhone === undefined ? span : undefined
   let faq: { value: Answer | undefined } | undefined
+  const intents = detectIntents(text, written)
+  const when = readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime)
+  const service = serviceIn(text, context.settings.services)
   return {
     text,
     language,
@@ -100,10 +116,12 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
     name: extractName(text, language, {
       ...(span === undefined ? {} : { phoneSpan: span }),
       expectingName: state.awaiting === "name",
+      unnamedBooking:
+        state.booking !== undefined && state.name === undefined && saysNothingElse(intents, when, service),
     }),
-    intents: detectIntents(text, written),
-    when: readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime),
-    service: serviceIn(text, context.settings.services),
+    intents,
+    when,
+    service,
     faq: () => {
       faq ??= {
         value: findAnswer(

@@ -12,6 +12,8 @@ export interface Catalog {
    */
   helloBack(): string
   niceToMeet(name: string): string
+  /** A name sent after a booking made without one (a channel's): thanks by name, the booking said again. */
+  nameNoted(name: string, day: string, time: string): string
   closing(name: string | undefined): string
   /** Thanks after a booking was confirmed: a warm closing with the booking's day and time. */
   closingBooked(name: string | undefined, day: string, time: string): string

@@ -10,6 +10,7 @@ export const de: Catalog = {
   helloBack: () =>
     "Hallo! Sagen Sie mir einfach, was Sie brauchen: Ich beantworte eine Frage, buche einen Termin oder vereinbare einen Rückruf.",
   niceToMeet: (name) => `Schön, Sie kennenzulernen, ${name}! Wie kann ich helfen?`,
+  nameNoted: (name, day, time) => `Danke, ${name}! Ich habe Ihren Namen notiert. Bis ${day} um ${time}.`,
   closing: (name) => `Gern geschehen${to(name)}! Wenn noch etwas ist, schreiben Sie einfach hier.`,
   closingBooked: (name, day, time) => `Gern geschehen${to(name)} — bis ${day} um ${time}.`,
   allSet: (name, day, time) => `Alles erledigt${to(name)} — bis ${day} um ${time}.`,

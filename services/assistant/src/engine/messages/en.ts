@@ -10,6 +10,7 @@ export const en: Catalog = {
   helloBack: () =>
     "Hi there! Just tell me what you need — I can answer a question, book an appointment or have someone call you back.",
   niceToMeet: (name) => `Nice to meet you, ${name}! How can I help you today?`,
+  nameNoted: (name, day, time) => `Thank you, ${name}! I've noted your name. See you on ${day} at ${time}.`,
   closing: (name) => `You're welcome${to(name)}! If there's anything else, just write here.`,
   closingBooked: (name, day, time) => `You're welcome${to(name)} — see you on ${day} at ${time}.`,
   allSet: (name, day, time) => `All set${to(name)} — see you on ${day} at ${time}.`,

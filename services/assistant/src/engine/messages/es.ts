@@ -10,6 +10,7 @@ export const es: Catalog = {
   helloBack: () =>
     "¡Hola! Cuéntame qué necesitas: puedo responder una pregunta, reservarte una cita o pedir que te llamemos.",
   niceToMeet: (name) => `¡Encantado, ${name}! ¿En qué te puedo ayudar?`,
+  nameNoted: (name, day, time) => `¡Gracias, ${name}! He anotado tu nombre. Te esperamos el ${day} a las ${time}.`,
   closing: (name) => `¡De nada${to(name)}! Si necesitas algo más, escríbeme aquí.`,
   closingBooked: (name, day, time) => `¡De nada${to(name)}! Te esperamos el ${day} a las ${time}.`,
   allSet: (name, day, time) => `¡Todo listo${to(name)}! Te esperamos el ${day} a las ${time}.`,

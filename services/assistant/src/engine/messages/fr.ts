@@ -10,6 +10,7 @@ export const fr: Catalog = {
   helloBack: () =>
     "Bonjour ! Dites-moi ce dont vous avez besoin : je peux répondre à une question, réserver un rendez-vous ou organiser un rappel.",
   niceToMeet: (name) => `Enchanté, ${name} ! Que puis-je faire pour vous ?`,
+  nameNoted: (name, day, time) => `Merci, ${name} ! J'ai bien noté votre nom. À ${day} à ${time}.`,
   closing: (name) => `Avec plaisir${to(name)} ! Si vous avez besoin d'autre chose, écrivez-moi ici.`,
   closingBooked: (name, day, time) => `Avec plaisir${to(name)} ! À ${day} à ${time}.`,
   allSet: (name, day, time) => `C'est tout bon${to(name)} ! À ${day} à ${time}.`,

@@ -12,6 +12,7 @@ export const pt: Catalog = {
   helloBack: () =>
     "Olá! Me diga do que você precisa: posso responder uma pergunta, agendar um horário ou pedir que liguemos para você.",
   niceToMeet: (name) => `Prazer, ${name}! Como posso ajudar?`,
+  nameNoted: (name, day, time) => `Obrigado, ${name}! Anotei seu nome. Até ${day} às ${time}.`,
   closing: (name) => `Por nada${to(name)}! Se precisar de mais alguma coisa, é só escrever aqui.`,
   closingBooked: (name, day, time) => `Por nada${to(name)}! Até ${day} às ${time}.`,
   allSet: (name, day, time) => `Tudo certo${to(name)}! Até ${day} às ${time}.`,
