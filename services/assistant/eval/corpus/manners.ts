@@ -3,10 +3,11 @@ import { at, type Conversation, conversation, lead } from "./types.ts"
 const BOOK = "BOOKING"
 
 /**
- * Manners a tester walking the product found missing: a "hello" to the widget, which showed the
- * greeting already, is asked what the visitor needs instead of greeted again; a name sent after a
- * booking made without one is thanked for and kept on the lead (on a phone channel the booking never
- * asks it: `src/engine/dialogue.test.ts`; here a visitor who skipped the question).
+ * Three manners a tester walking the product found missing: a question asked beside a booking
+ * request is answered and the booking carried on in the same reply; a "hello" to the widget, which
+ * showed the greeting already, is asked what the visitor needs instead of greeted again; a name sent
+ * after a booking made without one is thanked for and kept on the lead (on a phone channel the
+ * booking never asks it: `src/engine/dialogue.test.ts`; here a visitor who skipped the question).
  */
 const en = conversation("en")
 const es = conversation("es")
@@ -18,6 +19,93 @@ const pt = conversation("pt")
 const GREETED = ["welcome", "bienvenid", "willkommen", "bienvenue", "bem-vind"]
 
 export const MANNERS: ReadonlyArray<Conversation> = [
+  // A question beside a booking request: the answer, then the booking's next step; nothing booked unasked.
+  en(
+    "manners-hours-and-booking",
+    "booking",
+    [
+      {
+        say: "What are your opening hours? I'd like to book a consultation on Friday",
+        says: ["Monday to Friday 9:00 AM–6:00 PM", "Friday, November 27: 9:00 AM"],
+      },
+      "10:30",
+      "I'm Dana Lee, 415 555 0142",
+    ],
+    lead("14155550142", "Dana Lee", BOOK, at("2026-11-27", "10:30")),
+  ),
+  en(
+    "manners-parking-and-booking",
+    "booking",
+    [
+      {
+        say: "Do you have parking? Can I book a consultation tomorrow at 2pm?",
+        says: ["Mill Lane", "2:00 PM", "name"],
+      },
+      "Sam Porter, 415 555 0177",
+    ],
+    lead("14155550177", "Sam Porter", BOOK, at("2026-11-26", "14:00")),
+  ),
+  en(
+    "manners-open-saturday-no-booking",
+    "hours-services",
+    [
+      {
+        say: "Are you open on Saturday? I'd like to book a consultation",
+        says: ["On Saturday we're open 10:00 AM–2:00 PM", "Which time would you like?"],
+      },
+    ],
+    null,
+  ),
+  es(
+    "manners-aparcamiento-y-cita",
+    "booking",
+    [
+      {
+        say: "¿Tenéis aparcamiento? Quiero reservar una consulta el viernes a las 11",
+        says: ["aparcamiento|parking", "11:00"],
+      },
+      "Soy Marta Gil, 612 000 177",
+    ],
+    lead("34612000177", "Marta Gil", BOOK, at("2026-11-27", "11:00")),
+  ),
+  de(
+    "manners-zeiten-und-termin",
+    "booking",
+    [
+      {
+        say: "Wann habt ihr geöffnet? Ich möchte am Freitag einen Termin buchen.",
+        says: ["Montag bis Freitag", "Freitag, 27. November: 9:00"],
+      },
+      "10:30 Uhr passt",
+      "Jonas Weber, 0171 0001177",
+    ],
+    lead("491710001177", "Jonas Weber", BOOK, at("2026-11-27", "10:30")),
+  ),
+  fr(
+    "manners-horaires-et-rendez-vous",
+    "booking",
+    [
+      {
+        say: "Quels sont vos horaires ? Je voudrais réserver une consultation vendredi.",
+        says: ["du lundi au vendredi", "vendredi 27 novembre : 9:00"],
+      },
+      "10h30",
+      "Claire Martin, 06 00 01 11 77",
+    ],
+    lead("33600011177", "Claire Martin", BOOK, at("2026-11-27", "10:30")),
+  ),
+  pt(
+    "manners-estacionamento-e-horario",
+    "booking",
+    [
+      {
+        say: "Vocês têm estacionamento? Quero agendar uma consulta na sexta às 10h",
+        says: ["estacionamento", "10:00"],
+      },
+      "João Silva, (11) 90000-1177",
+    ],
+    lead("5511900001177", "João Silva", BOOK, at("2026-11-27", "10:00")),
+  ),
   // A "hello" on the widget: what they need asked, the greeting not said again.
   en(
     "manners-hello",

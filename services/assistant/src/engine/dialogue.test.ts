@@ -440,6 +440,7 @@ const FIVE: EngineContext = {
   },
 }
 const CHANNEL: EngineContext = { ...FIVE, customerPhone: "14155550100" }
+const booked = (needs: ReadonlyArray<{ readonly kind: string }>) => needs.some((n) => n.kind === "book")
 
 describe("a hello to the widget, which showed the greeting already", () => {
   it.each([
@@ -509,4 +510,81 @@ describe("a name sent after a booking made without one", () => {
       expect(state.name).toBeUndefined()
     },
   )
+})
+
+describe("a question asked beside a booking request", () => {
+  it.each([
+    [
+      "en",
+      "What are your opening hours? I'd like to book a consultation on Friday",
+      "Our opening hours: Monday to Friday",
+      "Free times for consultation on Friday, November 27",
+    ],
+    [
+      "es",
+      "¿Cuál es vuestro horario? Quiero reservar una consulta el viernes",
+      "Nuestro horario: de lunes a viernes",
+      "el viernes, 27 de noviembre: 9:00 a.m.",
+    ],
+    [
+      "de",
+      "Wie sind Ihre Öffnungszeiten? Ich möchte am Freitag einen Termin buchen.",
+      "Unsere Öffnungszeiten: Montag bis Freitag",
+      "am Freitag, 27. November: 9:00",
+    ],
+    [
+      "fr",
+      "Quels sont vos horaires ? Je voudrais réserver un rendez-vous vendredi.",
+      "Nos horaires : du lundi au vendredi",
+      "le vendredi 27 novembre : 9:00",
+    ],
+    [
+      "pt",
+      "Qual é o horário de funcionamento? Quero agendar uma consulta na sexta.",
+      "de segunda-feira a sexta-feira",
+      "na sexta-feira, 27 de novembro: 9:00",
+    ],
+  ])(
+    "in %s, answers the hours asked beside a booking request, then offers the day's times",
+    (language, text, hours, times) => {
+      const answer = turn(emptyConversation, text, FIVE)
+      expect(answer.text).toContain(hours)
+      expect(answer.text).toContain(times)
+      expect(answer.text.indexOf(hours)).toBeLessThan(answer.text.indexOf(times))
+      expect(answer.state).toMatchObject({ language, awaiting: "time", offered: { date: "2026-11-27" } })
+      expect(booked(answer.needs)).toBe(false)
+    },
+  )
+
+  it("answers the price asked beside a booking request, then asks the name for the slot, and books nothing yet", () => {
+    const answer = turn(emptyConversation, "How much is a consultation? Can I book one tomorrow at 2pm?", FIVE)
+    expect(answer.text).toMatch(/^A consultation costs \$50\. /)
+    expect(answer.text).toContain("Consultation on Thursday, November 26 at 2:00 PM is free. May I have your name")
+    expect(answer.state).toMatchObject({ awaiting: "name" })
+    expect(booked(answer.needs)).toBe(false)
+  })
+
+  it("says a closed day once when the question and the booking are both about it", () => {
+    const answer = turn(emptyConversation, "Are you open on Saturday? I'd like to book a consultation", FIVE)
+    expect(answer.text.match(/closed/g)).toHaveLength(1)
+    expect(answer.text).toContain("Saturday, November 28")
+    expect(booked(answer.needs)).toBe(false)
+  })
+
+  it("lists the services beside a booking without asking whether to book one", () => {
+    const answer = turn(
+      emptyConversation,
+      "What services do you offer? I'd like to book something for Friday at 10",
+      FIVE,
+    )
+    expect(answer.text).toMatch(
+      /^We offer consultation and demo call\. Consultation on Friday, November 27 at 10:00 AM is free\./,
+    )
+    expect(answer.text).not.toContain("Would you like to book one?")
+  })
+
+  it("leaves a booking request asked as one question as it was: no answer put before it", () => {
+    const answer = turn(emptyConversation, "Can I book a consultation on Friday at 10?", FIVE)
+    expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:00 AM is free\./)
+  })
 })

@@ -1,4 +1,5 @@
 import { type Answered, answerQuestion, dontKnow } from "./answers.ts"
+import { questionAside, withQuestionBeside } from "./dialogue-asides.ts"
 import {
   asksAboutOwnBooking,
   book,
@@ -141,7 +142,8 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
     const answer = answerQuestion(facts, context, catalog, formats)
     if (answer !== undefined) return answered(turn, next, answer)
   }
-  if (isAboutBooking(turn, previous)) return book(turn, previous)
+  // "Are you open on Saturday? I'd like to book a haircut": the question answered, the booking carried on.
+  if (isAboutBooking(turn, previous)) return withQuestionBeside(turn, book(turn, previous))
   if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name), { ...next, awaiting: "more" })
   if (intents.demo || intents.callback) return requestCall(turn, intents.demo ? "demo" : "callback")
   if (phoneNow || doubtfulNumber(turn) !== undefined) {
@@ -207,26 +209,4 @@ const isKnowledgeQuestion = (turn: Turn, previous: ConversationState): boolean =
     previous.offered === undefined &&
     previous.conflict === undefined
   )
-}
-
-/**
- * A question beside the booking dialogue, while it waits for the name or the number of a slot
- * chosen: it names no other slot (a day only for the opening hours) and asks for no change. The
- * answer, then the question the booking is waiting on, asked again; undefined when nothing answers.
- */
-const questionAside = (turn: Turn, previous: ConversationState): Step | undefined => {
-  const { intents, when } = turn.facts
-  const { pending, awaiting } = previous
-  if (pending === undefined || (awaiting !== "name" && awaiting !== "phone")) return undefined
-  if (!intents.question || turn.facts.phone !== undefined || turn.facts.name !== undefined) return undefined
-  if (intents.booking || intents.cancel || intents.move || intents.callback || intents.demo) return undefined
-  if (when.time !== undefined || when.earliest || (when.date !== undefined && !intents.hours)) return undefined
-  const answer = answerQuestion(turn.facts, turn.context, turn.catalog, turn.formats)
-  if (answer === undefined || answer.callbackOffered) return undefined
-  const { catalog, formats, state } = turn
-  const again =
-    awaiting === "name"
-      ? catalog.askName(pending.service, formats.date(pending.date), formats.time(pending.time))
-      : catalog.askPhoneForBooking(state.name)
-  return reply(turn, `${answer.text} ${again}`, { ...state, pending, awaiting })
 }

@@ -21,6 +21,12 @@ export interface MessageFacts {
   readonly service: string | undefined
   /** The FAQ (or sentence of the profile's `about`) that answers the message, if any (looked up on first use). */
   faq(): Answer | undefined
+  /**
+   * The sentences that ask a question and request nothing, read on their own in this message's
+   * language, when other sentences are left ("Are you open on Saturday? I'd like to book a
+   * haircut"): the question asked beside a request (read on first use).
+   */
+  questionBeside(): MessageFacts | undefined
 }
 
 const servicePatterns = new Map<string, RegExp>()
@@ -101,11 +107,60 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
   // Dates and times are read in the language the message is written in, whichever of the five, even
   // when the business answers only in others ("demain à 14h" to an English-only business).
   const written = languages.length === LANGUAGES.length ? language : languageOf(text, LANGUAGES, language)
+  return read(text, state, context, { language, written, whole: true })
+}
+
+/** The languages a message is answered and read in, and whether it is a whole message (or a part of one). */
+interface Reading {
+  readonly language: Language
+  readonly written: Language
+  readonly whole: boolean
+}
+
+/** A message's sentences: after a full stop, a question or exclamation mark, or a line break. */
+const SENTENCE_END = /(?<=[.!?])\s+|\s*\n+\s*/u
+
+/**
+ * A question for a fact, by its first word ("how much is a consultation?", "¿cuánto cuesta una
+ * consulta?", "wie viel kostet…", "combien coûte…", "quanto custa…"), folded: one naming a booking
+ * ("a consultation") asks about it, where "can I book…?" or "when can I come in?" asks for it.
+ */
+const FACT_QUESTION =
+  /^[¿¡"'(\s]*(?:what|where|how|why|which|who|que|donde|como|cuant[oa]s?|cual(?:es)?|quien|was|wo|wie|warum|welche[rsmn]?|wer|quel(?:le)?s?|ou|comment|combien|pourquoi|qui|qu'est|onde|quant[oa]s?|qual|quais|quem)(?![\p{L}])/u
+
+/** A question that asks for nothing to be done (booked, cancelled, moved, a call, a demo). */
+const asksOnly = (sentence: string, intents: Intents): boolean =>
+  intents.question &&
+  (!intents.booking || FACT_QUESTION.test(fold(sentence))) &&
+  !intents.cancel &&
+  !intents.move &&
+  !intents.callback &&
+  !intents.demo &&
+  !intents.noCall &&
+  !intents.ownBooking
+
+const questionBeside = (
+  text: string,
+  state: ConversationState,
+  context: EngineContext,
+  reading: Reading,
+): MessageFacts | undefined => {
+  const sentences = text.split(SENTENCE_END).filter((sentence) => sentence.trim() !== "")
+  if (sentences.length < 2) return undefined
+  const asking = sentences.filter((sentence) => asksOnly(sentence, detectIntents(sentence, reading.written)))
+  if (asking.length === 0 || asking.length === sentences.length) return undefined
+  return read(asking.join(" "), state, context, { ...reading, whole: false })
+}
+
+const read = (text: string, state: ConversationState, context: EngineContext, reading: Reading): MessageFacts => {
+  const { language, written } = reading
+  const languages = context.profile.languages
   const country = context.settings.country
   const span = findPhones(text, country)[0]
   // On a phone channel numbers in the text are still read, only to keep them out of dates and names.
   const phone = context.customerPhone === undefined ? span : undefined
   let faq: { value: Answer | undefined } | undefined
+  let beside: { value: MessageFacts | undefined } | undefined
   const intents = detectIntents(text, written)
   const when = readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime)
   const service = serviceIn(text, context.settings.services)
@@ -133,6 +188,10 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
         ),
       }
       return faq.value
+    },
+    questionBeside: () => {
+      beside ??= { value: reading.whole ? questionBeside(text, state, context, reading) : undefined }
+      return beside.value
     },
   }
 }

@@ -82,7 +82,8 @@ export interface Catalog {
   closedNowOpensOn(day: string, time: string): string
   /** A time asked for today after today's closing: `nextOpen` the next open day, if any. */
   closedForToday(nextOpen: string | undefined): string
-  services(list: string): string
+  /** The services; `offerBooking` false beside a booking already under way (no "would you like to book one?"). */
+  services(list: string, offerBooking?: boolean): string
   about(business: string, about: string | undefined): string
   dontKnow(): string
   /** After an answer that does not state the kind of fact asked ("we do whitening" to "how much?"). */

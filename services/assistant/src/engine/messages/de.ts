@@ -75,7 +75,8 @@ export const de: Catalog = {
   closedNowOpensOn: (day, time) => `Im Moment haben wir geschlossen; wir öffnen wieder am ${day} um ${time}.`,
   closedForToday: (nextOpen) =>
     `Leider haben wir heute schon geschlossen.${nextOpen === undefined ? " Passt Ihnen ein anderer Tag?" : ` Der nächste geöffnete Tag ist ${nextOpen}. Passt Ihnen das?`}`,
-  services: (list) => `Wir bieten ${list} an. Möchten Sie einen Termin buchen?`,
+  services: (list, offerBooking = true) =>
+    `Wir bieten ${list} an.${offerBooking ? " Möchten Sie einen Termin buchen?" : ""}`,
   about: (business, about) =>
     about === undefined ? `Hier ist ${business}. Wie kann ich helfen?` : `Hier ist ${business}. ${about}`,
   stepFailed: () =>

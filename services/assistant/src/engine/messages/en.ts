@@ -74,7 +74,7 @@ export const en: Catalog = {
   closedNowOpensOn: (day, time) => `We're closed right now; we open again on ${day} at ${time}.`,
   closedForToday: (nextOpen) =>
     `Sorry, we're already closed for today.${nextOpen === undefined ? " Would another day suit you?" : ` The next day we're open is ${nextOpen}. Would that suit you?`}`,
-  services: (list) => `We offer ${list}. Would you like to book one?`,
+  services: (list, offerBooking = true) => `We offer ${list}.${offerBooking ? " Would you like to book one?" : ""}`,
   about: (business, about) =>
     about === undefined ? `This is ${business}. How can I help?` : `This is ${business}. ${about}`,
   stepFailed: () =>

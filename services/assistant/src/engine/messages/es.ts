@@ -75,7 +75,7 @@ export const es: Catalog = {
   closedNowOpensOn: (day, time) => `Ahora mismo estamos cerrados; volvemos a abrir el ${day} a las ${time}.`,
   closedForToday: (nextOpen) =>
     `Lo siento, hoy ya hemos cerrado.${nextOpen === undefined ? " ¿Te va bien otro día?" : ` El próximo día que abrimos es el ${nextOpen}. ¿Te viene bien?`}`,
-  services: (list) => `Ofrecemos ${list}. ¿Quieres reservar?`,
+  services: (list, offerBooking = true) => `Ofrecemos ${list}.${offerBooking ? " ¿Quieres reservar?" : ""}`,
   about: (business, about) =>
     about === undefined ? `Somos ${business}. ¿En qué te ayudo?` : `Somos ${business}. ${about}`,
   stepFailed: () =>

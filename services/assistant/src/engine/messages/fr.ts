@@ -76,7 +76,7 @@ export const fr: Catalog = {
   closedNowOpensOn: (day, time) => `Nous sommes fermés en ce moment ; nous rouvrons le ${day} à ${time}.`,
   closedForToday: (nextOpen) =>
     `Désolé, nous sommes déjà fermés pour aujourd'hui.${nextOpen === undefined ? " Un autre jour vous conviendrait-il ?" : ` Le prochain jour d'ouverture est le ${nextOpen}. Cela vous convient-il ?`}`,
-  services: (list) => `Nous proposons ${list}. Souhaitez-vous réserver ?`,
+  services: (list, offerBooking = true) => `Nous proposons ${list}.${offerBooking ? " Souhaitez-vous réserver ?" : ""}`,
   about: (business, about) =>
     about === undefined ? `Ici ${business}. Que puis-je faire pour vous ?` : `Ici ${business}. ${about}`,
   stepFailed: () =>

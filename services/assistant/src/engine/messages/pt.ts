@@ -76,7 +76,7 @@ export const pt: Catalog = {
   closedNowOpensOn: (day, time) => `No momento estamos fechados; voltamos a abrir ${on(day)} às ${time}.`,
   closedForToday: (nextOpen) =>
     `Desculpe, hoje já fechamos.${nextOpen === undefined ? " Outro dia seria bom para você?" : ` O próximo dia em que abrimos é ${nextOpen}. Pode ser?`}`,
-  services: (list) => `Oferecemos ${list}. Quer agendar?`,
+  services: (list, offerBooking = true) => `Oferecemos ${list}.${offerBooking ? " Quer agendar?" : ""}`,
   about: (business, about) =>
     about === undefined ? `Aqui é a ${business}. Como posso ajudar?` : `Aqui é a ${business}. ${about}`,
   stepFailed: () =>
