@@ -56,6 +56,32 @@ export const MANNERS: ReadonlyArray<Conversation> = [
     ],
     null,
   ),
+  // The day the booking request names, not the one the question asks about.
+  en(
+    "manners-saturday-asked-monday-booked",
+    "booking",
+    [
+      {
+        say: "Are you open on Saturday? I'd like to book a consultation on Monday at 10",
+        says: ["On Saturday we're open", "Monday, November 30 at 10:00 AM"],
+        never: ["Saturday, November 28 at"],
+      },
+      "I'm Ruth Park, 415 555 0179",
+    ],
+    lead("14155550179", "Ruth Park", BOOK, at("2026-11-30", "10:00")),
+  ),
+  de(
+    "manners-samstag-gefragt-montag-gebucht",
+    "booking",
+    [
+      {
+        say: "Habt ihr am Samstag offen? Ich möchte am Montag um 10 Uhr einen Termin buchen.",
+        says: ["Samstag", "Montag, 30. November um 10:00"],
+      },
+      "Lena Vogt, 0171 0001179",
+    ],
+    lead("491710001179", "Lena Vogt", BOOK, at("2026-11-30", "10:00")),
+  ),
   es(
     "manners-aparcamiento-y-cita",
     "booking",

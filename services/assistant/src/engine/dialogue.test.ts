@@ -571,6 +571,22 @@ describe("a question asked beside a booking request", () => {
     expect(booked(answer.needs)).toBe(false)
   })
 
+  it("books the day the request names, not the one the question beside it asks about", () => {
+    const { replies, state } = converseWith(
+      FIVE,
+      "Are you open on Saturday? I'd like to book a consultation on Monday at 10",
+      "Dana Lee",
+      "415 555 0142",
+    )
+    expect(replies[0]?.text).toMatch(
+      /^We're closed on Saturday\. Consultation on Monday, November 30 at 10:00 AM is free\./,
+    )
+    expect(replies[2]?.needs).toContainEqual(
+      expect.objectContaining({ kind: "book", slot: { date: "2026-11-30", time: "10:00", service: "consultation" } }),
+    )
+    expect(state.booking).toEqual({ date: "2026-11-30", time: "10:00", service: "consultation" })
+  })
+
   it("lists the services beside a booking without asking whether to book one", () => {
     const answer = turn(
       emptyConversation,

@@ -139,17 +139,41 @@ const asksOnly = (sentence: string, intents: Intents): boolean =>
   !intents.noCall &&
   !intents.ownBooking
 
+/** A message's sentences that ask a question and request nothing, and the others; undefined unless it has both. */
+const questionsAndRequest = (
+  text: string,
+  written: Language,
+): { readonly asking: string; readonly rest: string } | undefined => {
+  const sentences = text.split(SENTENCE_END).filter((sentence) => sentence.trim() !== "")
+  if (sentences.length < 2) return undefined
+  const asking: Array<string> = []
+  const rest: Array<string> = []
+  for (const sentence of sentences)
+    (asksOnly(sentence, detectIntents(sentence, written)) ? asking : rest).push(sentence)
+  return asking.length === 0 || rest.length === 0 ? undefined : { asking: asking.join(" "), rest: rest.join(" ") }
+}
+
 const questionBeside = (
   text: string,
   state: ConversationState,
   context: EngineContext,
   reading: Reading,
 ): MessageFacts | undefined => {
-  const sentences = text.split(SENTENCE_END).filter((sentence) => sentence.trim() !== "")
-  if (sentences.length < 2) return undefined
-  const asking = sentences.filter((sentence) => asksOnly(sentence, detectIntents(sentence, reading.written)))
-  if (asking.length === 0 || asking.length === sentences.length) return undefined
-  return read(asking.join(" "), state, context, { ...reading, whole: false })
+  const parts = questionsAndRequest(text, reading.written)
+  return parts === undefined ? undefined : read(parts.asking, state, context, { ...reading, whole: false })
+}
+
+/**
+ * The day a booking request names beside a question about another ("Are you open on Saturday? I'd
+ * like to book Monday at 10"): the request's, never the question's; undefined when it names none
+ * (then the question's day is the one meant: "Are you open on Saturday? I'd like to book a haircut").
+ */
+const requestedWhen = (text: string, context: EngineContext, written: Language): NamedWhen | undefined => {
+  const parts = questionsAndRequest(text, written)
+  if (parts === undefined || !detectIntents(parts.rest, written).booking) return undefined
+  const span = findPhones(parts.rest, context.settings.country)[0]
+  const when = readWhen(parts.rest, written, context.today, span === undefined ? [] : [span], context.nowTime)
+  return when.date === undefined ? undefined : when
 }
 
 const read = (text: string, state: ConversationState, context: EngineContext, reading: Reading): MessageFacts => {
@@ -162,7 +186,8 @@ const read = (text: string, state: ConversationState, context: EngineContext, re
   let faq: { value: Answer | undefined } | undefined
   let beside: { value: MessageFacts | undefined } | undefined
   const intents = detectIntents(text, written)
-  const when = readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime)
+  const named = readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime)
+  const when = reading.whole && named.date !== undefined ? (requestedWhen(text, context, written) ?? named) : named
   const service = serviceIn(text, context.settings.services)
   return {
     text,
