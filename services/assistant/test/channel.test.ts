@@ -231,6 +231,27 @@ describe("channel conversations", () => {
     })
   })
 
+  it("thanks a bare name sent after the booking by name, and records it on the lead instead of showing the menu", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(3)
+    await publish(inbound(orgId, "4915100000009", `can I book a consultation on ${date} at 10:00?`))
+    const [booked] = await waitForReplies(orgId, 1)
+    expect(String(booked?.text)).toMatch(/booked/i)
+    await publish(inbound(orgId, "4915100000009", "Ana Lima"))
+    const replies = await waitForReplies(orgId, 2)
+    expect(String(replies[1]?.text)).toMatch(/^Thank you, Ana Lima! .*10:00 AM\.$/)
+    expect(String(replies[1]?.text)).not.toMatch(/what would you like to do/i)
+    await eventually(async () => {
+      const events = await leadEventsOf(infra, orgId)
+      expect(events.at(-1)?.data).toMatchObject({
+        phone: "4915100000009",
+        name: "Ana Lima",
+        type: "BOOKING",
+        booking: { date, time: "10:00" },
+      })
+    })
+  })
+
   it("uses the provider's profile name when the customer gives none", async () => {
     const orgId = newOrg()
     await publish(inbound(orgId, "4915100000004", "call me back please", { name: "Kim Lee" }))

@@ -5,6 +5,7 @@ import { EN } from "./en.ts"
 import { ES } from "./es.ts"
 import { FR } from "./fr.ts"
 import { HOLDOUT } from "./holdout.ts"
+import { MANNERS } from "./manners.ts"
 import { PT } from "./pt.ts"
 import { SHORT_ANSWERS } from "./short-answers.ts"
 import type { Conversation } from "./types.ts"
@@ -21,6 +22,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...CLASSES,
   ...WALKS,
   ...SHORT_ANSWERS,
+  ...MANNERS,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

@@ -48,14 +48,20 @@ export interface Answered {
   readonly callbackOffered: boolean
 }
 
-/** The answer to a question in `facts`, or `undefined` when the message asks nothing we can tell. */
+/**
+ * The answer to a question in `facts`, or `undefined` when the message asks nothing we can tell.
+ * `besideBooking`: a booking is under way in the same reply, so the services are not followed by
+ * "would you like to book one?".
+ */
 export const answerQuestion = (
   facts: MessageFacts,
   context: EngineContext,
   catalog: Catalog,
   formats: Formats,
+  besideBooking = false,
 ): Answered | undefined => {
-  const text = answerText(facts, context, catalog, formats)
+  const services = () => catalog.services(formats.list(context.settings.services), !besideBooking)
+  const text = answerText(facts, context, catalog, formats, services)
   if (text !== undefined) return { text, callbackOffered: false }
   const faq = facts.faq()
   // "Do you do straight-razor shaves?" names one of the services by its name: an entry that does not
@@ -67,7 +73,7 @@ export const answerQuestion = (
     fold(facts.text).includes(fold(facts.service)) &&
     (faq === undefined || !speaksOf(faq, facts.service))
   ) {
-    return { text: catalog.services(formats.list(context.settings.services)), callbackOffered: false }
+    return { text: services(), callbackOffered: false }
   }
   if (faq === undefined) return undefined
   if (faq.missing.length === 0) return { text: faq.answer, callbackOffered: false }
@@ -82,6 +88,7 @@ const answerText = (
   context: EngineContext,
   catalog: Catalog,
   formats: Formats,
+  services: () => string,
 ): string | undefined => {
   const { intents } = facts
   // Two questions in one message ("what do you offer, and when do you open tomorrow?") get both
@@ -89,7 +96,7 @@ const answerText = (
   const parts = [
     intents.hours ? hoursAnswer(facts, context, catalog, formats) : undefined,
     intents.businessName ? catalog.about(context.profile.businessName, context.profile.about) : undefined,
-    intents.services ? catalog.services(formats.list(context.settings.services)) : undefined,
+    intents.services ? services() : undefined,
   ].filter((part) => part !== undefined)
   return parts.length === 0 ? undefined : parts.join(" ")
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { DEFAULT_BOOKING_SETTINGS } from "../bookings/settings.ts"
 import { type DayView, type Known, nothingKnown, type Step, step } from "./dialogue.ts"
+import { leadOfConversation } from "./lead-capture.ts"
 import type { EngineContext } from "./profile.ts"
 import { readMessage } from "./read-message.ts"
 import { type ConversationState, emptyConversation } from "./state.ts"
@@ -45,17 +46,19 @@ const turn = (state: ConversationState, text: string, context = CONTEXT, taken: 
   throw new Error("the engine did not answer")
 }
 
-/** Plays a conversation, each message from the state the previous one left. */
-const converse = (...messages: Array<string>) => {
+/** Plays a conversation with a business, each message from the state the previous one left. */
+const converseWith = (context: EngineContext, ...messages: Array<string>) => {
   let state = emptyConversation
   const replies: Array<ReturnType<typeof turn>> = []
   for (const message of messages) {
-    const answer = turn(state, message)
+    const answer = turn(state, message, context)
     replies.push(answer)
     state = answer.state
   }
   return { replies, state, last: replies.at(-1) as ReturnType<typeof turn> }
 }
+
+const converse = (...messages: Array<string>) => converseWith(CONTEXT, ...messages)
 
 describe("the booking dialogue", () => {
   it("asks for one missing detail at a time: the time, then the name, then the number, then books", () => {
@@ -423,5 +426,181 @@ describe("a short answer is read as the answer to the last reply, never as a new
       "Of course — what can I help you with?",
     )
     expect(converse("please call me on 415 555 0142", "don't call me", "no").last.text).toMatch(/^All right\./)
+  })
+})
+
+// The same business speaking all five languages, with a price in its FAQ.
+const FIVE: EngineContext = {
+  ...CONTEXT,
+  profile: {
+    ...CONTEXT.profile,
+    languages: ["en", "es", "de", "fr", "pt"],
+    greeting: "Welcome to Acme! How can we help?",
+    faqs: [{ question: "How much is a consultation?", answer: "A consultation costs $50." }],
+  },
+}
+const CHANNEL: EngineContext = { ...FIVE, customerPhone: "14155550100" }
+const booked = (needs: ReadonlyArray<{ readonly kind: string }>) => needs.some((n) => n.kind === "book")
+
+describe("a hello to the widget, which showed the greeting already", () => {
+  it.each([
+    ["Hello", "en", /^Hi there! .*answer a question, book an appointment or have someone call you back\.$/],
+    ["hola", "es", /^¡Hola! .*responder una pregunta, reservarte una cita o pedir que te llamemos\.$/],
+    ["Hallo", "de", /^Hallo! .*beantworte eine Frage, buche einen Termin oder vereinbare einen Rückruf\.$/],
+    ["bonjour", "fr", /^Bonjour ! .*répondre à une question, réserver un rendez-vous ou organiser un rappel\.$/],
+    ["olá", "pt", /^Olá! .*responder uma pergunta, agendar um horário ou pedir que liguemos para você\.$/],
+  ])(
+    "on the widget, which showed the greeting already, answers %j by asking what they need (%s)",
+    (text, language, reply) => {
+      const answer = turn(emptyConversation, text, FIVE)
+      expect(answer.text).toMatch(reply)
+      expect(answer.text).not.toContain("Welcome to Acme")
+      expect(answer.state.language).toBe(language)
+    },
+  )
+
+  it("on a phone channel, where nothing was shown before, answers a first hello with the greeting", () => {
+    expect(turn(emptyConversation, "Hello", CHANNEL).text).toBe("Welcome to Acme! How can we help?")
+  })
+})
+
+describe("a name sent after a booking made without one", () => {
+  it.each([
+    [
+      "I'd like to book a consultation tomorrow at 2pm",
+      "Ana Lima",
+      "Thank you, Ana Lima! I've noted your name. See you on Thursday, November 26 at 2:00 PM.",
+    ],
+    [
+      "Quiero reservar una consulta mañana a las 2",
+      "Ana Lima",
+      "¡Gracias, Ana Lima! He anotado tu nombre. Te esperamos el jueves, 26 de noviembre a las 2:00 p.m.",
+    ],
+    [
+      "Ich möchte morgen um 14 Uhr einen Termin buchen",
+      "Jonas Weber",
+      "Danke, Jonas Weber! Ich habe Ihren Namen notiert. Bis Donnerstag, 26. November um 14:00.",
+    ],
+    [
+      "Je voudrais réserver un rendez-vous demain à 14h",
+      "Claire Martin",
+      "Merci, Claire Martin ! J'ai bien noté votre nom. À jeudi 26 novembre à 14:00.",
+    ],
+    [
+      "Quero agendar uma consulta amanhã às 14h",
+      "João Silva",
+      "Obrigado, João Silva! Anotei seu nome. Até quinta-feira, 26 de novembro às 14:00.",
+    ],
+  ])(
+    "on a phone channel, thanks a bare name sent after the booking by name and keeps it for the lead (%j)",
+    (request, name, thanks) => {
+      const { replies, state } = converseWith(CHANNEL, request, name)
+      expect(replies[0]?.state.booking).toEqual({ date: "2026-11-26", time: "14:00", service: "consultation" })
+      expect(replies[1]?.text).toBe(thanks)
+      expect(state).toMatchObject({ name, bookingId: "bkg_1", awaiting: "done" })
+      expect(replies[1]?.needs).toEqual([])
+      expect(leadOfConversation(state, "cloud", "14155550100")).toMatchObject({ name, type: "BOOKING", own: true })
+    },
+  )
+
+  it.each(["Perfect", "ok cool", "Great, thanks", "ana lima", "Consultation", "Friday"])(
+    "on a phone channel, takes %j after a booking for no name",
+    (message) => {
+      const { state } = converseWith(CHANNEL, "I'd like to book a consultation tomorrow at 2pm", message)
+      expect(state.name).toBeUndefined()
+    },
+  )
+})
+
+describe("a question asked beside a booking request", () => {
+  it.each([
+    [
+      "en",
+      "What are your opening hours? I'd like to book a consultation on Friday",
+      "Our opening hours: Monday to Friday",
+      "Free times for consultation on Friday, November 27",
+    ],
+    [
+      "es",
+      "¿Cuál es vuestro horario? Quiero reservar una consulta el viernes",
+      "Nuestro horario: de lunes a viernes",
+      "el viernes, 27 de noviembre: 9:00 a.m.",
+    ],
+    [
+      "de",
+      "Wie sind Ihre Öffnungszeiten? Ich möchte am Freitag einen Termin buchen.",
+      "Unsere Öffnungszeiten: Montag bis Freitag",
+      "am Freitag, 27. November: 9:00",
+    ],
+    [
+      "fr",
+      "Quels sont vos horaires ? Je voudrais réserver un rendez-vous vendredi.",
+      "Nos horaires : du lundi au vendredi",
+      "le vendredi 27 novembre : 9:00",
+    ],
+    [
+      "pt",
+      "Qual é o horário de funcionamento? Quero agendar uma consulta na sexta.",
+      "de segunda-feira a sexta-feira",
+      "na sexta-feira, 27 de novembro: 9:00",
+    ],
+  ])(
+    "in %s, answers the hours asked beside a booking request, then offers the day's times",
+    (language, text, hours, times) => {
+      const answer = turn(emptyConversation, text, FIVE)
+      expect(answer.text).toContain(hours)
+      expect(answer.text).toContain(times)
+      expect(answer.text.indexOf(hours)).toBeLessThan(answer.text.indexOf(times))
+      expect(answer.state).toMatchObject({ language, awaiting: "time", offered: { date: "2026-11-27" } })
+      expect(booked(answer.needs)).toBe(false)
+    },
+  )
+
+  it("answers the price asked beside a booking request, then asks the name for the slot, and books nothing yet", () => {
+    const answer = turn(emptyConversation, "How much is a consultation? Can I book one tomorrow at 2pm?", FIVE)
+    expect(answer.text).toMatch(/^A consultation costs \$50\. /)
+    expect(answer.text).toContain("Consultation on Thursday, November 26 at 2:00 PM is free. May I have your name")
+    expect(answer.state).toMatchObject({ awaiting: "name" })
+    expect(booked(answer.needs)).toBe(false)
+  })
+
+  it("says a closed day once when the question and the booking are both about it", () => {
+    const answer = turn(emptyConversation, "Are you open on Saturday? I'd like to book a consultation", FIVE)
+    expect(answer.text.match(/closed/g)).toHaveLength(1)
+    expect(answer.text).toContain("Saturday, November 28")
+    expect(booked(answer.needs)).toBe(false)
+  })
+
+  it("books the day the request names, not the one the question beside it asks about", () => {
+    const { replies, state } = converseWith(
+      FIVE,
+      "Are you open on Saturday? I'd like to book a consultation on Monday at 10",
+      "Dana Lee",
+      "415 555 0142",
+    )
+    expect(replies[0]?.text).toMatch(
+      /^We're closed on Saturday\. Consultation on Monday, November 30 at 10:00 AM is free\./,
+    )
+    expect(replies[2]?.needs).toContainEqual(
+      expect.objectContaining({ kind: "book", slot: { date: "2026-11-30", time: "10:00", service: "consultation" } }),
+    )
+    expect(state.booking).toEqual({ date: "2026-11-30", time: "10:00", service: "consultation" })
+  })
+
+  it("lists the services beside a booking without asking whether to book one", () => {
+    const answer = turn(
+      emptyConversation,
+      "What services do you offer? I'd like to book something for Friday at 10",
+      FIVE,
+    )
+    expect(answer.text).toMatch(
+      /^We offer consultation and demo call\. Consultation on Friday, November 27 at 10:00 AM is free\./,
+    )
+    expect(answer.text).not.toContain("Would you like to book one?")
+  })
+
+  it("leaves a booking request asked as one question as it was: no answer put before it", () => {
+    const answer = turn(emptyConversation, "Can I book a consultation on Friday at 10?", FIVE)
+    expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:00 AM is free\./)
   })
 })

@@ -1,4 +1,5 @@
 import { type Answered, answerQuestion, dontKnow } from "./answers.ts"
+import { questionAside, withQuestionBeside } from "./dialogue-asides.ts"
 import {
   asksAboutOwnBooking,
   book,
@@ -141,7 +142,8 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
     const answer = answerQuestion(facts, context, catalog, formats)
     if (answer !== undefined) return answered(turn, next, answer)
   }
-  if (isAboutBooking(turn, previous)) return book(turn, previous)
+  // "Are you open on Saturday? I'd like to book a haircut": the question answered, the booking carried on.
+  if (isAboutBooking(turn, previous)) return withQuestionBeside(turn, book(turn, previous))
   if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name), { ...next, awaiting: "more" })
   if (intents.demo || intents.callback) return requestCall(turn, intents.demo ? "demo" : "callback")
   if (phoneNow || doubtfulNumber(turn) !== undefined) {
@@ -152,12 +154,22 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
     if (answer === undefined || answer.callbackOffered || noted.kind !== "reply") return noted
     return { ...noted, text: `${answer.text} ${noted.text}` }
   }
+  // A channel books under the sender's number without asking a name: one sent afterwards ("Ana Lima")
+  // is thanked for and kept (so on the lead), the booking said again.
+  const booking = previous.booking
+  if (facts.name !== undefined && previous.name === undefined && booking !== undefined) {
+    const text = catalog.nameNoted(facts.name, formats.date(booking.date), formats.time(booking.time))
+    return reply(turn, text, { ...next, awaiting: "done" })
+  }
   const answer = answerQuestion(facts, context, catalog, formats)
   if (answer !== undefined) return answered(turn, next, answer)
   if (intents.question) return reply(turn, dontKnow(context, catalog), { ...next, awaiting: "callbackOffer" })
   if (facts.name !== undefined && facts.name !== previous.name) return reply(turn, catalog.niceToMeet(facts.name))
   if (intents.closing) return reply(turn, closing(turn))
   if (intents.greeting) {
+    // The widget showed the greeting before the visitor typed: a "hello" back is asked what they need,
+    // not greeted a second time. A phone channel showed nothing, so there the greeting comes first.
+    if (context.customerPhone === undefined) return reply(turn, catalog.helloBack())
     // The greeting the business wrote is in its first language; a visitor writing in another gets the catalog's.
     const written = facts.language === context.profile.languages[0] ? context.profile.greeting?.trim() : undefined
     return reply(turn, written || catalog.greeting(context.profile.businessName))
@@ -197,26 +209,4 @@ const isKnowledgeQuestion = (turn: Turn, previous: ConversationState): boolean =
     previous.offered === undefined &&
     previous.conflict === undefined
   )
-}
-
-/**
- * A question beside the booking dialogue, while it waits for the name or the number of a slot
- * chosen: it names no other slot (a day only for the opening hours) and asks for no change. The
- * answer, then the question the booking is waiting on, asked again; undefined when nothing answers.
- */
-const questionAside = (turn: Turn, previous: ConversationState): Step | undefined => {
-  const { intents, when } = turn.facts
-  const { pending, awaiting } = previous
-  if (pending === undefined || (awaiting !== "name" && awaiting !== "phone")) return undefined
-  if (!intents.question || turn.facts.phone !== undefined || turn.facts.name !== undefined) return undefined
-  if (intents.booking || intents.cancel || intents.move || intents.callback || intents.demo) return undefined
-  if (when.time !== undefined || when.earliest || (when.date !== undefined && !intents.hours)) return undefined
-  const answer = answerQuestion(turn.facts, turn.context, turn.catalog, turn.formats)
-  if (answer === undefined || answer.callbackOffered) return undefined
-  const { catalog, formats, state } = turn
-  const again =
-    awaiting === "name"
-      ? catalog.askName(pending.service, formats.date(pending.date), formats.time(pending.time))
-      : catalog.askPhoneForBooking(state.name)
-  return reply(turn, `${answer.text} ${again}`, { ...state, pending, awaiting })
 }

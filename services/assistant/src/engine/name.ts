@@ -186,6 +186,11 @@ export interface NameOptions {
   readonly phoneSpan?: { readonly start: number; readonly end: number }
   /** The assistant has just asked for the name: a short reply is the name. */
   readonly expectingName?: boolean
+  /**
+   * A booking is held under no name (a channel books under the sender's number without asking): a
+   * message of one to three capitalised words and nothing else ("Ana Lima") is the name.
+   */
+  readonly unnamedBooking?: boolean
 }
 
 /** The name the visitor gives in `text`, or `undefined`. `language` is unused: lead-ins of all five are read. */
@@ -216,10 +221,11 @@ export const extractName = (text: string, _language?: Language, options: NameOpt
     const besideAfter = nameBeside(after.replace(/^\s*[,:–—-]\s*/u, ""))
     if (besideAfter !== undefined) return besideAfter
   }
-  if (options.expectingName === true) {
+  if (options.expectingName === true || options.unnamedBooking === true) {
     const reply = text.trim().replace(/[.!]+$/u, "")
     if (/^[\p{L}'’. -]{2,60}$/u.test(reply) && reply.split(/\s+/).length <= 3) {
-      const found = nameAt(reply, "always")
+      // Unasked, only a name written as one (capitalised) is taken: "ok cool" is no name.
+      const found = nameAt(reply, options.expectingName === true ? "always" : "never")
       if (found !== undefined && found.split(" ").length === reply.split(/\s+/).length) return found
     }
   }

@@ -21,6 +21,12 @@ export interface MessageFacts {
   readonly service: string | undefined
   /** The FAQ (or sentence of the profile's `about`) that answers the message, if any (looked up on first use). */
   faq(): Answer | undefined
+  /**
+   * The sentences that ask a question and request nothing, read on their own in this message's
+   * language, when other sentences are left ("Are you open on Saturday? I'd like to book a
+   * haircut"): the question asked beside a request (read on first use).
+   */
+  questionBeside(): MessageFacts | undefined
 }
 
 const servicePatterns = new Map<string, RegExp>()
@@ -81,6 +87,19 @@ const askedPart = (text: string, phone: FoundPhone | undefined): string => {
   return kept.length === 0 ? text : kept.join(" ")
 }
 
+/**
+ * A message that asks, answers, greets or names nothing (no intent, day, time or service): after a
+ * booking made without a name, what it holds may be only the name ("Ana Lima").
+ */
+const saysNothingElse = (intents: Intents, when: NamedWhen, service: string | undefined): boolean =>
+  service === undefined &&
+  when.date === undefined &&
+  when.time === undefined &&
+  when.weekday === undefined &&
+  !when.earliest &&
+  when.week === undefined &&
+  !Object.values(intents).some(Boolean)
+
 export const readMessage = (text: string, state: ConversationState, context: EngineContext): MessageFacts => {
   const languages = context.profile.languages
   const current = state.language !== undefined && isLanguage(state.language) ? state.language : undefined
@@ -88,11 +107,88 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
   // Dates and times are read in the language the message is written in, whichever of the five, even
   // when the business answers only in others ("demain à 14h" to an English-only business).
   const written = languages.length === LANGUAGES.length ? language : languageOf(text, LANGUAGES, language)
+  return read(text, state, context, { language, written, whole: true })
+}
+
+/** The languages a message is answered and read in, and whether it is a whole message (or a part of one). */
+interface Reading {
+  readonly language: Language
+  readonly written: Language
+  readonly whole: boolean
+}
+
+/** A message's sentences: after a full stop, a question or exclamation mark, or a line break. */
+const SENTENCE_END = /(?<=[.!?])\s+|\s*\n+\s*/u
+
+/**
+ * A question for a fact, by its first word ("how much is a consultation?", "¿cuánto cuesta una
+ * consulta?", "wie viel kostet…", "combien coûte…", "quanto custa…"), folded: one naming a booking
+ * ("a consultation") asks about it, where "can I book…?" or "when can I come in?" asks for it.
+ */
+const FACT_QUESTION =
+  /^[¿¡"'(\s]*(?:what|where|how|why|which|who|que|donde|como|cuant[oa]s?|cual(?:es)?|quien|was|wo|wie|warum|welche[rsmn]?|wer|quel(?:le)?s?|ou|comment|combien|pourquoi|qui|qu'est|onde|quant[oa]s?|qual|quais|quem)(?![\p{L}])/u
+
+/** A question that asks for nothing to be done (booked, cancelled, moved, a call, a demo). */
+const asksOnly = (sentence: string, intents: Intents): boolean =>
+  intents.question &&
+  (!intents.booking || FACT_QUESTION.test(fold(sentence))) &&
+  !intents.cancel &&
+  !intents.move &&
+  !intents.callback &&
+  !intents.demo &&
+  !intents.noCall &&
+  !intents.ownBooking
+
+/** A message's sentences that ask a question and request nothing, and the others; undefined unless it has both. */
+const questionsAndRequest = (
+  text: string,
+  written: Language,
+): { readonly asking: string; readonly rest: string } | undefined => {
+  const sentences = text.split(SENTENCE_END).filter((sentence) => sentence.trim() !== "")
+  if (sentences.length < 2) return undefined
+  const asking: Array<string> = []
+  const rest: Array<string> = []
+  for (const sentence of sentences)
+    (asksOnly(sentence, detectIntents(sentence, written)) ? asking : rest).push(sentence)
+  return asking.length === 0 || rest.length === 0 ? undefined : { asking: asking.join(" "), rest: rest.join(" ") }
+}
+
+const questionBeside = (
+  text: string,
+  state: ConversationState,
+  context: EngineContext,
+  reading: Reading,
+): MessageFacts | undefined => {
+  const parts = questionsAndRequest(text, reading.written)
+  return parts === undefined ? undefined : read(parts.asking, state, context, { ...reading, whole: false })
+}
+
+/**
+ * The day a booking request names beside a question about another ("Are you open on Saturday? I'd
+ * like to book Monday at 10"): the request's, never the question's; undefined when it names none
+ * (then the question's day is the one meant: "Are you open on Saturday? I'd like to book a haircut").
+ */
+const requestedWhen = (text: string, context: EngineContext, written: Language): NamedWhen | undefined => {
+  const parts = questionsAndRequest(text, written)
+  if (parts === undefined || !detectIntents(parts.rest, written).booking) return undefined
+  const span = findPhones(parts.rest, context.settings.country)[0]
+  const when = readWhen(parts.rest, written, context.today, span === undefined ? [] : [span], context.nowTime)
+  return when.date === undefined ? undefined : when
+}
+
+const read = (text: string, state: ConversationState, context: EngineContext, reading: Reading): MessageFacts => {
+  const { language, written } = reading
+  const languages = context.profile.languages
   const country = context.settings.country
   const span = findPhones(text, country)[0]
   // On a phone channel numbers in the text are still read, only to keep them out of dates and names.
   const phone = context.customerPhone === undefined ? span : undefined
   let faq: { value: Answer | undefined } | undefined
+  let beside: { value: MessageFacts | undefined } | undefined
+  const intents = detectIntents(text, written)
+  const named = readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime)
+  const when = reading.whole && named.date !== undefined ? (requestedWhen(text, context, written) ?? named) : named
+  const service = serviceIn(text, context.settings.services)
   return {
     text,
     language,
@@ -100,10 +196,12 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
     name: extractName(text, language, {
       ...(span === undefined ? {} : { phoneSpan: span }),
       expectingName: state.awaiting === "name",
+      unnamedBooking:
+        state.booking !== undefined && state.name === undefined && saysNothingElse(intents, when, service),
     }),
-    intents: detectIntents(text, written),
-    when: readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime),
-    service: serviceIn(text, context.settings.services),
+    intents,
+    when,
+    service,
     faq: () => {
       faq ??= {
         value: findAnswer(
@@ -115,6 +213,10 @@ export const readMessage = (text: string, state: ConversationState, context: Eng
         ),
       }
       return faq.value
+    },
+    questionBeside: () => {
+      beside ??= { value: reading.whole ? questionBeside(text, state, context, reading) : undefined }
+      return beside.value
     },
   }
 }

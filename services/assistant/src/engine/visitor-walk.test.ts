@@ -254,9 +254,14 @@ describe("a number read with the organization's country (docs/contract.md §8)",
 })
 
 describe("the visitor's language", () => {
-  const greeted = { ...SALON, profile: { ...SALON.profile, greeting: "Welcome to Bella! How can we help?" } }
+  // A phone channel showed no greeting before the customer wrote: there a "hello" is greeted.
+  const greeted = {
+    ...SALON,
+    profile: { ...SALON.profile, greeting: "Welcome to Bella! How can we help?" },
+    customerPhone: "14155550100",
+  }
   it.each(["Hola", "Buenos días"])(
-    "greets %j in Spanish, not with the greeting the business wrote in English",
+    "greets %j on a phone channel in Spanish, not with the greeting the business wrote in English",
     (text) => {
       const facts = readMessage(text, emptyConversation, greeted)
       const answer = step(emptyConversation, facts, greeted, nothingKnown)
@@ -264,7 +269,7 @@ describe("the visitor's language", () => {
     },
   )
 
-  it("keeps the business's own greeting for its first language", () => {
+  it("keeps the business's own greeting for its first language on a phone channel", () => {
     const facts = readMessage("Hello", emptyConversation, greeted)
     const answer = step(emptyConversation, facts, greeted, nothingKnown)
     expect(answer.kind === "reply" && answer.text).toBe("Welcome to Bella! How can we help?")

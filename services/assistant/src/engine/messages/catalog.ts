@@ -6,7 +6,14 @@
 export interface Catalog {
   greeting(business: string): string
   menu(business: string): string
+  /**
+   * A bare "hello" on the widget, which showed the greeting before the visitor typed: short, not the
+   * greeting again, asking what they need.
+   */
+  helloBack(): string
   niceToMeet(name: string): string
+  /** A name sent after a booking made without one (a channel's): thanks by name, the booking said again. */
+  nameNoted(name: string, day: string, time: string): string
   closing(name: string | undefined): string
   /** Thanks after a booking was confirmed: a warm closing with the booking's day and time. */
   closingBooked(name: string | undefined, day: string, time: string): string
@@ -75,7 +82,8 @@ export interface Catalog {
   closedNowOpensOn(day: string, time: string): string
   /** A time asked for today after today's closing: `nextOpen` the next open day, if any. */
   closedForToday(nextOpen: string | undefined): string
-  services(list: string): string
+  /** The services; `offerBooking` false beside a booking already under way (no "would you like to book one?"). */
+  services(list: string, offerBooking?: boolean): string
   about(business: string, about: string | undefined): string
   dontKnow(): string
   /** After an answer that does not state the kind of fact asked ("we do whitening" to "how much?"). */

@@ -7,7 +7,10 @@ export const de: Catalog = {
     `Hallo und willkommen${business === "" ? "" : ` bei ${business}`}! Ich beantworte Ihre Fragen, vereinbare einen Rückruf oder buche einen Termin. Wie kann ich helfen?`,
   menu: (business) =>
     `Ich kann ${business === "" ? "Ihre Fragen" : `Fragen zu ${business}`} beantworten, einen Rückruf vereinbaren oder einen Termin buchen. Was möchten Sie tun?`,
+  helloBack: () =>
+    "Hallo! Sagen Sie mir einfach, was Sie brauchen: Ich beantworte eine Frage, buche einen Termin oder vereinbare einen Rückruf.",
   niceToMeet: (name) => `Schön, Sie kennenzulernen, ${name}! Wie kann ich helfen?`,
+  nameNoted: (name, day, time) => `Danke, ${name}! Ich habe Ihren Namen notiert. Bis ${day} um ${time}.`,
   closing: (name) => `Gern geschehen${to(name)}! Wenn noch etwas ist, schreiben Sie einfach hier.`,
   closingBooked: (name, day, time) => `Gern geschehen${to(name)} — bis ${day} um ${time}.`,
   allSet: (name, day, time) => `Alles erledigt${to(name)} — bis ${day} um ${time}.`,
@@ -72,7 +75,8 @@ export const de: Catalog = {
   closedNowOpensOn: (day, time) => `Im Moment haben wir geschlossen; wir öffnen wieder am ${day} um ${time}.`,
   closedForToday: (nextOpen) =>
     `Leider haben wir heute schon geschlossen.${nextOpen === undefined ? " Passt Ihnen ein anderer Tag?" : ` Der nächste geöffnete Tag ist ${nextOpen}. Passt Ihnen das?`}`,
-  services: (list) => `Wir bieten ${list} an. Möchten Sie einen Termin buchen?`,
+  services: (list, offerBooking = true) =>
+    `Wir bieten ${list} an.${offerBooking ? " Möchten Sie einen Termin buchen?" : ""}`,
   about: (business, about) =>
     about === undefined ? `Hier ist ${business}. Wie kann ich helfen?` : `Hier ist ${business}. ${about}`,
   stepFailed: () =>

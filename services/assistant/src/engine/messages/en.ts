@@ -7,7 +7,10 @@ export const en: Catalog = {
     `Hi, welcome${business === "" ? "" : ` to ${business}`}! I can answer your questions, arrange a callback or book an appointment. How can I help?`,
   menu: (business) =>
     `I can answer ${business === "" ? "your questions" : `questions about ${business}`}, arrange a callback or book an appointment. What would you like to do?`,
+  helloBack: () =>
+    "Hi there! Just tell me what you need — I can answer a question, book an appointment or have someone call you back.",
   niceToMeet: (name) => `Nice to meet you, ${name}! How can I help you today?`,
+  nameNoted: (name, day, time) => `Thank you, ${name}! I've noted your name. See you on ${day} at ${time}.`,
   closing: (name) => `You're welcome${to(name)}! If there's anything else, just write here.`,
   closingBooked: (name, day, time) => `You're welcome${to(name)} — see you on ${day} at ${time}.`,
   allSet: (name, day, time) => `All set${to(name)} — see you on ${day} at ${time}.`,
@@ -71,7 +74,7 @@ export const en: Catalog = {
   closedNowOpensOn: (day, time) => `We're closed right now; we open again on ${day} at ${time}.`,
   closedForToday: (nextOpen) =>
     `Sorry, we're already closed for today.${nextOpen === undefined ? " Would another day suit you?" : ` The next day we're open is ${nextOpen}. Would that suit you?`}`,
-  services: (list) => `We offer ${list}. Would you like to book one?`,
+  services: (list, offerBooking = true) => `We offer ${list}.${offerBooking ? " Would you like to book one?" : ""}`,
   about: (business, about) =>
     about === undefined ? `This is ${business}. How can I help?` : `This is ${business}. ${about}`,
   stepFailed: () =>

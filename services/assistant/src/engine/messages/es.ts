@@ -7,7 +7,10 @@ export const es: Catalog = {
     `¡Hola, bienvenido${business === "" ? "" : ` a ${business}`}! Puedo responder tus preguntas, pedir que te llamemos o reservarte una cita. ¿En qué te ayudo?`,
   menu: (business) =>
     `Puedo responder ${business === "" ? "tus preguntas" : `preguntas sobre ${business}`}, pedir que te llamemos o reservarte una cita. ¿Qué necesitas?`,
+  helloBack: () =>
+    "¡Hola! Cuéntame qué necesitas: puedo responder una pregunta, reservarte una cita o pedir que te llamemos.",
   niceToMeet: (name) => `¡Encantado, ${name}! ¿En qué te puedo ayudar?`,
+  nameNoted: (name, day, time) => `¡Gracias, ${name}! He anotado tu nombre. Te esperamos el ${day} a las ${time}.`,
   closing: (name) => `¡De nada${to(name)}! Si necesitas algo más, escríbeme aquí.`,
   closingBooked: (name, day, time) => `¡De nada${to(name)}! Te esperamos el ${day} a las ${time}.`,
   allSet: (name, day, time) => `¡Todo listo${to(name)}! Te esperamos el ${day} a las ${time}.`,
@@ -72,7 +75,7 @@ export const es: Catalog = {
   closedNowOpensOn: (day, time) => `Ahora mismo estamos cerrados; volvemos a abrir el ${day} a las ${time}.`,
   closedForToday: (nextOpen) =>
     `Lo siento, hoy ya hemos cerrado.${nextOpen === undefined ? " ¿Te va bien otro día?" : ` El próximo día que abrimos es el ${nextOpen}. ¿Te viene bien?`}`,
-  services: (list) => `Ofrecemos ${list}. ¿Quieres reservar?`,
+  services: (list, offerBooking = true) => `Ofrecemos ${list}.${offerBooking ? " ¿Quieres reservar?" : ""}`,
   about: (business, about) =>
     about === undefined ? `Somos ${business}. ¿En qué te ayudo?` : `Somos ${business}. ${about}`,
   stepFailed: () =>

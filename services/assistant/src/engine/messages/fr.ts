@@ -7,7 +7,10 @@ export const fr: Catalog = {
     `Bonjour et bienvenue${business === "" ? "" : ` chez ${business}`} ! Je peux répondre à vos questions, organiser un rappel ou réserver un rendez-vous. Que puis-je faire pour vous ?`,
   menu: (business) =>
     `Je peux répondre à vos questions${business === "" ? "" : ` sur ${business}`}, organiser un rappel ou réserver un rendez-vous. Que souhaitez-vous ?`,
+  helloBack: () =>
+    "Bonjour ! Dites-moi ce dont vous avez besoin : je peux répondre à une question, réserver un rendez-vous ou organiser un rappel.",
   niceToMeet: (name) => `Enchanté, ${name} ! Que puis-je faire pour vous ?`,
+  nameNoted: (name, day, time) => `Merci, ${name} ! J'ai bien noté votre nom. À ${day} à ${time}.`,
   closing: (name) => `Avec plaisir${to(name)} ! Si vous avez besoin d'autre chose, écrivez-moi ici.`,
   closingBooked: (name, day, time) => `Avec plaisir${to(name)} ! À ${day} à ${time}.`,
   allSet: (name, day, time) => `C'est tout bon${to(name)} ! À ${day} à ${time}.`,
@@ -73,7 +76,7 @@ export const fr: Catalog = {
   closedNowOpensOn: (day, time) => `Nous sommes fermés en ce moment ; nous rouvrons le ${day} à ${time}.`,
   closedForToday: (nextOpen) =>
     `Désolé, nous sommes déjà fermés pour aujourd'hui.${nextOpen === undefined ? " Un autre jour vous conviendrait-il ?" : ` Le prochain jour d'ouverture est le ${nextOpen}. Cela vous convient-il ?`}`,
-  services: (list) => `Nous proposons ${list}. Souhaitez-vous réserver ?`,
+  services: (list, offerBooking = true) => `Nous proposons ${list}.${offerBooking ? " Souhaitez-vous réserver ?" : ""}`,
   about: (business, about) =>
     about === undefined ? `Ici ${business}. Que puis-je faire pour vous ?` : `Ici ${business}. ${about}`,
   stepFailed: () =>

@@ -9,7 +9,10 @@ export const pt: Catalog = {
     `Olá, bem-vindo${business === "" ? "" : ` à ${business}`}! Posso responder suas perguntas, pedir que liguemos para você ou agendar um horário. Como posso ajudar?`,
   menu: (business) =>
     `Posso responder ${business === "" ? "suas perguntas" : `perguntas sobre a ${business}`}, pedir que liguemos para você ou agendar um horário. O que você precisa?`,
+  helloBack: () =>
+    "Olá! Me diga do que você precisa: posso responder uma pergunta, agendar um horário ou pedir que liguemos para você.",
   niceToMeet: (name) => `Prazer, ${name}! Como posso ajudar?`,
+  nameNoted: (name, day, time) => `Obrigado, ${name}! Anotei seu nome. Até ${day} às ${time}.`,
   closing: (name) => `Por nada${to(name)}! Se precisar de mais alguma coisa, é só escrever aqui.`,
   closingBooked: (name, day, time) => `Por nada${to(name)}! Até ${day} às ${time}.`,
   allSet: (name, day, time) => `Tudo certo${to(name)}! Até ${day} às ${time}.`,
@@ -73,7 +76,7 @@ export const pt: Catalog = {
   closedNowOpensOn: (day, time) => `No momento estamos fechados; voltamos a abrir ${on(day)} às ${time}.`,
   closedForToday: (nextOpen) =>
     `Desculpe, hoje já fechamos.${nextOpen === undefined ? " Outro dia seria bom para você?" : ` O próximo dia em que abrimos é ${nextOpen}. Pode ser?`}`,
-  services: (list) => `Oferecemos ${list}. Quer agendar?`,
+  services: (list, offerBooking = true) => `Oferecemos ${list}.${offerBooking ? " Quer agendar?" : ""}`,
   about: (business, about) =>
     about === undefined ? `Aqui é a ${business}. Como posso ajudar?` : `Aqui é a ${business}. ${about}`,
   stepFailed: () =>
