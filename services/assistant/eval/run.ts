@@ -1,10 +1,12 @@
 /**
- * `npm run eval -w @parley/assistant [-- --verbose] [-- --only <id-prefix>] [-- --heldout | --heldout2 | --heldout3 | --moments]`:
+ * `npm run eval -w @parley/assistant [-- --verbose] [-- --only <id-prefix>] [-- --heldout | --heldout2 | --heldout3 | --heldout4 | --moments]`:
  * runs the evaluation corpus (or, with `--heldout`, the held-out set of `eval/heldout/`, each
  * conversation at its own moment of the week; with `--heldout2`, the second held-out set of
  * `eval/heldout2/`, written the same way, played around Europe's daylight-saving change of 28 March
  * 2027 and a month end; with `--heldout3`, the third, written the same way, played on the night
- * Europe leaves summer time (31 October 2027) and the Friday and Saturday before; with `--moments`,
+ * Europe leaves summer time (31 October 2027) and the Friday and Saturday before; with `--heldout4`,
+ * the fourth, written the same way after the engine learnt to answer a question asked beside a
+ * booking request, a bare hello and a name sent after a booking; with `--moments`,
  * `eval/moments/`: the same requests at every weekday and hour that matters) and prints the
  * per-category, per-language table (see README.md, "Evaluation").
  * Needs Postgres like the tests (`DATABASE_URL`, else the local default).
@@ -23,9 +25,11 @@ const all = args.includes("--heldout")
     ? loadHeldOut(new URL("./heldout2/heldout2.json", import.meta.url))
     : args.includes("--heldout3")
       ? loadHeldOut(new URL("./heldout3/heldout3.json", import.meta.url))
-      : args.includes("--moments")
-        ? MOMENTS_CORPUS
-        : CORPUS
+      : args.includes("--heldout4")
+        ? loadHeldOut(new URL("./heldout4/heldout4.json", import.meta.url))
+        : args.includes("--moments")
+          ? MOMENTS_CORPUS
+          : CORPUS
 const corpus = only === undefined ? all : all.filter((c) => c.id.startsWith(only))
 
 const started = performance.now()
