@@ -55,6 +55,9 @@ describe("npm start (embedded default)", () => {
     for (const service of ["gateway", "identity", "webhook-registry", "messaging"]) {
       expect(text).toContain(`service="${service}"`)
     }
+    // The dispatcher serves no request: its own series say how webhook deliveries go (a tester found none).
+    expect(text).toMatch(/parley_dispatcher_deliveries_failed_total\{[^}]*service="dispatcher"[^}]*\} 0/)
+    expect(text).toContain("# TYPE parley_dispatcher_attempts_total counter")
     // The process's own metrics once, from the gateway's registry: merged from every service's,
     // they were summed (a resident set seven times the real one).
     for (const name of [

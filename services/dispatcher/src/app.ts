@@ -1,13 +1,14 @@
 import { type Bus, defineService, type ServiceApp } from "@parley/bus"
 import { Database, loadMigrations, migrate } from "@parley/db"
 import type { Resolver } from "@parley/egress"
-import { makeHttpServer, type ParleyLogger, SecretBox } from "@parley/platform"
+import { makeHttpServer, type ParleyLogger, SecretBox, type ServiceMetrics } from "@parley/platform"
 import { Context, Effect, Layer, Redacted, type Scope } from "effect"
 import packageJson from "../package.json" with { type: "json" }
 import { runDispatcherConsumers } from "./bus/consumers.ts"
 import { DispatcherConfig } from "./config.ts"
 import { Deliveries } from "./delivery/deliveries.ts"
 import { type AttemptDelays, AttemptSchedule, AttemptTimeoutMs } from "./delivery/schedule.ts"
+import { deliveryObserver } from "./metrics.ts"
 import { Keyring } from "./signing/signing.ts"
 import { WebhookDirectory } from "./webhooks/webhook-directory.ts"
 
@@ -28,6 +29,8 @@ export interface DispatcherOptions {
   readonly resolver?: Resolver
   readonly deliveryWindow?: number
   readonly delayWindow?: number
+  /** The registry `/metrics` serves: attempts, failures and parked deliveries are counted on it. */
+  readonly metrics?: ServiceMetrics
 }
 
 /**
@@ -48,6 +51,7 @@ export const makeDispatcher = (options: DispatcherOptions) =>
       schedule: options.schedule ?? AttemptSchedule,
       userAgent: UserAgent,
       resolver: options.resolver,
+      observe: options.metrics === undefined ? undefined : deliveryObserver(options.metrics),
     }).pipe(
       Layer.provideMerge(WebhookDirectory.layer(schema)),
       Layer.provide(Keyring.layer((sealed) => box.open(sealed))),
@@ -98,7 +102,7 @@ export const makeDispatcherApp = (
       ],
     })
     yield* Effect.addFinalizer(() => Effect.promise(() => http.close()))
-    const start = makeDispatcher(options).pipe(
+    const start = makeDispatcher({ ...options, metrics: http.metrics }).pipe(
       Effect.tap(() =>
         Effect.sync(() => {
           consuming = true

@@ -1,3 +1,4 @@
+import { makeServiceMetrics } from "@parley/platform"
 import { eventually, type StubServer, startHttpServer } from "@parley/platform/testing"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AttemptSchedule } from "../src/delivery/schedule.ts"
@@ -10,6 +11,8 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
   let harness: Harness
   let receiver: StubServer
   let dispatcher: { stop(): Promise<void> }
+  // The registry `/metrics` serves in a deployment (docs/contract.md §11).
+  const metrics = makeServiceMetrics("dispatcher", { defaultMetrics: false })
 
   beforeAll(async () => {
     harness = await makeHarness(kind)
@@ -22,7 +25,7 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
           : { status: 500, body: '{"error":"database down"}' }
       return undefined
     })
-    dispatcher = await harness.startDispatcher({ schedule: fast, timeoutMs: 400 })
+    dispatcher = await harness.startDispatcher({ schedule: fast, timeoutMs: 400, metrics })
   })
   afterAll(async () => {
     await dispatcher?.stop()
@@ -77,6 +80,39 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
       const settledAt = Date.now()
       await eventually(() => expect(Date.now() - settledAt).toBeGreaterThan(fast[2] * 2), { timeoutMs: 5_000 })
       expect(requestsFor("/always-503")).toHaveLength(3)
+    })
+
+    it("counts attempts by number and outcome, their durations and the deliveries that failed for good on /metrics", async () => {
+      /** A series' value in the exposition, 0 when it has none yet. */
+      const valueOf = async (series: RegExp) => Number(series.exec((await metrics.expose()).body)?.[1] ?? 0)
+      const series = {
+        firstFailed: /parley_dispatcher_attempts_total\{attempt="1",outcome="failed"[^}]*\} (\d+)/,
+        secondFailed: /parley_dispatcher_attempts_total\{attempt="2",outcome="failed"[^}]*\} (\d+)/,
+        secondSucceeded: /parley_dispatcher_attempts_total\{attempt="2",outcome="success"[^}]*\} (\d+)/,
+        thirdFailed: /parley_dispatcher_attempts_total\{attempt="3",outcome="failed"[^}]*\} (\d+)/,
+        failedForGood: /parley_dispatcher_deliveries_failed_total\{[^}]*\} (\d+)/,
+        timed: /parley_dispatcher_attempt_duration_seconds_count\{[^}]*outcome="failed"[^}]*\} (\d+)/,
+      }
+      const before = Object.fromEntries(
+        await Promise.all(Object.entries(series).map(async ([name, pattern]) => [name, await valueOf(pattern)])),
+      )
+      const org = newOrg()
+      const failing = makeWebhook(org, `${receiver.url}/always-503-counted`)
+      const recovering = makeWebhook(org, `${receiver.url}/second-ok-counted`)
+      await register(failing)
+      await register(recovering)
+      await harness.publishEvents([leadCreated(org)])
+      await eventually(() => expect(harness.attempts.filter((a) => a.orgId === org)).toHaveLength(5), {
+        timeoutMs: 10_000,
+      })
+      const delta = async (name: keyof typeof series) => (await valueOf(series[name])) - (before[name] as number)
+      expect(await delta("firstFailed")).toBe(2)
+      expect(await delta("secondFailed")).toBe(1)
+      expect(await delta("secondSucceeded")).toBe(1)
+      expect(await delta("thirdFailed")).toBe(1)
+      expect(await delta("failedForGood")).toBe(1)
+      expect(await delta("timed")).toBe(4)
+      expect((await metrics.expose()).body).toContain('service="dispatcher"')
     })
 
     it("stops retrying once an attempt succeeds", async () => {

@@ -2,6 +2,7 @@ import type { OutgoingRecord } from "@parley/bus"
 import type { DeliveryRecord } from "@parley/contracts"
 import { outsideTrace, withActiveTrace } from "@parley/platform"
 import { Effect } from "effect"
+import type { DeliveryObserver } from "../metrics.ts"
 import { type DispatchTarget, isDeliverableTo, type WebhookDirectory } from "../webhooks/webhook-directory.ts"
 import { type AttemptContext, attemptDelivery, recordsOf } from "./attempt.ts"
 import type { AttemptLog, LoggedOutcome } from "./attempt-log.ts"
@@ -28,6 +29,8 @@ export interface AttemptRunnerParts {
   readonly attempts: AttemptContext
   /** Runs a log effect (the runner is plain async code; logging goes through the service's logger). */
   readonly log: (effect: Effect.Effect<void>) => void
+  /** Told of each attempt made and each delivery parked (the service's metrics); none in some tests. */
+  readonly observe?: DeliveryObserver | undefined
 }
 
 const keyOf = (delivery: { readonly deliveryId: string; readonly attempt: number }) =>
@@ -84,6 +87,7 @@ export class AttemptRunner {
       const slot = await this.shares.acquire(delivery.webhookId, attemptClass)
       if (slot === undefined) {
         await parts.parked.park(delivery)
+        parts.observe?.parked(delivery)
         this.#parkedLanes.add(laneOf(delivery.webhookId, attemptClass))
         this.#drain(delivery.webhookId, attemptClass)
         return
@@ -121,6 +125,7 @@ export class AttemptRunner {
     } finally {
       slot.release()
     }
+    parts.observe?.attempted(delivery, outcome)
     // Through a group commit shared by every handler: each record says its own trace.
     await parts.settle(
       { deliveryId: delivery.deliveryId, attempt: delivery.attempt, outcome },

@@ -10,6 +10,7 @@ import { atCommit, Database, makeGroupCommit } from "@parley/db"
 import { EgressClient, type Resolver } from "@parley/egress"
 import { BatchQueue } from "@parley/platform"
 import { Context, Effect, Layer, Option, Schedule } from "effect"
+import type { DeliveryObserver } from "../metrics.ts"
 import { type DispatchTarget, WebhookDirectory } from "../webhooks/webhook-directory.ts"
 import { AttemptLog, type LoggedOutcome } from "./attempt-log.ts"
 import { AttemptRunner } from "./attempt-runner.ts"
@@ -66,6 +67,8 @@ export interface DeliveriesOptions {
   readonly schedule: AttemptDelays
   readonly userAgent: string
   readonly resolver?: Resolver | undefined
+  /** Told of each attempt and parked delivery: the service's metrics (docs/contract.md §11). */
+  readonly observe?: DeliveryObserver | undefined
 }
 
 export class Deliveries extends Context.Service<
@@ -129,6 +132,7 @@ export class Deliveries extends Context.Service<
             settle,
             attempts: { egress, userAgent: options.userAgent, schedule: options.schedule },
             log: (effect) => void logWith(effect),
+            observe: options.observe,
           },
           (lanes) =>
             new WebhookShares({
