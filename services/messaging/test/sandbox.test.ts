@@ -358,3 +358,43 @@ describe("a reply left pending by a crash (DESIGN §3.1)", () => {
     expect(outbox.json().data).toEqual([expect.objectContaining({ to: "14155550199", text: "We open at 9" })])
   })
 })
+
+describe("status reports of a burst (a large campaign)", () => {
+  it("reports hundreds of messages together, through a few ingress transactions, to the last `read`", async () => {
+    const org = newOrg()
+    const channel = await connectSandbox(org)
+    /** Ingress transactions and the payloads they carried, so far. */
+    const ingressBatches = async () => {
+      const body = (await app.http.inject({ method: "GET", url: "/metrics" })).body
+      const of = (name: string) =>
+        Number(new RegExp(`${name}\\{[^}]*outcome="committed"[^}]*\\} (\\d+)`).exec(body)?.[1] ?? 0)
+      return {
+        transactions: of("parley_messaging_cloud_ingress_batch_payloads_count"),
+        payloads: of("parley_messaging_cloud_ingress_batch_payloads_sum"),
+      }
+    }
+    const before = await ingressBatches()
+    const burst = 300
+    const ids = Array.from({ length: burst }, (_, i) => `wamid.burst-${org}-${i}`)
+    await infra.db.sql`
+      insert into messaging.sandbox_outbox (message_id, org_id, phone_number_id, client_ref, recipient, type, status, next_status_at)
+      select id, ${org}, ${channel.phoneNumberId}, id, '14155550123', 'template', 'accepted', now()
+      from unnest(${ids}::text[]) as id`
+    await eventually(
+      async () => {
+        const [row] = await infra.db.sql<Array<{ read: number }>>`
+          select count(*)::int as read from messaging.sandbox_outbox
+          where org_id = ${org} and status = 'read' and next_status_at is null`
+        expect(row?.read).toBe(burst)
+      },
+      { timeoutMs: 20_000 },
+    )
+    const after = await ingressBatches()
+    const payloads = after.payloads - before.payloads
+    const transactions = after.transactions - before.transactions
+    // Three reports each (sent, delivered, read), into the ingress together: one at a time, each was
+    // a transaction of its own (900 here) and a campaign's kept every organization's waiting.
+    expect(payloads).toBeGreaterThanOrEqual(3 * burst)
+    expect(transactions).toBeLessThan(payloads / 4)
+  }, 30_000)
+})
