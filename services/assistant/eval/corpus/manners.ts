@@ -166,4 +166,25 @@ export const MANNERS: ReadonlyArray<Conversation> = [
     ],
     lead("34612000178", "Lucía Romero", BOOK, at("2026-11-27", "10:30")),
   ),
+  // A name and number given while offered times wait for a choice: noted, the time asked again, then booked.
+  en(
+    "manners-number-before-time",
+    "booking",
+    [
+      "Can I book a consultation on Friday?",
+      { say: "I'm Dana Cole, 415 555 0181", says: ["Which time"], never: ["get back to you"] },
+      "10:30",
+    ],
+    lead("14155550181", "Dana Cole", BOOK, at("2026-11-27", "10:30")),
+  ),
+  fr(
+    "manners-numero-avant-heure",
+    "booking",
+    [
+      "Je voudrais réserver une consultation vendredi",
+      { say: "Je suis Claire Morel, 06 12 34 56 78", says: ["créneau"], never: ["reviendra vers vous"] },
+      "10h30",
+    ],
+    lead("33612345678", "Claire Morel", BOOK, at("2026-11-27", "10:30")),
+  ),
 ]

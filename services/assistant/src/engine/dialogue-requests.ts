@@ -33,5 +33,12 @@ export const numberNoted = (turn: Turn, previous: ConversationState): Step => {
   if (state.demo && !previous.demo) return reply(turn, catalog.demoNoted(state.name, shown), done)
   if (previous.awaiting === "phone" && state.demo) return reply(turn, catalog.demoNoted(state.name, shown), done)
   if (state.callback) return reply(turn, catalog.callbackNoted(state.name, shown), done)
+  // Times were offered and none chosen ("Which time would you like?" — "I'm Sam, 415 555 0142"): the
+  // number is noted and the time asked for again, never "someone will get back to you" mid-booking.
+  const offered = previous.awaiting === "time" ? previous.offered : undefined
+  if (offered !== undefined) {
+    const day = turn.formats.date(offered.date)
+    return reply(turn, catalog.numberNotedWhichTime(state.name, shown, day), { ...state, offered, awaiting: "time" })
+  }
   return reply(turn, catalog.numberNoted(state.name, shown), done)
 }

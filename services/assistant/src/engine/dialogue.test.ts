@@ -74,6 +74,22 @@ describe("the booking dialogue", () => {
     expect(state).toMatchObject({ booking: { date: "2026-11-27", time: "10:30" }, bookingId: "bkg_1" })
   })
 
+  it("notes a name or number given while offered times wait for a choice, asks the time again, and books the one chosen", () => {
+    const withNumber = converse("I'd like to book on Friday", "I'm Dana Lee, 415 555 0142", "10:30")
+    expect(withNumber.replies.map((r) => r.state.awaiting)).toEqual(["time", "time", "done"])
+    expect(withNumber.replies[1]?.text).toMatch(/noted your number.*Which time would you like on Friday, November 27\?/)
+    expect(withNumber.replies[1]?.text).not.toMatch(/get back to you/)
+    expect(withNumber.replies[2]?.needs).toContainEqual({
+      kind: "book",
+      slot: { date: "2026-11-27", time: "10:30", service: "consultation" },
+      phone: "14155550142",
+      name: "Dana Lee",
+    })
+    const withName = converse("¿Tienen hueco el viernes?", "me llamo Ana Ruiz", "a las 11")
+    expect(withName.replies.map((r) => r.state.awaiting)).toEqual(["time", "time", "phone"])
+    expect(withName.replies[1]?.text).toMatch(/^Gracias, Ana Ruiz\. ¿A qué hora te viene bien el viernes/)
+  })
+
   it("goes on with the booking when its own question is answered with a yes, instead of starting over", () => {
     const { replies, state } = converse("I'd like to book on Friday at 10:30", "yes please", "415 555 0142")
     expect(replies.map((r) => r.state.awaiting)).toEqual(["name", "phone", "done"])

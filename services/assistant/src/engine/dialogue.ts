@@ -164,7 +164,15 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   const answer = answerQuestion(facts, context, catalog, formats)
   if (answer !== undefined) return answered(turn, next, answer)
   if (intents.question) return reply(turn, dontKnow(context, catalog), { ...next, awaiting: "callbackOffer" })
-  if (facts.name !== undefined && facts.name !== previous.name) return reply(turn, catalog.niceToMeet(facts.name))
+  if (facts.name !== undefined && facts.name !== previous.name) {
+    // A name given while offered times wait for a choice: thanks, and the time asked for again.
+    const offered = previous.awaiting === "time" ? previous.offered : undefined
+    if (offered !== undefined) {
+      const day = formats.date(offered.date)
+      return reply(turn, catalog.nameNotedWhichTime(facts.name, day), { ...next, offered, awaiting: "time" })
+    }
+    return reply(turn, catalog.niceToMeet(facts.name))
+  }
   if (intents.closing) return reply(turn, closing(turn))
   if (intents.greeting) {
     // The widget showed the greeting before the visitor typed: a "hello" back is asked what they need,

@@ -33,6 +33,9 @@ export interface Catalog {
   callbackNoted(name: string | undefined, phone: string): string
   demoNoted(name: string | undefined, phone: string): string
   numberNoted(name: string | undefined, phone: string): string
+  /** A number (or a name) given while offered times wait for a choice: noted, and the time asked for again. */
+  numberNotedWhichTime(name: string | undefined, phone: string, day: string): string
+  nameNotedWhichTime(name: string, day: string): string
   phoneCorrected(phone: string): string
   callWithdrawn(name: string | undefined): string
 

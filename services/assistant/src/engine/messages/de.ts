@@ -26,6 +26,9 @@ export const de: Catalog = {
   demoNoted: (name, phone) => `Danke${to(name)}! Wir melden uns unter ${phone}, um die Demo zu vereinbaren.`,
   numberNoted: (name, phone) =>
     `Danke${to(name)}, ich habe Ihre Nummer notiert: ${phone}. Jemand aus dem Team meldet sich bei Ihnen.`,
+  numberNotedWhichTime: (name, phone, day) =>
+    `Danke${to(name)}, ich habe Ihre Nummer notiert: ${phone}. Welche Uhrzeit am ${day} passt Ihnen?`,
+  nameNotedWhichTime: (name, day) => `Danke, ${name}. Welche Uhrzeit am ${day} passt Ihnen?`,
   phoneCorrected: (phone) => `Alles klar, ich habe Ihre Nummer auf ${phone} geändert.`,
   callWithdrawn: (name) => `Kein Problem${to(name)}, wir rufen Sie nicht an. Kann ich sonst noch helfen?`,
 

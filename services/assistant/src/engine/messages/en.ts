@@ -25,6 +25,9 @@ export const en: Catalog = {
   demoNoted: (name, phone) => `Thanks${to(name)}! We'll contact you at ${phone} to set up your demo.`,
   numberNoted: (name, phone) =>
     `Thanks${to(name)}, I've noted your number: ${phone}. Someone from the team will get back to you.`,
+  numberNotedWhichTime: (name, phone, day) =>
+    `Thanks${to(name)}, I've noted your number: ${phone}. Which time would you like on ${day}?`,
+  nameNotedWhichTime: (name, day) => `Thanks, ${name}. Which time would you like on ${day}?`,
   phoneCorrected: (phone) => `Got it, I've changed your number to ${phone}.`,
   callWithdrawn: (name) => `No problem${to(name)}, we won't call you. Is there anything else I can help with?`,
 

@@ -26,6 +26,9 @@ export const es: Catalog = {
   demoNoted: (name, phone) => `¡Gracias${to(name)}! Te contactaremos en el ${phone} para organizar la demo.`,
   numberNoted: (name, phone) =>
     `Gracias${to(name)}, he apuntado tu número: ${phone}. Alguien del equipo se pondrá en contacto contigo.`,
+  numberNotedWhichTime: (name, phone, day) =>
+    `Gracias${to(name)}, he apuntado tu número: ${phone}. ¿A qué hora te viene bien el ${day}?`,
+  nameNotedWhichTime: (name, day) => `Gracias, ${name}. ¿A qué hora te viene bien el ${day}?`,
   phoneCorrected: (phone) => `Entendido, he cambiado tu número al ${phone}.`,
   callWithdrawn: (name) => `Sin problema${to(name)}, no te llamaremos. ¿Te ayudo con algo más?`,
 

@@ -26,6 +26,9 @@ export const fr: Catalog = {
   demoNoted: (name, phone) => `Merci${to(name)} ! Nous vous contacterons au ${phone} pour organiser la démo.`,
   numberNoted: (name, phone) =>
     `Merci${to(name)}, j'ai noté votre numéro : ${phone}. Un membre de l'équipe reviendra vers vous.`,
+  numberNotedWhichTime: (name, phone, day) =>
+    `Merci${to(name)}, j'ai noté votre numéro : ${phone}. Quel créneau vous convient le ${day} ?`,
+  nameNotedWhichTime: (name, day) => `Merci, ${name}. Quel créneau vous convient le ${day} ?`,
   phoneCorrected: (phone) => `C'est noté, j'ai remplacé votre numéro par le ${phone}.`,
   callWithdrawn: (name) =>
     `Pas de souci${to(name)}, nous ne vous appellerons pas. Puis-je vous aider pour autre chose ?`,

@@ -28,6 +28,9 @@ export const pt: Catalog = {
   demoNoted: (name, phone) => `Obrigado${to(name)}! Vamos entrar em contato no ${phone} para marcar a demonstração.`,
   numberNoted: (name, phone) =>
     `Obrigado${to(name)}, anotei seu número: ${phone}. Alguém da equipe vai entrar em contato.`,
+  numberNotedWhichTime: (name, phone, day) =>
+    `Obrigado${to(name)}, anotei seu número: ${phone}. Que horário prefere ${on(day)}?`,
+  nameNotedWhichTime: (name, day) => `Obrigado, ${name}. Que horário prefere ${on(day)}?`,
   phoneCorrected: (phone) => `Entendido, troquei seu número para ${phone}.`,
   callWithdrawn: (name) => `Sem problema${to(name)}, não vamos ligar. Posso ajudar com mais alguma coisa?`,
 
