@@ -98,6 +98,34 @@ describe("stop words", () => {
     expect((await optOuts()).data.map((o) => o.phone)).not.toContain("14155550320")
   })
 
+  it("reads the whole text aside from punctuation and symbols around the word, and still only the whole text", async () => {
+    const written = ["STOP.", "Stop!", "stop!!", "«STOP»", "¡Baja!", "stop 🛑", "👋🏽 Stop…"]
+    for (const [i, text] of written.entries()) await customerWrites(app, PHONE_ID, `1415555040${i}`, text)
+    const notKeywords = ["please stop!", "stop it.", "stop, stop"]
+    for (const [i, text] of notKeywords.entries()) await customerWrites(app, PHONE_ID, `1415555041${i}`, text)
+    const expected = written.map((_, i) => `1415555040${i}`)
+    await eventually(
+      async () => expect((await optOuts()).data.map((o) => o.phone)).toEqual(expect.arrayContaining(expected)),
+      {
+        timeoutMs: 5000,
+      },
+    )
+    await eventually(() => expect(textsTo("14155550400")[0]).toContain("unsubscribed"))
+    await eventually(() => expect(textsTo("14155550404")[0]).toContain("dado de baja"))
+    // START with punctuation reverses it.
+    await customerWrites(app, PHONE_ID, "14155550400", "Start!")
+    await eventually(async () => expect((await optOuts()).data.map((o) => o.phone)).not.toContain("14155550400"))
+    const turns = (await recordsOn(infra, Topics.channelInbound, orgId)) as Array<{ from: string }>
+    for (const phone of expected) expect(turns.filter((t) => t.from === phone)).toEqual([])
+    await eventually(async () => {
+      const turnsNow = (await recordsOn(infra, Topics.channelInbound, orgId)) as Array<{ from: string }>
+      for (const [i] of notKeywords.entries())
+        expect(turnsNow.filter((t) => t.from === `1415555041${i}`)).toHaveLength(1)
+    })
+    const listed = (await optOuts(orgId, "?limit=100")).data.map((o) => o.phone)
+    for (const [i] of notKeywords.entries()) expect(listed).not.toContain(`1415555041${i}`)
+  })
+
   it("reverses an opt-out on START, confirmed once", async () => {
     await customerWrites(app, PHONE_ID, "14155550201", "Start")
     await eventually(() => expect(textsTo("14155550201")).toHaveLength(2))
