@@ -189,6 +189,26 @@ describe("sending a message", () => {
     expect(rows.map((r) => r.status)).toEqual(["failed", "failed"])
   })
 
+  it("answers 400 naming both fields to a body with both text and template, and sends nothing", async () => {
+    const before = provider.sends().length
+    const response = await asTenant(app, orgId, "POST", "/api/messages", {
+      to: "14155550142",
+      text: "hi",
+      template: { name: "reminder", language: "en_US" },
+    })
+    expect(response.statusCode).toBe(400)
+    const body = response.json()
+    expect(body.code).toBe("invalid_request")
+    expect(body.error).toMatch(/^Invalid request: /)
+    expect(body.issues).toEqual(
+      expect.arrayContaining([
+        { path: "template", message: "not allowed with text: a message is a text or a template, not both" },
+        { path: "text", message: "not allowed with template: a message is a text or a template, not both" },
+      ]),
+    )
+    expect(provider.sends().length).toBe(before)
+  })
+
   it("answers 409 when the organization has no channel to send through", async () => {
     const response = await asTenant(app, newOrg(), "POST", "/api/messages", { to: "14155550147", text: "hi" })
     expect(response.statusCode).toBe(409)

@@ -27,7 +27,7 @@ export const outboundOfRequest = (orgId: OrgId, request: SendMessageRequest) =>
       return yield* new InvalidInput({ what: `to ${read.error}`, issues: [{ path: "to", message: read.error }] })
     }
     const to = read.digits
-    if ("template" in request) {
+    if (request.template !== undefined) {
       const [template] = yield* Effect.promise(
         () => sql<Array<{ components: ReadonlyArray<Record<string, unknown>> }>>`
           select components from messaging.templates
