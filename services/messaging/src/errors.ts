@@ -27,6 +27,12 @@ export class TemplateNotApproved extends Schema.TaggedError<TemplateNotApproved>
   language: Schema.String,
 }) {}
 
+/** A template name and language the organization never created through Parley. */
+export class UnknownTemplate extends Schema.TaggedError<UnknownTemplate>()("UnknownTemplate", {
+  name: Schema.String,
+  language: Schema.String,
+}) {}
+
 export class PhoneNumberTaken extends Schema.TaggedError<PhoneNumberTaken>()("PhoneNumberTaken", {}) {}
 
 export class BusinessAccountTaken extends Schema.TaggedError<BusinessAccountTaken>()("BusinessAccountTaken", {}) {}
@@ -78,6 +84,7 @@ export type MessagingError =
   | ProviderUnavailable
   | DuplicateTemplate
   | TemplateNotApproved
+  | UnknownTemplate
   | PhoneNumberTaken
   | BusinessAccountTaken
   | InvalidOutboundUrl

@@ -28,6 +28,8 @@ export const toApiError = (error: MessagingError): ApiError => {
       return conflict("A template with this name and language already exists")
     case "TemplateNotApproved":
       return conflict(`Template ${error.name} (${error.language}) is not approved`)
+    case "UnknownTemplate":
+      return conflict(`Template ${error.name} (${error.language}) does not exist`)
     case "PhoneNumberTaken":
       return conflict("This phone number is connected to another organization")
     case "BusinessAccountTaken":
