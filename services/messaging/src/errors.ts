@@ -33,6 +33,15 @@ export class UnknownTemplate extends Schema.TaggedError<UnknownTemplate>()("Unkn
   language: Schema.String,
 }) {}
 
+/**
+ * A MARKETING template (or one Parley does not know, named in `template`, whose category it cannot
+ * tell) to a number that opted out (docs/contract.md §9): nothing was recorded or sent.
+ */
+export class OptedOutOfMarketing extends Schema.TaggedError<OptedOutOfMarketing>()("OptedOutOfMarketing", {
+  phone: Schema.String,
+  template: Schema.optional(Schema.Struct({ name: Schema.String, language: Schema.String })),
+}) {}
+
 export class PhoneNumberTaken extends Schema.TaggedError<PhoneNumberTaken>()("PhoneNumberTaken", {}) {}
 
 export class BusinessAccountTaken extends Schema.TaggedError<BusinessAccountTaken>()("BusinessAccountTaken", {}) {}
@@ -85,6 +94,7 @@ export type MessagingError =
   | DuplicateTemplate
   | TemplateNotApproved
   | UnknownTemplate
+  | OptedOutOfMarketing
   | PhoneNumberTaken
   | BusinessAccountTaken
   | InvalidOutboundUrl
