@@ -272,7 +272,44 @@ describe("sending as the messaging network requires", () => {
     expect(provider.sends().at(-1)?.body.to).toBe("447700900456")
     const bad = await asTenant(app, org, "POST", "/api/messages", { to: "+999 1234 5678", text: "c" })
     expect(bad.statusCode).toBe(400)
-    expect(bad.json().issues).toEqual([{ path: "to", message: expect.stringContaining("not a possible") }])
+    expect(bad.json().issues).toEqual([{ path: "to", message: "+999 1234 5678 is not a number in any country's plan" }])
+  })
+
+  it("refuses with 400 a number of a right length that no country's plan has, and sends nothing", async () => {
+    const org = newOrg()
+    await connectCloud(app, org, "2220004")
+    const before = provider.sends().length
+    const us = await asTenant(app, org, "POST", "/api/messages", {
+      to: "+1 123 456 7890",
+      template: { name: "reminder", language: "en_US" },
+    })
+    expect(us.statusCode).toBe(400)
+    expect(us.json()).toEqual({
+      error: "Invalid request: to +1 123 456 7890 is not a number in any country's plan",
+      code: "invalid_request",
+      issues: [{ path: "to", message: "+1 123 456 7890 is not a number in any country's plan" }],
+    })
+    await setCountry(infra, org, "GB")
+    const gb = await asTenant(app, org, "POST", "/api/messages", {
+      to: "(415) 555-0110",
+      template: { name: "reminder", language: "en_US" },
+    })
+    expect(gb.statusCode).toBe(400)
+    expect(gb.json().issues).toEqual([
+      { path: "to", message: "(415) 555-0110 is not a number in GB's plan nor an international one" },
+    ])
+    // The UK's range kept for drama is in its plan.
+    const fictional = await asTenant(app, org, "POST", "/api/messages", {
+      to: "07700 900457",
+      template: { name: "reminder", language: "en_US" },
+    })
+    expect(fictional.statusCode).toBe(202)
+    expect(
+      provider
+        .sends()
+        .slice(before)
+        .map((s) => s.body.to),
+    ).toEqual(["447700900457"])
   })
 
   it("requires a value for each of the template's {{1}}…{{n}} and answers 400 naming the missing one", async () => {
