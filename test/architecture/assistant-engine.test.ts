@@ -4,8 +4,9 @@ import { importGraph } from "./import-graph.ts"
 /**
  * The assistant's engine (`services/assistant/src/engine/`) stays pure — it imports nothing that
  * reads or writes (no database, bus, HTTP, file system), only its own modules, the booking
- * settings' types, the contracts' schemas and the text libraries it is built on. (That no module
- * imports itself back through others is held for every service in `services.test.ts`.)
+ * settings' types, the contracts' schemas, the number plans (`@parley/number-plan`, pure too) and
+ * the text libraries it is built on. (That no module imports itself back through others is held
+ * for every service in `services.test.ts`.)
  */
 
 const { files, importsOf, graph } = importGraph(new URL("../../services/assistant/src/", import.meta.url))
@@ -13,6 +14,7 @@ const { files, importsOf, graph } = importGraph(new URL("../../services/assistan
 const ENGINE_MAY_IMPORT = [
   /^\.\.?\//,
   /^@parley\/contracts$/,
+  /^@parley\/number-plan$/,
   /^effect$/,
   /^chrono-node$/,
   /^libphonenumber-js$/,

@@ -27,6 +27,21 @@ export class TemplateNotApproved extends Schema.TaggedError<TemplateNotApproved>
   language: Schema.String,
 }) {}
 
+/** A template name and language the organization never created through Parley. */
+export class UnknownTemplate extends Schema.TaggedError<UnknownTemplate>()("UnknownTemplate", {
+  name: Schema.String,
+  language: Schema.String,
+}) {}
+
+/**
+ * A MARKETING template (or one Parley does not know, named in `template`, whose category it cannot
+ * tell) to a number that opted out (docs/contract.md §9): nothing was recorded or sent.
+ */
+export class OptedOutOfMarketing extends Schema.TaggedError<OptedOutOfMarketing>()("OptedOutOfMarketing", {
+  phone: Schema.String,
+  template: Schema.optional(Schema.Struct({ name: Schema.String, language: Schema.String })),
+}) {}
+
 export class PhoneNumberTaken extends Schema.TaggedError<PhoneNumberTaken>()("PhoneNumberTaken", {}) {}
 
 export class BusinessAccountTaken extends Schema.TaggedError<BusinessAccountTaken>()("BusinessAccountTaken", {}) {}
@@ -78,6 +93,8 @@ export type MessagingError =
   | ProviderUnavailable
   | DuplicateTemplate
   | TemplateNotApproved
+  | UnknownTemplate
+  | OptedOutOfMarketing
   | PhoneNumberTaken
   | BusinessAccountTaken
   | InvalidOutboundUrl

@@ -77,6 +77,9 @@ describe("creating a campaign", () => {
         { phone: "+999 1234 5678", variables: ["x", "y"] },
         { phone: "415 555 0199", variables: ["Stopped", "S"] },
         { phone: "14155550111", variables: ["Lee", "B2"] },
+        // Possible lengths, but no North American area code starts with 1.
+        { phone: "+1 123 456 7890", variables: ["x", "y"] },
+        { phone: "(123) 456-7890", variables: ["x", "y"] },
       ],
     })
     expect(response.statusCode).toBe(200)
@@ -86,7 +89,13 @@ describe("creating a campaign", () => {
       optedOut: 1,
       invalid: [
         { index: 2, input: "not a number", error: expect.any(String) },
-        { index: 3, input: "+999 1234 5678", error: expect.stringContaining("not a possible") },
+        { index: 3, input: "+999 1234 5678", error: "+999 1234 5678 is not a number in any country's plan" },
+        { index: 6, input: "+1 123 456 7890", error: "+1 123 456 7890 is not a number in any country's plan" },
+        {
+          index: 7,
+          input: "(123) 456-7890",
+          error: "(123) 456-7890 is not a number in US's plan nor an international one",
+        },
       ],
     })
     const [after] = await infra.db.sql`select count(*)::int as n from messaging.campaigns where org_id = ${orgId}`

@@ -73,17 +73,22 @@ describe("creating a campaign", () => {
   })
   afterAll(() => app?.stop())
 
-  it("answers 409 when the template is not APPROVED or does not exist", async () => {
-    for (const template of [
-      { name: "draft", language: "en_US" },
-      { name: "nope", language: "en_US" },
-    ]) {
-      const response = await asTenant(app, orgId, "POST", "/api/campaigns", {
-        name: "x",
-        template,
-        recipients: ["15550000001"],
-      })
-      expect(response.statusCode).toBe(409)
+  it("answers 409 saying whether the template is not APPROVED or does not exist", async () => {
+    for (const [template, error] of [
+      [{ name: "draft", language: "en_US" }, "Template draft (en_US) is not approved"],
+      [{ name: "nope", language: "en_US" }, "Template nope (en_US) does not exist"],
+      [{ name: "launch", language: "fr" }, "Template launch (fr) does not exist"],
+    ] as const) {
+      for (const dryRun of [false, true]) {
+        const response = await asTenant(app, orgId, "POST", "/api/campaigns", {
+          name: "x",
+          template,
+          recipients: ["15550000001"],
+          dryRun,
+        })
+        expect(response.statusCode).toBe(409)
+        expect(response.json()).toEqual({ error, code: "conflict" })
+      }
     }
   })
 

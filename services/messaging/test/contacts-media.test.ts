@@ -4,6 +4,7 @@ import {
   asTenant,
   newOrg,
   type RunningApp,
+  setCountry,
   startApp,
   startInfrastructure,
   type TestInfrastructure,
@@ -60,6 +61,22 @@ describe("importing contacts", () => {
         ["447700900123", "Multi\nLine"],
       ]),
     )
+  })
+
+  it("reports, saying why, a number of a right length that the organization's country and no other plan has", async () => {
+    const org = newOrg()
+    await setCountry(infra, org, "GB")
+    const response = await importCsv("phone,name\n(415) 555-0110,Dana\n07700 900123,Sam\n+1 123 456 7890,Lee\n", org)
+    expect(response.json()).toEqual({
+      imported: 1,
+      skipped: 0,
+      errors: [
+        { line: 2, error: "phone (415) 555-0110 is not a number in GB's plan nor an international one" },
+        { line: 4, error: "phone +1 123 456 7890 is not a number in any country's plan" },
+      ],
+    })
+    const listed = await asTenant(app, org, "GET", "/api/contacts")
+    expect(listed.json().data.map((c: { phone: string }) => c.phone)).toEqual(["447700900123"])
   })
 
   it("counts rows that change nothing as skipped and updates changed names", async () => {

@@ -98,11 +98,107 @@ describe("stop words", () => {
     expect((await optOuts()).data.map((o) => o.phone)).not.toContain("14155550320")
   })
 
+  it("reads the whole text aside from punctuation and symbols around the word, and still only the whole text", async () => {
+    const written = ["STOP.", "Stop!", "stop!!", "«STOP»", "¡Baja!", "stop 🛑", "👋🏽 Stop…"]
+    for (const [i, text] of written.entries()) await customerWrites(app, PHONE_ID, `1415555040${i}`, text)
+    const notKeywords = ["please stop!", "stop it.", "stop, stop"]
+    for (const [i, text] of notKeywords.entries()) await customerWrites(app, PHONE_ID, `1415555041${i}`, text)
+    const expected = written.map((_, i) => `1415555040${i}`)
+    await eventually(
+      async () => expect((await optOuts()).data.map((o) => o.phone)).toEqual(expect.arrayContaining(expected)),
+      {
+        timeoutMs: 5000,
+      },
+    )
+    await eventually(() => expect(textsTo("14155550400")[0]).toContain("unsubscribed"))
+    await eventually(() => expect(textsTo("14155550404")[0]).toContain("dado de baja"))
+    // START with punctuation reverses it.
+    await customerWrites(app, PHONE_ID, "14155550400", "Start!")
+    await eventually(async () => expect((await optOuts()).data.map((o) => o.phone)).not.toContain("14155550400"))
+    const turns = (await recordsOn(infra, Topics.channelInbound, orgId)) as Array<{ from: string }>
+    for (const phone of expected) expect(turns.filter((t) => t.from === phone)).toEqual([])
+    await eventually(async () => {
+      const turnsNow = (await recordsOn(infra, Topics.channelInbound, orgId)) as Array<{ from: string }>
+      for (const [i] of notKeywords.entries())
+        expect(turnsNow.filter((t) => t.from === `1415555041${i}`)).toHaveLength(1)
+    })
+    const listed = (await optOuts(orgId, "?limit=100")).data.map((o) => o.phone)
+    for (const [i] of notKeywords.entries()) expect(listed).not.toContain(`1415555041${i}`)
+  })
+
   it("reverses an opt-out on START, confirmed once", async () => {
     await customerWrites(app, PHONE_ID, "14155550201", "Start")
     await eventually(() => expect(textsTo("14155550201")).toHaveLength(2))
     expect(textsTo("14155550201")[1]).toContain("subscribed again")
     expect((await optOuts()).data.map((o) => o.phone)).not.toContain("14155550201")
+  })
+})
+
+describe("sending to a number that opted out", () => {
+  it("refuses a MARKETING template with 409 and sends nothing, still sends UTILITY, AUTHENTICATION and replies, and sends marketing again once the number is removed", async () => {
+    const org = newOrg()
+    await connectCloud(app, org, "6660052")
+    for (const [name, category] of [
+      ["spring_sale", "MARKETING"],
+      ["order_ready", "UTILITY"],
+      ["login_code", "AUTHENTICATION"],
+    ]) {
+      const created = await asTenant(app, org, "POST", "/api/templates", {
+        name,
+        language: "en_US",
+        category,
+        components: [{ type: "BODY", text: `${name} body` }],
+      })
+      expect(created.statusCode).toBe(201)
+    }
+    const send = (to: string, body: Record<string, unknown>) =>
+      asTenant(app, org, "POST", "/api/messages", { to, ...body })
+    const template = (name: string) => ({ template: { name, language: "en_US" } })
+    // Not opted out: marketing goes.
+    expect((await send("14155550501", template("spring_sale"))).statusCode).toBe(202)
+    await customerWrites(app, "6660052", "14155550502", "STOP")
+    await eventually(async () => expect((await optOuts(org)).data.map((o) => o.phone)).toEqual(["14155550502"]))
+    const before = provider.sends().length
+    const refused = await send("+1 (415) 555-0502", template("spring_sale"))
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json()).toEqual({
+      error: "14155550502 opted out of marketing messages (STOP): a MARKETING template is not sent",
+      code: "conflict",
+    })
+    // A template Parley does not know may be marketing: refused too, saying why.
+    const unknown = await send("14155550502", template("made_elsewhere"))
+    expect(unknown.statusCode).toBe(409)
+    expect(unknown.json().error).toBe(
+      "14155550502 opted out of marketing messages (STOP): template made_elsewhere (en_US) is not one Parley knows, so it may be marketing and is not sent",
+    )
+    const sentSince = () =>
+      provider
+        .sends()
+        .slice(before)
+        .filter((s) => s.body.to === "14155550502")
+    // A refusal answers before anything is recorded or sent: only the STOP confirmation went.
+    expect(sentSince().filter((s) => s.body.type === "template")).toEqual([])
+    const [stored] = await infra.db.sql`
+      select count(*)::int as n from messaging.messages
+      where org_id = ${org} and phone = '14155550502' and direction = 'outbound' and type = 'template'`
+    expect(stored?.n).toBe(0)
+    // Transactional templates and a reply within the window (the STOP opened it) are still sent.
+    expect((await send("14155550502", template("order_ready"))).statusCode).toBe(202)
+    expect((await send("14155550502", template("login_code"))).statusCode).toBe(202)
+    expect((await send("14155550502", { text: "Your order ships today" })).statusCode).toBe(202)
+    expect(
+      sentSince()
+        .filter((s) => s.body.type === "template")
+        .map((s) => (s.body.template as { name: string }).name),
+    ).toEqual(["order_ready", "login_code"])
+    // The customer asked to receive marketing again.
+    const removed = await app.http.inject({
+      method: "DELETE",
+      url: "/api/contacts/opt-outs/14155550502",
+      headers: { "x-parley-principal": principalHeader(org) },
+    })
+    expect(removed.statusCode).toBe(204)
+    expect((await send("14155550502", template("spring_sale"))).statusCode).toBe(202)
   })
 })
 

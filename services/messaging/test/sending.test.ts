@@ -189,6 +189,26 @@ describe("sending a message", () => {
     expect(rows.map((r) => r.status)).toEqual(["failed", "failed"])
   })
 
+  it("answers 400 naming both fields to a body with both text and template, and sends nothing", async () => {
+    const before = provider.sends().length
+    const response = await asTenant(app, orgId, "POST", "/api/messages", {
+      to: "14155550142",
+      text: "hi",
+      template: { name: "reminder", language: "en_US" },
+    })
+    expect(response.statusCode).toBe(400)
+    const body = response.json()
+    expect(body.code).toBe("invalid_request")
+    expect(body.error).toMatch(/^Invalid request: /)
+    expect(body.issues).toEqual(
+      expect.arrayContaining([
+        { path: "template", message: "not allowed with text: a message is a text or a template, not both" },
+        { path: "text", message: "not allowed with template: a message is a text or a template, not both" },
+      ]),
+    )
+    expect(provider.sends().length).toBe(before)
+  })
+
   it("answers 409 when the organization has no channel to send through", async () => {
     const response = await asTenant(app, newOrg(), "POST", "/api/messages", { to: "14155550147", text: "hi" })
     expect(response.statusCode).toBe(409)
@@ -252,7 +272,44 @@ describe("sending as the messaging network requires", () => {
     expect(provider.sends().at(-1)?.body.to).toBe("447700900456")
     const bad = await asTenant(app, org, "POST", "/api/messages", { to: "+999 1234 5678", text: "c" })
     expect(bad.statusCode).toBe(400)
-    expect(bad.json().issues).toEqual([{ path: "to", message: expect.stringContaining("not a possible") }])
+    expect(bad.json().issues).toEqual([{ path: "to", message: "+999 1234 5678 is not a number in any country's plan" }])
+  })
+
+  it("refuses with 400 a number of a right length that no country's plan has, and sends nothing", async () => {
+    const org = newOrg()
+    await connectCloud(app, org, "2220004")
+    const before = provider.sends().length
+    const us = await asTenant(app, org, "POST", "/api/messages", {
+      to: "+1 123 456 7890",
+      template: { name: "reminder", language: "en_US" },
+    })
+    expect(us.statusCode).toBe(400)
+    expect(us.json()).toEqual({
+      error: "Invalid request: to +1 123 456 7890 is not a number in any country's plan",
+      code: "invalid_request",
+      issues: [{ path: "to", message: "+1 123 456 7890 is not a number in any country's plan" }],
+    })
+    await setCountry(infra, org, "GB")
+    const gb = await asTenant(app, org, "POST", "/api/messages", {
+      to: "(415) 555-0110",
+      template: { name: "reminder", language: "en_US" },
+    })
+    expect(gb.statusCode).toBe(400)
+    expect(gb.json().issues).toEqual([
+      { path: "to", message: "(415) 555-0110 is not a number in GB's plan nor an international one" },
+    ])
+    // The UK's range kept for drama is in its plan.
+    const fictional = await asTenant(app, org, "POST", "/api/messages", {
+      to: "07700 900457",
+      template: { name: "reminder", language: "en_US" },
+    })
+    expect(fictional.statusCode).toBe(202)
+    expect(
+      provider
+        .sends()
+        .slice(before)
+        .map((s) => s.body.to),
+    ).toEqual(["447700900457"])
   })
 
   it("requires a value for each of the template's {{1}}…{{n}} and answers 400 naming the missing one", async () => {

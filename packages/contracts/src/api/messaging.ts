@@ -61,14 +61,25 @@ export const CampaignTemplateRef = Schema.Struct({
   language: NonEmpty(16),
 })
 
+/**
+ * A key the other shape of `POST /api/messages` owns: a message is a text or a template, never both
+ * (docs/contract.md §9), so a body with both is a 400 naming them rather than one silently dropped.
+ */
+const OtherShapesKey = (other: "text" | "template") =>
+  Schema.optionalKey(
+    Schema.Never.annotate({ message: `not allowed with ${other}: a message is a text or a template, not both` }),
+  )
+
 export const SendTextMessageRequest = Schema.Struct({
   to: HumanPhoneNumber,
   channel: Schema.optionalKey(ChannelKind),
   text: NonEmpty(4096),
+  template: OtherShapesKey("text"),
 })
 export const SendTemplateMessageRequest = Schema.Struct({
   to: HumanPhoneNumber,
   channel: Schema.optionalKey(Schema.Literal("cloud")),
+  text: OtherShapesKey("template"),
   template: Schema.Struct({
     name: NonEmpty(512),
     language: NonEmpty(16),

@@ -1,11 +1,9 @@
 import { normalizePhone } from "@parley/contracts"
+import { inPlan } from "@parley/number-plan"
 import {
   type CountryCode,
   findPhoneNumbersInText,
-  getCountries,
-  getCountryCallingCode,
   isSupportedCountry,
-  Metadata,
   parsePhoneNumberFromString,
 } from "libphonenumber-js"
 import { fold, wordsPattern } from "./text.ts"
@@ -31,7 +29,8 @@ import { fold, wordsPattern } from "./text.ts"
  * as international (`0049 30 1234567` in the US → `49301234567`), one written with `+` is kept as
  * written, and a national one gets the country's calling code (`912 345 67` in Portugal →
  * `35191234567`) — but it is marked `doubtful` when no country's plan has those digits (`inPlan`):
- * the dialogue asks about it and stores nothing until the visitor confirms it.
+ * the dialogue asks about it and stores nothing until the visitor confirms it. `inPlan` is
+ * `@parley/number-plan`'s, shared with messaging, which refuses such a number outright.
  */
 
 const REFERENCE_WORDS = wordsPattern([
@@ -316,44 +315,6 @@ const nationalToInternational = (digits: string, country: string): string => {
   // trunk prefix where dropping it leaves a number of a length the plan uses).
   const international = parsePhoneNumberFromString(digits, country)?.number.slice(1)
   return international === undefined || international.length > 15 ? digits : international
-}
-
-/**
- * The national-number pattern of each country, by calling code: the whole of its plan, whatever
- * the type. The default (`min`) metadata's `isValid()` checks each number type only for calling
- * codes several countries share (`+1`, `+44`, `+7`…) and the plan's general pattern elsewhere, and
- * the UK's types leave out the ranges kept for drama (`07700 900xxx`), so `isValid()` alone turns
- * down the contract's own `+44 (0) 7700 900456`.
- */
-const PLANS: ReadonlyMap<string, ReadonlyArray<RegExp>> = (() => {
-  const plans = new Map<string, Array<RegExp>>()
-  const metadata = new Metadata()
-  for (const country of getCountries()) {
-    metadata.selectNumberingPlan(country)
-    const plan = metadata.numberingPlan
-    const pattern = plan !== undefined && "nationalNumberPattern" in plan ? plan.nationalNumberPattern : undefined
-    const source = typeof pattern === "function" ? pattern.call(plan) : undefined
-    if (typeof source !== "string") continue
-    const code = getCountryCallingCode(country)
-    plans.set(code, [...(plans.get(code) ?? []), new RegExp(`^(?:${source})$`)])
-  }
-  return plans
-})()
-
-/**
- * International digits that some country's number plan has: a valid number, or one of a length the
- * plan uses that its general pattern allows (a range not yet assigned, a fictional one). A national
- * number the organization's country does not have (`07700 900123` to a US business, read as
- * `1 07700…`) is not, nor one with an unknown calling code.
- */
-export const inPlan = (digits: string): boolean => {
-  const number = parsePhoneNumberFromString(`+${digits}`)
-  if (number === undefined) return false
-  return (
-    number.isValid() ||
-    (number.isPossible() &&
-      (PLANS.get(number.countryCallingCode) ?? []).some((pattern) => pattern.test(number.nationalNumber)))
-  )
 }
 
 /** The first phone number in `text`, or `undefined`. */

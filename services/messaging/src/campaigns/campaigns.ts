@@ -9,7 +9,7 @@ import { Database } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect, Option } from "effect"
 import { findChannel } from "../channels/repository.ts"
-import { ChannelNotConfigured, InvalidInput, NotFound, TemplateNotApproved } from "../errors.ts"
+import { ChannelNotConfigured, InvalidInput, NotFound, TemplateNotApproved, UnknownTemplate } from "../errors.ts"
 import { countryOf } from "../numbers/org-country.ts"
 import { readPhoneNumber } from "../numbers/phone-number.ts"
 import { decodeCursor, pageOf } from "../paging/paging.ts"
@@ -109,10 +109,10 @@ const readRecipients = (orgId: OrgId, body: CreateCampaignRequest, variableCount
   })
 
 /**
- * `POST /api/campaigns`: checks the template is APPROVED (else 409), reads the list, and — unless
- * it is a dry run — stores the campaign and every recipient in ONE transaction, wakes the workers
- * and answers at once; the sending is the workers'. A list with no recipient left is a 400 (a dry
- * run still answers its counts).
+ * `POST /api/campaigns`: checks the template exists and is APPROVED (else 409 saying which), reads
+ * the list, and — unless it is a dry run — stores the campaign and every recipient in ONE
+ * transaction, wakes the workers and answers at once; the sending is the workers'. A list with no
+ * recipient left is a 400 (a dry run still answers its counts).
  */
 export const createCampaign = (orgId: OrgId, body: CreateCampaignRequest) =>
   Effect.gen(function* () {
@@ -124,7 +124,10 @@ export const createCampaign = (orgId: OrgId, body: CreateCampaignRequest) =>
         select status, components from messaging.templates
         where org_id = ${orgId} and name = ${body.template.name} and language = ${body.template.language}`,
     )
-    if (template?.status !== "APPROVED") {
+    if (template === undefined) {
+      return yield* new UnknownTemplate({ name: body.template.name, language: body.template.language })
+    }
+    if (template.status !== "APPROVED") {
       return yield* new TemplateNotApproved({ name: body.template.name, language: body.template.language })
     }
     const list = yield* readRecipients(orgId, body, bodyVariableCount(template.components))

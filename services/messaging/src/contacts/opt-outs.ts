@@ -13,11 +13,12 @@ import type postgres from "postgres"
 import { decodeCursor, pageOf } from "../paging/paging.ts"
 
 /**
- * Opt-out by keyword (docs/contract.md §9): a customer message whose whole text — trimmed, any case,
- * accents aside — is a stop word records the sender as opted out (source `keyword`); `START`
- * reverses it. Each is confirmed once, in the stop word's language, when it changed something: a
- * second STOP is not answered again. A keyword message is not a conversation turn, so it does not
- * go to the assistant (whose reply would be a second answer); `message.inbound` still fires.
+ * Opt-out by keyword (docs/contract.md §9): a customer message whose whole text — any case, accents
+ * aside, white space, punctuation and symbols around it aside — is a stop word records the sender as
+ * opted out (source `keyword`); `START` reverses it. Each is confirmed once, in the stop word's
+ * language, when it changed something: a second STOP is not answered again. A keyword message is not
+ * a conversation turn, so it does not go to the assistant (whose reply would be a second answer);
+ * `message.inbound` still fires.
  */
 type Language = "en" | "fr" | "es" | "de" | "pt"
 
@@ -45,10 +46,17 @@ const STARTED = "You are subscribed again. Reply STOP to unsubscribe."
 
 export type OptOutKeyword = { readonly action: "stop"; readonly language: Language } | { readonly action: "start" }
 
+/**
+ * What may surround the word and still leave it the whole text: white space, punctuation and symbols
+ * (`STOP.`, `Stop!`, `«STOP»`, `stop 🛑`), with the joiners and variation selectors of emoji sequences.
+ * Only at the ends: `please stop` is a sentence, not a keyword.
+ */
+const AROUND_THE_WORD = /^[\s\p{P}\p{S}\p{Cf}]+|[\s\p{P}\p{S}\p{Cf}]+$/gu
+
 /** The keyword a message's whole text is, if it is one. */
 export const optOutKeyword = (text: string): OptOutKeyword | undefined => {
-  if (text.length > 32) return undefined
-  const word = text.trim().normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
+  if (text.length > 64) return undefined
+  const word = text.normalize("NFD").replace(/\p{M}/gu, "").replace(AROUND_THE_WORD, "").toLowerCase()
   if (word === "start") return { action: "start" }
   const language = STOP_WORDS.get(word)
   return language === undefined ? undefined : { action: "stop", language }

@@ -28,6 +28,14 @@ export const toApiError = (error: MessagingError): ApiError => {
       return conflict("A template with this name and language already exists")
     case "TemplateNotApproved":
       return conflict(`Template ${error.name} (${error.language}) is not approved`)
+    case "UnknownTemplate":
+      return conflict(`Template ${error.name} (${error.language}) does not exist`)
+    case "OptedOutOfMarketing":
+      return conflict(
+        error.template === undefined
+          ? `${error.phone} opted out of marketing messages (STOP): a MARKETING template is not sent`
+          : `${error.phone} opted out of marketing messages (STOP): template ${error.template.name} (${error.template.language}) is not one Parley knows, so it may be marketing and is not sent`,
+      )
     case "PhoneNumberTaken":
       return conflict("This phone number is connected to another organization")
     case "BusinessAccountTaken":

@@ -2,7 +2,7 @@ import type { OrgId, SendMessageRequest } from "@parley/contracts"
 import { Database } from "@parley/db"
 import { Clock, Effect, Option } from "effect"
 import { resolveSendChannel } from "../channels/repository.ts"
-import { InvalidInput, OutsideServiceWindow } from "../errors.ts"
+import { InvalidInput, OptedOutOfMarketing, OutsideServiceWindow } from "../errors.ts"
 import { countryOf } from "../numbers/org-country.ts"
 import { readPhoneNumber } from "../numbers/phone-number.ts"
 import { bodyVariableCount, variablesProblem } from "../templates/variables.ts"
@@ -15,9 +15,11 @@ export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000
  * `POST /api/messages` as the messaging network requires it (docs/contract.md §9), before anything is
  * recorded: `to` read with the organization's country (400 naming it when unreadable), a template's
  * `{{1}}`…`{{n}}` each given a value (400 naming the missing one; an unknown template is left to
- * the provider, which refuses it), and free-form text on the cloud channel only within 24 hours of
- * the customer's last message (409 `outside_service_window`). The bridge is a number of the
- * business's own and has no such window.
+ * the provider, which refuses it), no MARKETING template to a number that opted out (409; nor one
+ * Parley does not know, whose category it cannot tell), and free-form text on the cloud channel only
+ * within 24 hours of the customer's last message (409 `outside_service_window`). The bridge is a
+ * number of the business's own and has no such window. UTILITY and AUTHENTICATION templates and
+ * replies within the window still go to a number that opted out: it refused marketing, not answers.
  */
 export const outboundOfRequest = (orgId: OrgId, request: SendMessageRequest) =>
   Effect.gen(function* () {
@@ -27,25 +29,42 @@ export const outboundOfRequest = (orgId: OrgId, request: SendMessageRequest) =>
       return yield* new InvalidInput({ what: `to ${read.error}`, issues: [{ path: "to", message: read.error }] })
     }
     const to = read.digits
-    if ("template" in request) {
-      const [template] = yield* Effect.promise(
-        () => sql<Array<{ components: ReadonlyArray<Record<string, unknown>> }>>`
-          select components from messaging.templates
-          where org_id = ${orgId} and name = ${request.template.name} and language = ${request.template.language}`,
+    if (request.template !== undefined) {
+      const { name, language } = request.template
+      // The template and whether the number opted out, in one statement: a row even without the template.
+      const [known] = yield* Effect.promise(
+        () => sql<
+          Array<{
+            components: ReadonlyArray<Record<string, unknown>> | null
+            category: string | null
+            opted_out: boolean
+          }>
+        >`
+          select t.components, t.category,
+                 exists (select 1 from messaging.opt_outs where org_id = ${orgId} and phone = ${to}) as opted_out
+          from (select) as one
+          left join messaging.templates t on t.org_id = ${orgId} and t.name = ${name} and t.language = ${language}`,
       )
       const variables = request.template.variables ?? []
       const problem =
-        template === undefined ? undefined : variablesProblem(bodyVariableCount(template.components), variables)
+        known?.components == null ? undefined : variablesProblem(bodyVariableCount(known.components), variables)
       if (problem !== undefined) {
         return yield* new InvalidInput({
           what: `template.variables: ${problem}`,
           issues: [{ path: "template.variables", message: problem }],
         })
       }
+      // An opt-out refuses marketing (docs/contract.md §9); a template Parley does not know may be marketing.
+      if (known?.opted_out === true && known.category !== "UTILITY" && known.category !== "AUTHENTICATION") {
+        return yield* new OptedOutOfMarketing({
+          phone: to,
+          template: known.category === null ? { name, language } : undefined,
+        })
+      }
       return {
         to,
         channel: request.channel,
-        content: { type: "template", ...request.template, variables },
+        content: { type: "template", name, language, variables },
       } satisfies OutboundMessage
     }
     const channel = yield* resolveSendChannel(orgId, request.channel)

@@ -1,3 +1,4 @@
+import { isInPlan } from "@parley/number-plan"
 import {
   type CountryCode,
   getCountryCallingCode,
@@ -9,10 +10,12 @@ import {
  * Reads one recipient number as a person or a file gives it (docs/contract.md §9 "Numbers"), with the
  * organization's country: `(415) 555-0110` in the US → `14155550110`. A number written with `+` or
  * the `00` international prefix is read as international; any other is read first as a national
- * number of the country and, when the country's plan finds it impossible, as international digits
+ * number of the country and, when the country's plan does not have it, as international digits
  * without the `+` (`447700900456` from a GB list in a US organization), so lists exported as bare
- * international digits keep working. "Possible" is libphonenumber's length-and-plan check, not
- * "assigned today", so new or fictional ranges still count.
+ * international digits keep working. "Has it" is `@parley/number-plan`'s `isInPlan`, the rule the
+ * assistant uses for the numbers visitors write: a valid number, or a possible length the plan's
+ * general pattern allows (new or fictional ranges such as 07700 900xxx and 555-01xx still count;
+ * `(415) 555-0110` in GB and `+1 123 456 7890` do not, a length check alone let them through).
  */
 export type ReadNumber = { readonly digits: string } | { readonly error: string }
 
@@ -27,11 +30,11 @@ export const readPhoneNumber = (input: string, country: string): ReadNumber => {
   const nanp = nanpDigits(written, digits, country)
   if (nanp !== undefined) return { digits: nanp }
   // As written when it has its `+`: libphonenumber reads a formatted number ~5× faster than bare digits.
-  if (written.startsWith("+")) return international(written) ?? impossible(written)
-  if (digits.startsWith("00")) return international(`+${digits.slice(2)}`) ?? impossible(written)
+  if (written.startsWith("+")) return international(written) ?? notInPlan(written)
+  if (digits.startsWith("00")) return international(`+${digits.slice(2)}`) ?? notInPlan(written)
   const national = parsePhoneNumberFromString(written, country as CountryCode)
-  if (national?.isPossible() === true) return { digits: national.number.slice(1) }
-  return international(`+${digits}`) ?? impossible(written, country)
+  if (national !== undefined && isInPlan(national)) return { digits: national.number.slice(1) }
+  return international(`+${digits}`) ?? notInPlan(written, country)
 }
 
 const nanpCountries = new Map<string, boolean>()
@@ -47,9 +50,10 @@ const inNanp = (country: string): boolean => {
 /**
  * The North American plan's numbers without libphonenumber's 20–50 µs each (a 100,000-recipient
  * campaign is mostly these in a US organization): `+1` and ten digits, or — in a country of the
- * plan — ten digits or `1` and ten, the area code starting 2–9. "Possible" is a length check, and the plan's national numbers
- * are all ten digits, so libphonenumber reads them the same (`phone-number.test.ts` compares 20,000
- * random ones); anything else goes to it.
+ * plan — ten digits or `1` and ten, the area code starting 2–9. The plan's national numbers are all
+ * ten digits and its general pattern takes every ten digits whose area code starts 2–9, so
+ * `isInPlan` has each of them; `phone-number.test.ts` compares 20,000 random ones with the slow
+ * path. Anything else goes to libphonenumber.
  */
 const nanpDigits = (written: string, digits: string, country: string): string | undefined => {
   const national =
@@ -64,12 +68,12 @@ const nanpDigits = (written: string, digits: string, country: string): string | 
 
 const international = (withPlus: string): { digits: string } | undefined => {
   const parsed = parsePhoneNumberFromString(withPlus)
-  return parsed?.isPossible() === true ? { digits: parsed.number.slice(1) } : undefined
+  return parsed !== undefined && isInPlan(parsed) ? { digits: parsed.number.slice(1) } : undefined
 }
 
-const impossible = (written: string, country?: string): { error: string } => ({
+const notInPlan = (written: string, country?: string): { error: string } => ({
   error:
     country === undefined
-      ? `${written} is not a possible international number`
-      : `${written} is not a possible number in ${country} nor an international one`,
+      ? `${written} is not a number in any country's plan`
+      : `${written} is not a number in ${country}'s plan nor an international one`,
 })

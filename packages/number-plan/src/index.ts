@@ -1,0 +1,1 @@
+export { inPlan, isInPlan } from "./plan.ts"

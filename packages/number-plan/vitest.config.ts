@@ -1,0 +1,3 @@
+import { parleyVitestConfig } from "../../vitest.shared.ts"
+
+export default parleyVitestConfig
