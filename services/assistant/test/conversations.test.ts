@@ -1,7 +1,15 @@
 import { request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Bus } from "@parley/bus"
-import { ChannelInbound, type ConversationSummary, encodeBusValue, type OrgId, Topics, UserId } from "@parley/contracts"
+import {
+  ChannelInbound,
+  type ConversationSummary,
+  encodeBusValue,
+  MemberRemoved,
+  type OrgId,
+  Topics,
+  UserId,
+} from "@parley/contracts"
 import { newId, signPrincipal } from "@parley/platform"
 import { eventually } from "@parley/platform/testing"
 import { Effect } from "effect"
@@ -244,6 +252,72 @@ describe("a person takes a widget conversation over", () => {
     expect(answered.reply?.text).toBeTruthy()
     // The message that ended the silence did not renew the lapsed hold.
     expect((await list(alice)).data[0]).toMatchObject({ state: "assistant" })
+  })
+})
+
+describe("a member removed from the organization", () => {
+  const removed = (who: Person) =>
+    infra.runtime.runPromise(
+      Bus.use((bus) =>
+        bus.publish([
+          {
+            topic: Topics.identityMembers,
+            key: who.id,
+            value: encodeBusValue(MemberRemoved, {
+              orgId: who.orgId,
+              userId: who.id,
+              removedAt: new Date().toISOString(),
+            }),
+          },
+        ]),
+      ),
+    )
+  const versionOf = async (id: string) =>
+    (await infra.db.sql`select version from assistant.conversations where public_id = ${id}`)[0]?.version
+
+  it("gives back the conversations they held in that organization within seconds, once, and no one else's", async () => {
+    const { orgId, alice, id, sessionId } = await widgetConversation()
+    const bob = person(orgId)
+    const other = await chat(orgId, "Hello, a second visitor")
+    const otherId = (await list(bob)).data.find((c) => c.id !== id)?.id ?? ""
+    // The same person's membership of another organization (same id in this test) keeps its hold.
+    const elsewhere = await widgetConversation()
+    const aliceElsewhere: Person = { ...alice, orgId: elsewhere.orgId }
+    await as(alice, "POST", `/api/conversations/${id}/takeover`)
+    await as(bob, "POST", `/api/conversations/${otherId}/takeover`)
+    await as(aliceElsewhere, "POST", `/api/conversations/${elsewhere.id}/takeover`)
+    expect((await as(bob, "POST", `/api/conversations/${id}/messages`, { text: "let me" })).statusCode).toBe(409)
+
+    await removed(alice)
+    await eventually(async () =>
+      expect((await as(bob, "GET", `/api/conversations/${id}`)).json()).toMatchObject({
+        state: "assistant",
+        assignee: null,
+      }),
+    )
+    expect((await chat(orgId, "what are your opening hours?", sessionId)).reply?.text).toBeTruthy()
+    expect((await chat(orgId, "still there?", other.sessionId)).reply).toBeNull()
+    expect((await as(bob, "GET", `/api/conversations/${otherId}`)).json()).toMatchObject({
+      state: "human",
+      assignee: { id: bob.id },
+    })
+    expect((await as(aliceElsewhere, "GET", `/api/conversations/${elsewhere.id}`)).json()).toMatchObject({
+      state: "human",
+    })
+    expect((await as(bob, "POST", `/api/conversations/${id}/takeover`)).statusCode).toBe(200)
+
+    // Redelivered, the removal changes nothing: bob's new hold stands. The second removal has the same
+    // key, so once it has been applied the redelivery before it has been too.
+    const version = await versionOf(id)
+    await removed(alice)
+    await removed(aliceElsewhere)
+    await eventually(async () =>
+      expect((await as(aliceElsewhere, "GET", `/api/conversations/${elsewhere.id}`)).json()).toMatchObject({
+        state: "assistant",
+      }),
+    )
+    expect(await versionOf(id)).toBe(version)
+    expect((await as(bob, "GET", `/api/conversations/${id}`)).json()).toMatchObject({ assignee: { id: bob.id } })
   })
 })
 
