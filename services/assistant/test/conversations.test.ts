@@ -391,6 +391,30 @@ describe("a person answers on a channel", () => {
     expect((await list(alice)).data[0]?.lead).toMatchObject({ type: "CALLBACK_REQUESTED" })
   })
 
+  it("sends a reply without the whitespace around it, and refuses one that is only whitespace", async () => {
+    const orgId = newOrg()
+    const alice = person(orgId)
+    await publish(inbound(orgId, "4915112348888", "Hello"))
+    await eventually(async () => expect(await outboundOf(orgId)).toHaveLength(1), { timeoutMs: 10_000 })
+    const [listed] = (await list(alice)).data
+    const reply = (text: string) => as(alice, "POST", `/api/conversations/${listed?.id}/messages`, { text })
+    expect((await reply("  Hello from a human\n")).statusCode).toBe(202)
+    expect((await outboundOf(orgId)).at(-1)).toMatchObject({ text: "Hello from a human" })
+    const detail = (await as(alice, "GET", `/api/conversations/${listed?.id}`)).json()
+    expect(detail.messages.at(-1)).toMatchObject({ role: "staff", text: "Hello from a human" })
+    expect(detail.lastMessage).toMatchObject({ text: "Hello from a human" })
+
+    const blank = await reply(" \n\t ")
+    expect(blank.statusCode).toBe(400)
+    expect(blank.json()).toMatchObject({ code: "invalid_request" })
+    expect(await outboundOf(orgId)).toHaveLength(2)
+
+    const { alice: bob, id, orgId: widgetOrg, sessionId } = await widgetConversation()
+    await as(bob, "POST", `/api/conversations/${id}/messages`, { text: "\nSee you soon.\n\n" })
+    const transcript = (await widget(app, widgetOrg, "GET", `/api/public/chat/${sessionId}`)).json()
+    expect(transcript.messages.at(-1)).toMatchObject({ role: "staff", text: "See you soon." })
+  })
+
   it("refuses free-form text on the cloud channel 24 hours after the customer's last message, not on the bridge", async () => {
     const orgId = newOrg()
     const alice = person(orgId)
