@@ -27,6 +27,8 @@ export const en: Catalog = {
     `Thanks${to(name)}, I've noted your number: ${phone}. Someone from the team will get back to you.`,
   phoneCorrected: (phone) => `Got it, I've changed your number to ${phone}.`,
   callWithdrawn: (name) => `No problem${to(name)}, we won't call you. Is there anything else I can help with?`,
+  howToStopMessages: () => `To stop our messages, reply with just the word STOP.`,
+  notContacted: () => `Understood — we won't contact you unless you ask us to.`,
 
   offerTimes: (service, day, times) => `Free times for ${service} on ${day}: ${times}. Which time would you like?`,
   dayFull: (service, day) => `Sorry, ${day} is fully booked for ${service}. Would another day suit you?`,
