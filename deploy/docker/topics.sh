@@ -10,6 +10,7 @@ create() {
 }
 create parley.identity.keys.v1 8 compact
 create parley.identity.key-usage.v1 8 delete
+create parley.identity.members.v1 8 compact
 create parley.registry.webhooks.v1 8 compact
 create parley.events.message.v1 8 delete
 create parley.events.lead.v1 8 delete

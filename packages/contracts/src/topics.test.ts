@@ -18,6 +18,7 @@ describe("topics", () => {
 
   it("the names are those of docs/internal-apis.md", () => {
     expect(Topics.identityKeyUsage).toBe("parley.identity.key-usage.v1")
+    expect(Topics.identityMembers).toBe("parley.identity.members.v1")
     expect(Topics.dispatchRetry5s).toBe("parley.dispatch.retry.5s.v1")
     expect(Topics.dispatchRetry10s).toBe("parley.dispatch.retry.10s.v1")
     expect(EventTopics).toEqual([

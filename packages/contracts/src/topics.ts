@@ -5,6 +5,7 @@
 export const Topics = {
   identityKeys: "parley.identity.keys.v1",
   identityKeyUsage: "parley.identity.key-usage.v1",
+  identityMembers: "parley.identity.members.v1",
   registryWebhooks: "parley.registry.webhooks.v1",
   eventsMessage: "parley.events.message.v1",
   eventsLead: "parley.events.lead.v1",

@@ -1,7 +1,7 @@
 /**
  * Builds the assistant from its dependencies (Database, Bus, OutboxWriter, config), so that
  * `main.ts`, `services/standalone` and the e2e tests compose it the same way: migrations applied,
- * the channel-inbound consumer running for as long as the Scope lives, and a Fastify app (not yet
+ * the channel-inbound and member-removed consumers running for as long as the Scope lives, and a Fastify app (not yet
  * listening) with the widget surface and the leads and bookings routes.
  */
 import { type Bus, defineService, type OutboxWriter, type ServiceApp } from "@parley/bus"
@@ -10,6 +10,7 @@ import { Database, loadMigrations, migrate } from "@parley/db"
 import { type InternalSecret, makeHttpServer, type ParleyLogger, serveRoutes } from "@parley/platform"
 import { type Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
 import { consumeChannelInbound } from "./bus/inbound.ts"
+import { consumeMemberRemoved } from "./bus/member-removed.ts"
 import { AssistantConfig } from "./config.ts"
 import { ConversationFeed } from "./conversations/feed.ts"
 import { conversationHandlers } from "./http/conversation-routes.ts"
@@ -31,7 +32,7 @@ export interface AssistantAppOptions {
   readonly internalSecret: InternalSecret
   /** The optional language model; unset, the deterministic engine answers every turn. */
   readonly llm?: LlmSettings | undefined
-  /** Run the channel-inbound consumer (default true). */
+  /** Run the bus consumers: channel inbound, removed members (default true). */
   readonly background?: boolean
 }
 
@@ -66,6 +67,7 @@ export const makeAssistantApp = (
     const context: Context.Context<AssistantServices> = yield* Layer.build(services)
     if (options.background ?? true) {
       yield* consumeChannelInbound.pipe(Effect.provideContext(context), Effect.orDie)
+      yield* consumeMemberRemoved.pipe(Effect.provideContext(context), Effect.orDie)
     }
     const runtime: AssistantRuntime = yield* Effect.acquireRelease(
       Effect.sync(() => ManagedRuntime.make(Layer.succeedContext(context))),

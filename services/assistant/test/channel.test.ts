@@ -252,6 +252,21 @@ describe("channel conversations", () => {
     })
   })
 
+  it("tells a customer who asks for no more messages in a sentence the stop word of their language, not the menu", async () => {
+    const orgId = newOrg()
+    const profile = { businessName: "Acme", languages: ["en", "de"], faqs: [] }
+    expect((await admin(app, orgId, "PUT", "/api/assistant/profile", profile)).statusCode).toBe(200)
+    await publish(inbound(orgId, "4915100000021", "please stop messaging me", { channel: "bridge" }))
+    const [english] = await waitForReplies(orgId, 1)
+    expect(english).toMatchObject({ channel: "bridge", to: "4915100000021" })
+    expect(String(english?.text)).toMatch(/\bSTOP\b/)
+    expect(String(english?.text)).not.toMatch(/what would you like to do/i)
+    await publish(inbound(orgId, "4915100000022", "Bitte keine Nachrichten mehr"))
+    const replies = await waitForReplies(orgId, 2)
+    expect(String(replies[1]?.text)).toMatch(/\bABMELDEN\b.*\bSTOP\b/)
+    expect(await leadEventsOf(infra, orgId)).toEqual([])
+  })
+
   it("uses the provider's profile name when the customer gives none", async () => {
     const orgId = newOrg()
     await publish(inbound(orgId, "4915100000004", "call me back please", { name: "Kim Lee" }))

@@ -1,7 +1,15 @@
 import { request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Bus } from "@parley/bus"
-import { ChannelInbound, type ConversationSummary, encodeBusValue, type OrgId, Topics, UserId } from "@parley/contracts"
+import {
+  ChannelInbound,
+  type ConversationSummary,
+  encodeBusValue,
+  MemberRemoved,
+  type OrgId,
+  Topics,
+  UserId,
+} from "@parley/contracts"
 import { newId, signPrincipal } from "@parley/platform"
 import { eventually } from "@parley/platform/testing"
 import { Effect } from "effect"
@@ -247,6 +255,72 @@ describe("a person takes a widget conversation over", () => {
   })
 })
 
+describe("a member removed from the organization", () => {
+  const removed = (who: Person) =>
+    infra.runtime.runPromise(
+      Bus.use((bus) =>
+        bus.publish([
+          {
+            topic: Topics.identityMembers,
+            key: who.id,
+            value: encodeBusValue(MemberRemoved, {
+              orgId: who.orgId,
+              userId: who.id,
+              removedAt: new Date().toISOString(),
+            }),
+          },
+        ]),
+      ),
+    )
+  const versionOf = async (id: string) =>
+    (await infra.db.sql`select version from assistant.conversations where public_id = ${id}`)[0]?.version
+
+  it("gives back the conversations they held in that organization within seconds, once, and no one else's", async () => {
+    const { orgId, alice, id, sessionId } = await widgetConversation()
+    const bob = person(orgId)
+    const other = await chat(orgId, "Hello, a second visitor")
+    const otherId = (await list(bob)).data.find((c) => c.id !== id)?.id ?? ""
+    // The same person's membership of another organization (same id in this test) keeps its hold.
+    const elsewhere = await widgetConversation()
+    const aliceElsewhere: Person = { ...alice, orgId: elsewhere.orgId }
+    await as(alice, "POST", `/api/conversations/${id}/takeover`)
+    await as(bob, "POST", `/api/conversations/${otherId}/takeover`)
+    await as(aliceElsewhere, "POST", `/api/conversations/${elsewhere.id}/takeover`)
+    expect((await as(bob, "POST", `/api/conversations/${id}/messages`, { text: "let me" })).statusCode).toBe(409)
+
+    await removed(alice)
+    await eventually(async () =>
+      expect((await as(bob, "GET", `/api/conversations/${id}`)).json()).toMatchObject({
+        state: "assistant",
+        assignee: null,
+      }),
+    )
+    expect((await chat(orgId, "what are your opening hours?", sessionId)).reply?.text).toBeTruthy()
+    expect((await chat(orgId, "still there?", other.sessionId)).reply).toBeNull()
+    expect((await as(bob, "GET", `/api/conversations/${otherId}`)).json()).toMatchObject({
+      state: "human",
+      assignee: { id: bob.id },
+    })
+    expect((await as(aliceElsewhere, "GET", `/api/conversations/${elsewhere.id}`)).json()).toMatchObject({
+      state: "human",
+    })
+    expect((await as(bob, "POST", `/api/conversations/${id}/takeover`)).statusCode).toBe(200)
+
+    // Redelivered, the removal changes nothing: bob's new hold stands. The second removal has the same
+    // key, so once it has been applied the redelivery before it has been too.
+    const version = await versionOf(id)
+    await removed(alice)
+    await removed(aliceElsewhere)
+    await eventually(async () =>
+      expect((await as(aliceElsewhere, "GET", `/api/conversations/${elsewhere.id}`)).json()).toMatchObject({
+        state: "assistant",
+      }),
+    )
+    expect(await versionOf(id)).toBe(version)
+    expect((await as(bob, "GET", `/api/conversations/${id}`)).json()).toMatchObject({ assignee: { id: bob.id } })
+  })
+})
+
 describe("a customer waiting for a person", () => {
   it.each([
     ["en", "Can I talk to a human please?"],
@@ -315,6 +389,30 @@ describe("a person answers on a channel", () => {
     })
     expect(await outboundOf(orgId)).toHaveLength(2)
     expect((await list(alice)).data[0]?.lead).toMatchObject({ type: "CALLBACK_REQUESTED" })
+  })
+
+  it("sends a reply without the whitespace around it, and refuses one that is only whitespace", async () => {
+    const orgId = newOrg()
+    const alice = person(orgId)
+    await publish(inbound(orgId, "4915112348888", "Hello"))
+    await eventually(async () => expect(await outboundOf(orgId)).toHaveLength(1), { timeoutMs: 10_000 })
+    const [listed] = (await list(alice)).data
+    const reply = (text: string) => as(alice, "POST", `/api/conversations/${listed?.id}/messages`, { text })
+    expect((await reply("  Hello from a human\n")).statusCode).toBe(202)
+    expect((await outboundOf(orgId)).at(-1)).toMatchObject({ text: "Hello from a human" })
+    const detail = (await as(alice, "GET", `/api/conversations/${listed?.id}`)).json()
+    expect(detail.messages.at(-1)).toMatchObject({ role: "staff", text: "Hello from a human" })
+    expect(detail.lastMessage).toMatchObject({ text: "Hello from a human" })
+
+    const blank = await reply(" \n\t ")
+    expect(blank.statusCode).toBe(400)
+    expect(blank.json()).toMatchObject({ code: "invalid_request" })
+    expect(await outboundOf(orgId)).toHaveLength(2)
+
+    const { alice: bob, id, orgId: widgetOrg, sessionId } = await widgetConversation()
+    await as(bob, "POST", `/api/conversations/${id}/messages`, { text: "\nSee you soon.\n\n" })
+    const transcript = (await widget(app, widgetOrg, "GET", `/api/public/chat/${sessionId}`)).json()
+    expect(transcript.messages.at(-1)).toMatchObject({ role: "staff", text: "See you soon." })
   })
 
   it("refuses free-form text on the cloud channel 24 hours after the customer's last message, not on the bridge", async () => {

@@ -1,3 +1,6 @@
+import { decodeBusValue, MemberRemoved, Topics } from "@parley/contracts"
+import { eventually } from "@parley/platform/testing"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   addMember,
@@ -69,6 +72,25 @@ describe("members", () => {
     expect(sessions[0]?.n).toBe(0)
     const list = await harness.app.inject({ method: "GET", url: "/api/org/members", headers: org.admin })
     expect(list.json().data.map((m: { id: string }) => m.id)).not.toContain(member.id)
+  })
+
+  it("removing a member announces it once on parley.identity.members.v1, keyed by the member", async () => {
+    const member = await addMember(harness, org)
+    const remove = () =>
+      harness.app.inject({ method: "DELETE", url: `/api/org/members/${member.id}`, headers: org.admin })
+    expect((await remove()).statusCode).toBe(204)
+    expect((await remove()).statusCode).toBe(404)
+
+    const records = await harness.collect(Topics.identityMembers)
+    const [mine] = await eventually(() => {
+      const matching = records.filter((r) => r.key === member.id)
+      expect(matching).toHaveLength(1)
+      return matching
+    })
+    const removed = await Effect.runPromise(decodeBusValue(MemberRemoved)(String(mine?.value)))
+    expect(removed).toEqual({ orgId: org.orgId, userId: member.id, removedAt: expect.any(String) })
+    // The removal that was refused (404) announced nothing more.
+    expect(records.filter((r) => r.key === member.id)).toHaveLength(1)
   })
 
   it("an administrator can remove another administrator while one remains", async () => {

@@ -9,6 +9,7 @@ import {
   DeliveryRecord,
   KeyChanged,
   KeyUsed,
+  MemberRemoved,
   WebhookChanged,
 } from "../index.ts"
 import { decodeBusValue, encodeBusValue } from "./codec.ts"
@@ -106,7 +107,7 @@ describe("bus records", () => {
     expect(error.message).toBe("Invalid KeyUsed record: the value is not JSON")
   })
 
-  it("key, usage, attempt and channel records survive encoding and decoding unchanged", () => {
+  it("key, usage, member, attempt and channel records survive encoding and decoding unchanged", () => {
     const samples = [
       [
         KeyChanged,
@@ -122,6 +123,7 @@ describe("bus records", () => {
         },
       ],
       [KeyUsed, { keyId, orgId, usedAt: at }],
+      [MemberRemoved, { orgId, userId: "usr_0123456789abcdefABCDEF", removedAt: at }],
       [
         AttemptRecord,
         {

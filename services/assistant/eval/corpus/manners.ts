@@ -1,6 +1,7 @@
 import { at, type Conversation, conversation, lead } from "./types.ts"
 
 const BOOK = "BOOKING"
+const CALL = "CALLBACK_REQUESTED"
 
 /**
  * Three manners a tester walking the product found missing: a question asked beside a booking
@@ -186,5 +187,47 @@ export const MANNERS: ReadonlyArray<Conversation> = [
       "10h30",
     ],
     lead("33612345678", "Claire Morel", BOOK, at("2026-11-27", "10:30")),
+  ),
+  // Asked for no more messages in a sentence (the widget: no stop word applies, not contacted unless
+  // they ask); never the menu, and the request they made before stays on the lead.
+  en(
+    "manners-stop-messaging",
+    "general",
+    [{ say: "please stop messaging me", says: ["won't contact you"], never: ["What would you like to do"] }],
+    null,
+  ),
+  en(
+    "manners-unsubscribe-after-callback",
+    "correction",
+    [
+      "Hi, I'm Dana Cole, could you call me back on 415 555 0179?",
+      { say: "unsubscribe me", says: ["unless you ask"], never: ["What would you like to do"] },
+      { say: "no more messages please", says: ["won't contact you"], never: ["What would you like to do"] },
+    ],
+    lead("14155550179", "Dana Cole", CALL),
+  ),
+  es(
+    "manners-no-mas-mensajes",
+    "general",
+    [{ say: "no me envíen más mensajes", says: ["no te contactaremos"], never: ["Qué necesitas"] }],
+    null,
+  ),
+  de(
+    "manners-keine-nachrichten",
+    "general",
+    [{ say: "bitte keine Nachrichten mehr", says: ["wir melden uns nur"], never: ["Was möchten Sie tun"] }],
+    null,
+  ),
+  fr(
+    "manners-arretez-messages",
+    "general",
+    [{ say: "arrêtez de m'envoyer des messages", says: ["ne vous contacterons pas"], never: ["Que souhaitez-vous"] }],
+    null,
+  ),
+  pt(
+    "manners-parem-mensagens",
+    "general",
+    [{ say: "parem de me mandar mensagens", says: ["não vamos entrar em contato"], never: ["O que você precisa"] }],
+    null,
   ),
 ]

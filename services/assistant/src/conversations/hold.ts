@@ -54,3 +54,19 @@ export const personHolds = (
       where id = ${conversationId} and holder_id is not null and updated_at <= ${holdCutoff(now)}`
     return false
   })
+
+/**
+ * Gives every conversation `holderId` holds in the organization back to the assistant, as a release
+ * would (docs/contract.md §17): for a member who left the organization, whose holds would otherwise
+ * lock the conversation for others and keep the assistant silent for 24 hours. Moves each version (a
+ * turn computed under the hold is stale) and answers the released conversations' internal ids; a
+ * second call finds none, so a redelivered removal changes nothing.
+ */
+export const releaseHoldsOf = (sql: Queries, orgId: string, holderId: string): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.promise(
+    () => sql<Array<{ id: string }>>`
+      update assistant.conversations
+      set holder_id = null, holder_email = null, held_at = null, version = version + 1
+      where org_id = ${orgId} and holder_id = ${holderId}
+      returning id`,
+  ).pipe(Effect.map((rows) => rows.map((row) => row.id)))

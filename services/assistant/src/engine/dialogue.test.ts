@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest"
 import { DEFAULT_BOOKING_SETTINGS } from "../bookings/settings.ts"
 import { type DayView, type Known, nothingKnown, type Step, step } from "./dialogue.ts"
 import { leadOfConversation } from "./lead-capture.ts"
+import { CATALOGS } from "./messages/index.ts"
 import type { EngineContext } from "./profile.ts"
 import { readMessage } from "./read-message.ts"
 import { type ConversationState, emptyConversation } from "./state.ts"
+import type { Language } from "./text.ts"
 
 // Wednesday 25 November 2026, 10:00; open Monday to Friday 09:00–17:00 (the defaults).
 const CONTEXT: EngineContext = {
@@ -618,5 +620,56 @@ describe("a question asked beside a booking request", () => {
   it("leaves a booking request asked as one question as it was: no answer put before it", () => {
     const answer = turn(emptyConversation, "Can I book a consultation on Friday at 10?", FIVE)
     expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:00 AM is free\./)
+  })
+})
+
+describe("a request for no more messages, in a sentence", () => {
+  const REQUESTS: ReadonlyArray<[string, string, string]> = [
+    ["please stop messaging me", "en", "STOP"],
+    ["unsubscribe me", "en", "STOP"],
+    ["no more messages please", "en", "STOP"],
+    ["Can you stop texting me?", "en", "STOP"],
+    ["bitte keine Nachrichten mehr", "de", "ABMELDEN"],
+    ["Hören Sie bitte auf, mir zu schreiben", "de", "ABMELDEN"],
+    ["no me envíen más mensajes", "es", "BAJA"],
+    ["por favor, dejen de escribirme", "es", "BAJA"],
+    ["arrêtez de m'envoyer des messages", "fr", "ARRET"],
+    ["Je ne veux plus recevoir vos messages", "fr", "ARRET"],
+    ["parem de me mandar mensagens", "pt", "PARAR"],
+    ["não quero receber mais mensagens, obrigado", "pt", "PARAR"],
+  ]
+
+  it.each(REQUESTS)("on a phone channel, %j is told the stop word of its language (%s: %s)", (text, language, word) => {
+    const answer = turn(emptyConversation, text, CHANNEL)
+    expect(answer.state.language).toBe(language)
+    expect(answer.text).toMatch(new RegExp(`\\b${word}\\b`))
+    expect(answer.text).toMatch(/\bSTOP\b/)
+    expect(answer.text).not.toBe(turn(emptyConversation, "blah", CHANNEL).text)
+    expect(answer.needs).toEqual([])
+  })
+
+  it.each(REQUESTS)("on the widget, %j is told they will not be contacted unless they ask (%s)", (text, language) => {
+    const answer = turn(emptyConversation, text, FIVE)
+    expect(answer.state.language).toBe(language)
+    expect(answer.text).not.toMatch(/\bSTOP\b|BAJA|ABMELDEN|ARRET|PARAR/)
+    expect(answer.text).toBe(CATALOGS[language as Language].notContacted())
+  })
+
+  it("changes no request on the lead: a callback asked before stays asked", () => {
+    const { replies, state } = converse("Please call me back, I'm Dana, 415 555 0142", "actually, stop messaging me")
+    expect(replies[1]?.text).toBe(CATALOGS.en.notContacted())
+    expect(state.callback).toBe(true)
+    expect(leadOfConversation(state, "chat")?.type).toBe("CALLBACK_REQUESTED")
+  })
+
+  it("is not read into messages that only share a word: stop by, a booking cancelled, 'no' to an offer", () => {
+    for (const text of [
+      "Can I stop by tomorrow?",
+      "Please cancel my booking",
+      "no thanks",
+      "I got no messages from you",
+    ]) {
+      expect(turn(emptyConversation, text, CHANNEL).text, text).not.toMatch(/\bSTOP\b/)
+    }
   })
 })

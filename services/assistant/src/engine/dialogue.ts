@@ -33,7 +33,8 @@ export { nothingKnown } from "./dialogue-turn.ts"
  * number); a closed day, a past time, a time outside the hours or a taken slot said before any
  * phone number is asked for; a weekday and a date that disagree asked about instead of booked; a
  * booking cancelled or moved when asked; a corrected number taken; "don't call me" withdraws the
- * callback; a demo request is never a booking request.
+ * callback; a demo request is never a booking request; a request for no more messages is told how
+ * to stop them.
  */
 
 /** Folds what this message says about the visitor and their requests into the state. */
@@ -106,6 +107,13 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
 
   // "The 31st of November": said to be no date, never read as another day (nor today).
   if (facts.when.impossible !== undefined) return reply(turn, catalog.noSuchDate(facts.when.impossible))
+  // "Please stop messaging me": how to stop, never the menu. On a phone channel that is §9's stop word
+  // (messaging records it); the widget never writes first, so there: not contacted unless they ask.
+  // Before the short answers: "no more messages please" is not a "no".
+  if (intents.stopMessages) {
+    const widget = context.customerPhone === undefined
+    return reply(turn, widget ? catalog.notContacted() : catalog.howToStopMessages(), { ...next, awaiting: "done" })
+  }
   // A callback offered ("shall someone call you?") and accepted.
   if (previous.awaiting === "callbackOffer" && intents.yes && !intents.noCall) {
     return requestCall({ ...turn, state: { ...next, callback: true, noCall: false } }, "callback")

@@ -12,6 +12,7 @@ import {
   YES,
 } from "./intent-questions.ts"
 import { BOOKING, CALLBACK, CANCEL, DEMO, MOVE, NO_CALL, OWN_BOOKING } from "./intent-requests.ts"
+import { STOP_MESSAGES } from "./intent-stop-messages.ts"
 import { fold, type Language, type PerLanguage } from "./text.ts"
 
 /**
@@ -23,6 +24,8 @@ export interface Intents {
   readonly callback: boolean
   /** Asks not to be called: withdraws a callback request. */
   readonly noCall: boolean
+  /** Asks for no more messages in a sentence ("please stop messaging me"; a bare stop word is messaging's, §9). */
+  readonly stopMessages: boolean
   /** Asks for a demo (a demo request is not a booking, whatever words it uses). */
   readonly demo: boolean
   /** Asks to book, schedule or see free times. */
@@ -87,6 +90,7 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
   return {
     callback: !noCall && (anyOf(CALLBACK, folded) || CALL_ME_SEPARABLE.test(folded)),
     noCall,
+    stopMessages: anyOf(STOP_MESSAGES, folded),
     demo,
     booking: !demo && anyOf(BOOKING, folded),
     cancel: anyOf(CANCEL, folded),

@@ -70,6 +70,11 @@ const COMMON_WORDS = lexicon({
     "at",
   ],
   es: [
+    "mensajes",
+    "envien",
+    "enviarme",
+    "escribirme",
+    "mandarme",
     "hola",
     "buenas",
     "buenos dias",
@@ -128,6 +133,8 @@ const COMMON_WORDS = lexicon({
     "proximo",
   ],
   de: [
+    "nachrichten",
+    "schreiben",
     "hallo",
     "guten",
     "danke",
@@ -181,6 +188,10 @@ const COMMON_WORDS = lexicon({
     "nachsten",
   ],
   fr: [
+    "arretez",
+    "m'envoyer",
+    "m'ecrire",
+    "envoyez",
     "bonjour",
     "bonsoir",
     "salut",
@@ -234,6 +245,10 @@ const COMMON_WORDS = lexicon({
     "prochaine",
   ],
   pt: [
+    "mensagens",
+    "parem",
+    "mandem",
+    "enviem",
     "ola",
     "oi",
     "bom dia",

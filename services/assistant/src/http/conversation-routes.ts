@@ -44,7 +44,9 @@ export const conversationHandlers = {
   sendConversationMessage: ({ principal, params, body }) =>
     Effect.gen(function* () {
       const { text } = yield* body
-      return yield* sendStaffMessage(principal, params.id, text)
+      // What a person types ends with the Enter that sent it: the customer gets the text itself, from
+      // every client. A text that is only whitespace never gets here (the schema refuses it, 400).
+      return yield* sendStaffMessage(principal, params.id, text.trim())
     }),
 
   releaseConversation: ({ principal, params }) => release(principal, params.id),

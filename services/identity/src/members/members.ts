@@ -4,8 +4,11 @@
  * administrator. Removal is refused for yourself (a session must not saw off
  * the branch it sits on; another administrator removes you) and for the last administrator (an
  * organization without one could never manage keys or members again). Both checks run under the
- * organization's row lock so two administrators removing each other cannot leave none.
+ * organization's row lock so two administrators removing each other cannot leave none. A removal is
+ * announced on `parley.identity.members.v1` in its transaction (the outbox), so what other services
+ * let the member hold (the assistant's conversations) is let go of.
  */
+import { OutboxWriter } from "@parley/bus"
 import {
   type CreateMemberRequest,
   type Role as MemberRole,
@@ -15,7 +18,8 @@ import {
 } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
+import { memberRemovedRecord } from "../bus/member-announcements.ts"
 import { CannotRemoveSelf, type EmailTaken, LastAdministrator, ResourceNotFound, type WeakPassword } from "../errors.ts"
 import { lockOrganization } from "../organizations/organization-repository.ts"
 import { Passwords } from "../passwords/passwords.ts"
@@ -52,6 +56,7 @@ export class Members extends Context.Service<
     Effect.gen(function* () {
       const database = yield* Database
       const passwords = yield* Passwords
+      const outbox = yield* OutboxWriter
       const { sql } = database
       return Members.of({
         add: (orgId, request) =>
@@ -96,6 +101,8 @@ export class Members extends Context.Service<
               }
               yield* markUserRemoved(tx, principal.orgId, userId)
               yield* deleteSessionsOfUser(tx, userId)
+              const removedAt = new Date(yield* Clock.currentTimeMillis)
+              yield* outbox.append(tx, [memberRemovedRecord(principal.orgId, user.id, removedAt)])
             }),
           ).pipe(Effect.provideService(Database, database), Effect.withSpan("identity.removeMember")),
       })

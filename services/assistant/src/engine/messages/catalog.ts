@@ -38,6 +38,13 @@ export interface Catalog {
   nameNotedWhichTime(name: string, day: string): string
   phoneCorrected(phone: string): string
   callWithdrawn(name: string | undefined): string
+  /**
+   * Asked for no more messages on a phone channel: how to stop them — §9's stop word of the language
+   * (STOP, BAJA, ABMELDEN, ARRET, PARAR), which messaging records as an opt-out; STOP works in all.
+   */
+  howToStopMessages(): string
+  /** Asked for no more messages on the widget, where no stop word applies: not contacted unless asked. */
+  notContacted(): string
 
   /** Free times of a day; `day` is a formatted date. */
   offerTimes(service: string, day: string, times: string): string

@@ -31,6 +31,9 @@ export const de: Catalog = {
   nameNotedWhichTime: (name, day) => `Danke, ${name}. Welche Uhrzeit am ${day} passt Ihnen?`,
   phoneCorrected: (phone) => `Alles klar, ich habe Ihre Nummer auf ${phone} geändert.`,
   callWithdrawn: (name) => `Kein Problem${to(name)}, wir rufen Sie nicht an. Kann ich sonst noch helfen?`,
+  howToStopMessages: () =>
+    `Um keine Nachrichten mehr von uns zu bekommen, antworten Sie nur mit dem Wort ABMELDEN (oder STOP).`,
+  notContacted: () => `Verstanden — wir melden uns nur, wenn Sie uns darum bitten.`,
 
   offerTimes: (service, day, times) => `Freie Zeiten für ${service} am ${day}: ${times}. Welche Uhrzeit passt Ihnen?`,
   dayFull: (service, day) => `Leider ist der ${day} für ${service} ausgebucht. Passt Ihnen ein anderer Tag?`,
