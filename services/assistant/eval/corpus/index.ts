@@ -10,6 +10,7 @@ import { PT } from "./pt.ts"
 import { SHORT_ANSWERS } from "./short-answers.ts"
 import type { Conversation } from "./types.ts"
 import { WALKS } from "./walks.ts"
+import { WRITTEN_TIMES } from "./written-times.ts"
 
 export const CORPUS: ReadonlyArray<Conversation> = [
   ...EN,
@@ -23,6 +24,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...WALKS,
   ...SHORT_ANSWERS,
   ...MANNERS,
+  ...WRITTEN_TIMES,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

@@ -148,6 +148,21 @@ describe("the booking dialogue", () => {
     expect(state.booking).toEqual({ date: "2026-12-03", time: "10:00", service: "consultation" })
   })
 
+  it("asks which day a bare number after a weekday means when its date is weeks away, and books the one named", () => {
+    // Wednesday 25 November: "Monday 21" is the 21st of December, four Mondays on.
+    const { replies, state } = converse("Can I book monday 21?", "the 30th at 10", "I'm Zoe, 415 555 0150")
+    expect(replies[0]?.text).toBe("Just to check: did you mean Monday, November 30 or Monday, December 21?")
+    expect(replies[0]?.needs.some((need) => need.kind === "book")).toBe(false)
+    expect(state.booking).toEqual({ date: "2026-11-30", time: "10:00", service: "consultation" })
+  })
+
+  it("reads the hour after a weekday as the hour, in each language", () => {
+    for (const text of ["can I book monday 10am", "quiero reservar el lunes 10am", "lundi 10h pour un rendez-vous"]) {
+      const answer = turn(emptyConversation, text)
+      expect(answer.state.pending ?? answer.state.offered).toMatchObject({ date: "2026-11-30" })
+    }
+  })
+
   it("never treats a demo request as a booking, whatever words it uses", () => {
     const answer = turn(emptyConversation, "I'd like to book a demo of your booking software")
     expect(answer.needs).toEqual([])
