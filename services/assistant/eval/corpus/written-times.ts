@@ -83,4 +83,23 @@ export const WRITTEN_TIMES: ReadonlyArray<Conversation> = [
     ],
     lead("14155550192", "Ada Moss", BOOK, at("2026-11-26", "11:00")),
   ),
+  // British "half 3": half past three.
+  en(
+    "written-half-3",
+    "dates",
+    [{ say: "can i come in for a consultation tomorrow at half 3", says: ["3:30 PM"] }, "Tom Hale, 415 555 0193"],
+    lead("14155550193", "Tom Hale", BOOK, at("2026-11-26", "15:30")),
+  ),
+  en(
+    "written-half-ten",
+    "dates",
+    [{ say: "half ten on friday for a consultation please", says: ["10:30 AM"] }, "Amy Lund 415 555 0194"],
+    lead("14155550194", "Amy Lund", BOOK, at("2026-11-27", "10:30")),
+  ),
+  de(
+    "written-halb-vier",
+    "dates",
+    [{ say: "Morgen um halb vier eine Beratung?", says: ["15:30"] }, "Lena Beck, 0171 2345602"],
+    lead("491712345602", "Lena Beck", BOOK, at("2026-11-26", "15:30", "Beratung")),
+  ),
 ]

@@ -248,3 +248,14 @@ describe("a number right after a weekday", () => {
     })
   })
 })
+
+describe("times as people type them", () => {
+  it.each([
+    ["could I come at half 2?", "en", "14:30"],
+    ["half ten on friday", "en", "10:30"],
+    ["half past two", "en", "14:30"],
+    ["um halb drei", "de", "14:30"],
+  ] as Array<[string, Language, string]>)("%j (%s) is %s", (text, language, time) => {
+    expect(readWhen(text, language, TODAY).time).toBe(time)
+  })
+})

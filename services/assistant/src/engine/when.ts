@@ -12,8 +12,8 @@ import { inAWhileIn, nextWeekIn, type PartOfDay, partOfDayIn, weekdayInWeek } fr
  *   are both kept, so the dialogue asks instead of picking one;
  * - a day of the month alone ("the 5th", "el 3", "am 3.", "le 3", "dia 3") is this month's, or
  *   next month's once it has passed;
- * - "the day after tomorrow", "in two days", "half past two", "halb drei", "y media", "et demie",
- *   "e meia", "14h30", "noon" in each language;
+ * - "the day after tomorrow", "in two days", "half past two", British "half two", "halb drei",
+ *   "y media", "et demie", "e meia", "14h30", "noon" in each language;
  * - an hour from 1 to 7 with no am/pm is an afternoon hour (nobody books 2 in the morning).
  * Times are `HH:MM` on the wall clock, dates `YYYY-MM-DD`.
  */
@@ -253,6 +253,8 @@ const CLOCK_PHRASES: PerLanguage<
 > = {
   en: [
     [(h) => `half\\s+past\\s+${h}`, (hour) => [hour, 30]],
+    // British "half two", "half 10": half past ("half a day" is no time).
+    [(h) => `half\\s+(?!a${E})${h}`, (hour) => [hour, 30]],
     [(h) => `(?:a\\s+)?quarter\\s+past\\s+${h}`, (hour) => [hour, 15]],
     [(h) => `(?:a\\s+)?quarter\\s+to\\s+${h}`, (hour) => [hour - 1, 45]],
     [(h) => `${h}\\s+thirty`, (hour) => [hour, 30]],
