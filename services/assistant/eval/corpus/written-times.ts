@@ -102,4 +102,17 @@ export const WRITTEN_TIMES: ReadonlyArray<Conversation> = [
     [{ say: "Morgen um halb vier eine Beratung?", says: ["15:30"] }, "Lena Beck, 0171 2345602"],
     lead("491712345602", "Lena Beck", BOOK, at("2026-11-26", "15:30", "Beratung")),
   ),
+  // Portuguese typed without accents.
+  pt(
+    "written-as-3",
+    "dates",
+    [{ say: "queria marcar uma consulta amanha as 3 da tarde", says: ["15:00"] }, "Caio Reis, (11) 98765-4302"],
+    lead("5511987654302", "Caio Reis", BOOK, at("2026-11-26", "15:00")),
+  ),
+  pt(
+    "written-pelas-10",
+    "dates",
+    [{ say: "da pra marcar consulta sexta pelas 10?", says: ["10:00"] }, "Ana Prado (11) 98765-4303"],
+    lead("5511987654303", "Ana Prado", BOOK, at("2026-11-27", "10:00")),
+  ),
 ]

@@ -255,7 +255,15 @@ describe("times as people type them", () => {
     ["half ten on friday", "en", "10:30"],
     ["half past two", "en", "14:30"],
     ["um halb drei", "de", "14:30"],
+    ["queria marcar as 11", "pt", "11:00"],
+    ["sexta as 3 da tarde", "pt", "15:00"],
+    ["amanha pelas 10", "pt", "10:00"],
+    ["ás 9h", "pt", "09:00"],
   ] as Array<[string, Language, string]>)("%j (%s) is %s", (text, language, time) => {
     expect(readWhen(text, language, TODAY).time).toBe(time)
+  })
+
+  it("leaves an article before a word alone: 'as unhas' is no time", () => {
+    expect(readWhen("quero fazer as unhas", "pt", TODAY).time).toBeUndefined()
   })
 })

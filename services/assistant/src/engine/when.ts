@@ -325,6 +325,24 @@ const NOT_A_DAY: PerLanguage<RegExp | undefined> = {
   pt: /(?<![\p{L}])(?:segunda|2\.?\s?[ªa])\s+via(?![\p{L}])/gu,
 }
 
+/**
+ * Words people type without their accent (or with the wrong one) that chrono reads only with it, as
+ * `[written, meant]`, each of the same length so spans keep their place: Portuguese "as 11" and
+ * "ás 11" for "às 11" ("as" before a number is the hour's article; "as unhas" stays), "pelas 11"
+ * (around 11). Weekdays, "amanha", "sabado", "miercoles", "apres-midi" are read without accents
+ * already.
+ */
+const UNACCENTED: PerLanguage<ReadonlyArray<readonly [RegExp, string]>> = {
+  en: [],
+  es: [],
+  de: [],
+  fr: [],
+  pt: [
+    [/(?<![\p{L}])(?:as|ás)(?=\s+\d)/gu, "às"],
+    [/(?<![\p{L}])pelas(?=\s+\d)/gu, "   às"],
+  ],
+}
+
 /** German writes a weekday and its part of the day as one word: "Dienstagnachmittag", "Montagmorgen". */
 const WEEKDAY_PART_OF_DAY =
   /(?<![\p{L}])(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)(morgen|vormittag|mittag|nachmittag|abend)(?![\p{L}])/gu
@@ -406,6 +424,7 @@ export const readWhen = (
     // The part of the day stays for the hour ("Dienstagnachmittag um 3" is 15:00), not as a "morgen".
     rest = rest.replace(WEEKDAY_PART_OF_DAY, (_, day: string, part: string) => `${day} ${part}`)
   }
+  for (const [written, meant] of UNACCENTED[language]) rest = rest.replace(written, meant)
   const lowered = rest
   const notADay = NOT_A_DAY[language]
   if (notADay !== undefined) rest = rest.replace(notADay, (phrase) => " ".repeat(phrase.length))
