@@ -1,3 +1,4 @@
+import { BESIDE_REQUESTS } from "./beside-requests.ts"
 import { CLASSES } from "./classes.ts"
 import { DE } from "./de.ts"
 import { DENTAL_CONVERSATIONS } from "./dental.ts"
@@ -25,6 +26,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...SHORT_ANSWERS,
   ...MANNERS,
   ...WRITTEN_TIMES,
+  ...BESIDE_REQUESTS,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

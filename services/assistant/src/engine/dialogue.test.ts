@@ -614,6 +614,20 @@ describe("a question asked beside a booking request", () => {
     expect(answer.text).not.toContain("Would you like to book one?")
   })
 
+  it.each([
+    ["hiya, how much is a consultation? I'd like to book one friday at 10", "A consultation costs $50."],
+    ["hola buenas, ¿cuánto cuesta una consulta? quiero reservar el viernes a las 10", "A consultation costs $50."],
+  ])("answers a question asked after a greeting beside a booking request: %j", (text, answer) => {
+    const reply = turn(emptyConversation, text, FIVE)
+    expect(reply.text.startsWith(answer)).toBe(true)
+    expect(reply.state).toMatchObject({ awaiting: "name", pending: { date: "2026-11-27", time: "10:00" } })
+  })
+
+  it("answers a question beside one asking for a slot by its day and time, whatever its verb", () => {
+    const reply = turn(emptyConversation, "How much is a consultation? Can I bring my laptop in friday at 10?", FIVE)
+    expect(reply.text).toMatch(/^A consultation costs \$50\. Consultation on Friday, November 27 at 10:00 AM is free\./)
+  })
+
   it("leaves a booking request asked as one question as it was: no answer put before it", () => {
     const answer = turn(emptyConversation, "Can I book a consultation on Friday at 10?", FIVE)
     expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:00 AM is free\./)

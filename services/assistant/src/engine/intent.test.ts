@@ -41,4 +41,14 @@ describe("detectIntents", () => {
     const intents = detectIntents(text)
     expect(intents.demo || intents.booking).toBe(false)
   })
+
+  it.each([
+    ["hiya how much is it", "en"],
+    ["hola buenas, cuanto cuesta", "es"],
+    ["Servus, sag mal wie viel kostet das", "de"],
+    ["bonjour alors combien ça coûte", "fr"],
+    ["oi, olha, quanto custa", "pt"],
+  ] as const)("hears a question after a greeting or a filler in %j (%s)", (text, language) => {
+    expect(detectIntents(text, language).question).toBe(true)
+  })
 })

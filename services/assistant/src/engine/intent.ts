@@ -1,5 +1,6 @@
 import {
   APPROVAL,
+  afterLeadIn,
   BUSINESS_NAME,
   CLOSING,
   GREETING,
@@ -97,7 +98,8 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     now: anyOf(NOW, folded),
     services: anyOf(SERVICES, folded),
     businessName: anyOf(BUSINESS_NAME, folded),
-    question: /[?¿]/.test(text) || QUESTION_FIRST.test(trimmed),
+    // "hiya, how much is it": a question after a greeting or a filler is one too.
+    question: /[?¿]/.test(text) || QUESTION_FIRST.test(afterLeadIn(trimmed)),
     hypothetical: anyOf(HYPOTHETICAL, folded),
     greeting: GREETING_FIRST.test(trimmed),
     closing: anyOf(CLOSING, folded),

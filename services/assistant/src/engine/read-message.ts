@@ -1,4 +1,5 @@
 import { detectIntents, type Intents } from "./intent.ts"
+import { afterLeadIn } from "./intent-questions.ts"
 import { type Answer, findAnswer } from "./knowledge.ts"
 import { languageOf } from "./language.ts"
 import { extractName } from "./name.ts"
@@ -131,7 +132,7 @@ const FACT_QUESTION =
 /** A question that asks for nothing to be done (booked, cancelled, moved, a call, a demo). */
 const asksOnly = (sentence: string, intents: Intents): boolean =>
   intents.question &&
-  (!intents.booking || FACT_QUESTION.test(fold(sentence))) &&
+  (!intents.booking || FACT_QUESTION.test(afterLeadIn(fold(sentence)))) &&
   !intents.cancel &&
   !intents.move &&
   !intents.callback &&
@@ -139,18 +140,39 @@ const asksOnly = (sentence: string, intents: Intents): boolean =>
   !intents.noCall &&
   !intents.ownBooking
 
+/**
+ * A question that asks for a slot by naming its day or time, whatever its verb ("can I bring my bike
+ * in Thursday at 10?"), and asks for no fact (a question word first, the opening hours).
+ */
+const asksForSlot = (sentence: string, intents: Intents, context: EngineContext, written: Language): boolean => {
+  if (intents.hours || FACT_QUESTION.test(afterLeadIn(fold(sentence)))) return false
+  const span = findPhones(sentence, context.settings.country)[0]
+  const when = readWhen(sentence, written, context.today, span === undefined ? [] : [span], context.nowTime)
+  return when.date !== undefined || when.time !== undefined
+}
+
 /** A message's sentences that ask a question and request nothing, and the others; undefined unless it has both. */
 const questionsAndRequest = (
   text: string,
   written: Language,
+  context: EngineContext,
 ): { readonly asking: string; readonly rest: string } | undefined => {
   const sentences = text.split(SENTENCE_END).filter((sentence) => sentence.trim() !== "")
   if (sentences.length < 2) return undefined
-  const asking: Array<string> = []
-  const rest: Array<string> = []
-  for (const sentence of sentences)
-    (asksOnly(sentence, detectIntents(sentence, written)) ? asking : rest).push(sentence)
-  return asking.length === 0 || rest.length === 0 ? undefined : { asking: asking.join(" "), rest: rest.join(" ") }
+  const read = sentences.map((sentence) => ({ sentence, intents: detectIntents(sentence, written) }))
+  const asking = read.filter(({ sentence, intents }) => asksOnly(sentence, intents))
+  let rest = read.filter((entry) => !asking.includes(entry))
+  if (rest.length === 0) {
+    // Only questions: those asking for a slot by its day or time are the request.
+    rest = asking.filter(({ sentence, intents }) => asksForSlot(sentence, intents, context, written))
+  }
+  const questions = asking.filter((entry) => !rest.includes(entry))
+  return questions.length === 0 || rest.length === 0
+    ? undefined
+    : {
+        asking: questions.map((entry) => entry.sentence).join(" "),
+        rest: rest.map((entry) => entry.sentence).join(" "),
+      }
 }
 
 const questionBeside = (
@@ -159,7 +181,7 @@ const questionBeside = (
   context: EngineContext,
   reading: Reading,
 ): MessageFacts | undefined => {
-  const parts = questionsAndRequest(text, reading.written)
+  const parts = questionsAndRequest(text, reading.written, context)
   return parts === undefined ? undefined : read(parts.asking, state, context, { ...reading, whole: false })
 }
 
@@ -169,7 +191,7 @@ const questionBeside = (
  * (then the question's day is the one meant: "Are you open on Saturday? I'd like to book a haircut").
  */
 const requestedWhen = (text: string, context: EngineContext, written: Language): NamedWhen | undefined => {
-  const parts = questionsAndRequest(text, written)
+  const parts = questionsAndRequest(text, written, context)
   if (parts === undefined || !detectIntents(parts.rest, written).booking) return undefined
   const span = findPhones(parts.rest, context.settings.country)[0]
   const when = readWhen(parts.rest, written, context.today, span === undefined ? [] : [span], context.nowTime)

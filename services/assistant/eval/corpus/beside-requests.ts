@@ -1,0 +1,63 @@
+import { at, type Conversation, conversation, lead } from "./types.ts"
+
+const BOOK = "BOOKING"
+
+/**
+ * Questions and requests in one message, the classes the fourth held-out set found (none of its
+ * sentences): a question after a greeting or a filler ("hiya, how much…") is still answered beside
+ * the booking, and so is one beside a question that asks for a slot by its day and time, whatever its
+ * verb ("can I bring it in Friday at 10?").
+ */
+const en = conversation("en")
+const es = conversation("es")
+const de = conversation("de")
+const fr = conversation("fr")
+const pt = conversation("pt")
+
+export const BESIDE_REQUESTS: ReadonlyArray<Conversation> = [
+  en(
+    "beside-greeting-price",
+    "booking",
+    [
+      { say: "hey, how much does it cost? can i bring my laptop in friday at 11", says: ["$29", "11:00 AM"] },
+      "Kim Shaw, 415 555 0195",
+    ],
+    lead("14155550195", "Kim Shaw", BOOK, at("2026-11-27", "11:00")),
+  ),
+  es(
+    "beside-greeting-parking",
+    "booking",
+    [
+      { say: "hola buenas, ¿dónde aparco? quiero una consulta el viernes a las 12", says: ["Almendro", "12:00"] },
+      "soy Nuria Sanz, 612 345 603",
+    ],
+    lead("34612345603", "Nuria Sanz", BOOK, at("2026-11-27", "12:00")),
+  ),
+  de(
+    "beside-filler-price",
+    "booking",
+    [
+      { say: "Hallo, sag mal, was kostet eine Beratung? Geht Freitag um 11?", says: ["25 €", "11:00"] },
+      "Uwe Klein, 0171 2345603",
+    ],
+    lead("491712345603", "Uwe Klein", BOOK, at("2026-11-27", "11:00", "Beratung")),
+  ),
+  fr(
+    "beside-greeting-price",
+    "booking",
+    [
+      { say: "bonjour, combien coûte une consultation ? je peux venir vendredi à 15h ?", says: ["25 €", "15"] },
+      "Luc Martin 06 12 34 56 03",
+    ],
+    lead("33612345603", "Luc Martin", BOOK, at("2026-11-27", "15:00")),
+  ),
+  pt(
+    "beside-greeting-price",
+    "booking",
+    [
+      { say: "oi, quanto custa uma consulta? dá pra ir sexta às 11?", says: ["R$ 99", "11:00"] },
+      "Bia Costa, (11) 98765-4304",
+    ],
+    lead("5511987654304", "Bia Costa", BOOK, at("2026-11-27", "11:00")),
+  ),
+]
