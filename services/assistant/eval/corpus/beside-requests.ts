@@ -1,12 +1,15 @@
 import { at, type Conversation, conversation, lead } from "./types.ts"
 
 const BOOK = "BOOKING"
+const CALL = "CALLBACK_REQUESTED"
+const DEMO = "DEMO_REQUESTED"
 
 /**
  * Questions and requests in one message, the classes the fourth held-out set found (none of its
  * sentences): a question after a greeting or a filler ("hiya, how much…") is still answered beside
  * the booking, and so is one beside a question that asks for a slot by its day and time, whatever its
- * verb ("can I bring it in Friday at 10?").
+ * verb ("can I bring it in Friday at 10?"); a question beside a callback or a demo request is
+ * answered, and the request noted.
  */
 const en = conversation("en")
 const es = conversation("es")
@@ -59,5 +62,35 @@ export const BESIDE_REQUESTS: ReadonlyArray<Conversation> = [
       "Bia Costa, (11) 98765-4304",
     ],
     lead("5511987654304", "Bia Costa", BOOK, at("2026-11-27", "11:00")),
+  ),
+  en(
+    "beside-callback-trial",
+    "callback",
+    [{ say: "is there a free trial? can someone call me this afternoon, 415 555 0196", says: ["14 days", "call you"] }],
+    lead("14155550196", "", CALL),
+  ),
+  es(
+    "beside-callback-trial",
+    "callback",
+    [{ say: "¿hay prueba gratuita? me llaman al 612 345 604", says: ["14 días", "llamaremos"] }],
+    lead("34612345604", "", CALL),
+  ),
+  de(
+    "beside-callback-parking",
+    "callback",
+    [{ say: "Gibt es Parkplätze? Rufen Sie mich bitte an, 0171 2345604", says: ["Lindenstraße"] }],
+    lead("491712345604", "", CALL),
+  ),
+  fr(
+    "beside-callback-payment",
+    "callback",
+    [{ say: "vous acceptez quels moyens de paiement ? rappelez-moi au 06 12 34 56 04", says: ["virement"] }],
+    lead("33612345604", "", CALL),
+  ),
+  pt(
+    "beside-demo-shopify",
+    "demo",
+    [{ say: "funciona com a Shopify? queria uma demonstração, sou a Lia, (11) 98765-4305", says: ["Nuvemshop"] }],
+    lead("5511987654305", "Lia", DEMO),
   ),
 ]

@@ -628,6 +628,18 @@ describe("a question asked beside a booking request", () => {
     expect(reply.text).toMatch(/^A consultation costs \$50\. Consultation on Friday, November 27 at 10:00 AM is free\./)
   })
 
+  it.each([
+    ["Do you have parking? Also could someone call me tomorrow, 415 555 0142", "call you back"],
+    ["¿Tenéis parking? ¿Me podéis llamar? 415 555 0142", "Te llamaremos"],
+    ["Is there parking? I'd love a demo, 415 555 0142", "demo"],
+  ])("answers a question beside a callback or demo request and notes the request: %j", (text, noted) => {
+    const reply = turn(emptyConversation, text)
+    expect(reply.text.startsWith("On Mill Lane. ")).toBe(true)
+    expect(reply.text).toContain(noted)
+    expect(reply.state.callback || reply.state.demo).toBe(true)
+    expect(booked(reply.needs)).toBe(false)
+  })
+
   it("leaves a booking request asked as one question as it was: no answer put before it", () => {
     const answer = turn(emptyConversation, "Can I book a consultation on Friday at 10?", FIVE)
     expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:00 AM is free\./)

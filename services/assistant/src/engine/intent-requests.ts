@@ -63,6 +63,7 @@ export const CALLBACK = lexicon({
     "llamarme",
     "me llama",
     "que me llamen",
+    "me llaman",
   ],
   de: [
     "ruf mich an",

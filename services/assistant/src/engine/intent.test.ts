@@ -10,6 +10,7 @@ describe("detectIntents", () => {
     "give me a call at 555 123 4567",
     "ring me when you can",
     "could someone phone me",
+    "me llaman al 612 345 678?",
   ])("hears a callback request in %j", (text) => {
     expect(detectIntents(text).callback).toBe(true)
   })
