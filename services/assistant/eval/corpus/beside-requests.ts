@@ -9,7 +9,8 @@ const DEMO = "DEMO_REQUESTED"
  * sentences): a question after a greeting or a filler ("hiya, how much…") is still answered beside
  * the booking, and so is one beside a question that asks for a slot by its day and time, whatever its
  * verb ("can I bring it in Friday at 10?"); a question beside a callback or a demo request is
- * answered, and the request noted.
+ * answered, and the request noted; a need said in the conditional ("bräuchte … um 11 Uhr",
+ * "necesitaría … a las 12") is a booking request.
  */
 const en = conversation("en")
 const es = conversation("es")
@@ -92,5 +93,41 @@ export const BESIDE_REQUESTS: ReadonlyArray<Conversation> = [
     "demo",
     [{ say: "funciona com a Shopify? queria uma demonstração, sou a Lia, (11) 98765-4305", says: ["Nuvemshop"] }],
     lead("5511987654305", "Lia", DEMO),
+  ),
+  de(
+    "beside-would-need",
+    "booking",
+    [
+      { say: "Habt ihr am Freitag offen? Ich bräuchte eine Beratung um 11 Uhr", says: ["9:00", "11:00"] },
+      "Eva Lang, 0171 2345605",
+    ],
+    lead("491712345605", "Eva Lang", BOOK, at("2026-11-27", "11:00", "Beratung")),
+  ),
+  es(
+    "beside-would-need",
+    "booking",
+    [
+      { say: "¿abrís el lunes? necesitaría una consulta a las 12", says: ["9:00", "12:00"] },
+      "soy Pilar Gómez, 612 345 605",
+    ],
+    lead("34612345605", "Pilar Gómez", BOOK, at("2026-11-30", "12:00")),
+  ),
+  en(
+    "beside-would-need",
+    "booking",
+    [
+      { say: "are you open monday? i would need to see you at 2pm", says: ["9:00 AM", "2:00 PM"] },
+      "Rob Hart, 415 555 0197",
+    ],
+    lead("14155550197", "Rob Hart", BOOK, at("2026-11-30", "14:00")),
+  ),
+  pt(
+    "beside-would-need",
+    "booking",
+    [
+      { say: "vocês abrem segunda? precisaria de atendimento às 15h", says: ["9:00", "15:00"] },
+      "Davi Lopes, (11) 98765-4306",
+    ],
+    lead("5511987654306", "Davi Lopes", BOOK, at("2026-11-30", "15:00")),
   ),
 ]

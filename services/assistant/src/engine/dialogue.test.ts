@@ -640,6 +640,37 @@ describe("a question asked beside a booking request", () => {
     expect(booked(reply.needs)).toBe(false)
   })
 
+  it.each([
+    ["are you open on friday? i'd need something at 10", "en"],
+    ["¿abrís el viernes? necesitaría algo a las 10", "es"],
+    ["habt ihr Freitag offen? ich bräuchte etwas um 10 Uhr", "de"],
+    ["vous êtes ouverts vendredi ? il me faudrait quelque chose à 10h", "fr"],
+    ["vocês abrem na sexta? precisaria de algo às 10h", "pt"],
+  ])(
+    "carries a need said in the conditional with a time on as a booking beside the question: %j (%s)",
+    (text, language) => {
+      const reply = turn(emptyConversation, text, FIVE)
+      expect(reply.text).toMatch(/9:00/)
+      expect(reply.state).toMatchObject({ language, awaiting: "name", pending: { date: "2026-11-27", time: "10:00" } })
+      expect(booked(reply.needs)).toBe(false)
+    },
+  )
+
+  it("carries a need said in the conditional naming a service on as a booking", () => {
+    const salon: EngineContext = { ...FIVE, settings: { ...FIVE.settings, services: ["haircut", "colour"] } }
+    expect(turn(emptyConversation, "I'd need a haircut on friday", salon).state).toMatchObject({
+      offered: { date: "2026-11-27", service: "haircut" },
+    })
+  })
+
+  it("answers a need in the conditional that asks to know, or that names a service in a question without a day", () => {
+    const salon: EngineContext = { ...FIVE, settings: { ...FIVE.settings, services: ["haircut"] } }
+    for (const text of ["I'd need to know the price of a haircut", "I'd need a haircut, how much is that?"]) {
+      const reply = turn(emptyConversation, text, salon)
+      expect(reply.state.pending ?? reply.state.offered).toBeUndefined()
+    }
+  })
+
   it("leaves a booking request asked as one question as it was: no answer put before it", () => {
     const answer = turn(emptyConversation, "Can I book a consultation on Friday at 10?", FIVE)
     expect(answer.text).toMatch(/^Consultation on Friday, November 27 at 10:00 AM is free\./)

@@ -52,4 +52,16 @@ describe("detectIntents", () => {
   ] as const)("hears a question after a greeting or a filler in %j (%s)", (text, language) => {
     expect(detectIntents(text, language).question).toBe(true)
   })
+
+  it.each([
+    ["bräuchte krallen schneiden um 14 uhr", "de", true],
+    ["necesitaría una limpieza", "es", true],
+    ["il me faudrait une vidange", "fr", true],
+    ["precisaria de uma manicure", "pt", true],
+    ["I'd need a full service", "en", true],
+    ["I'd need to know the price", "en", false],
+    ["necesitaría saber el precio", "es", false],
+  ] as const)("hears a need in the conditional in %j (%s): %s", (text, language, need) => {
+    expect(detectIntents(text, language).wouldNeed).toBe(need)
+  })
 })

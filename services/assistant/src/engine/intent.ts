@@ -12,7 +12,17 @@ import {
   SERVICES,
   YES,
 } from "./intent-questions.ts"
-import { BOOKING, CALLBACK, CANCEL, DEMO, MOVE, NO_CALL, OWN_BOOKING } from "./intent-requests.ts"
+import {
+  BOOKING,
+  CALLBACK,
+  CANCEL,
+  DEMO,
+  MOVE,
+  NEED_TO_KNOW,
+  NO_CALL,
+  OWN_BOOKING,
+  WOULD_NEED,
+} from "./intent-requests.ts"
 import { fold, type Language, type PerLanguage } from "./text.ts"
 
 /**
@@ -28,6 +38,11 @@ export interface Intents {
   readonly demo: boolean
   /** Asks to book, schedule or see free times. */
   readonly booking: boolean
+  /**
+   * Says a need in the conditional ("bräuchte", "I'd need", "necesitaría"), not to know something:
+   * with a service or a time named, a booking request (`read-message.ts`).
+   */
+  readonly wouldNeed: boolean
   /** Asks to cancel (a booking, when there is one). */
   readonly cancel: boolean
   /** Asks to move a booking to another time. */
@@ -90,6 +105,7 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     noCall,
     demo,
     booking: !demo && anyOf(BOOKING, folded),
+    wouldNeed: anyOf(WOULD_NEED, folded) && !NEED_TO_KNOW.test(folded),
     cancel: anyOf(CANCEL, folded),
     move: anyOf(MOVE, folded),
     ownBooking: anyOf(OWN_BOOKING, folded),

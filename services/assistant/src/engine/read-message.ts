@@ -101,6 +101,19 @@ const saysNothingElse = (intents: Intents, when: NamedWhen, service: string | un
   when.week === undefined &&
   !Object.values(intents).some(Boolean)
 
+/**
+ * The intents, with a need said in the conditional read as a booking request when it names a time, or
+ * a service with a day or not as a question ("bräuchte Krallen schneiden um 14 Uhr", "I'd need a full
+ * service on Thursday", "necesitaría una limpieza"); "would I need an appointment for a cleaning?"
+ * stays a question.
+ */
+const withWouldNeed = (intents: Intents, when: NamedWhen, service: string | undefined): Intents => {
+  if (!intents.wouldNeed || intents.booking || intents.demo || intents.callback || intents.cancel || intents.move)
+    return intents
+  const asks = when.time !== undefined || (service !== undefined && (when.date !== undefined || !intents.question))
+  return asks ? { ...intents, booking: true } : intents
+}
+
 export const readMessage = (text: string, state: ConversationState, context: EngineContext): MessageFacts => {
   const languages = context.profile.languages
   const current = state.language !== undefined && isLanguage(state.language) ? state.language : undefined
@@ -192,10 +205,15 @@ const questionBeside = (
  */
 const requestedWhen = (text: string, context: EngineContext, written: Language): NamedWhen | undefined => {
   const parts = questionsAndRequest(text, written, context)
-  if (parts === undefined || !detectIntents(parts.rest, written).booking) return undefined
+  if (parts === undefined) return undefined
   const span = findPhones(parts.rest, context.settings.country)[0]
   const when = readWhen(parts.rest, written, context.today, span === undefined ? [] : [span], context.nowTime)
-  return when.date === undefined ? undefined : when
+  const intents = withWouldNeed(
+    detectIntents(parts.rest, written),
+    when,
+    serviceIn(parts.rest, context.settings.services),
+  )
+  return when.date === undefined || !intents.booking ? undefined : when
 }
 
 const read = (text: string, state: ConversationState, context: EngineContext, reading: Reading): MessageFacts => {
@@ -207,10 +225,10 @@ const read = (text: string, state: ConversationState, context: EngineContext, re
   const phone = context.customerPhone === undefined ? span : undefined
   let faq: { value: Answer | undefined } | undefined
   let beside: { value: MessageFacts | undefined } | undefined
-  const intents = detectIntents(text, written)
   const named = readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime)
   const when = reading.whole && named.date !== undefined ? (requestedWhen(text, context, written) ?? named) : named
   const service = serviceIn(text, context.settings.services)
+  const intents = withWouldNeed(detectIntents(text, written), when, service)
   return {
     text,
     language,
