@@ -1,3 +1,4 @@
+import { BESIDE_REQUESTS } from "./beside-requests.ts"
 import { CLASSES } from "./classes.ts"
 import { DE } from "./de.ts"
 import { DENTAL_CONVERSATIONS } from "./dental.ts"
@@ -10,6 +11,7 @@ import { PT } from "./pt.ts"
 import { SHORT_ANSWERS } from "./short-answers.ts"
 import type { Conversation } from "./types.ts"
 import { WALKS } from "./walks.ts"
+import { WRITTEN_TIMES } from "./written-times.ts"
 
 export const CORPUS: ReadonlyArray<Conversation> = [
   ...EN,
@@ -23,6 +25,8 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...WALKS,
   ...SHORT_ANSWERS,
   ...MANNERS,
+  ...WRITTEN_TIMES,
+  ...BESIDE_REQUESTS,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

@@ -221,8 +221,23 @@ const wantedSlot = (turn: Turn, previous: ConversationState) => {
   return { date, time, service: chosenService }
 }
 
+/**
+ * The question for two days a message could mean: a weekday and a date that disagree ("Thursday the
+ * 4th" on a Friday), or the coming weekday and a date weeks away that a bare number named ("el lunes
+ * 10" when the next Monday the 10th is in January).
+ */
+export const conflictQuestion = (
+  { catalog, formats }: Pick<Turn, "catalog" | "formats">,
+  conflict: { readonly byWeekday: string; readonly byDay: string },
+): string => {
+  const [byWeekday, byDay] = [formats.date(conflict.byWeekday), formats.date(conflict.byDay)]
+  return weekdayOf(conflict.byWeekday) === weekdayOf(conflict.byDay)
+    ? catalog.whichDate(byWeekday, byDay)
+    : catalog.weekdayMismatch(formats.weekday(conflict.byWeekday), byWeekday, byDay)
+}
+
 export const book = (turn: Turn, previous: ConversationState): Step => {
-  const { facts, catalog, formats, known, context } = turn
+  const { facts, catalog, known, context } = turn
   const state: ConversationState = {
     ...turn.state,
     bookingAsked: true,
@@ -237,19 +252,14 @@ export const book = (turn: Turn, previous: ConversationState): Step => {
   const wanted = wantedSlot(booking, previous)
 
   if (when.conflict !== undefined) {
-    const named = formats.weekday(when.conflict.byWeekday)
-    return reply(
-      booking,
-      catalog.weekdayMismatch(named, formats.date(when.conflict.byWeekday), formats.date(when.conflict.byDay)),
-      {
-        ...settle(state),
-        conflict: {
-          ...when.conflict,
-          ...(when.time === undefined ? {} : { time: when.time }),
-          service: wanted.service,
-        },
+    return reply(booking, conflictQuestion(turn, when.conflict), {
+      ...settle(state),
+      conflict: {
+        ...when.conflict,
+        ...(when.time === undefined ? {} : { time: when.time }),
+        service: wanted.service,
       },
-    )
+    })
   }
   if (wanted.date === undefined) {
     // A time with no day: today's if it is still ahead, else the next open day's — a guess, so it is

@@ -1,4 +1,4 @@
-import { book, bookOn } from "./dialogue-booking.ts"
+import { book, bookOn, conflictQuestion } from "./dialogue-booking.ts"
 import { requestCall } from "./dialogue-requests.ts"
 import { reply, type Step, settle, type Turn } from "./dialogue-turn.ts"
 import type { MessageFacts } from "./read-message.ts"
@@ -73,9 +73,7 @@ export const answerShort = (turn: Turn, previous: ConversationState, short: Shor
   if (conflict !== undefined) {
     if (short.no) return askDay(catalog.otherTime())
     if (!short.yes) return undefined
-    const named = formats.weekday(conflict.byWeekday)
-    const asked = catalog.weekdayMismatch(named, formats.date(conflict.byWeekday), formats.date(conflict.byDay))
-    return reply(turn, asked, { ...state, conflict })
+    return reply(turn, conflictQuestion(turn, conflict), { ...state, conflict })
   }
   switch (previous.awaiting) {
     case "confirm": {

@@ -166,6 +166,21 @@ describe("the booking dialogue", () => {
     expect(state.booking).toEqual({ date: "2026-12-03", time: "10:00", service: "consultation" })
   })
 
+  it("asks which day a bare number after a weekday means when its date is weeks away, and books the one named", () => {
+    // Wednesday 25 November: "Monday 21" is the 21st of December, four Mondays on.
+    const { replies, state } = converse("Can I book monday 21?", "the 30th at 10", "I'm Zoe, 415 555 0150")
+    expect(replies[0]?.text).toBe("Just to check: did you mean Monday, November 30 or Monday, December 21?")
+    expect(replies[0]?.needs.some((need) => need.kind === "book")).toBe(false)
+    expect(state.booking).toEqual({ date: "2026-11-30", time: "10:00", service: "consultation" })
+  })
+
+  it("reads the hour after a weekday as the hour, in each language", () => {
+    for (const text of ["can I book monday 10am", "quiero reservar el lunes 10am", "lundi 10h pour un rendez-vous"]) {
+      const answer = turn(emptyConversation, text)
+      expect(answer.state.pending ?? answer.state.offered).toMatchObject({ date: "2026-11-30" })
+    }
+  })
+
   it("never treats a demo request as a booking, whatever words it uses", () => {
     const answer = turn(emptyConversation, "I'd like to book a demo of your booking software")
     expect(answer.needs).toEqual([])
@@ -615,6 +630,63 @@ describe("a question asked beside a booking request", () => {
       /^We offer consultation and demo call\. Consultation on Friday, November 27 at 10:00 AM is free\./,
     )
     expect(answer.text).not.toContain("Would you like to book one?")
+  })
+
+  it.each([
+    ["hiya, how much is a consultation? I'd like to book one friday at 10", "A consultation costs $50."],
+    ["hola buenas, ¿cuánto cuesta una consulta? quiero reservar el viernes a las 10", "A consultation costs $50."],
+  ])("answers a question asked after a greeting beside a booking request: %j", (text, answer) => {
+    const reply = turn(emptyConversation, text, FIVE)
+    expect(reply.text.startsWith(answer)).toBe(true)
+    expect(reply.state).toMatchObject({ awaiting: "name", pending: { date: "2026-11-27", time: "10:00" } })
+  })
+
+  it("answers a question beside one asking for a slot by its day and time, whatever its verb", () => {
+    const reply = turn(emptyConversation, "How much is a consultation? Can I bring my laptop in friday at 10?", FIVE)
+    expect(reply.text).toMatch(/^A consultation costs \$50\. Consultation on Friday, November 27 at 10:00 AM is free\./)
+  })
+
+  it.each([
+    ["Do you have parking? Also could someone call me tomorrow, 415 555 0142", "call you back"],
+    ["¿Tenéis parking? ¿Me podéis llamar? 415 555 0142", "Te llamaremos"],
+    ["Is there parking? I'd love a demo, 415 555 0142", "demo"],
+  ])("answers a question beside a callback or demo request and notes the request: %j", (text, noted) => {
+    const reply = turn(emptyConversation, text)
+    expect(reply.text.startsWith("On Mill Lane. ")).toBe(true)
+    expect(reply.text).toContain(noted)
+    expect(reply.state.callback || reply.state.demo).toBe(true)
+    expect(booked(reply.needs)).toBe(false)
+  })
+
+  it.each([
+    ["are you open on friday? i'd need something at 10", "en"],
+    ["¿abrís el viernes? necesitaría algo a las 10", "es"],
+    ["habt ihr Freitag offen? ich bräuchte etwas um 10 Uhr", "de"],
+    ["vous êtes ouverts vendredi ? il me faudrait quelque chose à 10h", "fr"],
+    ["vocês abrem na sexta? precisaria de algo às 10h", "pt"],
+  ])(
+    "carries a need said in the conditional with a time on as a booking beside the question: %j (%s)",
+    (text, language) => {
+      const reply = turn(emptyConversation, text, FIVE)
+      expect(reply.text).toMatch(/9:00/)
+      expect(reply.state).toMatchObject({ language, awaiting: "name", pending: { date: "2026-11-27", time: "10:00" } })
+      expect(booked(reply.needs)).toBe(false)
+    },
+  )
+
+  it("carries a need said in the conditional naming a service on as a booking", () => {
+    const salon: EngineContext = { ...FIVE, settings: { ...FIVE.settings, services: ["haircut", "colour"] } }
+    expect(turn(emptyConversation, "I'd need a haircut on friday", salon).state).toMatchObject({
+      offered: { date: "2026-11-27", service: "haircut" },
+    })
+  })
+
+  it("answers a need in the conditional that asks to know, or that names a service in a question without a day", () => {
+    const salon: EngineContext = { ...FIVE, settings: { ...FIVE.settings, services: ["haircut"] } }
+    for (const text of ["I'd need to know the price of a haircut", "I'd need a haircut, how much is that?"]) {
+      const reply = turn(emptyConversation, text, salon)
+      expect(reply.state.pending ?? reply.state.offered).toBeUndefined()
+    }
   })
 
   it("leaves a booking request asked as one question as it was: no answer put before it", () => {

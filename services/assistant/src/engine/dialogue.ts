@@ -153,7 +153,9 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   // "Are you open on Saturday? I'd like to book a haircut": the question answered, the booking carried on.
   if (isAboutBooking(turn, previous)) return withQuestionBeside(turn, book(turn, previous))
   if (intents.noCall) return reply(turn, catalog.callWithdrawn(next.name), { ...next, awaiting: "more" })
-  if (intents.demo || intents.callback) return requestCall(turn, intents.demo ? "demo" : "callback")
+  // "Do you take card? Also can someone ring me tomorrow": the question answered, the call noted.
+  if (intents.demo || intents.callback)
+    return withQuestionBeside(turn, requestCall(turn, intents.demo ? "demo" : "callback"))
   if (phoneNow || doubtfulNumber(turn) !== undefined) {
     // A question asked beside the number ("do you wash motorbikes? here's my number") is answered too,
     // when the business's knowledge answers it.

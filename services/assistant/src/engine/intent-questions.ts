@@ -289,6 +289,27 @@ export const GREETING = lexicon({
   pt: ["ola", "oi", "bom dia", "boa tarde", "boa noite"],
 })
 
+/**
+ * What people write before the question itself: a filler or a "quick question" ("so, how much…",
+ * "oye, ¿cuánto…", "sag mal, wie viel…", "alors, combien…", "olha, quanto…"); with a greeting it
+ * is skipped to find the question's first word (`afterLeadIn`).
+ */
+export const LEAD_IN = lexicon({
+  en: ["so", "um", "uh", "erm", "ok", "okay", "quick question", "one question", "there", "folks", "guys"],
+  es: ["oye", "oiga", "pues", "bueno", "una pregunta", "una duda", "pregunta"],
+  de: ["also", "sag mal", "sagt mal", "kurze frage", "eine frage", "frage", "na"],
+  fr: ["alors", "dites", "dites-moi", "dis", "euh", "petite question", "une question", "question"],
+  pt: ["entao", "olha", "uma pergunta", "uma duvida", "pergunta", "e ai"],
+})
+
+const LEADING = new RegExp(`^[\\s"'(¿¡]*(?:(?:${GREETING.any.source}|${LEAD_IN.any.source})[\\s,;:.!?¿¡-]*)*`, "u")
+
+/**
+ * Folded text without the greetings and fillers before its first real word ("hiya how much is a
+ * full service?" → "how much is a full service?"), so a question word is found where it stands.
+ */
+export const afterLeadIn = (folded: string): string => folded.replace(LEADING, "")
+
 export const CLOSING = lexicon({
   en: [
     "thanks",

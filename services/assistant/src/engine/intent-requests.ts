@@ -63,6 +63,7 @@ export const CALLBACK = lexicon({
     "llamarme",
     "me llama",
     "que me llamen",
+    "me llaman",
   ],
   de: [
     "ruf mich an",
@@ -357,6 +358,23 @@ export const BOOKING = lexicon({
     "posso ir",
   ],
 })
+
+/**
+ * A need said in the conditional ("I'd need", "necesitaría", "bräuchte", "il me faudrait",
+ * "precisaria"): with a service or a time it asks to book ("bräuchte Krallen schneiden um 14 Uhr"),
+ * see `read-message.ts`; alone it asks for nothing.
+ */
+export const WOULD_NEED = lexicon({
+  en: ["i'd need", "id need", "i would need", "we'd need", "we would need", "would need"],
+  es: ["necesitaria", "necesitariamos", "me haria falta", "nos haria falta"],
+  de: ["brauchte", "brauchten", "benotigte", "benotigten"],
+  fr: ["il me faudrait", "il nous faudrait", "me faudrait", "j'aurais besoin", "nous aurions besoin", "aurais besoin"],
+  pt: ["precisaria", "precisariamos", "eu precisava", "precisava de"],
+})
+
+/** What a conditional need asks to know, not to have: "I'd need to know", "necesitaría saber". */
+export const NEED_TO_KNOW =
+  /(?<![\p{L}])(?:to\s+know|know|saber|wissen|savoir|info\p{L}*|details?|detalles|precio|price|preis|prix|preco)(?![\p{L}])/u
 
 export const CANCEL = lexicon({
   en: ["cancel", "cancel it", "cancel that", "cancel my", "call it off", "won't make it", "can't make it"],

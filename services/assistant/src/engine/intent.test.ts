@@ -10,6 +10,7 @@ describe("detectIntents", () => {
     "give me a call at 555 123 4567",
     "ring me when you can",
     "could someone phone me",
+    "me llaman al 612 345 678?",
   ])("hears a callback request in %j", (text) => {
     expect(detectIntents(text).callback).toBe(true)
   })
@@ -40,5 +41,27 @@ describe("detectIntents", () => {
   it.each(["what are your prices?", "thanks, bye", "democracy is great"])("hears no demo or booking in %j", (text) => {
     const intents = detectIntents(text)
     expect(intents.demo || intents.booking).toBe(false)
+  })
+
+  it.each([
+    ["hiya how much is it", "en"],
+    ["hola buenas, cuanto cuesta", "es"],
+    ["Servus, sag mal wie viel kostet das", "de"],
+    ["bonjour alors combien ça coûte", "fr"],
+    ["oi, olha, quanto custa", "pt"],
+  ] as const)("hears a question after a greeting or a filler in %j (%s)", (text, language) => {
+    expect(detectIntents(text, language).question).toBe(true)
+  })
+
+  it.each([
+    ["bräuchte krallen schneiden um 14 uhr", "de", true],
+    ["necesitaría una limpieza", "es", true],
+    ["il me faudrait une vidange", "fr", true],
+    ["precisaria de uma manicure", "pt", true],
+    ["I'd need a full service", "en", true],
+    ["I'd need to know the price", "en", false],
+    ["necesitaría saber el precio", "es", false],
+  ] as const)("hears a need in the conditional in %j (%s): %s", (text, language, need) => {
+    expect(detectIntents(text, language).wouldNeed).toBe(need)
   })
 })

@@ -1,5 +1,6 @@
 import {
   APPROVAL,
+  afterLeadIn,
   BUSINESS_NAME,
   CLOSING,
   GREETING,
@@ -11,7 +12,17 @@ import {
   SERVICES,
   YES,
 } from "./intent-questions.ts"
-import { BOOKING, CALLBACK, CANCEL, DEMO, MOVE, NO_CALL, OWN_BOOKING } from "./intent-requests.ts"
+import {
+  BOOKING,
+  CALLBACK,
+  CANCEL,
+  DEMO,
+  MOVE,
+  NEED_TO_KNOW,
+  NO_CALL,
+  OWN_BOOKING,
+  WOULD_NEED,
+} from "./intent-requests.ts"
 import { STOP_MESSAGES } from "./intent-stop-messages.ts"
 import { fold, type Language, type PerLanguage } from "./text.ts"
 
@@ -30,6 +41,11 @@ export interface Intents {
   readonly demo: boolean
   /** Asks to book, schedule or see free times. */
   readonly booking: boolean
+  /**
+   * Says a need in the conditional ("bräuchte", "I'd need", "necesitaría"), not to know something:
+   * with a service or a time named, a booking request (`read-message.ts`).
+   */
+  readonly wouldNeed: boolean
   /** Asks to cancel (a booking, when there is one). */
   readonly cancel: boolean
   /** Asks to move a booking to another time. */
@@ -93,6 +109,7 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     stopMessages: anyOf(STOP_MESSAGES, folded),
     demo,
     booking: !demo && anyOf(BOOKING, folded),
+    wouldNeed: anyOf(WOULD_NEED, folded) && !NEED_TO_KNOW.test(folded),
     cancel: anyOf(CANCEL, folded),
     move: anyOf(MOVE, folded),
     ownBooking: anyOf(OWN_BOOKING, folded),
@@ -101,7 +118,8 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     now: anyOf(NOW, folded),
     services: anyOf(SERVICES, folded),
     businessName: anyOf(BUSINESS_NAME, folded),
-    question: /[?¿]/.test(text) || QUESTION_FIRST.test(trimmed),
+    // "hiya, how much is it": a question after a greeting or a filler is one too.
+    question: /[?¿]/.test(text) || QUESTION_FIRST.test(afterLeadIn(trimmed)),
     hypothetical: anyOf(HYPOTHETICAL, folded),
     greeting: GREETING_FIRST.test(trimmed),
     closing: anyOf(CLOSING, folded),

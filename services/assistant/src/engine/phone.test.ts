@@ -42,6 +42,8 @@ describe("findPhone", () => {
     ["call me at 12345", "US", undefined],
     ["how about 24.11.2026 at 10:00", "DE", undefined],
     ["book a consultation on 12/4 at 1:30pm, I'm Grace, 415 555 0157", "US", "14155550157"],
+    ["id love a callback, 415 555 0158", "US", "14155550158"],
+    ["my id is 415 555 0159", "US", undefined],
   ] as Array<[string, string, string | undefined]>)("reads %j in %s as %s", (text, country, digits) => {
     expect(findPhone(text, country)?.digits).toBe(digits)
   })

@@ -224,6 +224,8 @@ const PHONE_WORDS = wordsPattern([
 
 const REFERENCE_WORDS_ALL = new RegExp(REFERENCE_WORDS.source, "gu")
 const IN_CASE = /(?<![\p{L}])in\s+case(?![\p{L}])/gu
+/** "id love a demo", "id like": "I'd" typed without its apostrophe, no ID number. */
+const I_WOULD = /(?<![\p{L}])id\s+(?:love|like|need|want|prefer|rather|be|appreciate)(?![\p{L}])/gu
 
 /** The words between the previous number (or the start) and this one, up to a clause's length. */
 const leadIn = (text: string, start: number, previousEnd: number): string =>
@@ -231,8 +233,8 @@ const leadIn = (text: string, start: number, previousEnd: number): string =>
 
 /** Named as a reference by the words before it, with no phone word after that name. */
 const namedAsReference = (written: string): boolean => {
-  // "just in case: 415 555 0167" names no case number.
-  const before = written.replace(IN_CASE, " ")
+  // "just in case: 415 555 0167" names no case number, "id love a call" no ID.
+  const before = written.replace(IN_CASE, " ").replace(I_WOULD, " ")
   let last = -1
   for (const match of before.matchAll(REFERENCE_WORDS_ALL)) last = match.index ?? last
   if (last === -1) return false

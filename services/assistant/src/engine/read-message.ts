@@ -1,4 +1,5 @@
 import { detectIntents, type Intents } from "./intent.ts"
+import { afterLeadIn } from "./intent-questions.ts"
 import { type Answer, findAnswer } from "./knowledge.ts"
 import { languageOf } from "./language.ts"
 import { extractName } from "./name.ts"
@@ -100,6 +101,19 @@ const saysNothingElse = (intents: Intents, when: NamedWhen, service: string | un
   when.week === undefined &&
   !Object.values(intents).some(Boolean)
 
+/**
+ * The intents, with a need said in the conditional read as a booking request when it names a time, or
+ * a service with a day or not as a question ("bräuchte Krallen schneiden um 14 Uhr", "I'd need a full
+ * service on Thursday", "necesitaría una limpieza"); "would I need an appointment for a cleaning?"
+ * stays a question.
+ */
+const withWouldNeed = (intents: Intents, when: NamedWhen, service: string | undefined): Intents => {
+  if (!intents.wouldNeed || intents.booking || intents.demo || intents.callback || intents.cancel || intents.move)
+    return intents
+  const asks = when.time !== undefined || (service !== undefined && (when.date !== undefined || !intents.question))
+  return asks ? { ...intents, booking: true } : intents
+}
+
 export const readMessage = (text: string, state: ConversationState, context: EngineContext): MessageFacts => {
   const languages = context.profile.languages
   const current = state.language !== undefined && isLanguage(state.language) ? state.language : undefined
@@ -131,7 +145,7 @@ const FACT_QUESTION =
 /** A question that asks for nothing to be done (booked, cancelled, moved, a call, a demo). */
 const asksOnly = (sentence: string, intents: Intents): boolean =>
   intents.question &&
-  (!intents.booking || FACT_QUESTION.test(fold(sentence))) &&
+  (!intents.booking || FACT_QUESTION.test(afterLeadIn(fold(sentence)))) &&
   !intents.cancel &&
   !intents.move &&
   !intents.callback &&
@@ -139,18 +153,39 @@ const asksOnly = (sentence: string, intents: Intents): boolean =>
   !intents.noCall &&
   !intents.ownBooking
 
+/**
+ * A question that asks for a slot by naming its day or time, whatever its verb ("can I bring my bike
+ * in Thursday at 10?"), and asks for no fact (a question word first, the opening hours).
+ */
+const asksForSlot = (sentence: string, intents: Intents, context: EngineContext, written: Language): boolean => {
+  if (intents.hours || FACT_QUESTION.test(afterLeadIn(fold(sentence)))) return false
+  const span = findPhones(sentence, context.settings.country)[0]
+  const when = readWhen(sentence, written, context.today, span === undefined ? [] : [span], context.nowTime)
+  return when.date !== undefined || when.time !== undefined
+}
+
 /** A message's sentences that ask a question and request nothing, and the others; undefined unless it has both. */
 const questionsAndRequest = (
   text: string,
   written: Language,
+  context: EngineContext,
 ): { readonly asking: string; readonly rest: string } | undefined => {
   const sentences = text.split(SENTENCE_END).filter((sentence) => sentence.trim() !== "")
   if (sentences.length < 2) return undefined
-  const asking: Array<string> = []
-  const rest: Array<string> = []
-  for (const sentence of sentences)
-    (asksOnly(sentence, detectIntents(sentence, written)) ? asking : rest).push(sentence)
-  return asking.length === 0 || rest.length === 0 ? undefined : { asking: asking.join(" "), rest: rest.join(" ") }
+  const read = sentences.map((sentence) => ({ sentence, intents: detectIntents(sentence, written) }))
+  const asking = read.filter(({ sentence, intents }) => asksOnly(sentence, intents))
+  let rest = read.filter((entry) => !asking.includes(entry))
+  if (rest.length === 0) {
+    // Only questions: those asking for a slot by its day or time are the request.
+    rest = asking.filter(({ sentence, intents }) => asksForSlot(sentence, intents, context, written))
+  }
+  const questions = asking.filter((entry) => !rest.includes(entry))
+  return questions.length === 0 || rest.length === 0
+    ? undefined
+    : {
+        asking: questions.map((entry) => entry.sentence).join(" "),
+        rest: rest.map((entry) => entry.sentence).join(" "),
+      }
 }
 
 const questionBeside = (
@@ -159,7 +194,7 @@ const questionBeside = (
   context: EngineContext,
   reading: Reading,
 ): MessageFacts | undefined => {
-  const parts = questionsAndRequest(text, reading.written)
+  const parts = questionsAndRequest(text, reading.written, context)
   return parts === undefined ? undefined : read(parts.asking, state, context, { ...reading, whole: false })
 }
 
@@ -169,11 +204,16 @@ const questionBeside = (
  * (then the question's day is the one meant: "Are you open on Saturday? I'd like to book a haircut").
  */
 const requestedWhen = (text: string, context: EngineContext, written: Language): NamedWhen | undefined => {
-  const parts = questionsAndRequest(text, written)
-  if (parts === undefined || !detectIntents(parts.rest, written).booking) return undefined
+  const parts = questionsAndRequest(text, written, context)
+  if (parts === undefined) return undefined
   const span = findPhones(parts.rest, context.settings.country)[0]
   const when = readWhen(parts.rest, written, context.today, span === undefined ? [] : [span], context.nowTime)
-  return when.date === undefined ? undefined : when
+  const intents = withWouldNeed(
+    detectIntents(parts.rest, written),
+    when,
+    serviceIn(parts.rest, context.settings.services),
+  )
+  return when.date === undefined || !intents.booking ? undefined : when
 }
 
 const read = (text: string, state: ConversationState, context: EngineContext, reading: Reading): MessageFacts => {
@@ -185,10 +225,10 @@ const read = (text: string, state: ConversationState, context: EngineContext, re
   const phone = context.customerPhone === undefined ? span : undefined
   let faq: { value: Answer | undefined } | undefined
   let beside: { value: MessageFacts | undefined } | undefined
-  const intents = detectIntents(text, written)
   const named = readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime)
   const when = reading.whole && named.date !== undefined ? (requestedWhen(text, context, written) ?? named) : named
   const service = serviceIn(text, context.settings.services)
+  const intents = withWouldNeed(detectIntents(text, written), when, service)
   return {
     text,
     language,

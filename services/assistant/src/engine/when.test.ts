@@ -202,3 +202,68 @@ describe("moments relative to now", () => {
     expect([when.date, when.time]).toEqual([undefined, undefined])
   })
 })
+
+describe("a number right after a weekday", () => {
+  it.each([
+    ["can I come monday 10am?", "en", "10:00"],
+    ["quiero una cita el lunes 10am", "es", "10:00"],
+    ["el lunes 10 hrs", "es", "10:00"],
+    ["el lunes 10.30 si se puede", "es", "10:30"],
+    ["el lunes 10 de la mañana", "es", "10:00"],
+    ["Montag 10 Uhr", "de", "10:00"],
+    ["lundi 10h pour une vidange", "fr", "10:00"],
+    ["segunda 10h", "pt", "10:00"],
+    ["segunda 10 e meia", "pt", "10:30"],
+  ] as Array<[string, Language, string]>)("%j (%s) is the coming Monday at %s", (text, language, time) => {
+    const when = readWhen(text, language, TODAY)
+    expect({ date: when.date, time: when.time, conflict: when.conflict }).toEqual({
+      date: "2026-11-30",
+      time,
+      conflict: undefined,
+    })
+  })
+
+  it("asks between the coming weekday and a date weeks away that a bare number names", () => {
+    // Sunday 12 December 2027: Monday the 10th is in January.
+    expect(readWhen("el lunes 10", "es", "2027-12-12").conflict).toEqual({
+      byWeekday: "2027-12-13",
+      byDay: "2028-01-10",
+    })
+    expect(readWhen("Montag 10. um 9", "de", "2027-12-12").conflict).toBeUndefined()
+  })
+
+  it("asks about the coming weekday, not one weeks away, when the bare number's date is another day", () => {
+    expect(readWhen("el jueves 10", "es", "2027-12-12").conflict).toEqual({
+      byWeekday: "2027-12-16",
+      byDay: "2028-01-10",
+    })
+  })
+
+  it("reads a bare number that falls on the weekday within three weeks as its day", () => {
+    const when = readWhen("friday 24 at 10", "en", "2027-12-07")
+    expect({ date: when.date, time: when.time, conflict: when.conflict }).toEqual({
+      date: "2027-12-24",
+      time: "10:00",
+      conflict: undefined,
+    })
+  })
+})
+
+describe("times as people type them", () => {
+  it.each([
+    ["could I come at half 2?", "en", "14:30"],
+    ["half ten on friday", "en", "10:30"],
+    ["half past two", "en", "14:30"],
+    ["um halb drei", "de", "14:30"],
+    ["queria marcar as 11", "pt", "11:00"],
+    ["sexta as 3 da tarde", "pt", "15:00"],
+    ["amanha pelas 10", "pt", "10:00"],
+    ["ás 9h", "pt", "09:00"],
+  ] as Array<[string, Language, string]>)("%j (%s) is %s", (text, language, time) => {
+    expect(readWhen(text, language, TODAY).time).toBe(time)
+  })
+
+  it("leaves an article before a word alone: 'as unhas' is no time", () => {
+    expect(readWhen("quero fazer as unhas", "pt", TODAY).time).toBeUndefined()
+  })
+})

@@ -12,8 +12,8 @@ import { inAWhileIn, nextWeekIn, type PartOfDay, partOfDayIn, weekdayInWeek } fr
  *   are both kept, so the dialogue asks instead of picking one;
  * - a day of the month alone ("the 5th", "el 3", "am 3.", "le 3", "dia 3") is this month's, or
  *   next month's once it has passed;
- * - "the day after tomorrow", "in two days", "half past two", "halb drei", "y media", "et demie",
- *   "e meia", "14h30", "noon" in each language;
+ * - "the day after tomorrow", "in two days", "half past two", British "half two", "halb drei",
+ *   "y media", "et demie", "e meia", "14h30", "noon" in each language;
  * - an hour from 1 to 7 with no am/pm is an afternoon hour (nobody books 2 in the morning).
  * Times are `HH:MM` on the wall clock, dates `YYYY-MM-DD`.
  */
@@ -183,14 +183,29 @@ const DAY_OF_MONTH: PerLanguage<string> = {
   pt: "(?:(?:no\\s+)?dia\\s+)(\\d{1,2})(?!\\s*(?:de\\s+\\p{L}|[:h/]|\\d))",
 }
 
+/**
+ * What makes a number written right after a weekday its hour, in any of the five languages: minutes
+ * ("10:30", "10.30", "10h30"), am/pm, an hour word ("10 Uhr", "10 horas", "10 hrs", "10 heures",
+ * "10 o'clock") or a part of the day ("10 de la mañana", "10 da manhã", "10 du matin").
+ */
+const HOUR_MARK =
+  "[:.,h]\\d|\\s*(?:a\\.?\\s?m\\.?|p\\.?\\s?m\\.?|h|hs|hrs?|horas?|uhr|heures?|o'?clock)(?![\\p{L}])|\\s+(?:e|y|et)\\s+(?:meia|media|demie|cuarto|quart)(?![\\p{L}])|\\s+(?:de\\s+la|da|de|du|in\\s+the)\\s+(?:ma[nñ]ana|tarde|noche|manh[aã]|noite|matin|soir|apr[eè]s-midi|morning|afternoon|evening)(?![\\p{L}])"
+
 /** A weekday directly followed by a day number: "jueves 3", "Donnerstag, den 3.", "jeudi 3", "quinta dia 3". */
 const WEEKDAY_THEN_DAY: PerLanguage<string> = {
-  en: ",?\\s+(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:]|\\s*(?:am|pm|a\\.m|p\\.m|o'clock))",
-  es: ",?\\s+(?:el\\s+)?(?:d[ií]a\\s+)?(\\d{1,2})(?![\\d:h]|\\s*(?:de\\s+\\p{L}))",
+  en: `,?\\s+(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?(?!\\d|${HOUR_MARK})`,
+  es: `,?\\s+(?:el\\s+)?(?:d[ií]a\\s+)?(\\d{1,2})(?!\\d|${HOUR_MARK}|\\s*(?:de\\s+\\p{L}))`,
   de: ",?\\s+(?:den\\s+|der\\s+)?(\\d{1,2})\\.(?!\\d)",
-  fr: ",?\\s+(?:le\\s+)?(\\d{1,2})(?:er)?(?![\\d:h]|\\s*h)",
-  pt: ",?\\s+(?:,\\s*)?(?:dia\\s+)?(\\d{1,2})(?![\\d:h]|\\s*h|\\s*de\\s+\\p{L})",
+  fr: `,?\\s+(?:le\\s+)?(\\d{1,2})(?:er)?(?!\\d|${HOUR_MARK})`,
+  pt: `,?\\s+(?:,\\s*)?(?:dia\\s+)?(\\d{1,2})(?!\\d|${HOUR_MARK}|\\s*de\\s+\\p{L})`,
 }
+
+/**
+ * How far past the weekday's next date a bare number after it may fall and still be read as its day
+ * ("Friday 24" on the 7th, three weeks on): "el lunes 10" when the 10th that is a Monday is a month away is asked
+ * about, never taken as that date.
+ */
+const BARE_DAY_REACH_DAYS = 20
 
 const NOON: PerLanguage<string> = {
   en: "noon|midday|12\\s*noon",
@@ -238,6 +253,8 @@ const CLOCK_PHRASES: PerLanguage<
 > = {
   en: [
     [(h) => `half\\s+past\\s+${h}`, (hour) => [hour, 30]],
+    // British "half two", "half 10": half past ("half a day" is no time).
+    [(h) => `half\\s+(?!a${E})${h}`, (hour) => [hour, 30]],
     [(h) => `(?:a\\s+)?quarter\\s+past\\s+${h}`, (hour) => [hour, 15]],
     [(h) => `(?:a\\s+)?quarter\\s+to\\s+${h}`, (hour) => [hour - 1, 45]],
     [(h) => `${h}\\s+thirty`, (hour) => [hour, 30]],
@@ -267,8 +284,12 @@ const CLOCK_PHRASES: PerLanguage<
   ],
 }
 
-/** "14h30", "15h", "10 Uhr", "10:30 Uhr". */
-const H_CLOCK = /(?<![\p{L}\p{N}:])(\d{1,2})\s?(?:h|uhr)(?:\s?(\d{2}))?(?![\p{L}\p{N}])/u
+/**
+ * "14h30", "15h", "10 Uhr", "10:30 Uhr", "10 hrs", and "a las 10 horas" / "às 10 horas" (after "at":
+ * chrono reads "10 horas" as ten hours from now, and a bare "10 horas" may be a duration).
+ */
+const H_CLOCK =
+  /(?<![\p{L}\p{N}:])(\d{1,2})\s?(?:h|uhr|hrs?|hs|(?<=(?:las|[àa]s|pelas)\s+\d{1,2}\s?)horas)(?:\s?(\d{2}))?(?![\p{L}\p{N}])/u
 const AFTERNOON: PerLanguage<RegExp> = {
   en: /(?<![\p{L}])(?:pm|p\.m\.|in the afternoon|in the evening)(?![\p{L}])/u,
   es: /(?<![\p{L}])(?:de la tarde|de la noche|por la tarde)(?![\p{L}])/u,
@@ -302,6 +323,24 @@ const NOT_A_DAY: PerLanguage<RegExp | undefined> = {
   de: /(?<![\p{L}])(?:guten|am|jeden)\s+morgen(?![\p{L}])/gu,
   fr: undefined,
   pt: /(?<![\p{L}])(?:segunda|2\.?\s?[ªa])\s+via(?![\p{L}])/gu,
+}
+
+/**
+ * Words people type without their accent (or with the wrong one) that chrono reads only with it, as
+ * `[written, meant]`, each of the same length so spans keep their place: Portuguese "as 11" and
+ * "ás 11" for "às 11" ("as" before a number is the hour's article; "as unhas" stays), "pelas 11"
+ * (around 11). Weekdays, "amanha", "sabado", "miercoles", "apres-midi" are read without accents
+ * already.
+ */
+const UNACCENTED: PerLanguage<ReadonlyArray<readonly [RegExp, string]>> = {
+  en: [],
+  es: [],
+  de: [],
+  fr: [],
+  pt: [
+    [/(?<![\p{L}])(?:as|ás)(?=\s+\d)/gu, "às"],
+    [/(?<![\p{L}])pelas(?=\s+\d)/gu, "   às"],
+  ],
 }
 
 /** German writes a weekday and its part of the day as one word: "Dienstagnachmittag", "Montagmorgen". */
@@ -385,6 +424,7 @@ export const readWhen = (
     // The part of the day stays for the hour ("Dienstagnachmittag um 3" is 15:00), not as a "morgen".
     rest = rest.replace(WEEKDAY_PART_OF_DAY, (_, day: string, part: string) => `${day} ${part}`)
   }
+  for (const [written, meant] of UNACCENTED[language]) rest = rest.replace(written, meant)
   const lowered = rest
   const notADay = NOT_A_DAY[language]
   if (notADay !== undefined) rest = rest.replace(notADay, (phrase) => " ".repeat(phrase.length))
@@ -405,6 +445,8 @@ export const readWhen = (
   let weekday: number | undefined
   let dayNamed: string | undefined
   let weekdayOnly = false
+  /** The day was a bare number right after the weekday ("el lunes 10"), which may have been an hour. */
+  let bareDay = false
   let hourShifted = false
   /** An hour as the visitor meant it (see `businessHour`), noting when it was moved to the afternoon. */
   const hourOf = (hour: number): number => {
@@ -416,9 +458,11 @@ export const readWhen = (
   const weekdayMatch = wantedWeekday(language, rest)
   if (weekdayMatch?.[1] !== undefined) {
     weekday = weekdayIndex(language, weekdayMatch[1])
-    const after = re(`^${WEEKDAY_THEN_DAY[language]}`).exec(rest.slice(weekdayMatch.index + weekdayMatch[0].length))
+    // Read in the text before the morning was blanked: "lunes 10 de la mañana" is 10 o'clock.
+    const after = re(`^${WEEKDAY_THEN_DAY[language]}`).exec(lowered.slice(weekdayMatch.index + weekdayMatch[0].length))
     if (after?.[1] !== undefined) {
       dayNamed = dayOfMonthFrom(today, Number(after[1]))
+      bareDay = /^[,\s]*\d{1,2}$/u.test(after[0])
       rest = blank(rest, weekdayMatch.index, weekdayMatch[0].length + after[0].length)
     }
   }
@@ -566,7 +610,11 @@ export const readWhen = (
   let conflict: NamedWhen["conflict"]
   if (dayNamed !== undefined) {
     weekdayOnly = false
-    if (weekday !== undefined && weekdayOf(dayNamed) !== weekday) {
+    const next = weekday === undefined ? undefined : nextWeekday(today, weekday)
+    if (bareDay && next !== undefined && dayNamed > addDays(next, BARE_DAY_REACH_DAYS)) {
+      // "el lunes 10" with the 10th weeks away: the coming Monday or that date, asked (§8).
+      conflict = { byWeekday: next, byDay: dayNamed }
+    } else if (weekday !== undefined && weekdayOf(dayNamed) !== weekday) {
       conflict = { byWeekday: nearestWeekday(dayNamed, weekday), byDay: dayNamed }
     }
     date = dayNamed

@@ -56,6 +56,8 @@ export interface Catalog {
   slotTaken(day: string, time: string, times: string): string
   noOpenDay(service: string): string
   whichTime(day: string): string
+  /** A weekday and a bare number after it whose date is weeks away ("el lunes 10"): which of two days. */
+  whichDate(first: string, second: string): string
   weekdayMismatch(named: string, byWeekday: string, byDay: string): string
 
   askName(service: string, day: string, time: string): string

@@ -50,6 +50,7 @@ export const de: Catalog = {
   noOpenDay: (service) =>
     `Leider gibt es in den nächsten zwei Wochen keine freien Zeiten für ${service}. Sollen wir Sie zurückrufen? Hinterlassen Sie einfach Ihre Nummer.`,
   whichTime: (day) => `Um wie viel Uhr am ${day}?`,
+  whichDate: (first, second) => `Nur zur Sicherheit: Meinen Sie ${first} oder ${second}?`,
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Nur zur Sicherheit: Meinen Sie ${byWeekday} oder ${byDay}? (Das Datum ist kein ${named}.)`,
 

@@ -48,6 +48,7 @@ export const en: Catalog = {
   noOpenDay: (service) =>
     `Sorry, there are no free times for ${service} in the next two weeks. Shall someone from the team call you? Just leave your number.`,
   whichTime: (day) => `What time would you like on ${day}?`,
+  whichDate: (first, second) => `Just to check: did you mean ${first} or ${second}?`,
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Just to check: did you mean ${byWeekday} or ${byDay}? (The date you gave isn't a ${named}.)`,
 

@@ -49,6 +49,7 @@ export const es: Catalog = {
   noOpenDay: (service) =>
     `Lo siento, no hay horas libres para ${service} en las próximas dos semanas. ¿Quieres que alguien del equipo te llame? Déjanos tu número.`,
   whichTime: (day) => `¿A qué hora te viene bien el ${day}?`,
+  whichDate: (first, second) => `Para asegurarme: ¿te refieres al ${first} o al ${second}?`,
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Para asegurarme: ¿te refieres al ${byWeekday} o al ${byDay}? (La fecha que indicas no cae en ${named}.)`,
 

@@ -50,6 +50,7 @@ export const fr: Catalog = {
   noOpenDay: (service) =>
     `Désolé, il n'y a pas de créneau libre pour ${service} dans les deux prochaines semaines. Voulez-vous qu'un membre de l'équipe vous rappelle ? Laissez-nous votre numéro.`,
   whichTime: (day) => `À quelle heure le ${day} ?`,
+  whichDate: (first, second) => `Pour être sûr : vous voulez dire le ${first} ou le ${second} ?`,
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Pour être sûr : vous voulez dire le ${byWeekday} ou le ${byDay} ? (La date indiquée n'est pas un ${named}.)`,
 

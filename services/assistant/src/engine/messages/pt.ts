@@ -51,6 +51,7 @@ export const pt: Catalog = {
   noOpenDay: (service) =>
     `Desculpe, não há horários livres para ${service} nas próximas duas semanas. Quer que alguém da equipe ligue para você? É só deixar seu número.`,
   whichTime: (day) => `Que horas ${on(day)}?`,
+  whichDate: (first, second) => `Só para confirmar: você quer dizer ${first} ou ${second}?`,
   weekdayMismatch: (named, byWeekday, byDay) =>
     `Só para confirmar: você quer dizer ${byWeekday} ou ${byDay}? (A data informada não cai numa ${named}.)`,
 
