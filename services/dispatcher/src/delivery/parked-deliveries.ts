@@ -92,14 +92,16 @@ export class ParkedDeliveries {
    * (third attempts, then second, each by due time; first attempts by due time), skipping rows
    * another process holds. Everything parked is due already (a delivery is parked only when it
    * could have started), so `due_at` orders and never holds back: no clock of another process or
-   * of the database decides when a row may go.
+   * of the database decides when a row may go. The pick is `materialized`: run once, it locks at
+   * most `limit` rows; inlined, a nested-loop plan could run it again per joined row, each run
+   * skipping the rows just claimed and taking the next ones (as a campaign's claim once did).
    */
   async claim(webhookId: string, attemptClass: AttemptClass, limit: number): Promise<Array<DeliveryRecord>> {
     const sql = this.#sql
     const table = sql(this.#schema)
     const [low, high] = attemptsOf(attemptClass)
     const rows = await sql<Array<{ record: string }>>`
-      with chosen as (
+      with chosen as materialized (
         select delivery_id, attempt from ${table}.parked_deliveries
         where webhook_id = ${webhookId} and attempt between ${low} and ${high}
           and (claimed_until is null or claimed_until < now())

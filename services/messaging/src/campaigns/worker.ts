@@ -3,6 +3,7 @@ import type { OrgId } from "@parley/contracts"
 import { Database, withTransaction } from "@parley/db"
 import { newId } from "@parley/platform"
 import { Effect, Option, Schedule } from "effect"
+import type postgres from "postgres"
 import { campaignCompleted } from "../bus/events.ts"
 import { findChannel, type StoredChannel } from "../channels/repository.ts"
 import type { ProviderOutcome } from "../cloud/graph-client.ts"
@@ -49,7 +50,7 @@ interface RunningCampaign {
   template_language: string
 }
 
-interface ClaimedRecipient {
+export interface ClaimedRecipient {
   seq: number
   phone: string
   variables: ReadonlyArray<string> | null
@@ -62,6 +63,38 @@ interface Throttled {
   readonly _tag: "Throttled"
   readonly detail: string
 }
+
+/**
+ * Claims up to `limit` pending recipients of a campaign for `token` (`pending → claimed`), with
+ * whether each has opted out since the campaign was created. The rows are picked and locked once, in
+ * a materialized common table expression: as `seq in (select … limit n for update skip locked)` the
+ * planner could run the subquery again for each row it joined (a nested-loop semi-join, as a generic
+ * plan chose), each run skipping the rows the statement had just claimed and locking the next n — one
+ * claim took a whole 600-recipient campaign, and a customer's STOP arriving while it ran was read
+ * long before their send, which then went out (a tester's walk; docs/contract.md §9).
+ */
+export const claimRecipients = (
+  sql: postgres.Sql | postgres.TransactionSql,
+  campaign: { readonly id: string; readonly org_id: string },
+  limit: number,
+  token: string,
+) =>
+  sql<Array<ClaimedRecipient>>`
+    with picked as materialized (
+      select seq from messaging.campaign_recipients
+      where campaign_id = ${campaign.id} and state = 'pending' and (retry_at is null or retry_at <= now())
+      order by seq limit ${limit}
+      for update skip locked),
+    claimed as (
+      update messaging.campaign_recipients r
+      set state = 'claimed', claimed_at = now(), claim_token = ${token}
+      from picked
+      where r.campaign_id = ${campaign.id} and r.seq = picked.seq
+      returning r.seq, r.phone, r.variables, r.throttled)
+    select c.seq, c.phone, c.variables, c.throttled,
+           exists (select 1 from messaging.opt_outs o where o.org_id = ${campaign.org_id} and o.phone = c.phone)
+             as opted_out
+    from claimed c`
 
 /** The sending number a channel's sends are paced by. */
 const numberOf = (channel: StoredChannel): string => channel.phone_number_id ?? channel.id
@@ -194,21 +227,7 @@ export const runCampaignWorker = (options: CampaignWorkerOptions) =>
       })
 
     const claim = (campaign: RunningCampaign) =>
-      Effect.promise(
-        () => sql<Array<ClaimedRecipient>>`
-          with claimed as (
-            update messaging.campaign_recipients set state = 'claimed', claimed_at = now(), claim_token = ${token}
-            where campaign_id = ${campaign.id} and seq in (
-              select seq from messaging.campaign_recipients
-              where campaign_id = ${campaign.id} and state = 'pending' and (retry_at is null or retry_at <= now())
-              order by seq limit ${concurrency}
-              for update skip locked)
-            returning seq, phone, variables, throttled)
-          select c.seq, c.phone, c.variables, c.throttled,
-                 exists (select 1 from messaging.opt_outs o where o.org_id = ${campaign.org_id} and o.phone = c.phone)
-                   as opted_out
-          from claimed c`,
-      )
+      Effect.promise(() => claimRecipients(sql, campaign, concurrency, token))
 
     /** No channel to send through: each claimed recipient is refused without a provider call. */
     const failAll = (campaign: RunningCampaign, batch: ReadonlyArray<ClaimedRecipient>, detail: string) =>
