@@ -35,12 +35,13 @@ const STOP_WORDS: ReadonlyMap<string, Language> = new Map([
   ["parar", "pt"],
 ])
 
+/** What the opt-out stops is marketing (§9): replies and UTILITY templates still go, so the text says so. */
 const STOPPED: Record<Language, string> = {
-  en: "You have been unsubscribed and will receive no more messages from us. Reply START to subscribe again.",
-  fr: "Vous êtes désabonné(e) et ne recevrez plus de messages de notre part. Répondez START pour vous réabonner.",
-  es: "Se ha dado de baja y no recibirá más mensajes nuestros. Responda START para volver a suscribirse.",
-  de: "Sie wurden abgemeldet und erhalten keine Nachrichten mehr von uns. Antworten Sie START, um sich wieder anzumelden.",
-  pt: "A sua inscrição foi cancelada e não receberá mais mensagens nossas. Responda START para se inscrever novamente.",
+  en: "You have been unsubscribed and will receive no more marketing messages from us. Reply START to subscribe again.",
+  fr: "Vous êtes désabonné(e) et ne recevrez plus de messages promotionnels de notre part. Répondez START pour vous réabonner.",
+  es: "Se ha dado de baja y no recibirá más mensajes promocionales nuestros. Responda START para volver a suscribirse.",
+  de: "Sie wurden abgemeldet und erhalten keine Werbenachrichten mehr von uns. Antworten Sie START, um sich wieder anzumelden.",
+  pt: "A sua inscrição foi cancelada e não receberá mais mensagens promocionais nossas. Responda START para se inscrever novamente.",
 }
 const STARTED = "You are subscribed again. Reply STOP to unsubscribe."
 

@@ -32,7 +32,7 @@ export const de: Catalog = {
   phoneCorrected: (phone) => `Alles klar, ich habe Ihre Nummer auf ${phone} geändert.`,
   callWithdrawn: (name) => `Kein Problem${to(name)}, wir rufen Sie nicht an. Kann ich sonst noch helfen?`,
   howToStopMessages: () =>
-    `Um keine Nachrichten mehr von uns zu bekommen, antworten Sie nur mit dem Wort ABMELDEN (oder STOP).`,
+    `Um keine Werbenachrichten mehr von uns zu bekommen, antworten Sie nur mit dem Wort ABMELDEN (oder STOP).`,
   notContacted: () => `Verstanden — wir melden uns nur, wenn Sie uns darum bitten.`,
 
   offerTimes: (service, day, times) => `Freie Zeiten für ${service} am ${day}: ${times}. Welche Uhrzeit passt Ihnen?`,

@@ -30,7 +30,7 @@ export const en: Catalog = {
   nameNotedWhichTime: (name, day) => `Thanks, ${name}. Which time would you like on ${day}?`,
   phoneCorrected: (phone) => `Got it, I've changed your number to ${phone}.`,
   callWithdrawn: (name) => `No problem${to(name)}, we won't call you. Is there anything else I can help with?`,
-  howToStopMessages: () => `To stop our messages, reply with just the word STOP.`,
+  howToStopMessages: () => `To stop our marketing messages, reply with just the word STOP.`,
   notContacted: () => `Understood — we won't contact you unless you ask us to.`,
 
   offerTimes: (service, day, times) => `Free times for ${service} on ${day}: ${times}. Which time would you like?`,
