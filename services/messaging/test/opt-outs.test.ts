@@ -132,6 +132,12 @@ describe("stop words", () => {
     expect(textsTo("14155550201")[1]).toContain("subscribed again")
     expect((await optOuts()).data.map((o) => o.phone)).not.toContain("14155550201")
   })
+
+  it("answers START from a number that never opted out, which the assistant does not see either", async () => {
+    await customerWrites(app, PHONE_ID, "14155550230", "START")
+    await eventually(() => expect(textsTo("14155550230")).toEqual(["You are subscribed. Reply STOP to unsubscribe."]))
+    expect((await optOuts()).data.map((o) => o.phone)).not.toContain("14155550230")
+  })
 })
 
 describe("sending to a number that opted out", () => {

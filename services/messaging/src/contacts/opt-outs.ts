@@ -44,6 +44,8 @@ const STOPPED: Record<Language, string> = {
   pt: "A sua inscrição foi cancelada e não receberá mais mensagens promocionais nossas. Responda START para se inscrever novamente.",
 }
 const STARTED = "You are subscribed again. Reply STOP to unsubscribe."
+/** START from a number that had not opted out: answered all the same, never left without a reply. */
+const ALREADY_SUBSCRIBED = "You are subscribed. Reply STOP to unsubscribe."
 
 export type OptOutKeyword = { readonly action: "stop"; readonly language: Language } | { readonly action: "start" }
 
@@ -82,7 +84,8 @@ export const applyOptOutKeyword = (
             on conflict (org_id, phone) do nothing returning 1`
         : tx`delete from messaging.opt_outs where org_id = ${message.orgId} and phone = ${message.phone} returning 1`,
     )
-    if (changed.length === 0) return []
+    // A second STOP is not answered again (§9: once); a START that changed nothing still gets an answer.
+    if (changed.length === 0 && keyword.action === "stop") return []
     const confirmation: OutgoingRecord = {
       topic: Topics.channelOutbound,
       key: message.orgId,
@@ -90,7 +93,7 @@ export const applyOptOutKeyword = (
         orgId: message.orgId,
         channel: message.channel,
         to: message.phone,
-        text: keyword.action === "stop" ? STOPPED[keyword.language] : STARTED,
+        text: keyword.action === "stop" ? STOPPED[keyword.language] : changed.length > 0 ? STARTED : ALREADY_SUBSCRIBED,
         inReplyTo: message.messageId,
       }),
     }
