@@ -106,7 +106,7 @@ describe("the console's customer screens", () => {
     // The template has {{1}}: each line needs its value after the number.
     await start.getByLabel("Recipients").fill("(415) 555-0111")
     await start.getByRole("button", { name: "Review campaign" }).click()
-    await visible(start.getByText("(415) 555-0111 needs 1 value after the number ({{1}}…{{1}})."))
+    await visible(start.getByText("(415) 555-0111 needs a value for {{1}} after the number."))
     await start.getByLabel("Recipients").fill("(415) 555-0111, A-1\nnot a number, X\n+1 415 555 0111, A-1 again")
     await start.getByLabel("Or a CSV file").setInputFiles({
       name: "no-phone.csv",

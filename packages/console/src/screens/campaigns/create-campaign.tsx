@@ -142,7 +142,7 @@ export const CreateCampaign = ({ onStarted }: { onStarted: (id: string) => void 
           : recipients.length > 100_000
             ? "At most 100,000 recipients."
             : missing >= 0
-              ? `${recipients[missing]?.phone} needs ${variables} value${variables === 1 ? "" : "s"} after the number ({{1}}…{{${variables}}}).`
+              ? `${recipients[missing]?.phone} needs ${variables === 1 ? "a value for {{1}}" : `${variables} values, for {{1}}…{{${variables}}}`} after the number.`
               : undefined,
     }
     setErrors(found)
