@@ -84,7 +84,7 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
 
     it("counts attempts by number and outcome, their durations and the deliveries that failed for good on /metrics", async () => {
       /** A series' value in the exposition, 0 when it has none yet. */
-      const valueOf = async (series: RegExp) => Number(series.exec((await metrics.expose()).body)?.[1] ?? 0)
+      const seriesValue = async (series: RegExp) => Number(series.exec((await metrics.expose()).body)?.[1] ?? 0)
       const series = {
         firstFailed: /parley_dispatcher_attempts_total\{attempt="1",outcome="failed"[^}]*\} (\d+)/,
         secondFailed: /parley_dispatcher_attempts_total\{attempt="2",outcome="failed"[^}]*\} (\d+)/,
@@ -94,7 +94,7 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
         timed: /parley_dispatcher_attempt_duration_seconds_count\{[^}]*outcome="failed"[^}]*\} (\d+)/,
       }
       const before = Object.fromEntries(
-        await Promise.all(Object.entries(series).map(async ([name, pattern]) => [name, await valueOf(pattern)])),
+        await Promise.all(Object.entries(series).map(async ([name, pattern]) => [name, await seriesValue(pattern)])),
       )
       const org = newOrg()
       const failing = makeWebhook(org, `${receiver.url}/always-503-counted`)
@@ -105,7 +105,7 @@ describe.each(["single-node", "kafka"] as const)("on the %s bus", (kind) => {
       await eventually(() => expect(harness.attempts.filter((a) => a.orgId === org)).toHaveLength(5), {
         timeoutMs: 10_000,
       })
-      const delta = async (name: keyof typeof series) => (await valueOf(series[name])) - (before[name] as number)
+      const delta = async (name: keyof typeof series) => (await seriesValue(series[name])) - (before[name] as number)
       expect(await delta("firstFailed")).toBe(2)
       expect(await delta("secondFailed")).toBe(1)
       expect(await delta("secondSucceeded")).toBe(1)

@@ -31,7 +31,8 @@ export const es: Catalog = {
   nameNotedWhichTime: (name, day) => `Gracias, ${name}. ¿A qué hora te viene bien el ${day}?`,
   phoneCorrected: (phone) => `Entendido, he cambiado tu número al ${phone}.`,
   callWithdrawn: (name) => `Sin problema${to(name)}, no te llamaremos. ¿Te ayudo con algo más?`,
-  howToStopMessages: () => `Para dejar de recibir nuestros mensajes promocionales, responde solo con la palabra BAJA (o STOP).`,
+  howToStopMessages: () =>
+    `Para dejar de recibir nuestros mensajes promocionales, responde solo con la palabra BAJA (o STOP).`,
   notContacted: () => `Entendido: no te contactaremos a menos que nos lo pidas.`,
 
   offerTimes: (service, day, times) => `Horas libres para ${service} el ${day}: ${times}. ¿Cuál prefieres?`,

@@ -32,7 +32,8 @@ export const fr: Catalog = {
   phoneCorrected: (phone) => `C'est noté, j'ai remplacé votre numéro par le ${phone}.`,
   callWithdrawn: (name) =>
     `Pas de souci${to(name)}, nous ne vous appellerons pas. Puis-je vous aider pour autre chose ?`,
-  howToStopMessages: () => `Pour ne plus recevoir nos messages promotionnels, répondez simplement par le mot ARRET (ou STOP).`,
+  howToStopMessages: () =>
+    `Pour ne plus recevoir nos messages promotionnels, répondez simplement par le mot ARRET (ou STOP).`,
   notContacted: () => `C'est noté : nous ne vous contacterons pas, sauf si vous nous le demandez.`,
 
   offerTimes: (service, day, times) => `Créneaux libres pour ${service} le ${day} : ${times}. Lequel vous convient ?`,

@@ -33,7 +33,8 @@ export const pt: Catalog = {
   nameNotedWhichTime: (name, day) => `Obrigado, ${name}. Que horário prefere ${on(day)}?`,
   phoneCorrected: (phone) => `Entendido, troquei seu número para ${phone}.`,
   callWithdrawn: (name) => `Sem problema${to(name)}, não vamos ligar. Posso ajudar com mais alguma coisa?`,
-  howToStopMessages: () => `Para não receber mais mensagens promocionais nossas, responda só com a palavra PARAR (ou STOP).`,
+  howToStopMessages: () =>
+    `Para não receber mais mensagens promocionais nossas, responda só com a palavra PARAR (ou STOP).`,
   notContacted: () => `Entendido: não vamos entrar em contato, a não ser que você peça.`,
 
   offerTimes: (service, day, times) => `Horários livres para ${service} ${on(day)}: ${times}. Qual você prefere?`,
