@@ -188,30 +188,23 @@ const questionsAndRequest = (
       }
 }
 
-const questionBeside = (
-  text: string,
-  state: ConversationState,
-  context: EngineContext,
-  reading: Reading,
-): MessageFacts | undefined => {
-  const parts = questionsAndRequest(text, reading.written, context)
-  return parts === undefined ? undefined : read(parts.asking, state, context, { ...reading, whole: false })
-}
+/** A message's question and request apart (`questionsAndRequest`), read once per message when first asked. */
+type Parts = () => ReturnType<typeof questionsAndRequest>
 
 /**
  * The day a booking request names beside a question about another ("Are you open on Saturday? I'd
  * like to book Monday at 10"): the request's, never the question's; undefined when it names none
  * (then the question's day is the one meant: "Are you open on Saturday? I'd like to book a haircut").
  */
-const requestedWhen = (text: string, context: EngineContext, written: Language): NamedWhen | undefined => {
-  const parts = questionsAndRequest(text, written, context)
-  if (parts === undefined) return undefined
-  const span = findPhones(parts.rest, context.settings.country)[0]
-  const when = readWhen(parts.rest, written, context.today, span === undefined ? [] : [span], context.nowTime)
+const requestedWhen = (parts: Parts, context: EngineContext, written: Language): NamedWhen | undefined => {
+  const split = parts()
+  if (split === undefined) return undefined
+  const span = findPhones(split.rest, context.settings.country)[0]
+  const when = readWhen(split.rest, written, context.today, span === undefined ? [] : [span], context.nowTime)
   const intents = withWouldNeed(
-    detectIntents(parts.rest, written),
+    detectIntents(split.rest, written),
     when,
-    serviceIn(parts.rest, context.settings.services),
+    serviceIn(split.rest, context.settings.services),
   )
   return when.date === undefined || !intents.booking ? undefined : when
 }
@@ -225,8 +218,14 @@ const read = (text: string, state: ConversationState, context: EngineContext, re
   const phone = context.customerPhone === undefined ? span : undefined
   let faq: { value: Answer | undefined } | undefined
   let beside: { value: MessageFacts | undefined } | undefined
+  // Split once: the day a request names and the question beside it both read the same parts.
+  let split: { value: ReturnType<typeof questionsAndRequest> } | undefined
+  const parts: Parts = () => {
+    split ??= { value: reading.whole ? questionsAndRequest(text, written, context) : undefined }
+    return split.value
+  }
   const named = readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime)
-  const when = reading.whole && named.date !== undefined ? (requestedWhen(text, context, written) ?? named) : named
+  const when = reading.whole && named.date !== undefined ? (requestedWhen(parts, context, written) ?? named) : named
   const service = serviceIn(text, context.settings.services)
   const intents = withWouldNeed(detectIntents(text, written), when, service)
   return {
@@ -255,7 +254,10 @@ const read = (text: string, state: ConversationState, context: EngineContext, re
       return faq.value
     },
     questionBeside: () => {
-      beside ??= { value: reading.whole ? questionBeside(text, state, context, reading) : undefined }
+      const asked = parts()
+      beside ??= {
+        value: asked === undefined ? undefined : read(asked.asking, state, context, { ...reading, whole: false }),
+      }
       return beside.value
     },
   }
