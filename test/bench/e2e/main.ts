@@ -130,7 +130,8 @@ const parleyRound = async (tree?: string): Promise<Round["parley"]> => {
     dataDir,
     port: await freePort(),
     metricsPort: await freePort(),
-    execArgv: PARLEY_EXEC_ARGV,
+    execArgv:
+      tree === undefined ? PARLEY_EXEC_ARGV : nodeOptionsOf("standalone", process.env.BENCH_PARLEY_EXEC_ARGV, tree),
     ...(tree === undefined ? {} : { root: tree }),
     env: {
       PARLEY_CLOUD_APP_SECRET: APP_SECRET,
