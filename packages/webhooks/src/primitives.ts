@@ -10,7 +10,12 @@ const ISO_MS_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 /** ISO 8601 UTC with milliseconds, e.g. `2026-11-22T09:30:00.000Z`, naming a real instant. */
 export const IsoTimestamp = Schema.String.check(
   Schema.makeFilter(
-    (s: string) => ISO_MS_UTC.test(s) && !Number.isNaN(Date.parse(s)) && new Date(s).toISOString() === s,
+    // Parsed once (every payload decodes several of these): a rolled-over date fails the round trip.
+    (s: string) => {
+      if (!ISO_MS_UTC.test(s)) return false
+      const time = Date.parse(s)
+      return !Number.isNaN(time) && new Date(time).toISOString() === s
+    },
     { expected: "an ISO 8601 UTC timestamp with milliseconds (2026-11-22T09:30:00.000Z)" },
   ),
 ).annotate({ identifier: "IsoTimestamp" })
