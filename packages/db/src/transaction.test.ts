@@ -136,7 +136,9 @@ describe("withTransaction", () => {
     let ran = 0
     const failed = await run(
       withTransaction((tx) =>
-        Effect.sync(() => afterCommit(tx, () => void ran++)).pipe(Effect.andThen(Effect.fail(new Refused({ why: "no" })))),
+        Effect.sync(() => afterCommit(tx, () => void ran++)).pipe(
+          Effect.andThen(Effect.fail(new Refused({ why: "no" }))),
+        ),
       ),
     )
     const lastFailed = await run(
