@@ -22,13 +22,14 @@ const lastStatements = new WeakMap<postgres.TransactionSql, Array<() => postgres
  * and fails `withTransaction` (a defect). Answers false — and registers nothing — when `tx` is not
  * a `withTransaction` transaction; the caller then runs the statement itself.
  */
-export const atCommit = (
+export const atCommit = <T extends postgres.Row[]>(
   tx: postgres.TransactionSql,
-  statement: () => postgres.PendingQuery<postgres.Row[]>,
+  statement: () => postgres.PendingQuery<T>,
 ): boolean => {
   const statements = lastStatements.get(tx)
   if (statements === undefined) return false
-  statements.push(statement)
+  // Sent and awaited only for their outcome: the rows' type does not matter here.
+  statements.push(statement as unknown as () => postgres.PendingQuery<postgres.Row[]>)
   return true
 }
 
