@@ -62,6 +62,7 @@ export const runConsumer = (input: {
       if (!options.topics.includes(topic)) return
       if (partition !== undefined) {
         const id = `${topic}#${partition}`
+        if (!workers.has(id)) return
         const last = end === undefined ? undefined : parseEnd(end)
         if (last === undefined) return workers.get(id)?.worker.wake()
         // An append of this process may have sent it and not yet offered its records: wait for that
