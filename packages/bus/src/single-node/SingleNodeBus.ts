@@ -66,7 +66,7 @@ const make = (options: SingleNodeBusOptions) =>
     const handoff = (options.handoff ?? processHandoff).forLog(yield* Effect.promise(() => logIdentity(sql)))
 
     // Consumers wake on NOTIFY, which the append sends at commit, one per partition appended to
-    // (`topic#partition`). Each bus relays its own LISTEN to its own consumers: tests run several
+    // (`topic#partition#end`). Each bus relays its own LISTEN to its own consumers: tests run several
     // buses in one process, and one shared relay would wake every consumer once per bus. When
     // LISTEN (re)connects, notifications sent while it was down are lost, so everyone wakes then.
     const listeners = new Set<(partition: string | undefined) => void>()

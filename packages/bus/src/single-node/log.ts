@@ -136,13 +136,16 @@ export const appendInTransaction = async (
   pending.set(tx, batches)
   afterCommit(tx, () => {
     // Answered before the COMMIT (answers come in order); read here, after it.
-    void appended?.then((rows) => {
-      try {
-        offerAppended(handoff, batches, rows)
-      } finally {
-        settle()
-      }
-    })
+    void appended?.then(
+      (rows) => {
+        try {
+          offerAppended(handoff, batches, rows)
+        } finally {
+          settle()
+        }
+      },
+      () => settle(),
+    )
   })
 }
 
