@@ -139,6 +139,22 @@ describe("the inbox lists and reads conversations", () => {
     expect(rest.json().nextCursor).toBeNull()
   })
 
+  it("reads a conversation of more than ten messages in order, every message once across its pages", async () => {
+    const { orgId, alice, id, sessionId } = await widgetConversation("message 1")
+    for (let n = 2; n <= 7; n++) await chat(orgId, `message ${n}`, sessionId)
+    const texts: Array<string> = []
+    let cursor: string | null = null
+    do {
+      const res = await as(alice, "GET", `/api/conversations/${id}?limit=4${cursor === null ? "" : `&cursor=${cursor}`}`)
+      expect(res.statusCode).toBe(200)
+      const page = res.json() as { messages: Array<{ role: string; text: string }>; nextCursor: string | null }
+      texts.push(...page.messages.map((m) => `${m.role}:${m.role === "customer" ? m.text : ""}`))
+      cursor = page.nextCursor
+    } while (cursor !== null)
+    // 7 customer messages, each answered: 14, oldest first (seq 10 after 9, not after 1).
+    expect(texts).toEqual(Array.from({ length: 7 }, (_, i) => [`customer:message ${i + 1}`, "assistant:"]).flat())
+  })
+
   it("lists the most recently active first, pages, and filters by channel and state", async () => {
     const orgId = newOrg()
     const alice = person(orgId)

@@ -155,11 +155,12 @@ export const readConversation = (
           author_email: string | null
         }>
       >`
-        select seq::text as seq, role, text, created_at, author_id, author_email
-        from assistant.conversation_messages
-        where conversation_id = ${row.internal_id}
-          ${afterSeq === undefined ? sql`` : sql`and seq > ${afterSeq}::bigint`}
-        order by seq
+        select m.seq::text as seq, m.role, m.text, m.created_at, m.author_id, m.author_email
+        from assistant.conversation_messages m
+        where m.conversation_id = ${row.internal_id}
+          ${afterSeq === undefined ? sql`` : sql`and m.seq > ${afterSeq}::bigint`}
+        -- The column, qualified: a bare "seq" here names the output's text, which put "10" before "9"
+        order by m.seq
         limit ${page.limit + 1}`,
     )
     const shown = messages.slice(0, page.limit)
