@@ -308,6 +308,18 @@ describe("templates in the sandbox", () => {
     expect(events.map((e) => e.data)).toEqual([
       expect.objectContaining({ status: "REJECTED", reason: "INVALID_FORMAT" }),
     ])
+    // Nor does it send what the provider would not: a rejected template, one it never had.
+    for (const name of ["promo_spring", "never_made"]) {
+      const refused = await asTenant(app, orgId, "POST", "/api/messages", {
+        to: "14155550177",
+        template: { name, language: "en_US" },
+      })
+      expect(refused.statusCode).toBe(400)
+      expect(refused.json()).toMatchObject({ code: "invalid_request" })
+      expect(refused.json().error).toContain("(code 132001)")
+    }
+    const outbox = await asTenant(app, orgId, "GET", "/api/sandbox/outbox?phone=14155550177")
+    expect(outbox.json().data).toEqual([])
   })
 })
 

@@ -15,7 +15,7 @@ export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000
  * `POST /api/messages` as the messaging network requires it (docs/contract.md §9), before anything is
  * recorded: `to` read with the organization's country (400 naming it when unreadable), a template's
  * `{{1}}`…`{{n}}` each given a value (400 naming the missing one; an unknown template is left to
- * the provider, which refuses it), no MARKETING template to a number that opted out (409; nor one
+ * the provider, which refuses it — the sandbox's too), no MARKETING template to a number that opted out (409; nor one
  * Parley does not know, whose category it cannot tell), and free-form text on the cloud channel only
  * within 24 hours of the customer's last message (409 `outside_service_window`). The bridge is a
  * number of the business's own and has no such window. UTILITY and AUTHENTICATION templates and

@@ -12,7 +12,11 @@ import type { CloudProvider } from "../cloud/provider.ts"
  * (`messaging.sandbox_outbox`, what `GET /api/sandbox/outbox` lists) and answering a provider id;
  * `reporter.ts` then reports it sent → delivered → read through the provider ingress. A number
  * ending in 0000 is refused as the provider refuses an undeliverable one: HTTP 400, error 131026,
- * no message id. It never calls anything outside this database.
+ * no message id. A template is sent only as the provider sends it: one of the organization's
+ * templates (the sandbox is where they were submitted) that is APPROVED; any other is refused with
+ * the provider's error (132001 missing or not approved, 132015 paused, 132016 disabled), so a
+ * developer does not take an unusable template for one that works. It never calls anything outside
+ * this database.
  */
 
 /** The recipients the sandbox refuses, so that failures can be tried too. */
@@ -26,6 +30,30 @@ const undeliverable = {
     code: 131026,
     error_data: { messaging_product: "whatsapp", details: "Message undeliverable (sandbox: numbers ending in 0000)" },
   },
+}
+
+/** The Graph API's refusal of a template it would not send, by the template's status (none: unknown). */
+export const templateRefusal = (status: string | undefined) => {
+  const [code, message] =
+    status === "PAUSED"
+      ? [132015, "(#132015) Template is Paused"]
+      : status === "DISABLED"
+        ? [132016, "(#132016) Template is disabled"]
+        : [132001, "(#132001) Template name does not exist in the translation"]
+  return {
+    error: {
+      message,
+      type: "OAuthException",
+      code,
+      error_data: {
+        messaging_product: "whatsapp",
+        details:
+          status === undefined
+            ? "template name (or language) does not exist (sandbox: create it first)"
+            : `template status is ${status} (sandbox: approve it on the Templates screen)`,
+      },
+    },
+  }
 }
 
 const Refusal = Schema.String
@@ -42,6 +70,12 @@ export const makeSandboxProvider =
     sendMessage: (message, clientRef) =>
       Effect.promise(async () => {
         if (isUndeliverable(message.to)) return classifyProviderAnswer(400, undeliverable, Refusal)
+        if (message.type === "template") {
+          const [known] = await sql<Array<{ status: string }>>`
+            select status from messaging.templates
+            where org_id = ${channel.org_id} and name = ${message.template.name} and language = ${message.template.language}`
+          if (known?.status !== "APPROVED") return classifyProviderAnswer(400, templateRefusal(known?.status), Refusal)
+        }
         const template =
           message.type === "template"
             ? {
