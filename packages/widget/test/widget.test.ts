@@ -6,7 +6,7 @@
  * a third origin.
  */
 import { expectAccessible, saveScreenshot } from "@parley/browser-testing"
-import type { Locator, Page } from "playwright-core"
+import type { Locator, Page, Route } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type HostPage, hostPageResponse, startHostPage } from "../demo/host-page.ts"
 import { createWidgetKey, openEveryDay } from "../demo/parley-setup.ts"
@@ -560,6 +560,49 @@ describe("when things go wrong", () => {
     await reply(v.page, 4)
     expect(await notSent.count()).toBe(0)
     expect(await notice.count()).toBe(0)
+    await done(v)
+  })
+
+  it("sends a message once when Parley had it and its answer was lost: a Retry or a reload finds it arrived", async () => {
+    const v = await visitor({ expectedConsoleErrors: [/net::ERR_/] })
+    await v.page.goto(site.origin)
+    await openPanel(v.page)
+    const notSent = conversation(v.page).locator("li.visitor.failed")
+    const notice = v.page.getByRole("alert")
+    const posted: Array<string> = []
+    v.page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().endsWith("/api/public/chat"))
+        posted.push(String((JSON.parse(request.postData() ?? "{}") as { message?: string }).message))
+    })
+    await say(v.page, "hello")
+    await reply(v.page, 1)
+    // Parley gets the message and answers it; the answer is lost on its way back.
+    const lose = async (route: Route) => {
+      await route.fetch()
+      await route.abort("connectionreset")
+    }
+    await v.context.route("**/api/public/chat", lose)
+    await say(v.page, "what are your prices?")
+    await expect.poll(() => notSent.count()).toBe(1)
+    await v.context.unroute("**/api/public/chat", lose)
+    // Retry: the transcript has it, so it is shown sent with its reply instead of going twice.
+    await notice.getByRole("button", { name: "Retry" }).click()
+    await reply(v.page, 2)
+    expect(await notSent.count()).toBe(0)
+    // Lost again, then a reload before any Retry: read back once, and nothing left to retry.
+    await v.context.route("**/api/public/chat", lose)
+    await say(v.page, "and on Sundays?")
+    await expect.poll(() => notSent.count()).toBe(1)
+    await v.context.unroute("**/api/public/chat", lose)
+    await v.page.reload()
+    await expect.poll(() => panel(v.page).isVisible()).toBe(true)
+    await reply(v.page, 3)
+    expect(await notSent.count()).toBe(0)
+    expect(await notice.count()).toBe(0)
+    const said = await conversation(v.page).locator("li.visitor").allTextContents()
+    expect(said.filter((text) => text.includes("prices"))).toHaveLength(1)
+    expect(said.filter((text) => text.includes("Sundays"))).toHaveLength(1)
+    expect(posted).toEqual(["hello", "what are your prices?", "and on Sundays?"])
     await done(v)
   })
 

@@ -5,6 +5,11 @@
  * messages after it wait, and Retry — or simply sending another message — sends them all again, in
  * order; after a reload the unsent messages come back with a Retry. Nothing the visitor typed is
  * dropped, and no failure (5xx, 429, a lost network) leaves the chat unable to send.
+ *
+ * A message whose request went out and whose answer never came back (the network dropped on the
+ * way back, or the page was reloaded meanwhile) may have reached Parley. Before such a message is
+ * sent again, and when the conversation is read back after a reload, the transcript says: found
+ * there, it is shown as sent with its reply, not sent twice (`arrivedOf`).
  */
 import { batch, signal } from "@preact/signals"
 import type { PanelHost } from "../../shared/bridge.ts"
@@ -22,6 +27,8 @@ export interface ChatItem {
   readonly text: string
   /** A visitor message: sent (Parley has it), pending (on its way or waiting its turn), failed. */
   readonly state: "sent" | "pending" | "failed"
+  /** When its last request went out (this device's clock): it may have arrived though it "failed". */
+  readonly sentAt?: number
 }
 
 let counter = 0
@@ -30,17 +37,50 @@ const localId = () => `local-${Date.now().toString(36)}-${(counter++).toString(3
 interface Unsent {
   readonly id: string
   readonly text: string
+  readonly sentAt?: number
 }
 
 const parseUnsent = (raw: string | undefined): Array<Unsent> => {
   try {
     const parsed: unknown = JSON.parse(raw ?? "[]")
     return Array.isArray(parsed)
-      ? parsed.filter((u): u is Unsent => typeof u?.id === "string" && typeof u?.text === "string")
+      ? parsed
+          .filter((u): u is Unsent => typeof u?.id === "string" && typeof u?.text === "string")
+          .map(({ id, text, sentAt }) => (typeof sentAt === "number" ? { id, text, sentAt } : { id, text }))
       : []
   } catch {
     return []
   }
+}
+
+/** How far this device's clock may run ahead of Parley's when a sent message is looked for. */
+const ClockSlackMs = 5 * 60_000
+
+type TranscriptMessage = Awaited<ReturnType<PublicApi["transcript"]>>["messages"][number]
+
+/**
+ * The failed messages that reached Parley all the same: each is the visitor's latest message of the
+ * same text in the transcript, stamped no earlier than its request went out (give or take the
+ * clocks), each transcript message standing for one of them at most.
+ */
+const arrivedOf = (items: ReadonlyArray<ChatItem>, transcript: ReadonlyArray<TranscriptMessage>): Set<string> => {
+  const arrived = new Set<string>()
+  const matched = new Set<number>()
+  for (const item of items) {
+    const since = item.sentAt
+    if (item.state !== "failed" || since === undefined) continue
+    const index = transcript.findLastIndex(
+      (m, i) =>
+        !matched.has(i) &&
+        m.role === "visitor" &&
+        m.text === item.text &&
+        Date.parse(m.createdAt) >= since - ClockSlackMs,
+    )
+    if (index === -1) continue
+    matched.add(index)
+    arrived.add(item.id)
+  }
+  return arrived
 }
 
 export type ChatState = ReturnType<typeof makeChatState>
@@ -55,7 +95,7 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
   const welcomeMemory = storedValue("sessionStorage", key, `welcome:${host.options.locale}`)
 
   const items = signal<ReadonlyArray<ChatItem>>(
-    parseUnsent(unsentMemory.read()).map((u) => ({ id: u.id, role: "visitor", text: u.text, state: "failed" })),
+    parseUnsent(unsentMemory.read()).map((u): ChatItem => ({ ...u, role: "visitor", state: "failed" })),
   )
   const replying = signal(false)
   const loadingHistory = signal(false)
@@ -77,7 +117,9 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
 
   const rememberUnsent = () => {
     const unsent = items.value.filter((item) => item.role === "visitor" && item.state !== "sent")
-    unsentMemory.write(unsent.length === 0 ? undefined : JSON.stringify(unsent.map(({ id, text }) => ({ id, text }))))
+    unsentMemory.write(
+      unsent.length === 0 ? undefined : JSON.stringify(unsent.map(({ id, text, sentAt }) => ({ id, text, sentAt }))),
+    )
   }
 
   const update = (id: string, change: Partial<ChatItem>) => {
@@ -98,6 +140,9 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
         const next = items.value.find((item) => item.state === "pending")
         if (next === undefined) return
         replying.value = true
+        // Remembered before it goes: a reload while it is on its way finds it in the transcript.
+        update(next.id, { sentAt: Date.now() })
+        rememberUnsent()
         try {
           const sessionId = sessionMemory.read()
           const response = await api.chat({ ...(sessionId === undefined ? {} : { sessionId }), message: next.text })
@@ -143,11 +188,35 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
   }
 
   const retryUnsent = () => {
-    batch(() => {
-      problem.value = undefined
+    problem.value = undefined
+    void settleArrived().then(() => {
       items.value = items.value.map((item) => (item.state === "failed" ? { ...item, state: "pending" } : item))
+      return drain()
     })
-    void drain()
+  }
+
+  /**
+   * The failed messages whose request went out: those Parley has (the transcript says) are shown as
+   * sent, with what came after them, instead of going again. Unreadable now (offline, no
+   * `chat:read`): they go again, as before.
+   */
+  const settleArrived = async (): Promise<void> => {
+    const sessionId = sessionMemory.read()
+    if (sessionId === undefined || !items.value.some((item) => item.state === "failed" && item.sentAt !== undefined))
+      return
+    let transcript: Awaited<ReturnType<PublicApi["transcript"]>>
+    try {
+      transcript = await api.transcript(sessionId)
+    } catch {
+      return
+    }
+    const arrived = arrivedOf(items.value, transcript.messages)
+    if (arrived.size === 0) return
+    batch(() => {
+      items.value = items.value.filter((item) => !arrived.has(item.id))
+      appendFresh(transcript.messages)
+    })
+    rememberUnsent()
   }
 
   if (keptUnsent)
@@ -186,11 +255,19 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
     loadingHistory.value = true
     try {
       const transcript = await api.transcript(sessionId)
-      const unsent = items.value.filter((item) => item.state !== "sent")
-      items.value = [
-        ...transcript.messages.map((m): ChatItem => ({ id: localId(), role: m.role, text: m.text, state: "sent" })),
-        ...unsent,
-      ]
+      const arrived = arrivedOf(items.value, transcript.messages)
+      const unsent = items.value.filter((item) => item.state !== "sent" && !arrived.has(item.id))
+      batch(() => {
+        items.value = [
+          ...transcript.messages.map((m): ChatItem => ({ id: localId(), role: m.role, text: m.text, state: "sent" })),
+          ...unsent,
+        ]
+        // Every message kept from before the reload had arrived: nothing is left to retry.
+        const failure = problem.value?.failure
+        if (arrived.size > 0 && !unsent.some((item) => item.state === "failed") && failure?.kind === "refused")
+          if (failure.code === "unsent") problem.value = undefined
+      })
+      if (arrived.size > 0) rememberUnsent()
     } catch (error) {
       const failure = failureOf(error)
       if (failure.kind === "refused" && failure.status === 404) {
@@ -227,9 +304,15 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
       return !(failure.kind === "refused" && (failure.code === "missing_scope" || failure.status === 404))
     }
     if (sending || sessionMemory.read() !== sessionId) return true
+    appendFresh(transcript.messages)
+    return true
+  }
+
+  /** Adds, announces and tells the page about the transcript's messages beyond those shown as sent. */
+  const appendFresh = (messages: ReadonlyArray<TranscriptMessage>) => {
     const shown = items.value.filter((item) => item.state === "sent" && item.role !== "held").length
-    const fresh = transcript.messages.slice(shown)
-    if (fresh.length === 0) return true
+    const fresh = messages.slice(shown)
+    if (fresh.length === 0) return
     batch(() => {
       items.value = [
         ...items.value,
@@ -239,7 +322,6 @@ export const makeChatState = (api: PublicApi, host: Pick<PanelHost, "emit" | "op
       if (spoken !== undefined) announcement.value = spoken.text
     })
     for (const m of fresh) if (m.role !== "visitor") host.emit("message", { role: m.role, text: m.text })
-    return true
   }
 
   /** `Parley.reset()`: Parley clears the conversation (§8); here, everything is forgotten. */
