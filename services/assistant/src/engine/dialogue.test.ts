@@ -227,6 +227,12 @@ describe("requests, numbers and questions", () => {
     expect(answer.text).toContain("not sure 555-1234 is a number we can call")
   })
 
+  it("writes the example of that question in the format of the visitor's language, not always France's", () => {
+    const spanish = { ...CONTEXT, settings: { ...CONTEXT.settings, country: "ES" } }
+    expect(turn(emptyConversation, "please call me at 555-1234").text).toContain("(e.g. +44 …)")
+    expect(turn(emptyConversation, "llámame al 555 0101 por favor", spanish).text).toContain("(p. ej. +34 …)")
+  })
+
   it("takes a corrected number", () => {
     const { state, last } = converse("call me on 415 555 0175", "sorry, wrong number, it's 415 555 0176")
     expect(state.phone).toBe("14155550176")

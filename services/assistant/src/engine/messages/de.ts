@@ -70,7 +70,7 @@ export const de: Catalog = {
   noSuchDate: (written) => `Den ${written} gibt es nicht. Welchen Tag meinten Sie?`,
   whichService: (list) => `Welche Leistung möchten Sie: ${list}?`,
   checkNumber: (written) =>
-    `Ich bin nicht sicher, ob wir ${written} anrufen können. Könnten Sie die Nummer prüfen oder mit Ländervorwahl schreiben (z. B. +33 …)?`,
+    `Ich bin nicht sicher, ob wir ${written} anrufen können. Könnten Sie die Nummer prüfen oder mit Ländervorwahl schreiben (z. B. +49 …)?`,
   moved: (service, day, time) => `Erledigt, Ihr Termin (${service}) ist jetzt am ${day} um ${time}. Bis dann!`,
 
   hours: (week) => `Unsere Öffnungszeiten: ${week}.`,

@@ -68,7 +68,7 @@ export const en: Catalog = {
   noSuchDate: (written) => `There's no ${written}: that date doesn't exist. Which day did you mean?`,
   whichService: (list) => `Which service would you like: ${list}?`,
   checkNumber: (written) =>
-    `I'm not sure ${written} is a number we can call. Could you check it, or write it with its country code (e.g. +33 …)?`,
+    `I'm not sure ${written} is a number we can call. Could you check it, or write it with its country code (e.g. +44 …)?`,
   moved: (service, day, time) => `Done, I've moved your ${service} to ${day} at ${time}. See you then!`,
 
   hours: (week) => `Our opening hours: ${week}.`,

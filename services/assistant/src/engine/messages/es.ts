@@ -70,7 +70,7 @@ export const es: Catalog = {
   noSuchDate: (written) => `No existe el ${written}: esa fecha no existe. ¿Qué día querías decir?`,
   whichService: (list) => `¿Qué servicio quieres: ${list}?`,
   checkNumber: (written) =>
-    `No estoy seguro de que ${written} sea un número al que podamos llamar. ¿Puedes revisarlo o escribirlo con el prefijo del país (p. ej. +33 …)?`,
+    `No estoy seguro de que ${written} sea un número al que podamos llamar. ¿Puedes revisarlo o escribirlo con el prefijo del país (p. ej. +34 …)?`,
   moved: (service, day, time) => `Hecho, he cambiado tu ${service} al ${day} a las ${time}. ¡Hasta entonces!`,
 
   hours: (week) => `Nuestro horario: ${week}.`,

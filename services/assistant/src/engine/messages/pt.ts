@@ -71,7 +71,7 @@ export const pt: Catalog = {
   noSuchDate: (written) => `Não existe ${written}: essa data não existe. Que dia você quis dizer?`,
   whichService: (list) => `Qual serviço você quer: ${list}?`,
   checkNumber: (written) =>
-    `Não tenho certeza de que ${written} seja um número para o qual possamos ligar. Pode conferir ou escrevê-lo com o código do país (ex.: +33 …)?`,
+    `Não tenho certeza de que ${written} seja um número para o qual possamos ligar. Pode conferir ou escrevê-lo com o código do país (ex.: +351 …)?`,
   moved: (service, day, time) => `Pronto, remarquei sua ${service} para ${day} às ${time}. Até lá!`,
 
   hours: (week) => `Nosso horário de funcionamento: ${week}.`,
