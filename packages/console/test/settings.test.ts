@@ -47,6 +47,8 @@ describe("the console's sign-in, keys and members", () => {
     await visible(banner.getByText("Demo", { exact: true }))
     await visible(banner.getByText("Administrator"))
     await visible(page.getByRole("heading", { name: "Overview", level: 1 }))
+    // A newcomer without a provider account is told where to try everything.
+    await visible(page.getByText(/or the sandbox, to try it all without a provider account/))
 
     // A reload keeps the session (the cookie), and a deep link lands on its screen.
     await page.goto(`${parley.origin}/console/members`)

@@ -19,7 +19,7 @@ const STEPS: ReadonlyArray<{ href: string; title: string; text: string; needs: R
   {
     href: "/console/channels",
     title: "Connect a phone number",
-    text: "The cloud business-messaging API or a bridge, so customers can write to you there.",
+    text: "The cloud business-messaging API or a bridge, so customers can write to you there — or the sandbox, to try it all without a provider account.",
     needs: "PUT /api/channels/cloud",
   },
   {
