@@ -5,7 +5,9 @@
  *
  * Variants, each a fresh database, bus, receiver and dispatcher process delivering the same backlog
  * (BENCH_EVENTS events to four webhooks):
- * - `before`: `services/dispatcher` as it was at BENCH_BASELINE, run against this tree's packages;
+ * - `before`: `services/dispatcher` as it was at BENCH_BASELINE, run against this tree's packages
+ *   (BENCH_BASELINE_PACKAGES=1: against the revision's own packages, for a change to the bus or the
+ *   database layer);
  * - `after`: this tree's dispatcher, every webhook with one key;
  * - `after, rotated`: this tree's dispatcher, every webhook inside a rotation's window, so each
  *   attempt is signed with both keys (two `webhook-signature` entries).
@@ -27,6 +29,7 @@ import { deliverySignature, newId } from "@parley/platform"
 import { verify } from "@parley/webhooks"
 import { envelopeBody } from "../../../services/dispatcher/src/delivery/envelope.ts"
 import { signatureHeaders, signingKeyOf } from "../../../services/dispatcher/src/signing/signing.ts"
+import { extractRevision } from "../e2e/before-tree.ts"
 import { type DispatcherProcess, dispatcherMain, startDispatcherProcess } from "./child.ts"
 import {
   type BusMode,
@@ -60,6 +63,12 @@ interface Variant {
  * it resolves today's packages (`@parley/*` by the source condition): only the dispatcher differs.
  */
 const baselineDispatcher = (revision: string): { main: string; remove(): void } => {
+  if (process.env.BENCH_BASELINE_PACKAGES === "1") {
+    // The whole revision — its packages too (the bus, the database layer), not only the dispatcher.
+    const tree = extractRevision(revision)
+    console.log(`baseline: services/dispatcher and packages at ${revision} (${tree.commit}), in ${tree.root}`)
+    return { main: join(tree.root, "services/dispatcher/src/main.ts"), remove: tree.remove }
+  }
   const dir = mkdtempSync(join(tmpdir(), "parley-bench-baseline-"))
   const archive = execFileSync("git", ["-C", repoRoot, "archive", revision, "services/dispatcher"], {
     maxBuffer: 64 * 1024 * 1024,
