@@ -8,5 +8,5 @@ export {
 export { type GroupCommit, type GroupCommitOptions, makeGroupCommit } from "./group-commit.ts"
 export { jsonb } from "./jsonb.ts"
 export { loadMigrations, type Migration, migrate, quoteIdentifier } from "./migrate.ts"
-export { afterCommit, atCommit, withTransaction } from "./transaction.ts"
+export { atCommit, withTransaction } from "./transaction.ts"
 export { Wakeup } from "./wakeup.ts"

@@ -2,7 +2,7 @@ import { Cause, Effect, Exit, Fiber, Layer, Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "./Database.ts"
 import { type FreshDatabase, freshDatabase } from "./testing.ts"
-import { afterCommit, atCommit, withTransaction } from "./transaction.ts"
+import { atCommit, withTransaction } from "./transaction.ts"
 
 class Refused extends Schema.TaggedError<Refused>()("Refused", { why: Schema.String }) {}
 
@@ -108,70 +108,6 @@ describe("withTransaction", () => {
   it("registers nothing outside withTransaction", async () => {
     await db.sql.begin(async (tx) => {
       expect(atCommit(tx, () => tx`select 1`)).toBe(false)
-    })
-  })
-
-  it("runs afterCommit callbacks once the COMMIT has succeeded, seeing what the transaction wrote", async () => {
-    const seen: Array<Array<string>> = []
-    const exit = await run(
-      withTransaction((tx) =>
-        Effect.promise(async () => {
-          await tx`insert into t (name) values ('after-1')`
-          afterCommit(tx, () => {
-            // Another connection reads it: only a committed row is there to read.
-            void db.sql<Array<{ name: string }>>`select name from t where name like 'after-%'`.then((rows) =>
-              seen.push(rows.map((r) => r.name)),
-            )
-          })
-          atCommit(tx, () => tx`insert into t (name) values ('after-2')`)
-        }),
-      ),
-    )
-    expect(exit).toEqual(Exit.succeed(undefined))
-    while (seen.length === 0) await new Promise((r) => setTimeout(r, 5))
-    expect(seen[0]?.sort()).toEqual(["after-1", "after-2"])
-  })
-
-  it("never runs afterCommit callbacks when the transaction rolls back or its COMMIT fails", async () => {
-    let ran = 0
-    const failed = await run(
-      withTransaction((tx) =>
-        Effect.sync(() => afterCommit(tx, () => void ran++)).pipe(
-          Effect.andThen(Effect.fail(new Refused({ why: "no" }))),
-        ),
-      ),
-    )
-    const lastFailed = await run(
-      withTransaction((tx) =>
-        Effect.promise(async () => {
-          await tx`insert into t (name) values ('commit-fails')`
-          afterCommit(tx, () => void ran++)
-          atCommit(tx, () => tx`insert into t (name) values ('commit-fails')`)
-        }),
-      ),
-    )
-    expect(Exit.isFailure(failed) && Exit.isFailure(lastFailed)).toBe(true)
-    expect(ran).toBe(0)
-  })
-
-  it("keeps the commit when an afterCommit callback throws", async () => {
-    const exit = await run(
-      withTransaction((tx) =>
-        Effect.promise(async () => {
-          await tx`insert into t (name) values ('kept')`
-          afterCommit(tx, () => {
-            throw new Error("a faulty callback")
-          })
-        }).pipe(Effect.as("done")),
-      ),
-    )
-    expect(exit).toEqual(Exit.succeed("done"))
-    expect(await names()).toContain("kept")
-  })
-
-  it("registers no afterCommit callback outside withTransaction", async () => {
-    await db.sql.begin(async (tx) => {
-      expect(afterCommit(tx, () => {})).toBe(false)
     })
   })
 })

@@ -22,45 +22,14 @@ const lastStatements = new WeakMap<postgres.TransactionSql, Array<() => postgres
  * and fails `withTransaction` (a defect). Answers false — and registers nothing — when `tx` is not
  * a `withTransaction` transaction; the caller then runs the statement itself.
  */
-export const atCommit = <T extends postgres.Row[]>(
+export const atCommit = (
   tx: postgres.TransactionSql,
-  statement: () => postgres.PendingQuery<T>,
+  statement: () => postgres.PendingQuery<postgres.Row[]>,
 ): boolean => {
   const statements = lastStatements.get(tx)
   if (statements === undefined) return false
-  // Sent and awaited only for their outcome: the rows' type does not matter here.
-  statements.push(statement as unknown as () => postgres.PendingQuery<postgres.Row[]>)
+  statements.push(statement)
   return true
-}
-
-/** The callbacks registered with `afterCommit`, per transaction of `withTransaction`. */
-const committedCallbacks = new WeakMap<postgres.TransactionSql, Array<() => void>>()
-
-/**
- * Registers `callback` to run once the transaction has COMMITTED — never when it rolls back or its
- * COMMIT fails — before `withTransaction` returns. For work that may only see what is durable (the
- * single-node bus hands committed records to consumers in this process). A callback must not
- * throw; one that does is caught and logged, and the commit stands. Answers false — and registers
- * nothing — when `tx` is not a `withTransaction` transaction.
- */
-export const afterCommit = (tx: postgres.TransactionSql, callback: () => void): boolean => {
-  const callbacks = committedCallbacks.get(tx)
-  if (callbacks === undefined) return false
-  callbacks.push(callback)
-  return true
-}
-
-/** Runs the after-commit callbacks; answers the first failure, if any, for the caller to log. */
-const runAfterCommit = (callbacks: ReadonlyArray<() => void>): unknown => {
-  let failure: unknown
-  for (const callback of callbacks) {
-    try {
-      callback()
-    } catch (error) {
-      failure ??= error
-    }
-  }
-  return failure
 }
 
 /**
@@ -77,11 +46,9 @@ export const withTransaction = <A, E, R>(
     return yield* Effect.callback<A, E>((resume) => {
       const abort = new AbortController()
       let last: Array<postgres.PendingQuery<postgres.Row[]>> = []
-      const committed: Array<() => void> = []
       const done = sql
         .begin(async (tx) => {
           lastStatements.set(tx, [])
-          committedCallbacks.set(tx, committed)
           const exit = await Effect.runPromiseExitWith(context)(f(tx), { signal: abort.signal })
           if (Exit.isFailure(exit)) throw new Rollback(exit)
           // Sent now, not awaited: postgres.js writes COMMIT right behind them on this connection.
@@ -96,17 +63,7 @@ export const withTransaction = <A, E, R>(
           return result
         })
         .then(
-          ([exit]) => {
-            // Committed: only now may anyone act on what the transaction wrote.
-            const failure = runAfterCommit(committed)
-            resume(
-              failure === undefined
-                ? (exit as Exit.Exit<A, E>)
-                : Effect.logWarning("an after-commit callback failed; the commit stands", { cause: failure }).pipe(
-                    Effect.andThen(exit as Exit.Exit<A, E>),
-                  ),
-            )
-          },
+          ([exit]) => resume(exit as Exit.Exit<A, E>),
           (error: unknown) => resume(error instanceof Rollback ? error.exit : Effect.die(error)),
         )
       // On interruption, interrupt `f` and wait for the rollback so the connection is free again.

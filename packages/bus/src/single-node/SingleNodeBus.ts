@@ -7,7 +7,6 @@ import { Bus, BusError, OutboxWriter } from "../Bus.ts"
 import { tracedBus, tracedOutbox } from "../tracing.ts"
 import { runConsumer } from "./consumer.ts"
 import { type HeartbeatInput, heartbeats, type Membership } from "./group.ts"
-import { type LocalHandoff, logIdentity, processHandoff } from "./handoff.ts"
 import { appendInTransaction, appendRecords, busChannel, TopicDirectory } from "./log.ts"
 import { deleteConsumedRecords } from "./retention.ts"
 import { busMigrations, busSchema } from "./schema.ts"
@@ -30,12 +29,6 @@ export interface SingleNodeBusOptions {
    * several "processes" share one connection pool that cannot be killed alone.
    */
   readonly crashSignal?: AbortSignal
-  /**
-   * Where this bus's appenders offer committed records to consumers in the same process, and its
-   * workers take them (`handoff.ts`); by default the process's own, shared by every bus in it.
-   * Tests that run several "processes" in one give each its own.
-   */
-  readonly handoff?: LocalHandoff
 }
 
 const defaultPartitions = 8
@@ -62,11 +55,9 @@ const make = (options: SingleNodeBusOptions) =>
         defaultPartitions,
     )
     yield* migrate({ sql, schema: busSchema, migrations: busMigrations })
-    // Records appended here are offered to this process's workers of the same log only.
-    const handoff = (options.handoff ?? processHandoff).forLog(yield* Effect.promise(() => logIdentity(sql)))
 
     // Consumers wake on NOTIFY, which the append sends at commit, one per partition appended to
-    // (`topic#partition#end`). Each bus relays its own LISTEN to its own consumers: tests run several
+    // (`topic#partition`). Each bus relays its own LISTEN to its own consumers: tests run several
     // buses in one process, and one shared relay would wake every consumer once per bus. When
     // LISTEN (re)connects, notifications sent while it was down are lost, so everyone wakes then.
     const listeners = new Set<(partition: string | undefined) => void>()
@@ -102,7 +93,7 @@ const make = (options: SingleNodeBusOptions) =>
     const bus = Bus.of({
       publish: (records) =>
         Effect.tryPromise({
-          try: () => appendRecords(sql, topics, handoff, records),
+          try: () => appendRecords(sql, topics, records),
           catch: (error) => new BusError({ operation: "publish", message: String(error) }),
         }).pipe(Effect.asVoid, withHotSpan("bus.publish", { attributes: { records: records.length } })),
       subscribe: (subscribeOptions, handle) =>
@@ -122,7 +113,6 @@ const make = (options: SingleNodeBusOptions) =>
                 listeners.add(listener)
                 return () => listeners.delete(listener)
               },
-              handoff,
             }),
           ),
         ),
@@ -130,8 +120,7 @@ const make = (options: SingleNodeBusOptions) =>
 
     const outbox = OutboxWriter.of({
       direct: true,
-      append: (tx: postgres.TransactionSql, records) =>
-        Effect.promise(() => appendInTransaction(tx, topics, handoff, records)),
+      append: (tx: postgres.TransactionSql, records) => Effect.promise(() => appendInTransaction(tx, topics, records)),
     })
 
     return Context.make(Bus, tracedBus(bus)).pipe(Context.add(OutboxWriter, tracedOutbox(outbox)))

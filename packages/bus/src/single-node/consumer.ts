@@ -10,7 +10,6 @@ import {
   partitionId,
   releaseLease,
 } from "./group.ts"
-import type { LogHandoff } from "./handoff.ts"
 import { type PartitionWorker, startPartitionWorker } from "./partition-worker.ts"
 import type { BusTimings } from "./timings.ts"
 
@@ -39,8 +38,6 @@ export const runConsumer = (input: {
    * for a bare topic, anywhere at all for undefined); returns the unregister.
    */
   readonly onTopicActivity: (listener: (payload: string | undefined) => void) => () => void
-  /** Where appenders in this process offer committed records to its workers. */
-  readonly handoff: LogHandoff
 }): Effect.Effect<Subscription, never, Scope.Scope> =>
   Effect.gen(function* () {
     const { sql, timings, options } = input
@@ -56,21 +53,11 @@ export const runConsumer = (input: {
         for (const running of workers.values()) running.worker.wake()
         return
       }
-      // "topic#partition#end" wakes that partition's worker unless it already holds every record
-      // before `end`; "topic#partition" (an older process) wakes it; a bare topic wakes all of it.
-      const [topic = "", partition, end] = payload.split("#")
+      // "topic#partition" wakes that partition's worker; a bare topic (an older process) wakes all.
+      const hash = payload.indexOf("#")
+      const topic = hash === -1 ? payload : payload.slice(0, hash)
       if (!options.topics.includes(topic)) return
-      if (partition !== undefined) {
-        const id = `${topic}#${partition}`
-        if (!workers.has(id)) return
-        const last = end === undefined ? undefined : parseEnd(end)
-        if (last === undefined) return workers.get(id)?.worker.wake()
-        // An append of this process may have sent it and not yet offered its records: wait for that
-        // offer (the records need no fetch if it is taken), then wake the worker.
-        return input.handoff.afterLocalAppends({ topic, partition: Number(partition) }, () =>
-          workers.get(id)?.worker.wake(last),
-        )
-      }
+      if (hash !== -1) return workers.get(payload)?.worker.wake()
       for (const running of workers.values()) if (running.partition.topic === topic) running.worker.wake()
     })
 
@@ -120,7 +107,6 @@ export const runConsumer = (input: {
               onLeaseLost: () => {
                 workers.delete(id)
               },
-              handoff: input.handoff,
             },
             workerScope,
           )
@@ -176,6 +162,3 @@ export const runConsumer = (input: {
       }),
     }
   })
-
-/** A NOTIFY's `end`; one that does not parse is treated as no `end` (the worker fetches). */
-const parseEnd = (text: string): bigint | undefined => (/^\d+$/.test(text) ? BigInt(text) : undefined)

@@ -1,8 +1,7 @@
-import { afterCommit, atCommit } from "@parley/db"
+import { atCommit } from "@parley/db"
 import type postgres from "postgres"
 import type { OutgoingRecord } from "../Bus.ts"
 import { partitionId } from "./group.ts"
-import type { LogHandoff } from "./handoff.ts"
 import { partitionFor } from "./partitioner.ts"
 
 export const busChannel = "parley_bus"
@@ -70,25 +69,17 @@ export const createTopic = async (sql: postgres.Sql, topic: string, partitions: 
  * in a fixed order and keeps it locked until the surrounding transaction commits (the caller's,
  * else the statement's own), which is what keeps offsets gap-free in commit order. NOTIFY is
  * delivered on commit, one per partition (`partitionId`, which it also returns). The batch travels
- * as one JSON text: no client-side transaction, no array literals to escape. Outside a transaction
- * the statement has committed when it answers: the records are then offered to this process's
- * workers of their partitions (`handoff`).
+ * as one JSON text: no client-side transaction, no array literals to escape.
  */
 export const appendRecords = async (
   sql: postgres.Sql,
   topics: TopicDirectory,
-  handoff: LogHandoff,
   records: ReadonlyArray<OutgoingRecord>,
 ): Promise<ReadonlyArray<string>> => {
   if (records.length === 0) return []
   const batches = new Map<string, PartitionBatch>()
   addRecords(batches, await topics.ensure(sql, topicsOf(records)), records)
-  const settle = handoff.appending(batches.values())
-  try {
-    offerAppended(handoff, batches, await appendStatement(sql, batches))
-  } finally {
-    settle()
-  }
+  await appendStatement(sql, batches)
   return [...batches.keys()]
 }
 
@@ -101,14 +92,11 @@ const pending = new WeakMap<postgres.TransactionSql, Map<string, PartitionBatch>
  * only while the server appends and commits, never across a round trip to this process — where a
  * busy event loop held them for tens of milliseconds while every other appender of the partition
  * waited. Several appends of one transaction become one statement, each partition's records in
- * the order they were appended; once the COMMIT has succeeded (`afterCommit`) they are offered to
- * this process's workers. Elsewhere (`sql.begin`) the append runs at once, and its records reach
- * consumers by NOTIFY and fetch only: this process never learns when that transaction commits.
+ * the order they were appended. Elsewhere the append runs at once.
  */
 export const appendInTransaction = async (
   tx: postgres.TransactionSql,
   topics: TopicDirectory,
-  handoff: LogHandoff,
   records: ReadonlyArray<OutgoingRecord>,
 ): Promise<void> => {
   if (records.length === 0) return
@@ -118,35 +106,8 @@ export const appendInTransaction = async (
   if (waiting !== undefined) return addRecords(waiting, counts, records)
   const batches = new Map<string, PartitionBatch>()
   addRecords(batches, counts, records)
-  let appended: Promise<ReadonlyArray<AppendedRow>> | undefined
-  let settle = () => {}
-  const registered = atCommit(tx, () => {
-    settle = handoff.appending(batches.values())
-    const statement = appendStatement(queries, batches)
-    appended = statement
-    // A failed append rolls the transaction back: nothing to offer. (A COMMIT that fails after it
-    // succeeded never settles it; `afterLocalAppends` stops waiting for it after a grace period.)
-    statement.catch(() => settle())
-    return statement
-  })
-  if (!registered) {
-    await appendStatement(queries, batches)
-    return
-  }
-  pending.set(tx, batches)
-  afterCommit(tx, () => {
-    // Answered before the COMMIT (answers come in order); read here, after it.
-    void appended?.then(
-      (rows) => {
-        try {
-          offerAppended(handoff, batches, rows)
-        } finally {
-          settle()
-        }
-      },
-      () => settle(),
-    )
-  })
+  if (atCommit(tx, () => appendStatement(queries, batches))) pending.set(tx, batches)
+  else await appendStatement(queries, batches)
 }
 
 const topicsOf = (records: ReadonlyArray<OutgoingRecord>) => records.map((r) => r.topic)
@@ -171,29 +132,7 @@ const addRecords = (
 }
 
 const appendStatement = (sql: postgres.Sql, batches: Map<string, PartitionBatch>) =>
-  sql<Array<AppendedRow>>`
-    select appended_topic, appended_partition, first_offset, appended_at
-    from parley_bus.append(${JSON.stringify([...batches.values()])}::text::jsonb)`
-
-/** Offers committed batches to this process's workers of their partitions. */
-const offerAppended = (
-  handoff: LogHandoff,
-  batches: Map<string, PartitionBatch>,
-  rows: ReadonlyArray<AppendedRow>,
-): void => {
-  for (const row of rows) {
-    const batch = batches.get(partitionId({ topic: row.appended_topic, partition: row.appended_partition }))
-    if (batch === undefined) continue
-    handoff.offer({ ...batch, first: BigInt(row.first_offset), timestamp: row.appended_at })
-  }
-}
-
-type AppendedRow = {
-  readonly appended_topic: string
-  readonly appended_partition: number
-  readonly first_offset: bigint
-  readonly appended_at: Date
-}
+  sql`select parley_bus.append(${JSON.stringify([...batches.values()])}::text::jsonb)`
 
 interface PartitionBatch {
   readonly topic: string

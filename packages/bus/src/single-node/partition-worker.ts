@@ -4,16 +4,11 @@ import type postgres from "postgres"
 import type { BusRecord } from "../Bus.ts"
 import { roomToRefill } from "../window.ts"
 import { commitOffset, committedOffset, type PartitionRef } from "./group.ts"
-import type { AppendedBatch, LogHandoff } from "./handoff.ts"
 import type { BusTimings } from "./timings.ts"
 import { awaitWakeup } from "./wait.ts"
 
 export interface PartitionWorker {
-  /**
-   * Records may have arrived. With `end` (a NOTIFY's "topic#partition#end"), those before `end`
-   * have: a worker that already holds them (handed over in this process) does not fetch.
-   */
-  readonly wake: (end?: bigint) => void
+  readonly wake: () => void
   /** "drain": finish in-flight records and commit; "abandon": stop now, commit nothing more. */
   readonly stop: (mode: "drain" | "abandon") => Effect.Effect<void>
 }
@@ -30,8 +25,6 @@ export interface WorkerInput {
   readonly handle: (record: BusRecord) => Effect.Effect<void, unknown>
   /** Told when a commit finds the lease gone (the group moved on without this member). */
   readonly onLeaseLost: (partition: PartitionRef) => void
-  /** Where this process's appenders offer records they have committed to the log. */
-  readonly handoff: LogHandoff
 }
 
 interface RecordRow {
@@ -50,11 +43,6 @@ const MaxSpanPerWindow = 64
  * `roomToRefill` of the window is free, each handler retried with capped backoff until it
  * succeeds, and commits the lowest unfinished offset (so a stuck record holds the commit, never
  * the records behind it) at most every `commitIntervalMs`, and at once when draining.
- *
- * Records reach it two ways. Fetched after a wake-up; or handed over by an appender in this process
- * once its append has committed (`handoff`): taken only when they continue exactly where the
- * worker has read to and the window has room, and never while a fetch is out (it may return the
- * same records) — otherwise ignored, and fetched after the append's NOTIFY like any other.
  */
 export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Effect.Effect<PartitionWorker> =>
   Effect.gen(function* () {
@@ -64,9 +52,6 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
     // a handler finishing (which wakes the worker to commit or refill) never costs an empty fetch.
     let arrivals = 1
     let fetchedAfter = 0
-    // The highest `end` a NOTIFY named: records before it are in the log. Beyond `nextFetch`, they
-    // are to be fetched; at or below it, this worker already holds them (no fetch).
-    let announcedEnd = 0n
     let lastFetchAt = 0
     let stopping = false
     // Woken when a stop begins: a handler waiting to retry gives its record up at once.
@@ -80,49 +65,6 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
     // stay in `inFlight` (the commit cannot pass it) but take no room, so one slow record holds the
     // commit point, never the records behind it — up to a generous bound on that bookkeeping.
     let unfinished = 0
-    // The committed offset once read, and the next offset to read: fetched or handed over, every
-    // record below it is this worker's. Unknown (undefined) until the first step reads it.
-    let committed: bigint | undefined
-    let nextFetch = 0n
-    // A fetch is out: a batch offered now may be among what it returns.
-    let fetching = false
-    // Records admitted (fetched or taken from an offer) whose handlers the consume loop has yet to
-    // start, in offset order: both ways append here, and handlers start from the front.
-    const admitted: Array<BusRecord> = []
-
-    const room = () => Math.min(input.window - unfinished, input.window * MaxSpanPerWindow - inFlight.size)
-
-    /** Reserves a record's place in the window and the commit order, as it arrives in order. */
-    const admit = (record: BusRecord) => {
-      inFlight.set(record.offset, false)
-      unfinished++
-      active++
-      nextFetch = record.offset + 1n
-      admitted.push(record)
-    }
-
-    // The window's bound holds for handed-over records as for fetched ones; the refill threshold
-    // does not (it spaces fetches, and an offer costs none). A batch only partly fitting gives its
-    // prefix; the rest is fetched after the NOTIFY, which names the batch's end.
-    const take = (batch: AppendedBatch): number => {
-      if (committed === undefined || fetching || stopping || input.isPaused() || input.crashed()) return 0
-      if (batch.first !== nextFetch) return 0
-      const count = Math.min(batch.keys.length, room())
-      for (let i = 0; i < count; i++) {
-        admit({
-          topic: partition.topic,
-          partition: partition.partition,
-          offset: batch.first + BigInt(i),
-          key: batch.keys[i] as string,
-          value: batch.values[i] as string,
-          // Every group's worker gets its own headers: a handler may change the object it is given.
-          headers: { ...batch.headers[i] },
-          timestamp: batch.timestamp,
-        })
-      }
-      if (count > 0) wakeup.notify()
-      return Math.max(0, count)
-    }
 
     const handleUntilDone = (record: BusRecord) =>
       Effect.gen(function* () {
@@ -158,23 +100,18 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
         ),
       )
 
-    // Handlers start in offset order: records taken from an offer while a commit was out wait in
-    // `admitted` ahead of the records fetched after it.
-    const startAdmitted = Effect.suspend(() =>
-      Effect.forEach(admitted.splice(0), (record) => Effect.forkChild(handleUntilDone(record)), { discard: true }),
-    )
-
     const consume = Effect.gen(function* () {
+      // Read inside the retried step, so a failed first read is retried like any other.
+      let committed: bigint | undefined
+      let nextFetch = 0n
       // Commits are spaced (a transaction each): a partition finishing records one by one would
       // otherwise commit once per record. `commitDue` is when a held-back commit goes out.
       let lastCommitAt = 0
       let commitDue: number | undefined
       const commit = Effect.gen(function* () {
-        // Read inside the retried step, so a failed first read is retried like any other.
         if (committed === undefined) {
-          const read = yield* Effect.promise(() => committedOffset(sql, groupId, partition))
-          nextFetch = read
-          committed = read
+          committed = yield* Effect.promise(() => committedOffset(sql, groupId, partition))
+          nextFetch = committed
         }
         for (const [offset, done] of inFlight) {
           if (!done) break
@@ -195,33 +132,29 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
         return held
       })
       const step = Effect.gen(function* () {
-        // Before the commit, which fails while Postgres is down: handed-over records need no query.
-        yield* startAdmitted
         if (!(yield* commit)) {
           input.onLeaseLost(partition)
           return "stop" as const
         }
         if (stopping && active === 0) return "stop" as const
-        const free = room()
-        if (stopping || input.isPaused() || free < roomToRefill(input.window)) return "wait" as const
+        const room = Math.min(input.window - unfinished, input.window * MaxSpanPerWindow - inFlight.size)
+        if (stopping || input.isPaused() || room < roomToRefill(input.window)) return "wait" as const
         // The fallback poll, when configured (none by default).
         if (Date.now() - lastFetchAt >= timings.pollMs) arrivals++
-        if (fetchedAfter === arrivals && announcedEnd <= nextFetch) return "wait" as const
+        if (fetchedAfter === arrivals) return "wait" as const
         const seen = arrivals
         lastFetchAt = Date.now()
-        fetching = true
-        const fetched = yield* Effect.exit(
-          Effect.promise(
-            () => sql<Array<RecordRow>>`
+        const rows = yield* Effect.promise(
+          () => sql<Array<RecordRow>>`
             select "offset", key, value, headers, created_at from parley_bus.records
             where topic = ${partition.topic} and partition = ${partition.partition} and "offset" >= ${nextFetch.toString()}::bigint
-            order by "offset" limit ${free}`,
-          ),
+            order by "offset" limit ${room}`,
         )
-        // Every fetched record is admitted before an offer can be taken again, so none is both.
-        const rows = Exit.isSuccess(fetched) ? fetched.value : []
         for (const row of rows) {
-          admit({
+          inFlight.set(row.offset, false)
+          unfinished++
+          nextFetch = row.offset + 1n
+          const record: BusRecord = {
             topic: partition.topic,
             partition: partition.partition,
             offset: row.offset,
@@ -229,12 +162,11 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
             value: row.value,
             headers: row.headers,
             timestamp: row.created_at,
-          })
+          }
+          active++
+          yield* Effect.forkChild(handleUntilDone(record))
         }
-        fetching = false
-        if (Exit.isFailure(fetched)) return yield* Effect.failCause(fetched.cause)
-        yield* startAdmitted
-        if (rows.length === free) return "again" as const
+        if (rows.length === room) return "again" as const
         // Caught up with everything appended before `seen`; a later wake-up fetches again.
         fetchedAfter = seen
         return "wait" as const
@@ -259,16 +191,10 @@ export const startPartitionWorker = (input: WorkerInput, scope: Scope.Scope): Ef
       }
     })
 
-    const unregister = input.handoff.register(partition, take)
-    const fiber = yield* Effect.forkIn(consume.pipe(Effect.ensuring(Effect.sync(unregister))), scope)
+    const fiber = yield* Effect.forkIn(consume, scope)
     return {
-      wake: (end) => {
-        if (end === undefined) arrivals++
-        else {
-          if (end > announcedEnd) announcedEnd = end
-          // Everything before `end` already taken (handed over, or fetched since): nothing to fetch.
-          if (committed !== undefined && end <= nextFetch) return
-        }
+      wake: () => {
+        arrivals++
         wakeup.notify()
       },
       stop: (mode) =>

@@ -160,47 +160,4 @@ end
 $fn$;
 `,
   },
-  {
-    // The append answers what its caller needs to hand the records to consumers in its own process
-    // once they commit (handoff.ts): per partition the first offset and the commit-time now() (each
-    // record's created_at). Its NOTIFY names the next offset after the batch, "topic#partition#end",
-    // so a consumer that already holds everything before `end` does not fetch. The return type
-    // changes, hence drop and create (in the migration's transaction: no appender sees it missing).
-    id: "0004_append_returns_offsets",
-    sql: `
-drop function parley_bus.append(jsonb);
-create function parley_bus.append(batch jsonb)
-returns table (appended_topic text, appended_partition int, first_offset bigint, appended_at timestamptz)
-language plpgsql as $fn$
-declare
-  part jsonb;
-  n int;
-  base bigint;
-begin
-  for part in
-    select value from jsonb_array_elements(batch) order by value->>'topic', (value->>'partition')::int
-  loop
-    n := jsonb_array_length(part->'keys');
-    update parley_bus.partitions set next_offset = next_offset + n
-      where topic = part->>'topic' and partition = (part->>'partition')::int
-      returning next_offset - n into base;
-    if not found then
-      raise exception 'No partition % of %', part->>'partition', part->>'topic';
-    end if;
-    insert into parley_bus.records (topic, partition, "offset", key, value, headers)
-      select part->>'topic', (part->>'partition')::int, base + u.ord - 1, u.key, u.value, u.headers
-      from rows from (jsonb_array_elements_text(part->'keys'), jsonb_array_elements_text(part->'values'),
-                      jsonb_array_elements(part->'headers')) with ordinality as u(key, value, headers, ord);
-    -- One wake-up per partition appended to, "topic#partition#end", delivered at commit.
-    perform pg_notify('parley_bus', (part->>'topic') || '#' || (part->>'partition') || '#' || (base + n));
-    appended_topic := part->>'topic';
-    appended_partition := (part->>'partition')::int;
-    first_offset := base;
-    appended_at := now();
-    return next;
-  end loop;
-end
-$fn$;
-`,
-  },
 ]

@@ -2,14 +2,9 @@ import { clientOptions, Database } from "@parley/db"
 import { Effect, Exit, Layer, Scope } from "effect"
 import postgres from "postgres"
 import type { Bus, OutboxWriter } from "../Bus.ts"
-import { LocalHandoff } from "./handoff.ts"
 import { SingleNodeBus, type SingleNodeBusOptions } from "./SingleNodeBus.ts"
 
-/**
- * A SingleNodeBus on its own client, built in its own scope: one "process" for these tests — with
- * its own in-process handoff unless `options.handoff` says otherwise, so what another of these
- * appends reaches its consumers by NOTIFY and fetch, as between processes.
- */
+/** A SingleNodeBus on its own client, built in its own scope: one "process" for these tests. */
 export const startSingleNodeBus = async (
   url: string,
   options: SingleNodeBusOptions = {},
@@ -21,9 +16,7 @@ export const startSingleNodeBus = async (
     ...(onQuery === undefined ? {} : { debug: (_connection: number, query: string) => onQuery(query) }),
   })
   const scope = Effect.runSync(Scope.make())
-  const layer = SingleNodeBus.layer({ handoff: new LocalHandoff(), ...options }).pipe(
-    Layer.provideMerge(Layer.succeed(Database, { sql })),
-  )
+  const layer = SingleNodeBus.layer(options).pipe(Layer.provideMerge(Layer.succeed(Database, { sql })))
   const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   return {
     sql,
