@@ -8,6 +8,7 @@ import { FR } from "./fr.ts"
 import { HOLDOUT } from "./holdout.ts"
 import { MANNERS } from "./manners.ts"
 import { PT } from "./pt.ts"
+import { SERVICES } from "./services.ts"
 import { SHORT_ANSWERS } from "./short-answers.ts"
 import type { Conversation } from "./types.ts"
 import { WALKS } from "./walks.ts"
@@ -27,6 +28,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...MANNERS,
   ...WRITTEN_TIMES,
   ...BESIDE_REQUESTS,
+  ...SERVICES,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

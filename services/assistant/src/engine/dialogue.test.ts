@@ -745,3 +745,29 @@ describe("a request for no more messages, in a sentence", () => {
     }
   })
 })
+
+describe("a service named with another spelling", () => {
+  const withServices = (services: ReadonlyArray<string>): EngineContext => ({
+    ...CONTEXT,
+    settings: { ...CONTEXT.settings, services },
+  })
+  const serviceOf = (text: string, services: ReadonlyArray<string>) =>
+    readMessage(text, emptyConversation, withServices(services)).service
+
+  it("reads a distinctive word one edit away as the service (both words of five letters or more)", () => {
+    expect(serviceOf("I need a color appointment on Friday at 4pm", ["haircut", "colour"])).toBe("colour")
+    expect(serviceOf("una cita de color el viernes", ["haircut", "colour"])).toBe("colour")
+    expect(serviceOf("book me at the garden center", ["garden centre visit", "delivery"])).toBe("garden centre visit")
+    expect(serviceOf("a manicur tomorrow", ["manicure", "pedicure"])).toBe("manicure")
+    expect(serviceOf("a colour appointment", ["haircut", "colour"])).toBe("colour")
+  })
+
+  it("never reads a short word, or a word another service's name would take too, as a service", () => {
+    // "cuts" has four letters; "cure" is no word of five.
+    expect(serviceOf("two cuts please", ["haircut", "colour"])).toBeUndefined()
+    // "mossage" is one edit from "massage" and from "message"; "color" from "colour" and "colors".
+    expect(serviceOf("a mossage please", ["massage", "message therapy"])).toBeUndefined()
+    expect(serviceOf("a color appointment", ["colour", "colors class"])).toBeUndefined()
+    expect(serviceOf("a medicure please", ["manicure", "pedicure"])).toBe("pedicure")
+  })
+})
