@@ -45,9 +45,11 @@ const absorb = (state: ConversationState, facts: MessageFacts, context: EngineCo
   const corrected = newPhone !== undefined && state.phone !== undefined && state.phone !== newPhone
   const { intents } = facts
   const withdrawn = intents.noCall
-  const { awaiting: _awaiting, ...rest } = state
+  const { awaiting: _awaiting, serviceQuestion, ...rest } = state
   const next: ConversationState = {
     ...rest,
+    // What was given before "which service?" waits only for the answer to it.
+    ...(serviceQuestion === undefined || state.awaiting !== "service" ? {} : { serviceQuestion }),
     language: facts.language,
     ...(newPhone === undefined ? {} : { phone: newPhone }),
     ...(facts.name === undefined ? {} : { name: facts.name }),
@@ -225,6 +227,8 @@ const isKnowledgeQuestion = (turn: Turn, previous: ConversationState): boolean =
     when.week === undefined &&
     previous.pending === undefined &&
     previous.offered === undefined &&
-    previous.conflict === undefined
+    previous.conflict === undefined &&
+    // "Which service would you like?" — "the colour?": an answer, not a question about the services.
+    !(previous.awaiting === "service" && turn.facts.service !== undefined)
   )
 }
