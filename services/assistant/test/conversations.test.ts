@@ -145,7 +145,11 @@ describe("the inbox lists and reads conversations", () => {
     const texts: Array<string> = []
     let cursor: string | null = null
     do {
-      const res = await as(alice, "GET", `/api/conversations/${id}?limit=4${cursor === null ? "" : `&cursor=${cursor}`}`)
+      const res = await as(
+        alice,
+        "GET",
+        `/api/conversations/${id}?limit=4${cursor === null ? "" : `&cursor=${cursor}`}`,
+      )
       expect(res.statusCode).toBe(200)
       const page = res.json() as { messages: Array<{ role: string; text: string }>; nextCursor: string | null }
       texts.push(...page.messages.map((m) => `${m.role}:${m.role === "customer" ? m.text : ""}`))
