@@ -164,7 +164,10 @@ export const runTool = (
         // Never the first of several services unasked: the one named in the conversation, else the visitor is asked.
         const services = context.settings.services
         const service =
-          args.service ?? state.pending?.service ?? state.service ?? (services.length >= 2 ? undefined : (services[0] ?? ""))
+          args.service ??
+          state.pending?.service ??
+          state.service ??
+          (services.length >= 2 ? undefined : (services[0] ?? ""))
         if (service === undefined) {
           return { state, result: { booked: false, error: `ask the visitor which service: ${services.join(", ")}` } }
         }
