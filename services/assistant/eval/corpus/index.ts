@@ -5,6 +5,7 @@ import { DENTAL_CONVERSATIONS } from "./dental.ts"
 import { EN } from "./en.ts"
 import { ES } from "./es.ts"
 import { FR } from "./fr.ts"
+import { GREETINGS } from "./greetings.ts"
 import { HOLDOUT } from "./holdout.ts"
 import { MANNERS } from "./manners.ts"
 import { PT } from "./pt.ts"
@@ -29,6 +30,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...WRITTEN_TIMES,
   ...BESIDE_REQUESTS,
   ...SERVICES,
+  ...GREETINGS,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

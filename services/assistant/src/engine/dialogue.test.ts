@@ -849,3 +849,21 @@ describe("which service, when two or more are offered and none is named", () => 
     expect(replies[1]?.text).toMatch(/^Colour on Friday/)
   })
 })
+
+describe("a greeting with a question mark", () => {
+  it.each([
+    ["Hello again?", "en"],
+    ["anyone there?", "en"],
+    ["hola?", "es"],
+    ["bonjour ?", "fr"],
+    ["Hallo, ist da jemand?", "de"],
+    ["olá, tem alguém aí?", "pt"],
+  ])("answers %j as a hello, never with 'I don't know' and a callback offer", (text, language) => {
+    const widget = turn(emptyConversation, text, FIVE)
+    expect(widget.text).toBe(CATALOGS[language as Language].helloBack())
+    expect(widget.state.awaiting).not.toBe("callbackOffer")
+    const channel = turn(emptyConversation, text, CHANNEL)
+    expect(channel.state.awaiting).not.toBe("callbackOffer")
+    expect(channel.text).not.toBe(CATALOGS[language as Language].menu("Acme"))
+  })
+})
