@@ -337,6 +337,31 @@ describe("with a language model", () => {
     expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
   })
 
+  it("books no service the visitor did not name: with two or more, book_slot without one is told to ask", async () => {
+    const orgId = newOrg()
+    const weekday = [["09:00", "17:00"]]
+    await call(app, orgId, "admin", "PUT", "/api/bookings/settings", {
+      timezone: "America/New_York",
+      country: "US",
+      services: ["haircut", "colour"],
+      slotMinutes: 30,
+      capacity: 1,
+      hours: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday },
+    })
+    const date = futureWeekday(3)
+    model.setHandler(
+      scripted([toolCall("c1", "book_slot", { date, time: "10:00", name: "Kim", phone: "4155550124" })], "Done!"),
+    )
+    const before = model.requests.length
+    await chat(orgId, `I'm Kim, 4155550124, book me on ${date} at 10`)
+    const bookings = await infra.db.sql`select service from assistant.bookings where org_id = ${orgId}`
+    expect(bookings).toHaveLength(0)
+    const tool = ((requestsSince(before)[1]?.json() as Completion | undefined)?.messages ?? []).find(
+      (m) => m.role === "tool",
+    )
+    expect(JSON.parse(tool?.content ?? "{}")).toMatchObject({ booked: false, error: expect.stringContaining("colour") })
+  })
+
   it("loses no lead when the model forgets its tool: deterministic capture runs on every turn", async () => {
     const orgId = newOrg()
     model.setHandler(() => ({

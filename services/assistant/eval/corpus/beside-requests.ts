@@ -23,7 +23,8 @@ export const BESIDE_REQUESTS: ReadonlyArray<Conversation> = [
     "beside-greeting-price",
     "booking",
     [
-      { say: "hey, how much does it cost? can i bring my laptop in friday at 11", says: ["$29", "11:00 AM"] },
+      { say: "hey, how much does it cost? can i bring my laptop in friday at 11", says: ["$29"] },
+      { say: "consultation", says: ["11:00 AM"] },
       "Kim Shaw, 415 555 0195",
     ],
     lead("14155550195", "Kim Shaw", BOOK, at("2026-11-27", "11:00")),
@@ -116,7 +117,8 @@ export const BESIDE_REQUESTS: ReadonlyArray<Conversation> = [
     "beside-would-need",
     "booking",
     [
-      { say: "are you open monday? i would need to see you at 2pm", says: ["9:00 AM", "2:00 PM"] },
+      { say: "are you open monday? i would need to see you at 2pm", says: ["9:00 AM"] },
+      { say: "consultation", says: ["2:00 PM"] },
       "Rob Hart, 415 555 0197",
     ],
     lead("14155550197", "Rob Hart", BOOK, at("2026-11-30", "14:00")),
@@ -125,7 +127,8 @@ export const BESIDE_REQUESTS: ReadonlyArray<Conversation> = [
     "beside-would-need",
     "booking",
     [
-      { say: "vocês abrem segunda? precisaria de atendimento às 15h", says: ["9:00", "15:00"] },
+      { say: "vocês abrem segunda? precisaria de atendimento às 15h", says: ["9:00"] },
+      { say: "consulta", says: ["15:00"] },
       "Davi Lopes, (11) 98765-4306",
     ],
     lead("5511987654306", "Davi Lopes", BOOK, at("2026-11-30", "15:00")),

@@ -35,13 +35,13 @@ export const CLASSES: ReadonlyArray<Conversation> = [
   de(
     "class-compound-weekday",
     "dates",
-    ["Hätten Sie Montagnachmittag um drei noch einen Termin frei? Ich bin Jana Krüger, 0151 2223334"],
+    ["Hätten Sie Montagnachmittag um drei noch einen Termin frei? Ich bin Jana Krüger, 0151 2223334", "Beratung"],
     lead("491512223334", "Jana Krüger", BOOK, at("2026-11-30", "15:00")),
   ),
   es(
     "class-today-short",
     "dates",
-    ["¿Me daríais cita hoy a las cuatro y media? Me llamo Pablo Ortiz, 612 300 402"],
+    ["¿Me daríais cita hoy a las cuatro y media? Me llamo Pablo Ortiz, 612 300 402", "consulta"],
     lead("34612300402", "Pablo Ortiz", BOOK, at("2026-11-25", "16:30")),
   ),
   en(

@@ -55,13 +55,13 @@ export const DE: ReadonlyArray<Conversation> = [
   c(
     "booking-01",
     "booking",
-    ["Ich möchte einen Termin am Freitag", "10:30 Uhr passt", "Anna Becker, 0171 0001111"],
+    ["Ich möchte einen Termin am Freitag", "Beratung", "10:30 Uhr passt", "Anna Becker, 0171 0001111"],
     lead("491710001111", "Anna Becker", BOOK, at("2026-11-27", "10:30")),
   ),
   c(
     "booking-02",
     "booking",
-    ["Habt ihr morgen einen Termin frei?", "um 16 Uhr", "Felix, 0171 0001112"],
+    ["Habt ihr morgen einen Termin frei?", "Beratung", "um 16 Uhr", "Felix, 0171 0001112"],
     lead("491710001112", "Felix", BOOK, at("2026-11-26", "16:00")),
   ),
   c(
@@ -73,7 +73,7 @@ export const DE: ReadonlyArray<Conversation> = [
   c(
     "booking-04",
     "booking",
-    ["Termin am Montag um 12 Uhr möglich?", "Klaus Meyer 0171 0001114"],
+    ["Termin am Montag um 12 Uhr möglich?", "Beratung", "Klaus Meyer 0171 0001114"],
     lead("491710001114", "Klaus Meyer", BOOK, at("2026-11-30", "12:00")),
   ),
   c(
@@ -89,6 +89,7 @@ export const DE: ReadonlyArray<Conversation> = [
     [
       { say: "Geht Donnerstag, der 4., um 10 Uhr?", says: ["?"] },
       "Donnerstag, den 3. bitte",
+      "Beratung",
       "Ich bin Paul, 0171 0001116",
     ],
     lead("491710001116", "Paul", BOOK, at("2026-12-03", "10:00")),
@@ -96,25 +97,25 @@ export const DE: ReadonlyArray<Conversation> = [
   c(
     "dates-02",
     "dates",
-    ["Termin übermorgen um 11 Uhr bitte", "Mia 0171 0001117"],
+    ["Termin übermorgen um 11 Uhr bitte", "Beratung", "Mia 0171 0001117"],
     lead("491710001117", "Mia", BOOK, at("2026-11-27", "11:00")),
   ),
   c(
     "dates-03",
     "dates",
-    ["Geht es in zwei Tagen um halb drei? Ich heiße Tom, 0171 0001118"],
+    ["Geht es in zwei Tagen um halb drei? Ich heiße Tom, 0171 0001118", "Beratung"],
     lead("491710001118", "Tom", BOOK, at("2026-11-27", "14:30")),
   ),
   c(
     "dates-04",
     "dates",
-    ["Ist am 2. Dezember mittags etwas frei? Jana, 0171 0001119"],
+    ["Ist am 2. Dezember mittags etwas frei? Jana, 0171 0001119", "Beratung"],
     lead("491710001119", "Jana", BOOK, at("2026-12-02", "12:00")),
   ),
   c(
     "dates-05",
     "dates",
-    ["Termin am 04.12. um 13:30, Ben 0171 0001120"],
+    ["Termin am 04.12. um 13:30, Ben 0171 0001120", "Beratung"],
     lead("491710001120", "Ben", BOOK, at("2026-12-04", "13:30")),
   ),
   // closed, past
@@ -124,6 +125,7 @@ export const DE: ReadonlyArray<Conversation> = [
     [
       { say: "Kann ich am Sonntag um 11 kommen?", says: ["geschlossen"], never: ["Telefonnummer"] },
       "ok, dann Montag um 11",
+      "Beratung",
       "Lukas 0171 0001121",
     ],
     lead("491710001121", "Lukas", BOOK, at("2026-11-30", "11:00")),
@@ -134,6 +136,7 @@ export const DE: ReadonlyArray<Conversation> = [
     [
       { say: "Termin heute um 9 Uhr", says: ["vorbei"], never: ["Telefonnummer"] },
       "dann heute um 15 Uhr",
+      "Beratung",
       "Emma, 0171 0001122",
     ],
     lead("491710001122", "Emma", BOOK, at("2026-11-25", "15:00")),
@@ -203,6 +206,7 @@ export const DE: ReadonlyArray<Conversation> = [
     "cancel-move",
     [
       "Ich bin Stefan, 0171 0001127, Termin am Freitag um 10 Uhr",
+      "Beratung",
       { say: "bitte stornieren Sie den Termin wieder", says: ["storniert|abgesagt"] },
     ],
     lead("491710001127", "Stefan", BOOK),
@@ -210,7 +214,7 @@ export const DE: ReadonlyArray<Conversation> = [
   c(
     "cancel-02",
     "cancel-move",
-    ["Ich bin Nina, 0171 0001128, Termin Montag 9:30", "Können wir den auf Dienstag 14 Uhr verschieben?"],
+    ["Ich bin Nina, 0171 0001128, Termin Montag 9:30", "Beratung", "Können wir den auf Dienstag 14 Uhr verschieben?"],
     lead("491710001128", "Nina", BOOK, at("2026-12-01", "14:00")),
   ),
   // corrections

@@ -69,13 +69,13 @@ export const EN: ReadonlyArray<Conversation> = [
   c(
     "booking-01",
     "booking",
-    ["I'd like to book an appointment on Friday", "10:30 works", "I'm Dana Lee, 415 555 0142"],
+    ["I'd like to book an appointment on Friday", "consultation", "10:30 works", "I'm Dana Lee, 415 555 0142"],
     lead("14155550142", "Dana Lee", BOOK, at("2026-11-27", "10:30")),
   ),
   c(
     "booking-02",
     "booking",
-    ["do you have appointments tomorrow?", "2pm please", "Ken Adams, 415-555-0143"],
+    ["do you have appointments tomorrow?", "consultation", "2pm please", "Ken Adams, 415-555-0143"],
     lead("14155550143", "Ken Adams", BOOK, at("2026-11-26", "14:00")),
   ),
   c(
@@ -93,13 +93,13 @@ export const EN: ReadonlyArray<Conversation> = [
   c(
     "booking-05",
     "booking",
-    ["I need to schedule a meeting with you guys on Monday at 3pm", "sure, Jenna 415 555 0146"],
+    ["I need to schedule a meeting with you guys on Monday at 3pm", "consultation", "sure, Jenna 415 555 0146"],
     lead("14155550146", "Jenna", BOOK, at("2026-11-30", "15:00")),
   ),
   c(
     "booking-06",
     "booking",
-    ["hi! any free slots on Thursday afternoon?", "4:30 pm", "name's Bo, phone 415 555 0147"],
+    ["hi! any free slots on Thursday afternoon?", "consultation", "4:30 pm", "name's Bo, phone 415 555 0147"],
     lead("14155550147", "Bo", BOOK, at("2026-11-26", "16:30")),
   ),
   c(
@@ -122,31 +122,36 @@ export const EN: ReadonlyArray<Conversation> = [
   c(
     "dates-02",
     "dates",
-    ["book me in two days at half past two", "Sam Ortiz 415 555 0151"],
+    ["book me in two days at half past two", "consultation", "Sam Ortiz 415 555 0151"],
     lead("14155550151", "Sam Ortiz", BOOK, at("2026-11-27", "14:30")),
   ),
   c(
     "dates-03",
     "dates",
-    ["Could I come in on the 1st at nine thirty? I'm Ava, 415-555-0152"],
+    ["Could I come in on the 1st at nine thirty? I'm Ava, 415-555-0152", "consultation"],
     lead("14155550152", "Ava", BOOK, at("2026-12-01", "09:30")),
   ),
   c(
     "dates-04",
     "dates",
-    ["appointment Thursday the 3rd at 9:30 am please", "Noah, 415 555 0153"],
+    ["appointment Thursday the 3rd at 9:30 am please", "consultation", "Noah, 415 555 0153"],
     lead("14155550153", "Noah", BOOK, at("2026-12-03", "09:30")),
   ),
   c(
     "dates-05",
     "dates",
-    ["is the day after tomorrow at 11 free?", "great, book it. Mia 415 555 0154"],
+    ["is the day after tomorrow at 11 free?", "consultation", "great, book it. Mia 415 555 0154"],
     lead("14155550154", "Mia", BOOK, at("2026-11-27", "11:00")),
   ),
   c(
     "dates-06",
     "dates",
-    [{ say: "I'd like an appointment on Monday Dec 1 at 10am", says: ["?"] }, "Tuesday", "Eli, 415 555 0156"],
+    [
+      { say: "I'd like an appointment on Monday Dec 1 at 10am", says: ["?"] },
+      "Tuesday",
+      "consultation",
+      "Eli, 415 555 0156",
+    ],
     lead("14155550156", "Eli", BOOK, at("2026-12-01", "10:00")),
   ),
   c(
@@ -162,6 +167,7 @@ export const EN: ReadonlyArray<Conversation> = [
     [
       { say: "Can I book for Sunday at 11?", says: ["closed|not open"], never: ["phone number"] },
       "ok, Monday at 11 then",
+      "consultation",
       "Liam 415 555 0158",
     ],
     lead("14155550158", "Liam", BOOK, at("2026-11-30", "11:00")),
@@ -172,6 +178,7 @@ export const EN: ReadonlyArray<Conversation> = [
     [
       { say: "book me today at 9am", says: ["passed|past|already"], never: ["phone number"] },
       "then 3pm today",
+      "consultation",
       "Ivy, 415-555-0159",
     ],
     lead("14155550159", "Ivy", BOOK, at("2026-11-25", "15:00")),
@@ -182,6 +189,7 @@ export const EN: ReadonlyArray<Conversation> = [
     [
       { say: "can I come in on Saturday at 4pm?", says: ["2:00 PM|2 PM|14:00|2pm"] },
       "saturday at 11 then",
+      "consultation",
       "Owen 415 555 0160",
     ],
     lead("14155550160", "Owen", BOOK, at("2026-11-28", "11:00")),
@@ -323,6 +331,7 @@ export const EN: ReadonlyArray<Conversation> = [
     "cancel-move",
     [
       "I'm Ben, 415 555 0173, book me Monday at 9:30",
+      "consultation",
       { say: "can we move it to Tuesday at 2pm instead?", says: ["2:00 PM|2 PM|14:00"] },
     ],
     lead("14155550173", "Ben", BOOK, at("2026-12-01", "14:00")),
@@ -330,7 +339,7 @@ export const EN: ReadonlyArray<Conversation> = [
   c(
     "cancel-03",
     "cancel-move",
-    ["Tara, 415 555 0174. I'd like an appointment tomorrow at 11", "sorry, could we push it to 3pm?"],
+    ["Tara, 415 555 0174. I'd like an appointment tomorrow at 11", "consultation", "sorry, could we push it to 3pm?"],
     lead("14155550174", "Tara", BOOK, at("2026-11-26", "15:00")),
   ),
   // corrections

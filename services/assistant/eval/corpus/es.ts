@@ -52,7 +52,7 @@ export const ES: ReadonlyArray<Conversation> = [
   c(
     "booking-01",
     "booking",
-    ["Hola, quiero pedir una cita para el viernes", "a las 10:30", "Soy Ana García, 612 000 111"],
+    ["Hola, quiero pedir una cita para el viernes", "consulta", "a las 10:30", "Soy Ana García, 612 000 111"],
     lead("34612000111", "Ana García", BOOK, at("2026-11-27", "10:30")),
   ),
   c(
@@ -70,44 +70,49 @@ export const ES: ReadonlyArray<Conversation> = [
   c(
     "booking-04",
     "booking",
-    ["¿me dais cita el lunes a las 12?", "Diego Martín 612 000 114"],
+    ["¿me dais cita el lunes a las 12?", "consulta", "Diego Martín 612 000 114"],
     lead("34612000114", "Diego Martín", BOOK, at("2026-11-30", "12:00")),
   ),
   c(
     "booking-05",
     "booking",
-    ["necesito una cita el próximo martes", "la primera", "Sofía, 612 000 115"],
+    ["necesito una cita el próximo martes", "consulta", "la primera", "Sofía, 612 000 115"],
     lead("34612000115", "Sofía", BOOK, at("2026-12-01", "09:00")),
   ),
   // dates
   c(
     "dates-01",
     "dates",
-    [{ say: "¿Puede ser el jueves 4 a las 10?", says: ["?"] }, "el jueves 3 entonces", "Soy Raúl, 612 000 116"],
+    [
+      { say: "¿Puede ser el jueves 4 a las 10?", says: ["?"] },
+      "el jueves 3 entonces",
+      "consulta",
+      "Soy Raúl, 612 000 116",
+    ],
     lead("34612000116", "Raúl", BOOK, at("2026-12-03", "10:00")),
   ),
   c(
     "dates-02",
     "dates",
-    ["quiero una cita pasado mañana a las 11", "Irene 612 000 117"],
+    ["quiero una cita pasado mañana a las 11", "consulta", "Irene 612 000 117"],
     lead("34612000117", "Irene", BOOK, at("2026-11-27", "11:00")),
   ),
   c(
     "dates-03",
     "dates",
-    ["cita dentro de dos días a las cuatro y media de la tarde, soy Hugo, 612 000 118"],
+    ["cita dentro de dos días a las cuatro y media de la tarde, soy Hugo, 612 000 118", "consulta"],
     lead("34612000118", "Hugo", BOOK, at("2026-11-27", "16:30")),
   ),
   c(
     "dates-04",
     "dates",
-    ["¿el 2 de diciembre a mediodía está libre? Soy Nuria, 612 000 119"],
+    ["¿el 2 de diciembre a mediodía está libre? Soy Nuria, 612 000 119", "consulta"],
     lead("34612000119", "Nuria", BOOK, at("2026-12-02", "12:00")),
   ),
   c(
     "dates-05",
     "dates",
-    ["reserva para el 4/12 a las 13:30, Álvaro 612 000 120"],
+    ["reserva para el 4/12 a las 13:30, Álvaro 612 000 120", "consulta"],
     lead("34612000120", "Álvaro", BOOK, at("2026-12-04", "13:30")),
   ),
   // closed, past
@@ -117,6 +122,7 @@ export const ES: ReadonlyArray<Conversation> = [
     [
       { say: "¿Puedo ir el domingo a las 11?", says: ["cerrado"], never: ["teléfono"] },
       "vale, el lunes a las 11",
+      "consulta",
       "Marcos 612 000 121",
     ],
     lead("34612000121", "Marcos", BOOK, at("2026-11-30", "11:00")),
@@ -127,6 +133,7 @@ export const ES: ReadonlyArray<Conversation> = [
     [
       { say: "cita hoy a las 9", says: ["ya ha pasado|ya pasó|pasado"], never: ["teléfono"] },
       "pues hoy a las 15",
+      "consulta",
       "Laura, 612 000 122",
     ],
     lead("34612000122", "Laura", BOOK, at("2026-11-25", "15:00")),
@@ -185,13 +192,17 @@ export const ES: ReadonlyArray<Conversation> = [
   c(
     "cancel-01",
     "cancel-move",
-    ["Soy Pedro, 612 000 127, quiero cita el viernes a las 10", { say: "perdona, cancela la cita", says: ["cancel"] }],
+    [
+      "Soy Pedro, 612 000 127, quiero cita el viernes a las 10",
+      "consulta",
+      { say: "perdona, cancela la cita", says: ["cancel"] },
+    ],
     lead("34612000127", "Pedro", BOOK),
   ),
   c(
     "cancel-02",
     "cancel-move",
-    ["Soy Rocío, 612 000 128, cita el lunes a las 9:30", "¿la podemos cambiar al martes a las 14?"],
+    ["Soy Rocío, 612 000 128, cita el lunes a las 9:30", "consulta", "¿la podemos cambiar al martes a las 14?"],
     lead("34612000128", "Rocío", BOOK, at("2026-12-01", "14:00")),
   ),
   // corrections

@@ -60,7 +60,7 @@ export const FR: ReadonlyArray<Conversation> = [
   c(
     "booking-01",
     "booking",
-    ["Bonjour, je voudrais prendre rendez-vous vendredi", "10h30", "Sophie Martin, 06 00 01 11 11"],
+    ["Bonjour, je voudrais prendre rendez-vous vendredi", "consultation", "10h30", "Sophie Martin, 06 00 01 11 11"],
     lead("33600011111", "Sophie Martin", BOOK, at("2026-11-27", "10:30")),
   ),
   c(
@@ -78,7 +78,7 @@ export const FR: ReadonlyArray<Conversation> = [
   c(
     "booking-04",
     "booking",
-    ["un rdv lundi à 12h c'est possible ?", "Louis Bernard 06 00 01 11 14"],
+    ["un rdv lundi à 12h c'est possible ?", "consultation", "Louis Bernard 06 00 01 11 14"],
     lead("33600011114", "Louis Bernard", BOOK, at("2026-11-30", "12:00")),
   ),
   c(
@@ -91,31 +91,36 @@ export const FR: ReadonlyArray<Conversation> = [
   c(
     "dates-01",
     "dates",
-    [{ say: "Est-ce possible jeudi 4 à 10h ?", says: ["?"] }, "jeudi 3 alors", "Je suis Antoine, 06 00 01 11 16"],
+    [
+      { say: "Est-ce possible jeudi 4 à 10h ?", says: ["?"] },
+      "jeudi 3 alors",
+      "consultation",
+      "Je suis Antoine, 06 00 01 11 16",
+    ],
     lead("33600011116", "Antoine", BOOK, at("2026-12-03", "10:00")),
   ),
   c(
     "dates-02",
     "dates",
-    ["rendez-vous après-demain à 11h svp", "Manon 06 00 01 11 17"],
+    ["rendez-vous après-demain à 11h svp", "consultation", "Manon 06 00 01 11 17"],
     lead("33600011117", "Manon", BOOK, at("2026-11-27", "11:00")),
   ),
   c(
     "dates-03",
     "dates",
-    ["Dans deux jours à 14h30, c'est possible ? Je m'appelle Nathan, 06 00 01 11 18"],
+    ["Dans deux jours à 14h30, c'est possible ? Je m'appelle Nathan, 06 00 01 11 18", "consultation"],
     lead("33600011118", "Nathan", BOOK, at("2026-11-27", "14:30")),
   ),
   c(
     "dates-04",
     "dates",
-    ["le 2 décembre à midi, il reste de la place ? Chloé, 06 00 01 11 19"],
+    ["le 2 décembre à midi, il reste de la place ? Chloé, 06 00 01 11 19", "consultation"],
     lead("33600011119", "Chloé", BOOK, at("2026-12-02", "12:00")),
   ),
   c(
     "dates-05",
     "dates",
-    ["rdv le 04/12 à 13h30, Lucas 06 00 01 11 20"],
+    ["rdv le 04/12 à 13h30, Lucas 06 00 01 11 20", "consultation"],
     lead("33600011120", "Lucas", BOOK, at("2026-12-04", "13:30")),
   ),
   // closed, past
@@ -125,6 +130,7 @@ export const FR: ReadonlyArray<Conversation> = [
     [
       { say: "Je peux venir dimanche à 11h ?", says: ["fermé"], never: ["numéro de téléphone"] },
       "d'accord, lundi à 11h alors",
+      "consultation",
       "Paul 06 00 01 11 21",
     ],
     lead("33600011121", "Paul", BOOK, at("2026-11-30", "11:00")),
@@ -135,6 +141,7 @@ export const FR: ReadonlyArray<Conversation> = [
     [
       { say: "rendez-vous aujourd'hui à 9h", says: ["passé"], never: ["numéro de téléphone"] },
       "alors aujourd'hui à 15h",
+      "consultation",
       "Emma, 06 00 01 11 22",
     ],
     lead("33600011122", "Emma", BOOK, at("2026-11-25", "15:00")),
@@ -213,6 +220,7 @@ export const FR: ReadonlyArray<Conversation> = [
     "cancel-move",
     [
       "Je suis Olivier, 06 00 01 11 27, rendez-vous vendredi à 10h",
+      "consultation",
       { say: "finalement, annulez le rendez-vous s'il vous plaît", says: ["annulé"] },
     ],
     lead("33600011127", "Olivier", BOOK),
@@ -220,7 +228,7 @@ export const FR: ReadonlyArray<Conversation> = [
   c(
     "cancel-02",
     "cancel-move",
-    ["Je suis Alice, 06 00 01 11 28, rdv lundi 9h30", "On peut le décaler à mardi 14h ?"],
+    ["Je suis Alice, 06 00 01 11 28, rdv lundi 9h30", "consultation", "On peut le décaler à mardi 14h ?"],
     lead("33600011128", "Alice", BOOK, at("2026-12-01", "14:00")),
   ),
   // corrections

@@ -58,7 +58,7 @@ export const HOLDOUT: ReadonlyArray<Conversation> = [
   en(
     "holdout-07",
     "closed-past",
-    [{ say: "book me in for sunday 10am", says: ["closed"] }, "monday 10am then, Tom 212 555 0185"],
+    [{ say: "book me in for sunday 10am", says: ["closed"] }, "monday 10am then, Tom 212 555 0185", "consultation"],
     lead("12125550185", "Tom", BOOK, at("2026-11-30", "10:00")),
   ),
   en("holdout-08", "general", ["what's the difference between your plans?"], null),
@@ -95,7 +95,7 @@ export const HOLDOUT: ReadonlyArray<Conversation> = [
   es(
     "holdout-06",
     "dates",
-    ["¿Tenéis cita el 3 de diciembre por la tarde a las 5? Soy Eva, 644 332 211"],
+    ["¿Tenéis cita el 3 de diciembre por la tarde a las 5? Soy Eva, 644 332 211", "consulta"],
     lead("34644332211", "Eva", BOOK, at("2026-12-03", "17:00")),
   ),
   es(
@@ -142,7 +142,7 @@ export const HOLDOUT: ReadonlyArray<Conversation> = [
   fr(
     "holdout-02",
     "booking",
-    ["Je voudrais un rendez-vous jeudi prochain", "à 15h30", "Pierre Lefèvre, 06 78 90 12 34"],
+    ["Je voudrais un rendez-vous jeudi prochain", "consultation", "à 15h30", "Pierre Lefèvre, 06 78 90 12 34"],
     lead("33678901234", "Pierre Lefèvre", BOOK, at("2026-12-03", "15:30")),
   ),
   fr("holdout-03", "faq", [{ say: "Quel est le prix ?", says: ["25 €"] }], null),
@@ -159,7 +159,7 @@ export const HOLDOUT: ReadonlyArray<Conversation> = [
   fr(
     "holdout-06",
     "dates",
-    ["rendez-vous le 7 décembre à 10h, c'est Marc, 06 11 11 22 22"],
+    ["rendez-vous le 7 décembre à 10h, c'est Marc, 06 11 11 22 22", "consultation"],
     lead("33611112222", "Marc", BOOK, at("2026-12-07", "10:00")),
   ),
   fr("holdout-07", "hours-services", [{ say: "Vous fermez à quelle heure ?", says: ["18:00|18 h"] }], null),

@@ -5,9 +5,11 @@ import { DENTAL_CONVERSATIONS } from "./dental.ts"
 import { EN } from "./en.ts"
 import { ES } from "./es.ts"
 import { FR } from "./fr.ts"
+import { GREETINGS } from "./greetings.ts"
 import { HOLDOUT } from "./holdout.ts"
 import { MANNERS } from "./manners.ts"
 import { PT } from "./pt.ts"
+import { SERVICES } from "./services.ts"
 import { SHORT_ANSWERS } from "./short-answers.ts"
 import type { Conversation } from "./types.ts"
 import { WALKS } from "./walks.ts"
@@ -27,6 +29,8 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...MANNERS,
   ...WRITTEN_TIMES,
   ...BESIDE_REQUESTS,
+  ...SERVICES,
+  ...GREETINGS,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

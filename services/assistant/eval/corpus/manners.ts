@@ -75,10 +75,8 @@ export const MANNERS: ReadonlyArray<Conversation> = [
     "manners-samstag-gefragt-montag-gebucht",
     "booking",
     [
-      {
-        say: "Habt ihr am Samstag offen? Ich möchte am Montag um 10 Uhr einen Termin buchen.",
-        says: ["Samstag", "Montag, 30. November um 10:00"],
-      },
+      { say: "Habt ihr am Samstag offen? Ich möchte am Montag um 10 Uhr einen Termin buchen.", says: ["Samstag"] },
+      { say: "Beratung", says: ["Montag, 30. November um 10:00"] },
       "Lena Vogt, 0171 0001179",
     ],
     lead("491710001179", "Lena Vogt", BOOK, at("2026-11-30", "10:00")),
@@ -99,10 +97,8 @@ export const MANNERS: ReadonlyArray<Conversation> = [
     "manners-zeiten-und-termin",
     "booking",
     [
-      {
-        say: "Wann habt ihr geöffnet? Ich möchte am Freitag einen Termin buchen.",
-        says: ["Montag bis Freitag", "Freitag, 27. November: 9:00"],
-      },
+      { say: "Wann habt ihr geöffnet? Ich möchte am Freitag einen Termin buchen.", says: ["Montag bis Freitag"] },
+      { say: "Beratung", says: ["Freitag, 27. November: 9:00"] },
       "10:30 Uhr passt",
       "Jonas Weber, 0171 0001177",
     ],

@@ -60,7 +60,7 @@ export const PT: ReadonlyArray<Conversation> = [
   c(
     "booking-01",
     "booking",
-    ["Oi, queria marcar um horário na sexta", "10:30", "Mariana Souza, (11) 90000-1111"],
+    ["Oi, queria marcar um horário na sexta", "consulta", "10:30", "Mariana Souza, (11) 90000-1111"],
     lead("5511900001111", "Mariana Souza", BOOK, at("2026-11-27", "10:30")),
   ),
   c(
@@ -78,7 +78,7 @@ export const PT: ReadonlyArray<Conversation> = [
   c(
     "booking-04",
     "booking",
-    ["dá pra marcar na segunda às 12h?", "Gustavo Alves (11) 90000-1114"],
+    ["dá pra marcar na segunda às 12h?", "consulta", "Gustavo Alves (11) 90000-1114"],
     lead("5511900001114", "Gustavo Alves", BOOK, at("2026-11-30", "12:00")),
   ),
   c(
@@ -94,6 +94,7 @@ export const PT: ReadonlyArray<Conversation> = [
     [
       { say: "Pode ser quinta-feira dia 4 às 10h?", says: ["?"] },
       "quinta, dia 3 então",
+      "consulta",
       "Sou o Pedro, (11) 90000-1116",
     ],
     lead("5511900001116", "Pedro", BOOK, at("2026-12-03", "10:00")),
@@ -101,25 +102,25 @@ export const PT: ReadonlyArray<Conversation> = [
   c(
     "dates-02",
     "dates",
-    ["quero marcar depois de amanhã às 11h", "Júlia (11) 90000-1117"],
+    ["quero marcar depois de amanhã às 11h", "consulta", "Júlia (11) 90000-1117"],
     lead("5511900001117", "Júlia", BOOK, at("2026-11-27", "11:00")),
   ),
   c(
     "dates-03",
     "dates",
-    ["Daqui a dois dias às 14h30 dá? Me chamo Diego, (11) 90000-1118"],
+    ["Daqui a dois dias às 14h30 dá? Me chamo Diego, (11) 90000-1118", "consulta"],
     lead("5511900001118", "Diego", BOOK, at("2026-11-27", "14:30")),
   ),
   c(
     "dates-04",
     "dates",
-    ["dia 2 de dezembro ao meio-dia tem vaga? Ana, (11) 90000-1119"],
+    ["dia 2 de dezembro ao meio-dia tem vaga? Ana, (11) 90000-1119", "consulta"],
     lead("5511900001119", "Ana", BOOK, at("2026-12-02", "12:00")),
   ),
   c(
     "dates-05",
     "dates",
-    ["agendar para 04/12 às 13h30, Bruno (11) 90000-1120"],
+    ["agendar para 04/12 às 13h30, Bruno (11) 90000-1120", "consulta"],
     lead("5511900001120", "Bruno", BOOK, at("2026-12-04", "13:30")),
   ),
   // closed, past
@@ -129,6 +130,7 @@ export const PT: ReadonlyArray<Conversation> = [
     [
       { say: "Posso ir no domingo às 11h?", says: ["fechado"], never: ["telefone"] },
       "tá, então segunda às 11h",
+      "consulta",
       "Renato (11) 90000-1121",
     ],
     lead("5511900001121", "Renato", BOOK, at("2026-11-30", "11:00")),
@@ -139,6 +141,7 @@ export const PT: ReadonlyArray<Conversation> = [
     [
       { say: "horário hoje às 9h", says: ["já passou"], never: ["telefone"] },
       "então hoje às 15h",
+      "consulta",
       "Paula, (11) 90000-1122",
     ],
     lead("5511900001122", "Paula", BOOK, at("2026-11-25", "15:00")),
@@ -207,6 +210,7 @@ export const PT: ReadonlyArray<Conversation> = [
     "cancel-move",
     [
       "Sou o Marcelo, (11) 90000-1127, quero horário na sexta às 10h",
+      "consulta",
       { say: "pode cancelar o horário, por favor", says: ["cancelad"] },
     ],
     lead("5511900001127", "Marcelo", BOOK),
@@ -214,7 +218,7 @@ export const PT: ReadonlyArray<Conversation> = [
   c(
     "cancel-02",
     "cancel-move",
-    ["Sou a Vanessa, (11) 90000-1128, horário na segunda às 9h30", "Dá pra remarcar para terça às 14h?"],
+    ["Sou a Vanessa, (11) 90000-1128, horário na segunda às 9h30", "consulta", "Dá pra remarcar para terça às 14h?"],
     lead("5511900001128", "Vanessa", BOOK, at("2026-12-01", "14:00")),
   ),
   // corrections

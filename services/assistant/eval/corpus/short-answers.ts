@@ -35,7 +35,8 @@ export const SHORT_ANSWERS: ReadonlyArray<Conversation> = [
     "short-proposed-no",
     "booking",
     [
-      { say: "Can I come in at 3pm?", says: ["Shall I book"] },
+      "Can I come in at 3pm?",
+      { say: "consultation", says: ["Shall I book"] },
       { say: "no thanks", says: ["Which other day or time"], never: ["booked", MENU_EN] },
       "Friday at 11 then, I'm Ray Cole, 415 555 0182",
     ],
@@ -83,6 +84,7 @@ export const SHORT_ANSWERS: ReadonlyArray<Conversation> = [
       { say: "can I book Thursday the 4th at 10?", says: ["did you mean"] },
       { say: "yes", says: ["did you mean"], never: ["booked", MENU_EN] },
       "Friday please, Sam Ortiz, 415 555 0186",
+      "consultation",
     ],
     lead("14155550186", "Sam Ortiz", BOOK, at("2026-12-04", "10:00")),
   ),

@@ -70,6 +70,7 @@ export const WALKS: ReadonlyArray<Conversation> = [
     "dates",
     [
       "Bonjour, un rendez-vous la semaine prochaine, c'est possible ?",
+      "consultation",
       "jeudi à 15h, je suis Claire Petit, 06 12 34 50 11",
     ],
     lead("33612345011", "Claire Petit", BOOK, at("2026-12-03", "15:00")),
@@ -77,7 +78,11 @@ export const WALKS: ReadonlyArray<Conversation> = [
   pt(
     "walk-next-week",
     "dates",
-    [{ say: "tem horário na semana que vem?", says: ["30 de novembro"] }, "sexta às 10, sou o Rui, (11) 98765-4401"],
+    [
+      "tem horário na semana que vem?",
+      { say: "consulta", says: ["30 de novembro"] },
+      "sexta às 10, sou o Rui, (11) 98765-4401",
+    ],
     lead("5511987654401", "Rui", BOOK, at("2026-12-04", "10:00")),
   ),
   {
@@ -160,6 +165,7 @@ export const WALKS: ReadonlyArray<Conversation> = [
     "cancel-move",
     [
       "Je voudrais un rendez-vous vendredi à 10h, je suis Paul Roy, 06 12 34 50 12",
+      "consultation",
       { say: "pardon, plutôt 11 si possible", says: ["11:00"] },
     ],
     lead("33612345012", "Paul Roy", BOOK, at("2026-11-27", "11:00")),

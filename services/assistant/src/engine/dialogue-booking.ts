@@ -141,6 +141,12 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   const namesTime = when.date !== undefined || when.time !== undefined || when.earliest || when.week !== undefined
   if (previous.conflict !== undefined && (namesTime || when.weekday !== undefined)) return true
   if (previous.offered !== undefined && (namesTime || service !== undefined)) return true
+  // "Which service would you like?" — "colour", "Friday at 4", "Dana, 415 555 0100", "yes": the
+  // booking goes on (a message naming none of these, or asking something else, changes the topic).
+  if (previous.awaiting === "service") {
+    if (service !== undefined || namesTime || name !== undefined || phone !== undefined) return true
+    if (intents.yes && !intents.no && !intents.question) return true
+  }
   // "Which day would suit you?" — "Friday".
   if (previous.awaiting === "day" && namesTime) return true
   if (previous.pending !== undefined && (name !== undefined || phone !== undefined || namesTime)) return true
@@ -177,10 +183,18 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   )
 }
 
-/** The slot the visitor means this turn, from this message and what is pending. */
+/** A service remembered from an earlier step; "" is none (a conflict asked before the service was known). */
+const named = (service: string | undefined): string | undefined => (service === "" ? undefined : service)
+
+/**
+ * The slot the visitor means this turn, from this message and what is pending. Its service is
+ * undefined when the organization offers two or more and none is known for this booking (not named
+ * now, nor earlier in the conversation): the visitor is asked, never given the first one silently.
+ */
 const wantedSlot = (turn: Turn, previous: ConversationState) => {
   const { when, service } = turn.facts
   const services = turn.context.settings.services
+  const question = previous.awaiting === "service" ? previous.serviceQuestion : undefined
   let date = when.date
   let time = when.time
   const conflict = previous.conflict
@@ -206,19 +220,42 @@ const wantedSlot = (turn: Turn, previous: ConversationState) => {
   ) {
     date = weekdayInWeek(week, when.weekday)
   }
-  date ??= previous.pending?.date ?? previous.offered?.date
+  date ??= previous.pending?.date ?? previous.offered?.date ?? question?.date
   time ??= when.earliest ? "earliest" : undefined
   // "Wednesday, not Tuesday": another day for the time already chosen.
-  if (time === undefined) time = previous.pending?.time
+  if (time === undefined) time = previous.pending?.time ?? question?.time
   const chosenService =
     service ??
     previous.pending?.service ??
-    previous.offered?.service ??
-    conflict?.service ??
-    previous.service ??
-    services[0] ??
-    ""
+    named(previous.offered?.service) ??
+    named(conflict?.service) ??
+    named(previous.service) ??
+    (services.length >= 2 ? undefined : (services[0] ?? ""))
   return { date, time, service: chosenService }
+}
+
+/**
+ * "Which service would you like: haircut or colour?", with what the visitor gave for the booking
+ * kept (the day, the time, the part of the day; the name and number are in the state already).
+ */
+const askService = (
+  turn: Turn,
+  previous: ConversationState,
+  wanted: { readonly date: string | undefined; readonly time: string | undefined },
+  asked: number,
+): Step => {
+  const { catalog, formats, state, context } = turn
+  const partOfDay = turn.facts.when.partOfDay ?? previous.serviceQuestion?.partOfDay
+  return reply(turn, catalog.whichService(formats.either(context.settings.services)), {
+    ...settle(state),
+    serviceQuestion: {
+      ...(wanted.date === undefined ? {} : { date: wanted.date }),
+      ...(wanted.time === undefined ? {} : { time: wanted.time }),
+      ...(partOfDay === undefined ? {} : { partOfDay }),
+      asked,
+    },
+    awaiting: "service",
+  })
 }
 
 /**
@@ -249,7 +286,7 @@ export const book = (turn: Turn, previous: ConversationState): Step => {
   }
   const booking = { ...turn, state }
   const { when } = facts
-  const wanted = wantedSlot(booking, previous)
+  const slot = wantedSlot(booking, previous)
 
   if (when.conflict !== undefined) {
     return reply(booking, conflictQuestion(turn, when.conflict), {
@@ -257,27 +294,36 @@ export const book = (turn: Turn, previous: ConversationState): Step => {
       conflict: {
         ...when.conflict,
         ...(when.time === undefined ? {} : { time: when.time }),
-        service: wanted.service,
+        service: slot.service ?? "",
       },
     })
   }
+  // Two or more services and none named: asked (twice at most), once the day and time are known to be
+  // possible (a closed day, a past or taken time is said first). After two answers that name none,
+  // the first service — said in the reply, and a time for it proposed, not booked, until accepted.
+  const asked = previous.awaiting === "service" ? (previous.serviceQuestion?.asked ?? 0) : 0
+  const ask = slot.service === undefined && asked < 2 ? () => askService(booking, previous, slot, asked + 1) : undefined
+  const defaulted = slot.service === undefined && ask === undefined
+  // "": no service yet (`named`), kept as such in what a refusal offers.
+  const wanted = { ...slot, service: slot.service ?? (ask === undefined ? (context.settings.services[0] ?? "") : "") }
   if (wanted.date === undefined) {
     // A time with no day: today's if it is still ahead, else the next open day's — a guess, so it is
     // proposed and booked only when the visitor accepts it (never booked as "today" unasked).
     const guessed = wanted.time !== undefined && wanted.time !== "earliest"
     if (guessed && wanted.time !== undefined && wanted.time > context.nowTime && !closedForTheDay(context)) {
-      return bookOn(booking, { ...wanted, date: context.today, time: wanted.time }, true)
+      return bookOn(booking, { ...wanted, date: context.today, time: wanted.time }, true, ask)
     }
     // "Next week": its first open day; else today's (tomorrow's, for a time with no day).
     const week = when.week ?? previous.week
     const from = week !== undefined && week > context.today ? week : guessed ? addDays(context.today, 1) : context.today
     if (known.nextOpen === undefined || known.nextOpen.from !== from) return need({ kind: "nextOpenDay", from })
     if (known.nextOpen.date === null) {
+      if (ask !== undefined) return ask()
       return reply(booking, catalog.noOpenDay(wanted.service), { ...settle(state), awaiting: "callbackOffer" })
     }
-    return bookOn(booking, { ...wanted, date: known.nextOpen.date }, guessed)
+    return bookOn(booking, { ...wanted, date: known.nextOpen.date }, guessed || defaulted, ask)
   }
-  return bookOn(booking, { ...wanted, date: wanted.date })
+  return bookOn(booking, { ...wanted, date: wanted.date }, defaulted, ask)
 }
 
 /** With a day chosen: offer its times, or check the time and go on to the name, the number and the booking. */
@@ -286,6 +332,12 @@ export const bookOn = (
   wanted: { readonly date: string; readonly time: string | undefined; readonly service: string },
   /** The day was not named by the visitor: the slot is proposed, and booked once accepted. */
   proposed = false,
+  /**
+   * No service is known (`wanted.service` is ""): the day and the time are checked (a closed day, a
+   * past, outside or taken time said as such), then, where times would be offered or the slot taken
+   * on, the visitor is asked which service.
+   */
+  askService?: () => Step,
 ): Step => {
   const { catalog, formats, known, context, state } = turn
   const day = known.days.get(wanted.date)
@@ -311,12 +363,17 @@ export const bookOn = (
     })
   }
   // The part of the day asked for ("tomorrow afternoon") narrows the times offered, when it has any free.
-  const part = turn.facts.when.partOfDay ?? (state.offered?.date === wanted.date ? state.offered.partOfDay : undefined)
+  const question = state.serviceQuestion
+  const part =
+    turn.facts.when.partOfDay ??
+    (state.offered?.date === wanted.date ? state.offered.partOfDay : undefined) ??
+    (question !== undefined && (question.date ?? wanted.date) === wanted.date ? question.partOfDay : undefined)
   const inPart = part === undefined ? [] : day.free.filter((free) => inPartOfDay(free, part, turn.facts.language))
   const free = inPart.length > 0 ? inPart : day.free
   let time = fitHour(turn, day, wanted.time)
   if (time === "earliest") time = free[0]
   if (time === undefined) {
+    if (askService !== undefined) return askService()
     if (day.free.length === 0) {
       return reply(turn, catalog.dayFull(wanted.service, dayLabel), { ...settle(state), awaiting: "day" })
     }
@@ -333,6 +390,7 @@ export const bookOn = (
   const slot: BookedSlot = { date: wanted.date, time, service: wanted.service }
   const refusal = checkSlot(turn, slot)
   if (refusal !== undefined) return refusal
+  if (askService !== undefined) return askService()
   // The slot is free: the name, then the number, then the booking.
   const phone = phoneOf(turn)
   const pending = { ...settle(state), pending: slot }

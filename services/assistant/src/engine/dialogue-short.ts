@@ -65,8 +65,8 @@ export const answerShort = (turn: Turn, previous: ConversationState, short: Shor
       bookingAsked: true,
       awaiting: "day",
       ...(previous.pending?.service === undefined ? {} : { service: previous.pending.service }),
-      ...(previous.offered?.service === undefined ? {} : { service: previous.offered.service }),
-      ...(previous.conflict?.service === undefined ? {} : { service: previous.conflict.service }),
+      ...(previous.offered?.service ? { service: previous.offered.service } : {}),
+      ...(previous.conflict?.service ? { service: previous.conflict.service } : {}),
     })
   // "Did you mean Thursday, December 3 or Friday, December 4?" — "yes" chooses neither: asked again.
   const conflict = previous.conflict
@@ -93,6 +93,8 @@ export const answerShort = (turn: Turn, previous: ConversationState, short: Shor
       const offered = previous.offered
       if (short.no) return askDay(catalog.otherTime())
       if (!short.yes || offered === undefined) return undefined
+      // Times offered before a service was chosen (after a refused time): which one, first.
+      if (offered.service === "") return book(turn, previous)
       return bookOn(turn, { date: offered.date, time: undefined, service: offered.service })
     }
     case "day": {
@@ -100,6 +102,7 @@ export const answerShort = (turn: Turn, previous: ConversationState, short: Shor
       if (short.no) return reply(turn, catalog.noted(state.name), settled)
       if (!short.yes) return undefined
       if (offered === undefined) return askDay(catalog.whichDay())
+      if (offered.service === "") return book(turn, previous)
       return bookOn(turn, { date: offered.date, time: undefined, service: offered.service })
     }
     case "book":

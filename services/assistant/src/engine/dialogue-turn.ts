@@ -81,9 +81,9 @@ export const reply = (turn: Turn, text: string, state: ConversationState = turn.
   state,
 })
 
-/** The dialogue's transient parts cleared: offers, a pending slot, a pending question. */
+/** The dialogue's transient parts cleared: offers, a pending slot, a pending question (a day, a service). */
 export const settle = (state: ConversationState): ConversationState => {
-  const { offered: _o, pending: _p, conflict: _c, awaiting: _a, ...rest } = state
+  const { offered: _o, pending: _p, conflict: _c, awaiting: _a, serviceQuestion: _s, ...rest } = state
   return rest
 }
 

@@ -8,13 +8,16 @@ import { readMessage } from "./read-message.ts"
 import { type ConversationState, emptyConversation } from "./state.ts"
 import type { Language } from "./text.ts"
 
-// Wednesday 25 November 2026, 10:00; open Monday to Friday 09:00–17:00 (the defaults).
+// Wednesday 25 November 2026, 10:00; open Monday to Friday 09:00–17:00 (the defaults). One service:
+// with two or more, a booking that names none is asked which ("which service, …" below).
 const CONTEXT: EngineContext = {
   profile: { businessName: "Acme", languages: ["en", "es"], faqs: [{ question: "Parking?", answer: "On Mill Lane." }] },
-  settings: { ...DEFAULT_BOOKING_SETTINGS, services: ["consultation", "demo call"] },
+  settings: { ...DEFAULT_BOOKING_SETTINGS, services: ["consultation"] },
   today: "2026-11-25",
   nowTime: "10:00",
 }
+/** The same business with two services. */
+const TWO: EngineContext = { ...CONTEXT, settings: { ...CONTEXT.settings, services: ["consultation", "demo call"] } }
 
 const OPEN: ReadonlyArray<string> = ["09:00", "09:30", "10:00", "10:30", "11:00", "11:30", "14:00", "16:30"]
 
@@ -134,7 +137,7 @@ describe("the booking dialogue", () => {
   })
 
   it("books the service asked about on the day named next", () => {
-    const { replies, last } = converse("do you do demo calls?", "ok, can I get one on Monday", "10:30 works")
+    const { replies, last } = converseWith(TWO, "do you do demo calls?", "ok, can I get one on Monday", "10:30 works")
     expect(replies[1]?.text).toContain("Free times for demo call on Monday, November 30")
     expect(last.state.pending).toMatchObject({ date: "2026-11-30", time: "10:30", service: "demo call" })
   })
@@ -242,7 +245,7 @@ describe("requests, numbers and questions", () => {
   it("answers from the FAQ, the hours and the services, and says when it does not know", () => {
     expect(turn(emptyConversation, "where can I park?").text).toBe("On Mill Lane.")
     expect(turn(emptyConversation, "what are your opening hours?").text).toContain("Monday to Friday 9:00 AM–5:00 PM")
-    expect(turn(emptyConversation, "what services do you offer?").text).toContain("consultation and demo call")
+    expect(turn(emptyConversation, "what services do you offer?", TWO).text).toContain("consultation and demo call")
     const unknown = turn(emptyConversation, "do you sell printers?")
     expect(unknown.text).toContain("don't know")
     expect(unknown.state.awaiting).toBe("callbackOffer")
@@ -295,7 +298,7 @@ describe("requests, numbers and questions", () => {
   })
 
   it("answers both questions of one message: the hours and the services, the hours and the name", () => {
-    const both = turn(emptyConversation, "which services do you have, and are you open on Friday?")
+    const both = turn(emptyConversation, "which services do you have, and are you open on Friday?", TWO)
     expect(both.text).toContain("On Friday we're open 9:00 AM–5:00 PM.")
     expect(both.text).toContain("consultation and demo call")
     const named = turn(emptyConversation, "Wann haben Sie morgen auf? Und wie heißt Ihre Firma eigentlich?")
@@ -627,14 +630,15 @@ describe("a question asked beside a booking request", () => {
   })
 
   it("lists the services beside a booking without asking whether to book one", () => {
-    const answer = turn(
-      emptyConversation,
-      "What services do you offer? I'd like to book something for Friday at 10",
-      FIVE,
+    const answer = turn(emptyConversation, "What services do you offer? I'd like to book something for Friday at 10", {
+      ...FIVE,
+      settings: TWO.settings,
+    })
+    // "Something" names neither: which one is asked, the day and time kept for the answer.
+    expect(answer.text).toBe(
+      "We offer consultation and demo call. Which service would you like: consultation or demo call?",
     )
-    expect(answer.text).toMatch(
-      /^We offer consultation and demo call\. Consultation on Friday, November 27 at 10:00 AM is free\./,
-    )
+    expect(answer.state.serviceQuestion).toMatchObject({ date: "2026-11-27", time: "10:00" })
     expect(answer.text).not.toContain("Would you like to book one?")
   })
 
@@ -749,5 +753,123 @@ describe("a request for no more messages, in a sentence", () => {
     ]) {
       expect(turn(emptyConversation, text, CHANNEL).text, text).not.toMatch(/\bSTOP\b/)
     }
+  })
+})
+
+describe("a service named with another spelling", () => {
+  const withServices = (services: ReadonlyArray<string>): EngineContext => ({
+    ...CONTEXT,
+    settings: { ...CONTEXT.settings, services },
+  })
+  const serviceOf = (text: string, services: ReadonlyArray<string>) =>
+    readMessage(text, emptyConversation, withServices(services)).service
+
+  it("reads a distinctive word one edit away as the service (both words of five letters or more)", () => {
+    expect(serviceOf("I need a color appointment on Friday at 4pm", ["haircut", "colour"])).toBe("colour")
+    expect(serviceOf("una cita de color el viernes", ["haircut", "colour"])).toBe("colour")
+    expect(serviceOf("book me at the garden center", ["garden centre visit", "delivery"])).toBe("garden centre visit")
+    expect(serviceOf("a manicur tomorrow", ["manicure", "pedicure"])).toBe("manicure")
+    expect(serviceOf("a colour appointment", ["haircut", "colour"])).toBe("colour")
+  })
+
+  it("never reads a short word, or a word another service's name would take too, as a service", () => {
+    // "cuts" has four letters; "cure" is no word of five.
+    expect(serviceOf("two cuts please", ["haircut", "colour"])).toBeUndefined()
+    // "mossage" is one edit from "massage" and from "message"; "color" from "colour" and "colors".
+    expect(serviceOf("a mossage please", ["massage", "message therapy"])).toBeUndefined()
+    expect(serviceOf("a color appointment", ["colour", "colors class"])).toBeUndefined()
+    expect(serviceOf("a medicure please", ["manicure", "pedicure"])).toBe("pedicure")
+  })
+})
+
+describe("which service, when two or more are offered and none is named", () => {
+  const SALON: EngineContext = {
+    ...CONTEXT,
+    profile: { ...CONTEXT.profile, languages: ["en", "es", "fr"] },
+    settings: { ...CONTEXT.settings, services: ["haircut", "colour"] },
+  }
+  const ONE: EngineContext = { ...SALON, settings: { ...SALON.settings, services: ["haircut"] } }
+  const booked = (needs: ReadonlyArray<{ readonly kind: string }>) => needs.some((need) => need.kind === "book")
+
+  it("asks which service, keeping the day and time, and goes on as if it had been named", () => {
+    const { replies, state } = converseWith(
+      SALON,
+      "I need an appointment on Friday at 2pm",
+      "colour",
+      "Nora, 415 555 0181",
+    )
+    expect(replies[0]?.text).toBe("Which service would you like: haircut or colour?")
+    expect(replies[0]?.state).toMatchObject({
+      awaiting: "service",
+      serviceQuestion: { date: "2026-11-27", time: "14:00" },
+    })
+    expect(replies[1]?.text).toMatch(/^Colour on Friday, November 27 at 2:00 PM is free\./)
+    expect(state.booking).toEqual({ date: "2026-11-27", time: "14:00", service: "colour" })
+  })
+
+  it("keeps the part of the day asked for: the times offered are that part's", () => {
+    const { replies } = converseWith(SALON, "can I come in on Friday afternoon?", "a haircut please")
+    expect(replies[0]?.state.awaiting).toBe("service")
+    expect(replies[1]?.text).toContain("haircut")
+    expect(replies[1]?.text).not.toContain("9:00")
+    expect(replies[1]?.state.offered).toMatchObject({ date: "2026-11-27", service: "haircut", partOfDay: "afternoon" })
+  })
+
+  it("asks in the visitor's language, the services as a choice", () => {
+    expect(turn(emptyConversation, "necesito una cita de corte o algo el viernes por la tarde", SALON).text).toMatch(
+      /servicio/,
+    )
+    expect(turn(emptyConversation, "Je voudrais un rendez-vous pour une couleur vendredi à 14h", SALON).text).toBe(
+      "Quelle prestation souhaitez-vous : haircut ou colour ?",
+    )
+  })
+
+  it("never asks when the business offers one service", () => {
+    const answer = turn(emptyConversation, "I need an appointment on Friday at 2pm", ONE)
+    expect(answer.text).toMatch(/^Haircut on Friday/)
+  })
+
+  it("asks again once when the answer names none, then proposes the first (booked only on a yes)", () => {
+    const { replies } = converseWith(
+      SALON,
+      "I need an appointment on Friday at 2pm",
+      "Nora 415 555 0181",
+      "sure",
+      "yes",
+    )
+    expect(replies.map((r) => r.state.awaiting)).toEqual(["service", "service", "confirm", "done"])
+    expect(replies[2]?.text).toMatch(/haircut/i)
+    expect(booked(replies[2]?.needs ?? [])).toBe(false)
+    expect(replies[3]?.state.booking).toEqual({ date: "2026-11-27", time: "14:00", service: "haircut" })
+  })
+
+  it("lets a visitor who changes the topic go: the question is answered, nothing booked", () => {
+    const { replies } = converseWith(SALON, "I need an appointment on Friday at 2pm", "where can I park?")
+    expect(replies[1]?.text).toContain("Mill Lane")
+    expect(replies[1]?.state.awaiting).not.toBe("service")
+    expect(booked(replies[1]?.needs ?? [])).toBe(false)
+  })
+
+  it("books the service named earlier in the conversation without asking", () => {
+    const { replies } = converseWith(SALON, "do you do colour?", "ok, Friday at 2pm then")
+    expect(replies[1]?.text).toMatch(/^Colour on Friday/)
+  })
+})
+
+describe("a greeting with a question mark", () => {
+  it.each([
+    ["Hello again?", "en"],
+    ["anyone there?", "en"],
+    ["hola?", "es"],
+    ["bonjour ?", "fr"],
+    ["Hallo, ist da jemand?", "de"],
+    ["olá, tem alguém aí?", "pt"],
+  ])("answers %j as a hello, never with 'I don't know' and a callback offer", (text, language) => {
+    const widget = turn(emptyConversation, text, FIVE)
+    expect(widget.text).toBe(CATALOGS[language as Language].helloBack())
+    expect(widget.state.awaiting).not.toBe("callbackOffer")
+    const channel = turn(emptyConversation, text, CHANNEL)
+    expect(channel.state.awaiting).not.toBe("callbackOffer")
+    expect(channel.text).not.toBe(CATALOGS[language as Language].menu("Acme"))
   })
 })

@@ -45,9 +45,11 @@ const absorb = (state: ConversationState, facts: MessageFacts, context: EngineCo
   const corrected = newPhone !== undefined && state.phone !== undefined && state.phone !== newPhone
   const { intents } = facts
   const withdrawn = intents.noCall
-  const { awaiting: _awaiting, ...rest } = state
+  const { awaiting: _awaiting, serviceQuestion, ...rest } = state
   const next: ConversationState = {
     ...rest,
+    // What was given before "which service?" waits only for the answer to it.
+    ...(serviceQuestion === undefined || state.awaiting !== "service" ? {} : { serviceQuestion }),
     language: facts.language,
     ...(newPhone === undefined ? {} : { phone: newPhone }),
     ...(facts.name === undefined ? {} : { name: facts.name }),
@@ -145,6 +147,9 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   // Monday?"): answered, and what is missing asked for again.
   const aside = questionAside(turn, previous)
   if (aside !== undefined) return aside
+  // "Hello again?", "anyone there?", "bonjour ?": a hello (or "are you there?"), never a question
+  // nothing answers (which would offer a callback and wait for a person).
+  if (intents.greetingOnly) return greet(turn)
   // A question the business's knowledge answers gets that answer, never a booking reply.
   if (isKnowledgeQuestion(turn, previous)) {
     const answer = answerQuestion(facts, context, catalog, formats)
@@ -184,15 +189,20 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
     return reply(turn, catalog.niceToMeet(facts.name))
   }
   if (intents.closing) return reply(turn, closing(turn))
-  if (intents.greeting) {
-    // The widget showed the greeting before the visitor typed: a "hello" back is asked what they need,
-    // not greeted a second time. A phone channel showed nothing, so there the greeting comes first.
-    if (context.customerPhone === undefined) return reply(turn, catalog.helloBack())
-    // The greeting the business wrote is in its first language; a visitor writing in another gets the catalog's.
-    const written = facts.language === context.profile.languages[0] ? context.profile.greeting?.trim() : undefined
-    return reply(turn, written || catalog.greeting(context.profile.businessName))
-  }
+  if (intents.greeting) return greet(turn)
   return reply(turn, catalog.menu(context.profile.businessName))
+}
+
+/**
+ * A hello. The widget showed the greeting before the visitor typed: a "hello" back is asked what
+ * they need, not greeted a second time. A phone channel showed nothing, so there the greeting comes first.
+ */
+const greet = (turn: Turn): Step => {
+  const { context, catalog, facts } = turn
+  if (context.customerPhone === undefined) return reply(turn, catalog.helloBack())
+  // The greeting the business wrote is in its first language; a visitor writing in another gets the catalog's.
+  const written = facts.language === context.profile.languages[0] ? context.profile.greeting?.trim() : undefined
+  return reply(turn, written || catalog.greeting(context.profile.businessName))
 }
 
 /** An answer that accepts a proposed slot: a yes, or going on with the details it needs. */
@@ -225,6 +235,8 @@ const isKnowledgeQuestion = (turn: Turn, previous: ConversationState): boolean =
     when.week === undefined &&
     previous.pending === undefined &&
     previous.offered === undefined &&
-    previous.conflict === undefined
+    previous.conflict === undefined &&
+    // "Which service would you like?" — "the colour?": an answer, not a question about the services.
+    !(previous.awaiting === "service" && turn.facts.service !== undefined)
   )
 }

@@ -282,11 +282,93 @@ export const QUESTION_START = lexicon({
 })
 
 export const GREETING = lexicon({
-  en: ["hi", "hello", "hey", "good morning", "good afternoon", "good evening", "hiya"],
-  es: ["hola", "buenas", "buenos dias", "buenas tardes", "buenas noches"],
-  de: ["hallo", "guten tag", "guten morgen", "guten abend", "moin", "servus", "gruss gott", "hi"],
+  en: ["hi", "hello", "hey", "good morning", "good afternoon", "good evening", "hiya", "helloo*", "heyy*"],
+  es: ["hola", "buenas", "buenos dias", "buenas tardes", "buenas noches", "holaa*"],
+  de: ["hallo", "guten tag", "guten morgen", "guten abend", "moin", "servus", "gruss gott", "hi", "halloo*"],
   fr: ["bonjour", "bonsoir", "salut", "coucou"],
   pt: ["ola", "oi", "bom dia", "boa tarde", "boa noite"],
+})
+
+/**
+ * What may stand beside a greeting in a message that only greets, or asks whether someone is there
+ * ("hello again?", "hi there", "anyone there?", "¿hay alguien?", "ist da jemand?", "il y a
+ * quelqu'un ?", "tem alguém aí?"): a hello, not a question to answer (`greetingOnly`).
+ */
+export const PRESENCE = lexicon({
+  en: [
+    "again",
+    "there",
+    "anyone",
+    "anybody",
+    "someone",
+    "somebody",
+    "is anyone there",
+    "is anybody there",
+    "is someone there",
+    "anyone there",
+    "anybody there",
+    "are you there",
+    "you there",
+    "still there",
+    "everyone",
+    "all",
+    "folks",
+    "guys",
+  ],
+  es: [
+    "de nuevo",
+    "otra vez",
+    "hay alguien",
+    "alguien",
+    "ahi",
+    "estas ahi",
+    "esta ahi",
+    "estais ahi",
+    "hay alguien ahi",
+    "a todos",
+  ],
+  de: [
+    "nochmal",
+    "noch mal",
+    "wieder",
+    "ist da jemand",
+    "jemand da",
+    "ist jemand da",
+    "bist du da",
+    "sind sie da",
+    "seid ihr da",
+    "da",
+    "zusammen",
+    "allerseits",
+  ],
+  fr: [
+    "encore",
+    "re",
+    "il y a quelqu'un",
+    "y a quelqu'un",
+    "y'a quelqu'un",
+    "quelqu'un",
+    "vous etes la",
+    "tu es la",
+    "t'es la",
+    "la",
+    "tout le monde",
+  ],
+  pt: [
+    "de novo",
+    "novamente",
+    "alguem ai",
+    "tem alguem ai",
+    "tem alguem",
+    "alguem",
+    "ai",
+    "voce esta ai",
+    "voces estao ai",
+    "ta ai",
+    "esta ai",
+    "pessoal",
+    "gente",
+  ],
 })
 
 /**

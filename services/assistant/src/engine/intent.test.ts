@@ -65,3 +65,36 @@ describe("detectIntents", () => {
     expect(detectIntents(text, language).wouldNeed).toBe(need)
   })
 })
+
+describe("a message that only greets", () => {
+  it.each([
+    "Hello again?",
+    "hello?",
+    "hi again?",
+    "hola?",
+    "¿hola?",
+    "anyone there?",
+    "is anybody there??",
+    "bonjour ?",
+    "Hallo, ist da jemand?",
+    "olá, tem alguém aí?",
+    "hi there 👋",
+    "¿hay alguien?",
+    "re bonjour",
+    "helloooo?",
+  ])("reads %j as only a greeting", (text) => {
+    expect(detectIntents(text).greetingOnly).toBe(true)
+  })
+
+  it.each([
+    "hello, are you open on Saturday?",
+    "hi, how much is a consultation?",
+    "hello? I need a callback",
+    "Hi, I'm Dana",
+    "is there parking?",
+    "hola, ¿tenéis cita mañana?",
+    "what?",
+  ])("reads %j as more than a greeting", (text) => {
+    expect(detectIntents(text).greetingOnly).toBe(false)
+  })
+})

@@ -8,6 +8,7 @@ import {
   HYPOTHETICAL,
   NO,
   NOW,
+  PRESENCE,
   QUESTION_START,
   SERVICES,
   YES,
@@ -65,6 +66,12 @@ export interface Intents {
   /** Asks what would happen ("what happens if I cancel late?"): a policy question, whatever it names. */
   readonly hypothetical: boolean
   readonly greeting: boolean
+  /**
+   * Only a greeting, or a "are you there?": greeting and presence words ("again", "there", "anyone
+   * there", "¿hay alguien?", "ist da jemand", "il y a quelqu'un", "tem alguém aí"), punctuation and
+   * emoji, nothing else — a hello, even with a question mark, never a question to answer.
+   */
+  readonly greetingOnly: boolean
   /** Thanks, bye, "just browsing": nothing to do. */
   readonly closing: boolean
   /** Yes / no, as an answer to a question the assistant asked. */
@@ -90,6 +97,23 @@ const CALL_ME_SEPARABLE =
 /** German opening and closing split around the subject: "macht ihr heute Mittag zu?", "wann haben Sie morgen auf?". */
 const OPEN_CLOSE_SEPARABLE =
   /(?<![\p{L}])(?:mach(?:t|en)\s+(?:ihr|sie)\s+(?:\p{L}+\s+){0,4}(?:zu|auf)|hab(?:t|en)\s+(?:ihr|sie)\s+(?:\p{L}+\s+){0,4}(?:auf|offen|geoffnet))(?![\p{L}])/u
+
+const GREETING_WORDS = new RegExp(GREETING.any.source, "gu")
+const PRESENCE_WORDS = new RegExp(PRESENCE.any.source, "gu")
+
+/** Asking whether someone is there, without a greeting ("anyone there?", "¿hay alguien?", "ist da jemand?"). */
+const ASKS_PRESENCE =
+  /(?<![\p{L}])(?:anyone|anybody|someone|somebody|alguien|alguem|jemand|quelqu'un|(?:are you|you|still) there|esta(?:s|is)? ahi|(?:voce )?esta ai|ta ai|(?:bist du|sind sie|seid ihr) da|(?:vous etes|tu es|t'es) la)(?![\p{L}])/u
+
+/** Whether folded text is only greeting and presence words, punctuation, symbols and emoji. */
+const isGreetingOnly = (folded: string): boolean => {
+  const greets = GREETING.any.test(folded)
+  const asksPresence = ASKS_PRESENCE.test(folded)
+  if (!greets && !asksPresence) return false
+  const rest = folded.replace(GREETING_WORDS, " ").replace(PRESENCE_WORDS, " ")
+  // Emoji joined into one ("👋🏽", "🙋‍♀️") are pictographs, modifiers, joiners and variation selectors.
+  return /^(?:\s|\p{P}|\p{S}|\p{Extended_Pictographic}|\u200d|\ufe0f)*$/u.test(rest)
+}
 
 const anyOf = (pattern: { readonly any: RegExp }, text: string): boolean => pattern.any.test(text)
 
@@ -122,6 +146,7 @@ export const detectIntents = (text: string, language: Language = "en"): Intents 
     question: /[?¿]/.test(text) || QUESTION_FIRST.test(afterLeadIn(trimmed)),
     hypothetical: anyOf(HYPOTHETICAL, folded),
     greeting: GREETING_FIRST.test(trimmed),
+    greetingOnly: isGreetingOnly(trimmed),
     closing: anyOf(CLOSING, folded),
     yes: YES_FIRST.test(trimmed),
     no: NO_FIRST.test(trimmed),

@@ -66,7 +66,55 @@ const serviceIn = (text: string, services: ReadonlyArray<string>): string | unde
   }))
   const most = Math.max(0, ...scored.map((entry) => entry.words))
   const named = scored.filter((entry) => entry.words === most && most > 0)
-  return named.length === 1 ? named[0]?.service : undefined
+  if (named.length > 0) return named.length === 1 ? named[0]?.service : undefined
+  return spelledOtherwise(folded, services, wordsOf)
+}
+
+/**
+ * The one service a word of the message spells another way ("color" for "colour", "center" for
+ * "centre", "manicur" for "manicure"): a distinctive word of its name and a word of the message, both
+ * of five letters or more, one edit apart (Damerau–Levenshtein: a letter added, dropped, changed, or
+ * two swapped) — never a message word that would also be read as another service's word.
+ */
+const spelledOtherwise = (
+  folded: string,
+  services: ReadonlyArray<string>,
+  wordsOf: (service: string) => ReadonlyArray<string>,
+): string | undefined => {
+  const written = folded.split(/[^\p{L}]+/u).filter((word) => word.length >= 5)
+  if (written.length === 0) return undefined
+  const near = (word: string, other: string) => other.length >= 5 && oneEditApart(word, other)
+  const found = new Set<string>()
+  for (const word of written) {
+    const matching = services.filter((service) => wordsOf(service).some((own) => own === word || near(word, own)))
+    // A word that two services' names would both take points at neither.
+    if (matching.length !== 1) continue
+    const [service] = matching
+    if (service === undefined) continue
+    const distinctive = wordsOf(service).some(
+      (own) => near(word, own) && !services.some((other) => other !== service && wordsOf(other).includes(own)),
+    )
+    if (distinctive) found.add(service)
+  }
+  return found.size === 1 ? [...found][0] : undefined
+}
+
+/** Whether two different words are one edit apart: a letter inserted, deleted, replaced, or two neighbours swapped. */
+export const oneEditApart = (a: string, b: string): boolean => {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false
+  let start = 0
+  while (start < a.length && start < b.length && a[start] === b[start]) start += 1
+  let endA = a.length
+  let endB = b.length
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA -= 1
+    endB -= 1
+  }
+  const restA = a.slice(start, endA)
+  const restB = b.slice(start, endB)
+  if (restA.length + restB.length <= 1) return true
+  if (restA.length === 1 && restB.length === 1) return true
+  return restA.length === 2 && restB.length === 2 && restA[0] === restB[1] && restA[1] === restB[0]
 }
 
 const escapeRegExp = (word: string): string => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")

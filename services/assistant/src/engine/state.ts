@@ -44,12 +44,26 @@ export const ConversationState = Schema.Struct({
   ),
   /**
    * What the last reply asked for, so a bare answer ("Dana", "415 555 0100", "yes please", "no
-   * thanks") is read as that: `day` another day (or the one named: `offered`), `book` a booking
+   * thanks") is read as that: `day` another day (or the one named: `offered`), `service` which service
+   * (`serviceQuestion`), `book` a booking
    * ("would you like to book one?", "… another time?"), `more` anything else; `done` nothing — the reply settled its matter
    * (a booking confirmed, a callback noted, a question answered), so a "yes" or "thanks" closes.
    */
   awaiting: Schema.optionalKey(
-    Schema.Literals(["name", "phone", "time", "callbackOffer", "confirm", "day", "book", "more", "done"]),
+    Schema.Literals(["name", "phone", "time", "callbackOffer", "confirm", "day", "book", "more", "done", "service"]),
+  ),
+  /**
+   * "Which service would you like?" was asked (two or more offered, none named): what the visitor had
+   * already given for the booking (the day, the time, the part of the day), kept for the answer, and
+   * how many times the question was asked.
+   */
+  serviceQuestion: Schema.optionalKey(
+    Schema.Struct({
+      date: Schema.optionalKey(Schema.String),
+      time: Schema.optionalKey(Schema.String),
+      partOfDay: Schema.optionalKey(Schema.Literals(["morning", "afternoon", "evening"])),
+      asked: Schema.Number,
+    }),
   ),
   /** "Next week" was asked for: the Monday it starts on, where a weekday named later falls. */
   week: Schema.optionalKey(Schema.String),

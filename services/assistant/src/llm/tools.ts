@@ -161,7 +161,16 @@ export const runTool = (
         if (phone === undefined)
           return { state, result: { booked: false, error: "ask the visitor for a phone number" } }
         const name = args.name?.trim() || state.name || ""
-        const service = args.service ?? context.settings.services[0] ?? ""
+        // Never the first of several services unasked: the one named in the conversation, else the visitor is asked.
+        const services = context.settings.services
+        const service =
+          args.service ??
+          state.pending?.service ??
+          state.service ??
+          (services.length >= 2 ? undefined : (services[0] ?? ""))
+        if (service === undefined) {
+          return { state, result: { booked: false, error: `ask the visitor which service: ${services.join(", ")}` } }
+        }
         const slot = { date: args.date, time: args.time, service }
         const bookedState = (id: string): ConversationState => ({
           ...state,

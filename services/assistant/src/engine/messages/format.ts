@@ -14,6 +14,8 @@ export interface Formats {
   time(time: string): string
   times(times: ReadonlyArray<string>, max?: number): string
   list(items: ReadonlyArray<string>): string
+  /** A choice: "haircut or colour", "corte o color", "Beratung oder Einführung". */
+  either(items: ReadonlyArray<string>): string
   /** "10:00 AM–6:00 PM" */
   range(open: string, close: string): string
   /**
@@ -57,6 +59,7 @@ export const formatsFor = (language: Language, country: string): Formats => {
   const weekdayFormat = new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" })
   const timeFormat = new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: "UTC" })
   const listFormat = new Intl.ListFormat(locale, { style: "long", type: "conjunction" })
+  const choiceFormat = new Intl.ListFormat(locale, { style: "long", type: "disjunction" })
   const noon = (date: string) => new Date(`${date}T12:00:00.000Z`)
   const time = (value: string) => timeFormat.format(new Date(`1970-01-01T${value}:00.000Z`))
   const formats: Formats = {
@@ -69,6 +72,7 @@ export const formatsFor = (language: Language, country: string): Formats => {
         ? listFormat.format(values.map(time))
         : listFormat.format([...values.slice(0, max).map(time), MORE[language](values.length - max)]),
     list: (items) => listFormat.format(items),
+    either: (items) => choiceFormat.format(items),
     range: (open, close) => `${time(open)}–${time(close)}`,
     phone: (digits) => {
       const parsed = parsePhoneNumberFromString(`+${digits}`)
