@@ -150,6 +150,9 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   // "Which day would suit you?" — "Friday".
   if (previous.awaiting === "day" && namesTime) return true
   if (previous.pending !== undefined && (name !== undefined || phone !== undefined || namesTime)) return true
+  // A service named while a slot waits for its details ("colour please" to "May I have your name?"):
+  // the booking goes on, with that service.
+  if (previous.pending !== undefined && service !== undefined && !intents.question) return true
   if (previous.pending !== undefined && turn.context.customerPhone !== undefined && name !== undefined) return true
   // A "yes" to the booking's own question ("May I have your name?" — "yes please") goes on with it.
   if (previous.pending !== undefined && (previous.awaiting === "name" || previous.awaiting === "phone")) {
@@ -400,8 +403,10 @@ export const bookOn = (
       awaiting: "confirm",
     })
   }
-  // A slot changed after it was said ("sorry, I meant Friday at 2"): the new one is said again.
-  const changed = state.pending !== undefined && (state.pending.date !== slot.date || state.pending.time !== slot.time)
+  // A slot changed after it was said ("sorry, I meant Friday at 2", "a haircut actually"): the new one is said again.
+  const changed =
+    state.pending !== undefined &&
+    (state.pending.date !== slot.date || state.pending.time !== slot.time || state.pending.service !== slot.service)
   // A number no country's plan has is checked with the visitor before anything is booked under it.
   const doubtful = doubtfulNumber(turn)
   if (doubtful !== undefined) return reply(turn, catalog.checkNumber(doubtful), { ...pending, awaiting: "phone" })

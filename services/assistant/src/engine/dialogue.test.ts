@@ -824,6 +824,26 @@ describe("which service, when two or more are offered and none is named", () => 
     )
   })
 
+  it("goes on with the booking when the service is said again, or changed, while the name is asked", () => {
+    const again = converseWith(
+      SALON,
+      "I need a colour appointment on Friday at 2pm",
+      "colour please",
+      "Nora, 415 555 0181",
+    )
+    expect(again.replies[0]?.state.awaiting).toBe("name")
+    expect(again.replies[1]?.text).toMatch(/phone number/)
+    expect(again.state.booking).toEqual({ date: "2026-11-27", time: "14:00", service: "colour" })
+    const changed = converseWith(
+      SALON,
+      "I need a colour appointment on Friday at 2pm",
+      "a haircut actually",
+      "Nora, 415 555 0181",
+    )
+    expect(changed.replies[1]?.text).toMatch(/Haircut on Friday, November 27 at 2:00 PM/)
+    expect(changed.state.booking).toEqual({ date: "2026-11-27", time: "14:00", service: "haircut" })
+  })
+
   it("never asks when the business offers one service", () => {
     const answer = turn(emptyConversation, "I need an appointment on Friday at 2pm", ONE)
     expect(answer.text).toMatch(/^Haircut on Friday/)
