@@ -563,6 +563,21 @@ describe("when things go wrong", () => {
     await done(v)
   })
 
+  it("says so when a paste passes the 2,000 characters a message may have, and sends what was kept", async () => {
+    const v = await visitor()
+    await v.page.goto(site.origin)
+    await openPanel(v.page)
+    const box = v.page.getByRole("textbox", { name: "Message" })
+    await box.focus()
+    await v.page.keyboard.insertText(`${"long question ".repeat(150)}end`)
+    expect((await box.inputValue()).length).toBe(2000)
+    await expect.poll(() => v.page.getByRole("status").filter({ hasText: "2,000 characters at most" }).count()).toBe(1)
+    await box.press("Enter")
+    await reply(v.page, 1)
+    expect(await v.page.getByText("2,000 characters at most").count()).toBe(0)
+    await done(v)
+  })
+
   it("sends a message once when Parley had it and its answer was lost: a Retry or a reload finds it arrived", async () => {
     const v = await visitor({ expectedConsoleErrors: [/net::ERR_/] })
     await v.page.goto(site.origin)

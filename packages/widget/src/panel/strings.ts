@@ -24,6 +24,8 @@ export interface PanelStrings {
   readonly message: string
   readonly placeholder: string
   readonly send: string
+  /** Shown when the draft reaches the 2,000 characters a message may have (the rest was not kept). */
+  readonly tooLong: string
   readonly retry: string
   readonly retryIn: (seconds: number) => string
   readonly tooMany: string
@@ -75,6 +77,7 @@ const en: PanelStrings = {
   message: "Message",
   placeholder: "Write a message…",
   send: "Send",
+  tooLong: "A message has 2,000 characters at most: the rest was left out.",
   retry: "Retry",
   retryIn: (s) => `You can retry in ${s} s.`,
   tooMany: "Too many messages at once.",
@@ -125,6 +128,7 @@ const es: PanelStrings = {
   message: "Mensaje",
   placeholder: "Escribe un mensaje…",
   send: "Enviar",
+  tooLong: "Un mensaje tiene 2000 caracteres como máximo: el resto no se ha incluido.",
   retry: "Reintentar",
   retryIn: (s) => `Puedes reintentar en ${s} s.`,
   tooMany: "Demasiados mensajes a la vez.",
@@ -175,6 +179,7 @@ const de: PanelStrings = {
   message: "Nachricht",
   placeholder: "Nachricht schreiben…",
   send: "Senden",
+  tooLong: "Eine Nachricht hat höchstens 2000 Zeichen: der Rest wurde weggelassen.",
   retry: "Erneut versuchen",
   retryIn: (s) => `Erneut versuchen in ${s} s.`,
   tooMany: "Zu viele Nachrichten auf einmal.",
@@ -225,6 +230,7 @@ const fr: PanelStrings = {
   message: "Message",
   placeholder: "Écrivez un message…",
   send: "Envoyer",
+  tooLong: "Un message fait 2 000 caractères au plus : la suite n’a pas été gardée.",
   retry: "Réessayer",
   retryIn: (s) => `Vous pourrez réessayer dans ${s} s.`,
   tooMany: "Trop de messages à la fois.",
@@ -276,6 +282,7 @@ const pt: PanelStrings = {
   message: "Mensagem",
   placeholder: "Escreva uma mensagem…",
   send: "Enviar",
+  tooLong: "Uma mensagem tem no máximo 2000 caracteres: o resto ficou de fora.",
   retry: "Tentar de novo",
   retryIn: (s) => `Você pode tentar de novo em ${s} s.`,
   tooMany: "Mensagens demais de uma vez.",
