@@ -186,6 +186,13 @@ export const isAboutBooking = (turn: Turn, previous: ConversationState): boolean
   )
 }
 
+/**
+ * The service a booking that names none takes without asking: the organization's only one ("" when it
+ * lists none); undefined when it offers two or more — then the visitor is asked which.
+ */
+export const onlyService = (services: ReadonlyArray<string>): string | undefined =>
+  services.length >= 2 ? undefined : (services[0] ?? "")
+
 /** A service remembered from an earlier step; "" is none (a conflict asked before the service was known). */
 const named = (service: string | undefined): string | undefined => (service === "" ? undefined : service)
 
@@ -233,7 +240,7 @@ const wantedSlot = (turn: Turn, previous: ConversationState) => {
     named(previous.offered?.service) ??
     named(conflict?.service) ??
     named(previous.service) ??
-    (services.length >= 2 ? undefined : (services[0] ?? ""))
+    onlyService(services)
   return { date, time, service: chosenService }
 }
 

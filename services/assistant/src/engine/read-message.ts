@@ -51,10 +51,16 @@ const serviceIn = (text: string, services: ReadonlyArray<string>): string | unde
   const byLength = [...services].sort((a, b) => b.length - a.length)
   const whole = byLength.find((service) => patternOf(fold(service)).test(folded))
   if (whole !== undefined) return whole
-  const wordsOf = (service: string) =>
-    fold(service)
-      .split(/[^\p{L}]+/u)
-      .filter((word) => word.length >= 4)
+  // Each name's words once: the checks below ask for them per service and per word of the message.
+  const words = new Map(
+    services.map((service) => [
+      service,
+      fold(service)
+        .split(/[^\p{L}]+/u)
+        .filter((word) => word.length >= 4),
+    ]),
+  )
+  const wordsOf = (service: string): ReadonlyArray<string> => words.get(service) ?? []
   // The one that most of its distinctive words point at ("flat tire" is the flat tire repair, though
   // "bike" alone would point at the e-bike diagnostic).
   const scored = services.map((service) => ({

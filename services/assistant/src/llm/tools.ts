@@ -4,6 +4,7 @@ import type { Database } from "@parley/db"
 import { Effect, Schema } from "effect"
 import { makeBooking, slotsOf } from "../bookings/calendar.ts"
 import type { TurnContext } from "../chat/turn-context.ts"
+import { onlyService } from "../engine/dialogue-booking.ts"
 import { internationalDigits } from "../engine/phone.ts"
 import type { ConversationState } from "../engine/state.ts"
 import type { ToolCall, ToolSpec } from "./chat-completions.ts"
@@ -163,11 +164,7 @@ export const runTool = (
         const name = args.name?.trim() || state.name || ""
         // Never the first of several services unasked: the one named in the conversation, else the visitor is asked.
         const services = context.settings.services
-        const service =
-          args.service ??
-          state.pending?.service ??
-          state.service ??
-          (services.length >= 2 ? undefined : (services[0] ?? ""))
+        const service = args.service ?? state.pending?.service ?? state.service ?? onlyService(services)
         if (service === undefined) {
           return { state, result: { booked: false, error: `ask the visitor which service: ${services.join(", ")}` } }
         }
