@@ -372,6 +372,18 @@ export const PRESENCE = lexicon({
 })
 
 /**
+ * The `PRESENCE` words that ask whether someone is there ("anyone there?", "¿hay alguien?", "ist da
+ * jemand?"): with these, a message of presence words alone is a hello even without a greeting word.
+ */
+export const PRESENCE_ASKED = lexicon({
+  en: ["anyone", "anybody", "someone", "somebody", "are you there", "you there", "still there"],
+  es: ["alguien", "estas ahi", "esta ahi", "estais ahi"],
+  de: ["jemand", "bist du da", "sind sie da", "seid ihr da"],
+  fr: ["quelqu'un", "vous etes la", "tu es la", "t'es la"],
+  pt: ["alguem", "voce esta ai", "esta ai", "ta ai"],
+})
+
+/**
  * What people write before the question itself: a filler or a "quick question" ("so, how much…",
  * "oye, ¿cuánto…", "sag mal, wie viel…", "alors, combien…", "olha, quanto…"); with a greeting it
  * is skipped to find the question's first word (`afterLeadIn`).

@@ -9,6 +9,7 @@ import {
   NO,
   NOW,
   PRESENCE,
+  PRESENCE_ASKED,
   QUESTION_START,
   SERVICES,
   YES,
@@ -101,14 +102,10 @@ const OPEN_CLOSE_SEPARABLE =
 const GREETING_WORDS = new RegExp(GREETING.any.source, "gu")
 const PRESENCE_WORDS = new RegExp(PRESENCE.any.source, "gu")
 
-/** Asking whether someone is there, without a greeting ("anyone there?", "¿hay alguien?", "ist da jemand?"). */
-const ASKS_PRESENCE =
-  /(?<![\p{L}])(?:anyone|anybody|someone|somebody|alguien|alguem|jemand|quelqu'un|(?:are you|you|still) there|esta(?:s|is)? ahi|(?:voce )?esta ai|ta ai|(?:bist du|sind sie|seid ihr) da|(?:vous etes|tu es|t'es) la)(?![\p{L}])/u
-
 /** Whether folded text is only greeting and presence words, punctuation, symbols and emoji. */
 const isGreetingOnly = (folded: string): boolean => {
   const greets = GREETING.any.test(folded)
-  const asksPresence = ASKS_PRESENCE.test(folded)
+  const asksPresence = PRESENCE_ASKED.any.test(folded)
   if (!greets && !asksPresence) return false
   const rest = folded.replace(GREETING_WORDS, " ").replace(PRESENCE_WORDS, " ")
   // Emoji joined into one ("👋🏽", "🙋‍♀️") are pictographs, modifiers, joiners and variation selectors.
