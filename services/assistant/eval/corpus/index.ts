@@ -13,6 +13,7 @@ import { SERVICES } from "./services.ts"
 import { SHORT_ANSWERS } from "./short-answers.ts"
 import type { Conversation } from "./types.ts"
 import { WALKS } from "./walks.ts"
+import { WEEKDAY_TODAY } from "./weekday-today.ts"
 import { WRITTEN_TIMES } from "./written-times.ts"
 
 export const CORPUS: ReadonlyArray<Conversation> = [
@@ -31,6 +32,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...BESIDE_REQUESTS,
   ...SERVICES,
   ...GREETINGS,
+  ...WEEKDAY_TODAY,
 ]
 export * from "./types.ts"
 export * from "./world.ts"

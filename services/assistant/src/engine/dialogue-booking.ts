@@ -333,7 +333,9 @@ export const book = (turn: Turn, previous: ConversationState): Step => {
     }
     return bookOn(booking, { ...wanted, date: known.nextOpen.date }, guessed || defaulted, ask)
   }
-  return bookOn(booking, { ...wanted, date: wanted.date }, defaulted, ask)
+  // Today's weekday whose time has passed is read a week on (`weekOn`): proposed, not booked unasked.
+  const weekOn = when.weekOn === true && wanted.date === when.date
+  return bookOn(booking, { ...wanted, date: wanted.date }, defaulted || weekOn, ask)
 }
 
 /** With a day chosen: offer its times, or check the time and go on to the name, the number and the booking. */

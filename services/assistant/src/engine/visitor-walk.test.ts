@@ -361,3 +361,38 @@ describe("a part of the day", () => {
     expect(reply).not.toContain(never)
   })
 })
+
+describe("today's weekday named on that day (a Saturday)", () => {
+  const at = (nowTime: string, messages: ReadonlyArray<string>) => {
+    let state = emptyConversation
+    const replies: Array<ReturnType<typeof turn>> = []
+    for (const message of messages) {
+      const answer = turn(state, message, null, { ...SALON, nowTime })
+      replies.push(answer)
+      state = answer.state
+    }
+    return { replies, state }
+  }
+
+  it("books 'Saturday at 11' said at 09:30 today, not a week on", () => {
+    const { replies, state } = at("09:30", ["Can I get a haircut Saturday at 11?", "Tom, 415 555 0134"])
+    expect(replies[0]?.text).toMatch(/November 28/)
+    expect(replies[0]?.text).not.toMatch(/December 5/)
+    expect(state.booking).toEqual({ date: "2026-11-28", time: "11:00", service: "haircut" })
+  })
+
+  it("proposes the next Saturday for 'Saturday at 11' said at 15:50, and books it only once accepted", () => {
+    const { replies, state } = at("15:50", ["Can I get a haircut Saturday at 11?"])
+    expect(replies[0]?.text).toMatch(/December 5/)
+    expect(replies[0]?.needs.some((n) => n.kind === "book")).toBe(false)
+    expect(state.booking).toBeUndefined()
+    const accepted = at("15:50", ["Can I get a haircut Saturday at 11?", "yes please", "Tom, 415 555 0134"])
+    expect(accepted.state.booking).toEqual({ date: "2026-12-05", time: "11:00", service: "haircut" })
+  })
+
+  it("keeps 'next Saturday' a week on, also in the morning", () => {
+    const { replies, state } = at("09:30", ["haircut next Saturday at 11", "Tom, 415 555 0134"])
+    expect(replies[0]?.text).toMatch(/December 5/)
+    expect(state.booking).toEqual({ date: "2026-12-05", time: "11:00", service: "haircut" })
+  })
+})

@@ -34,6 +34,11 @@ export interface NamedWhen {
   readonly partOfDay?: PartOfDay
   /** "Next week": the Monday it starts on; a weekday named alone falls in it. */
   readonly week?: string
+  /**
+   * The weekday named alone is today's and the time named with it has passed ("Saturday at 11" on a
+   * Saturday afternoon): the date is the same weekday a week on, a guess the visitor must accept.
+   */
+  readonly weekOn?: boolean
   /** A date that does not exist ("the 31st of November"), as written: nothing else is read. */
   readonly impossible?: string
 }
@@ -151,6 +156,19 @@ const wantedWeekday = (language: Language, text: string): RegExpExecArray | null
     if (found.index > first.index && TO_WEEKDAY[language].test(text.slice(0, found.index))) target = found
   }
   return target ?? first
+}
+
+/**
+ * Words that make a weekday the next one rather than the nearest: "next Saturday", "el sábado que
+ * viene", "nächsten Samstag", "samedi prochain", "no próximo sábado". On that weekday itself, they
+ * mean a week on; without them, the weekday that is today's is today (see `readWhen`).
+ */
+const NEXT_OF_A_WEEKDAY: PerLanguage<RegExp> = {
+  en: /(?<![\p{L}])(?:next|following|coming)(?![\p{L}])/u,
+  es: /(?<![\p{L}])(?:pr[oó]xim[oa]|siguiente|que\s+viene)(?![\p{L}])/u,
+  de: /(?<![\p{L}])(?:n[aä]chste[nmrs]?|kommende[nmrs]?|folgende[nmrs]?)(?![\p{L}])/u,
+  fr: /(?<![\p{L}])(?:prochain|suivant)(?![\p{L}])/u,
+  pt: /(?<![\p{L}])(?:pr[oó]xim[oa]|seguinte|que\s+vem)(?![\p{L}])/u,
 }
 
 const weekdayIndex = (language: Language, word: string): number =>
@@ -622,6 +640,19 @@ export const readWhen = (
     date = nextWeekday(today, weekday)
     weekdayOnly = true
   }
+  // Today's weekday named alone ("Saturday at 11", "this Saturday" on a Saturday) is today while its
+  // time is still ahead — chrono's reading depended on the hour named against its noon reference,
+  // and the next one was a week away — and once the time has passed, the same weekday a week on,
+  // proposed (`weekOn`). "Next Saturday" said on a Saturday stays a week on.
+  let weekOn = false
+  if (weekdayOnly && weekday === weekdayOf(today) && week === undefined && conflict === undefined) {
+    const ahead = time === undefined || now === undefined || time > now
+    if (NEXT_OF_A_WEEKDAY[language].test(lowered)) date = addDays(today, 7)
+    else {
+      date = ahead ? today : addDays(today, 7)
+      weekOn = !ahead
+    }
+  }
   return {
     ...(date === undefined ? {} : { date }),
     ...(time === undefined ? {} : { time }),
@@ -632,5 +663,6 @@ export const readWhen = (
     ...(hourShifted && time !== undefined ? { hourShifted } : {}),
     ...(partOfDay === undefined ? {} : { partOfDay }),
     ...(week === undefined ? {} : { week: week.start }),
+    ...(weekOn ? { weekOn } : {}),
   }
 }
