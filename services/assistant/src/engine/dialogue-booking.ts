@@ -12,6 +12,7 @@ import {
   settle,
   type Turn,
 } from "./dialogue-turn.ts"
+import { TIMES_SHOWN } from "./messages/format.ts"
 import type { EngineContext } from "./profile.ts"
 import type { BookedSlot, ConversationState } from "./state.ts"
 import { inPartOfDay, weekdayInWeek } from "./when-spans.ts"
@@ -382,7 +383,9 @@ export const bookOn = (
     (question !== undefined && (question.date ?? wanted.date) === wanted.date ? question.partOfDay : undefined)
   const inPart = part === undefined ? [] : day.free.filter((free) => inPartOfDay(free, part, turn.facts.language))
   const free = inPart.length > 0 ? inPart : day.free
-  let time = fitHour(turn, day, wanted.time)
+  // The times the visitor was shown for this day, when it is the one offered.
+  const shown = state.offered?.date === wanted.date ? free.slice(0, TIMES_SHOWN) : []
+  let time = fitHour(turn, day, wanted.time, shown)
   if (time === "earliest") time = free[0]
   if (time === undefined) {
     if (askService !== undefined) return askService()
@@ -474,14 +477,22 @@ const closedForToday = (turn: Turn, service: string): Step => {
 
 /**
  * An hour named without am/pm was read as an afternoon one ("at 3" → 15:00); when only the morning
- * reading is a time the day offers ("amanhã às 7h" at a studio opening at 7:00), it is that one.
+ * reading is a time the day offers ("amanhã às 7h" at a studio opening at 7:00), it is that one, and
+ * when the day offers both, the one in the list the visitor was just shown ("7:00, 8:00, … and 6
+ * more", answered "7h" — 19:00 was not in it).
  */
-const fitHour = (turn: Turn, day: DayView, time: string | undefined): string | undefined => {
+const fitHour = (
+  turn: Turn,
+  day: DayView,
+  time: string | undefined,
+  shown: ReadonlyArray<string>,
+): string | undefined => {
   if (time === undefined || turn.facts.when.hourShifted !== true || time !== turn.facts.when.time) return time
-  if (day.offered.includes(time)) return time
   const hour = Number(time.slice(0, 2)) - 12
   const morning = `${String(hour).padStart(2, "0")}${time.slice(2)}`
-  return hour >= 0 && day.offered.includes(morning) ? morning : time
+  if (hour < 0 || !day.offered.includes(morning)) return time
+  if (!day.offered.includes(time)) return morning
+  return shown.includes(morning) && !shown.includes(time) ? morning : time
 }
 
 const refused = (turn: Turn, slot: BookedSlot, reason: "full" | "notOffered" | "past"): Step => {

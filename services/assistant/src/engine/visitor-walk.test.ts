@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { DEFAULT_BOOKING_SETTINGS } from "../bookings/settings.ts"
 import {
   bookingConfirmation,
@@ -39,9 +39,11 @@ const SALON: EngineContext = {
 }
 
 const SLOTS = ["09:00", "09:30", "10:00", "10:30", "11:00", "11:30", "14:00", "14:30", "15:00"]
+/** The day's times in the walk; a describe may open longer days (`openFrom7To21`). */
+let slots = SLOTS
 const day = (date: string): DayView => {
   const weekday = new Date(`${date}T12:00:00Z`).getUTCDay()
-  const offered = weekday === 0 ? [] : SLOTS
+  const offered = weekday === 0 ? [] : slots
   return { date, offered, free: offered }
 }
 
@@ -394,5 +396,30 @@ describe("today's weekday named on that day (a Saturday)", () => {
     const { replies, state } = at("09:30", ["haircut next Saturday at 11", "Tom, 415 555 0134"])
     expect(replies[0]?.text).toMatch(/December 5/)
     expect(state.booking).toEqual({ date: "2026-12-05", time: "11:00", service: "haircut" })
+  })
+})
+
+describe("an hour without am/pm at a studio open 07:00–21:00", () => {
+  const hourly = Array.from({ length: 14 }, (_, i) => `${String(7 + i).padStart(2, "0")}:00`)
+  beforeEach(() => {
+    slots = hourly
+  })
+  afterEach(() => {
+    slots = SLOTS
+  })
+
+  it.each([
+    ["at 7 please, Tom 415 555 0134", "en"],
+    ["las 7 me van bien, soy Tom, 415 555 0134", "es"],
+    ["7h ça me va, Tom 415 555 0134", "fr"],
+  ])("answers the list shown ('7:00, 8:00, … and 6 more') with 7:00, not the hidden 19:00 (%j)", (answer) => {
+    const { replies, state } = converse(["a haircut on Tuesday please", answer])
+    expect(replies[0]?.text).toMatch(/7:00/)
+    expect(state.booking).toEqual({ date: "2026-12-01", time: "07:00", service: "haircut" })
+  })
+
+  it("keeps 'at 7' an evening hour when no list was shown", () => {
+    const { state } = converse(["a haircut on Tuesday at 7, Tom 415 555 0134"])
+    expect(state.booking?.time).toBe("19:00")
   })
 })

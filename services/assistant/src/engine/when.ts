@@ -423,6 +423,35 @@ const businessHour = (hour: number, text: string, language: Language): number =>
   return hour >= 1 && hour <= 7 ? hour + 12 : hour
 }
 
+/**
+ * Words with which a visitor takes back the day or time just written and names another: "tomorrow at
+ * 10… no wait, Sunday at 10", "mañana a las 10, no espera, mejor el domingo", "morgen um 10, nein
+ * warte, lieber Sonntag", "demain 10h, non attendez, plutôt dimanche", "amanhã às 11. Não, pera,
+ * segunda às 11". For lower-case text; the last one in a message counts.
+ */
+const TAKEN_BACK: PerLanguage<RegExp> = {
+  en: /(?<![\p{L}])(?:no,?\s+wait|wait,?\s+no|actually|scratch\s+that|or\s+rather|sorry,?\s+i\s+mean[t]?|i\s+mean[t]?)(?![\p{L}])/gu,
+  es: /(?<![\p{L}])(?:no,?\s+(?:espera|espere|perd[oó]n)|espera,?\s+no|mejor\s+dicho|mejor|perd[oó]n,?\s+(?:quise\s+decir|digo)|o\s+sea)(?![\p{L}])/gu,
+  de: /(?<![\p{L}])(?:nein,?\s+warte|warte,?\s+nein|doch\s+lieber|lieber\s+doch|ich\s+meine|sorry,?\s+ich\s+meine|besser)(?![\p{L}])/gu,
+  fr: /(?<![\p{L}])(?:non,?\s+attend(?:s|ez)|attend(?:s|ez),?\s+non|plut[oô]t|pardon,?\s+je\s+veux\s+dire|je\s+veux\s+dire)(?![\p{L}])/gu,
+  pt: /(?<![\p{L}])(?:n[aã]o,?\s+(?:pera|espera|perd[aã]o)|(?:pera|espera),?\s+n[aã]o|melhor|ali[aá]s|quer\s+dizer)(?![\p{L}])/gu,
+}
+
+/** Where the last taking-back in `text` ends, when something stands before it. */
+const takenBackAt = (text: string, language: Language): number | undefined => {
+  const lowered = text.toLowerCase()
+  if (lowered.length !== text.length) return undefined
+  let end: number | undefined
+  for (const found of lowered.matchAll(TAKEN_BACK[language])) {
+    if (found.index > 0) end = found.index + found[0].length
+  }
+  return end
+}
+
+/** Whether `when` names a day or an hour. */
+const namesAny = (when: NamedWhen): boolean =>
+  when.date !== undefined || when.time !== undefined || when.weekday !== undefined || when.impossible !== undefined
+
 export const readWhen = (
   text: string,
   language: Language,
@@ -431,6 +460,40 @@ export const readWhen = (
   ignore: ReadonlyArray<{ readonly start: number; readonly end: number }> = [],
   /** The organization's wall-clock time (`HH:MM`), for "in half an hour". */
   now?: string,
+): NamedWhen => {
+  // "Tomorrow at 10… no wait, Sunday at 10": what follows the taking-back is what is asked; what it
+  // leaves out (the hour, or the day) stays as written before it.
+  const at = takenBackAt(text, language)
+  if (at !== undefined) {
+    const later = readWhenOnce(blank(text, 0, at), language, today, ignore, now)
+    if (namesAny(later)) {
+      const earlier = readWhenOnce(blank(text, at, text.length - at), language, today, ignore, now)
+      const day = later.date !== undefined || later.weekday !== undefined || later.impossible !== undefined
+      const { date, weekday, weekdayOnly, conflict, week, weekOn, impossible, ...rest } = earlier
+      const earlierDay = { date, weekday, weekdayOnly, conflict, week, weekOn, impossible }
+      const { time, hourShifted } = earlier
+      return withoutUndefined({
+        ...(day ? {} : earlierDay),
+        ...(later.time === undefined ? { time, hourShifted } : {}),
+        partOfDay: later.partOfDay ?? rest.partOfDay,
+        ...later,
+        earliest: later.earliest || (later.time === undefined && earlier.earliest),
+      })
+    }
+  }
+  return readWhenOnce(text, language, today, ignore, now)
+}
+
+/** `when` without its undefined fields (a `NamedWhen` leaves out what was not named). */
+const withoutUndefined = (when: NamedWhen): NamedWhen =>
+  Object.fromEntries(Object.entries(when).filter(([, value]) => value !== undefined)) as NamedWhen
+
+const readWhenOnce = (
+  text: string,
+  language: Language,
+  today: string,
+  ignore: ReadonlyArray<{ readonly start: number; readonly end: number }>,
+  now: string | undefined,
 ): NamedWhen => {
   let rest = text.toLowerCase()
   if (rest.length !== text.length)

@@ -37,6 +37,9 @@ const localeOf = (language: Language, country: string): string => {
   }
 }
 
+/** How many times a list of free times names before "and N more". */
+export const TIMES_SHOWN = 8
+
 const MORE: Readonly<Record<Language, (n: number) => string>> = {
   en: (n) => `${n} more`,
   es: (n) => `${n} más`,
@@ -67,7 +70,7 @@ export const formatsFor = (language: Language, country: string): Formats => {
     date: (date) => dateFormat.format(noon(date)),
     weekday: (date) => weekdayFormat.format(noon(date)),
     time,
-    times: (values, max = 8) =>
+    times: (values, max = TIMES_SHOWN) =>
       values.length <= max
         ? listFormat.format(values.map(time))
         : listFormat.format([...values.slice(0, max).map(time), MORE[language](values.length - max)]),
