@@ -36,7 +36,10 @@ const NOT_NAMES = new Set(
   bonjour bonsoir merci salut je tu il elle nous vous mon ma mes numero portable tel possible quoi pas
   novo nova interessado interessada cliente o os as um uma do da dos das no na em para com muito aqui
   ola oi obrigado obrigada bom boa dia tarde noite eu voce voces meu minha numero celular telefone whatsapp
-  liga ligar pode asap soon now later`
+  liga ligar pode asap soon now later
+  anyone anybody someone somebody everyone everybody nobody
+  parfait parfaite bon bonne bien super genial top nickel note correct exact exactement vrai juste clair cool
+  excellent impeccable formidable dommage tout ca`
     .split(/\s+/)
     .filter((word) => word !== ""),
 )
@@ -152,8 +155,9 @@ const foldWithPositions = (text: string): { readonly folded: string; readonly at
 const SIGNATURE =
   /(?<![\p{L}])(?:thanks|thank you|cheers|regards|best|gracias|saludos|un saludo|danke|grusse|gruss|viele grusse|lg|merci|cordialement|bises|obrigad[oa]|abracos|att)[,!.]?\s+(\p{L}[\p{L}'-]{1,39}(?:\s+\p{L}[\p{L}'-]{1,39})?)[.!]?\s*$/u
 
+/** "Dana here", "Tom Nguyen here", "Hi, Ana Lima aquí": one to three capitalised words before "here". */
 const SPEAKER_HERE =
-  /^\s*(?:(?:hi|hello|hey|hola|hallo|bonjour|ola|oi)[,!]?\s*)?(?:there[,!]?\s*)?(\p{L}[\p{L}'-]{1,39})\s+(?:here|aqui|hier|ici)(?![\p{L}])/u
+  /^\s*(?:(?:hi|hello|hey|hola|hallo|bonjour|ola|oi)[,!]?\s*)?(?:there[,!]?\s*)?(\p{L}[\p{L}'-]{1,39}(?:\s+\p{L}[\p{L}'-]{1,39}){0,2})\s+(?:here|aqui|hier|ici)(?![\p{L}])/u
 
 /** The original words behind a capture of the folded text, when they are capitalised. */
 const capitalisedOriginal = (

@@ -267,3 +267,15 @@ describe("times as people type them", () => {
     expect(readWhen("quero fazer as unhas", "pt", TODAY).time).toBeUndefined()
   })
 })
+
+describe("am and pm only as written", () => {
+  it.each([
+    ["¿puedo pasar mañana a las 5 a recogerlo?", "es", "17:00"],
+    ["dá pra ir às 3 a tarde?", "pt", "15:00"],
+    ["at 5 a.m. if possible", "en", "05:00"],
+    ["at 5 pm", "en", "17:00"],
+    ["às 6 da manhã", "pt", "06:00"],
+  ] as const)("reads %j (%s) at %s", (text, language, time) => {
+    expect(readWhen(text, language, "2026-11-25", [], "10:00").time).toBe(time)
+  })
+})

@@ -673,7 +673,9 @@ const readWhenOnce = (
     const partOnly = partOfDay !== undefined && !/\d/.test(result.text)
     if (time === undefined && start.isCertain("hour") && !partOnly) {
       const hour = start.get("hour") ?? 0
-      const meridiem = start.isCertain("meridiem")
+      // Chrono's am/pm is taken only when written as such: it reads the preposition in "a las 4 a
+      // consulta" as "a.m." and "às 4 a tarde" as 4:00; other hours go through `hourOf`'s lexicons.
+      const meridiem = start.isCertain("meridiem") && /\d\s*[ap]\.?\s?m\.?(?![\p{L}])/iu.test(result.text)
       time = timeOf(meridiem ? hour : hourOf(hour), start.get("minute") ?? 0)
     }
   }
