@@ -780,6 +780,15 @@ describe("a service named with another spelling", () => {
     expect(serviceOf("a color appointment", ["colour", "colors class"])).toBeUndefined()
     expect(serviceOf("a medicure please", ["manicure", "pedicure"])).toBe("pedicure")
   })
+
+  it("reads a verb of a service's noun as that service, in the message's language", () => {
+    expect(serviceOf("can I get my cat vaccinated on Friday?", ["checkup", "vaccination"])).toBe("vaccination")
+    expect(serviceOf("¿puedo vacunar a mi gato el viernes?", ["Consulta", "Vacunación"])).toBe("Vacunación")
+    expect(serviceOf("Kann ich am Freitag den Teppich reinigen lassen?", ["Beratung", "Reinigung"])).toBe("Reinigung")
+    expect(serviceOf("je voudrais faire réparer mon vélo vendredi", ["réparation", "entretien"])).toBe("réparation")
+    // A stem two services' names share points at neither.
+    expect(serviceOf("can I get my cat vaccinated?", ["cat vaccination", "dog vaccination"])).toBeUndefined()
+  })
 })
 
 describe("which service, when two or more are offered and none is named", () => {

@@ -18,6 +18,12 @@ import { fold, type Language, type PerLanguage } from "./text.ts"
 
 const STEMMERS: PerLanguage<(word: string) => string> = { en, es, de, fr, pt }
 
+/**
+ * A word's stem in `language`, folded: stemmed with its accents, which the Snowball suffixes carry
+ * ("desparasitación" and "desparasitar" → "desparasit"; folded first, the noun kept its "-acion").
+ */
+export const stemOf = (word: string, language: Language): string => fold(STEMMERS[language](word.toLowerCase()))
+
 const STOP_WORDS = new Set(
   `a an the and or but of to in on at for from by with about as is are was be been being do does did have has had
   can could would will should may might must i me my we our us you your yours it its this that these those there here

@@ -1,6 +1,6 @@
 import { detectIntents, type Intents } from "./intent.ts"
 import { afterLeadIn } from "./intent-questions.ts"
-import { type Answer, findAnswer } from "./knowledge.ts"
+import { type Answer, findAnswer, stemOf } from "./knowledge.ts"
 import { languageOf } from "./language.ts"
 import { extractName } from "./name.ts"
 import { type FoundPhone, findPhones } from "./phone.ts"
@@ -46,7 +46,7 @@ const patternOf = (word: string): RegExp => {
  * name points at — a word of four letters or more that no other service's name has ("onboarding",
  * "removal" for "ear wax removal", not "hearing" shared by "hearing test" and "hearing aid fitting").
  */
-const serviceIn = (text: string, services: ReadonlyArray<string>): string | undefined => {
+const serviceIn = (text: string, services: ReadonlyArray<string>, language: Language): string | undefined => {
   const folded = fold(text)
   const byLength = [...services].sort((a, b) => b.length - a.length)
   const whole = byLength.find((service) => patternOf(fold(service)).test(folded))
@@ -73,7 +73,36 @@ const serviceIn = (text: string, services: ReadonlyArray<string>): string | unde
   const most = Math.max(0, ...scored.map((entry) => entry.words))
   const named = scored.filter((entry) => entry.words === most && most > 0)
   if (named.length > 0) return named.length === 1 ? named[0]?.service : undefined
-  return spelledOtherwise(folded, services, wordsOf)
+  return spelledOtherwise(folded, services, wordsOf) ?? namedByStem(text, services, language)
+}
+
+/**
+ * The one service a word of the message names by another form of a word of its name — a verb for
+ * the noun ("desparasitar" for "Desparasitación", "réparer" for "réparation", "reinigen" for
+ * "Reinigung") —: the same stem in the message's language, of five letters or more, that no other
+ * service's name has; a message word that another service's name would also take (its stem, or a
+ * word one edit apart: "color" beside "colour" and "colors class") points at neither.
+ */
+const namedByStem = (text: string, services: ReadonlyArray<string>, language: Language): string | undefined => {
+  const longWords = (words: string) => words.split(/[^\p{L}]+/u).filter((word) => word.length >= 5)
+  const own = new Map(
+    services.map((service) => {
+      const words = longWords(service)
+      return [service, { folded: words.map(fold), stems: words.map((word) => stemOf(word, language)) }] as const
+    }),
+  )
+  const found = new Set<string>()
+  for (const word of longWords(text)) {
+    const stem = stemOf(word, language)
+    if (stem.length < 5) continue
+    const folded = fold(word)
+    const taking = services.filter((service) => {
+      const name = own.get(service)
+      return name !== undefined && (name.stems.includes(stem) || name.folded.some((w) => oneEditApart(folded, w)))
+    })
+    if (taking.length === 1 && taking[0] !== undefined && own.get(taking[0])?.stems.includes(stem)) found.add(taking[0])
+  }
+  return found.size === 1 ? [...found][0] : undefined
 }
 
 /**
@@ -258,7 +287,7 @@ const requestedWhen = (parts: Parts, context: EngineContext, written: Language):
   const intents = withWouldNeed(
     detectIntents(split.rest, written),
     when,
-    serviceIn(split.rest, context.settings.services),
+    serviceIn(split.rest, context.settings.services, written),
   )
   return when.date === undefined || !intents.booking ? undefined : when
 }
@@ -280,7 +309,7 @@ const read = (text: string, state: ConversationState, context: EngineContext, re
   }
   const named = readWhen(text, written, context.today, span === undefined ? [] : [span], context.nowTime)
   const when = reading.whole && named.date !== undefined ? (requestedWhen(parts, context, written) ?? named) : named
-  const service = serviceIn(text, context.settings.services)
+  const service = serviceIn(text, context.settings.services, written)
   const intents = withWouldNeed(detectIntents(text, written), when, service)
   return {
     text,
