@@ -284,7 +284,23 @@ export const QUESTION_START = lexicon({
 export const GREETING = lexicon({
   en: ["hi", "hello", "hey", "good morning", "good afternoon", "good evening", "hiya", "helloo*", "heyy*"],
   es: ["hola", "buenas", "buenos dias", "buenas tardes", "buenas noches", "holaa*"],
-  de: ["hallo", "guten tag", "guten morgen", "guten abend", "moin", "servus", "gruss gott", "hi", "halloo*"],
+  de: [
+    "hallo",
+    "guten tag",
+    "guten morgen",
+    "guten abend",
+    "moin",
+    "servus",
+    "gruss gott",
+    "hi",
+    "halloo*",
+    // Switzerland and Austria: "Grüezi", "Grüessech", "Hoi zäme", "Sali", "Griass di".
+    "gruezi",
+    "gruessech",
+    "hoi",
+    "sali",
+    "griass di",
+  ],
   fr: ["bonjour", "bonsoir", "salut", "coucou"],
   pt: ["ola", "oi", "bom dia", "boa tarde", "boa noite"],
 })
@@ -340,6 +356,8 @@ export const PRESENCE = lexicon({
     "da",
     "zusammen",
     "allerseits",
+    "zame",
+    "mitenand",
   ],
   fr: [
     "encore",

@@ -82,6 +82,9 @@ describe("a message that only greets", () => {
     "¿hay alguien?",
     "re bonjour",
     "helloooo?",
+    "Grüezi mitenand",
+    "Hoi zäme!",
+    "Servus",
   ])("reads %j as only a greeting", (text) => {
     expect(detectIntents(text).greetingOnly).toBe(true)
   })

@@ -206,3 +206,14 @@ describe("where the business is", () => {
     expect(findAnswer([], about, "where is the salon?", "en", "Bella Hair Studio")?.answer).toContain("Baker Street")
   })
 })
+
+describe("where the business is, in German", () => {
+  const about =
+    "Die Physiotherapie Aare liegt an der Bahnhofstrasse 5 in Bern, neben dem Hauptbahnhof. Wir behandeln Rücken und Knie."
+  it.each(["wo sind Sie?", "wo genau sind Sie?", "wo seid ihr eigentlich?"])(
+    "answers %j with the address",
+    (question) => {
+      expect(findAnswer([], about, question, "de", "Physiotherapie Aare")?.answer).toContain("Bahnhofstrasse 5")
+    },
+  )
+})

@@ -66,7 +66,7 @@ const CONCEPTS: Readonly<Record<string, ReadonlyArray<string>>> = {
     estacionar estacionamento estaciono carro`.split(/\s+/),
   location: `address located location office offices directions situated street avenue find
     direccion calle ubicacion oficina oficinas situados estais estamos
-    adresse buro standort anfahrt sitz finden strasse
+    adresse buro standort anfahrt sitz finden strasse gasse liegt liegen befindet befinden gelegen
     adresse bureau bureaux situe situes trouvez trouve rue
     endereco escritorio localizacao ficam fica ficamos localizados rua`.split(/\s+/),
   trial: `trial try trying test testing
@@ -412,9 +412,12 @@ const ADDRESS =
 /** An amount of money: "$15", "15 €", "R$ 70", "EUR 20". */
 const MONEY = /(?:[$€£]|R\$|\b(?:EUR|USD|GBP|BRL|COP)\b)\s?\d|\d\s?(?:[€£]|\b(?:EUR|USD|euros?|dólares|reais|pesos)\b)/u
 
-/** "Where are you?" in the five languages asks for the address, though "where" alone says little. */
+/**
+ * "Where are you?" in the five languages asks for the address, though "where" alone says little;
+ * also with "exactly" between ("wo genau seid ihr?", "¿dónde exactamente están?").
+ */
 const WHERE_ARE_YOU =
-  /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde|c'?est\s+o[uù]|o[uù]\s+c'est|d[oó]nde\s+es(?:t[aá])?\s+(?:eso|exactamente)|wo\s+ist\s+(?:das|es)|onde\s+[eé]\s+(?:isso|exatamente))(?![\p{L}])/iu
+  /(?<![\p{L}])(?:where\s+(?:are|r|is)\s+(?:you|u|your|the)|where\s+exactly|d[oó]nde\s+(?:exactamente\s+)?(?:est[aá]is|est[aá]n|queda|os\s+encuentro|se\s+encuentra)|wo\s+(?:genau\s+|denn\s+|eigentlich\s+)?(?:seid\s+ihr|sind\s+sie|finde|befinde|ist\s+die\s+praxis|liegt)|vous\s+[eê]tes\s+o[uù]|o[uù]\s+[eê]tes[\s-]vous|o[uù]\s+vous\s+trouve|o[uù]\s+se\s+trouve|onde\s+(?:exatamente\s+|mesmo\s+)?(?:voc[eê]s\s+)?(?:ficam|fica|est[aã]o)|ficam\s+onde|fica\s+onde|c'?est\s+o[uù]|o[uù]\s+c'est|d[oó]nde\s+es(?:t[aá])?\s+(?:eso|exactamente)|wo\s+ist\s+(?:das|es)|onde\s+[eé]\s+(?:isso|exatamente))(?![\p{L}])/iu
 
 /** Words that ask where something is, in the five languages. */
 const ASKS_WHERE =
