@@ -11,6 +11,7 @@ import { MANNERS } from "./manners.ts"
 import { PT } from "./pt.ts"
 import { SERVICES } from "./services.ts"
 import { SHORT_ANSWERS } from "./short-answers.ts"
+import { TAKEN_BACK } from "./taken-back.ts"
 import type { Conversation } from "./types.ts"
 import { WALKS } from "./walks.ts"
 import { WEEKDAY_TODAY } from "./weekday-today.ts"
@@ -33,6 +34,7 @@ export const CORPUS: ReadonlyArray<Conversation> = [
   ...SERVICES,
   ...GREETINGS,
   ...WEEKDAY_TODAY,
+  ...TAKEN_BACK,
 ]
 export * from "./types.ts"
 export * from "./world.ts"
