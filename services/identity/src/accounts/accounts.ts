@@ -12,7 +12,7 @@ import {
   WrongCurrentPassword,
 } from "../errors.ts"
 import type { User } from "../members/member.ts"
-import { findActiveUser, findActiveUserByEmail, updateUserPassword } from "../members/user-repository.ts"
+import { findActiveUser, findActiveUsersByEmail, updateUserPassword } from "../members/user-repository.ts"
 import type { Organization } from "../organizations/organization.ts"
 import { findOrganization } from "../organizations/organization-repository.ts"
 import { Passwords } from "../passwords/passwords.ts"
@@ -31,6 +31,7 @@ import {
   deviceFailed,
   findTrustedDevice,
   reserveAttempt,
+  type TrustedDevice,
   trustDevice,
 } from "./login-throttle-repository.ts"
 
@@ -54,7 +55,7 @@ export class Accounts extends Context.Service<
       email: string,
       password: string,
       deviceToken: string | undefined,
-      /** One of the person's organizations; by default the first they joined (`findActiveUserByEmail`). */
+      /** One of the email's organizations; by default the first it joined whose password this is. */
       orgId?: string,
     ) => Effect.Effect<SignedIn, InvalidCredentials | LoginThrottled>
     /** Ends the session with that token if it is the caller's; nothing to end is not an error. */
@@ -84,21 +85,29 @@ export class Accounts extends Context.Service<
       return Accounts.of({
         login: (email, password, deviceToken, orgId) =>
           Effect.gen(function* () {
-            // Not a member of `orgId` is answered as an unknown email: the same scrypt run, the same 401.
-            const user = yield* findActiveUserByEmail(sql, email, orgId)
-            const device =
-              deviceToken === undefined || user === undefined
-                ? undefined
-                : yield* findTrustedDevice(sql, sha256Hex(deviceToken), user.id)
+            // Each membership of an email has its own password (`insertMembership`): the sign-in lands in
+            // the first, in joining order, that this password opens. Not a member of `orgId` is answered
+            // as an unknown email: a scrypt run at least, the same 401.
+            const memberships = yield* findActiveUsersByEmail(sql, email, orgId)
+            let device: TrustedDevice | undefined
+            if (deviceToken !== undefined) {
+              for (const membership of memberships) {
+                device ??= yield* findTrustedDevice(sql, sha256Hex(deviceToken), membership.id)
+              }
+            }
             const accountKey = accountKeyOf(email)
             // A browser the account has not signed in from is counted (and may be refused) first.
             if (device === undefined) {
               const lockedMs = yield* reserveAttempt(sql, accountKey)
               if (lockedMs > 0) return yield* new LoginThrottled({ retryAfterSeconds: Math.ceil(lockedMs / 1000) })
             }
-            // Unknown email and wrong password cost the same scrypt run and give the same error.
-            const ok = yield* passwords.verify(password, user?.passwordHash)
-            if (!ok || user === undefined) {
+            // Unknown email and wrong password cost a scrypt run each and give the same error.
+            let user: User | undefined
+            for (const membership of memberships) {
+              if (user === undefined && (yield* passwords.verify(password, membership.passwordHash))) user = membership
+            }
+            if (memberships.length === 0) yield* passwords.verify(password, undefined)
+            if (user === undefined) {
               if (device !== undefined) yield* deviceFailed(sql, device.tokenDigest, FreeFailures)
               return yield* new InvalidCredentials()
             }

@@ -24,30 +24,22 @@ const toUser = (row: UserRow): User => ({
 })
 
 /**
- * Adds a membership of `orgId` for the person with that email (docs/contract.md §2.4): a person may
- * belong to several organizations, and all their memberships share one password. A person who
- * already has an account keeps their password (`newPasswordHash`, computed by the caller whether
- * or not it is used, so both cases cost the same); anyone else gets `newPasswordHash`. Runs in the
- * caller's transaction, serialised per email by an advisory lock, so two organizations adding the
- * same new person at once cannot give them two passwords. An email already active in this
- * organization is `EmailTaken` — which tells the organization only about its own members.
+ * Adds a membership of `orgId` for that email (docs/contract.md §2.4): an email may belong to several
+ * organizations, and each membership signs in with the password its own organization set (or the
+ * person changed it to) — never one another organization chose, so an administrator who adds an
+ * address first cannot hold the key to the memberships others add later. The insert is the same
+ * whether or not the email has an account elsewhere, so the adding organization learns nothing about
+ * other organizations' members. An email already active in this organization is `EmailTaken`.
  */
 export const insertMembership = (
   tx: Sql,
   user: { id: UserId; orgId: OrgId; email: string; newPasswordHash: string; role: MemberRole },
 ): Effect.Effect<User, EmailTaken> =>
   Effect.tryPromise({
-    try: async () => {
-      await tx`select pg_advisory_xact_lock(hashtextextended(${`identity.person:${user.email.toLowerCase()}`}, 0))`
-      const person = await tx<Array<{ password_hash: string }>>`
-        select password_hash from identity.users
-        where lower(email) = lower(${user.email}) and removed_at is null
-        order by created_at, id limit 1`
-      return tx<Array<UserRow>>`
-        insert into identity.users (id, org_id, email, password_hash, role)
-        values (${user.id}, ${user.orgId}, ${user.email}, ${person[0]?.password_hash ?? user.newPasswordHash}, ${user.role})
-        returning *`
-    },
+    try: () => tx<Array<UserRow>>`
+      insert into identity.users (id, org_id, email, password_hash, role)
+      values (${user.id}, ${user.orgId}, ${user.email}, ${user.newPasswordHash}, ${user.role})
+      returning *`,
     catch: (error) => error,
   }).pipe(
     Effect.map((rows) => toUser(rows[0] as UserRow)),
@@ -57,22 +49,21 @@ export const insertMembership = (
   )
 
 /**
- * The membership a login with this email signs in to: of `orgId` when given, else the person's
- * first organization (the earliest membership still active) — a stable choice, so an organization
- * that adds someone cannot change where their sign-in lands.
+ * The active memberships of that email a login may sign in to — of `orgId` when given — the one
+ * joined first first, so a password that opens two of them lands in the same one every time.
  */
-export const findActiveUserByEmail = (
+export const findActiveUsersByEmail = (
   sql: Sql,
   email: string,
   orgId?: string | undefined,
-): Effect.Effect<User | undefined> =>
+): Effect.Effect<ReadonlyArray<User>> =>
   Effect.promise(
     () => sql<Array<UserRow>>`
       select * from identity.users
       where lower(email) = lower(${email}) and removed_at is null
         ${orgId === undefined ? sql`` : sql`and org_id = ${orgId}`}
-      order by created_at, id limit 1`,
-  ).pipe(Effect.map((rows) => (rows[0] === undefined ? undefined : toUser(rows[0]))))
+      order by created_at, id`,
+  ).pipe(Effect.map((rows) => rows.map(toUser)))
 
 export const findActiveUser = (sql: Sql, orgId: OrgId, userId: string): Effect.Effect<User | undefined> =>
   Effect.promise(

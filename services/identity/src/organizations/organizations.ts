@@ -49,7 +49,7 @@ export class Organizations extends Context.Service<
                   name: request.name,
                   features: unique(request.features ?? []),
                 })
-                // An admin who already has an account joins with it and keeps their password.
+                // An admin who already has an account elsewhere gets a membership with this password.
                 const admin = yield* insertMembership(tx, {
                   id: UserId.make(newId("usr")),
                   orgId: organization.id,

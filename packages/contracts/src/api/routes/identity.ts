@@ -75,10 +75,10 @@ export const identityRoutes = serviceRoutes(
       summary: "Start a dashboard session",
       tag: "Sessions",
       description:
-        "Wrong credentials answer 401 `Invalid email or password`, the same for an unknown email. A person may " +
-        "belong to several organizations (one password for all): the session is for `organizationId` when " +
-        "given (a person who is not a member of it gets the same 401), else for the first organization they " +
-        "joined that they still belong to.",
+        "Wrong credentials answer 401 `Invalid email or password`, the same for an unknown email. An email may " +
+        "belong to several organizations, each membership with its own password: the session is for " +
+        "`organizationId` when given (a password that is not that membership's, or an email that is not a " +
+        "member of it, gets the same 401), else for the first membership joined that this password opens.",
       body: jsonBody(schema("LoginRequest", LoginRequest)),
       responses: {
         200: { ...jsonReply("Signed in", schema("CurrentUser", CurrentUserResponse)), headers: setCookie },
@@ -121,11 +121,10 @@ export const identityRoutes = serviceRoutes(
       summary: "Add a member",
       tag: "Members",
       description:
-        "A person may belong to several organizations. Adding an email that already has an account (in another " +
-        "organization) adds a membership to that account: the person keeps their password (`password` is still " +
-        "checked, and used only for a new account), and the answer is the same 201 as for a new person, so it " +
-        "tells nothing about other organizations' users. 409 only when the email is already a member of this " +
-        "organization.",
+        "An email may belong to several organizations. Adding an email that already has an account (in another " +
+        "organization) adds a membership that signs in with the `password` given here — never with a password " +
+        "another organization set — and the answer is the same 201 as for a new person, so it tells nothing " +
+        "about other organizations' users. 409 only when the email is already a member of this organization.",
       body: jsonBody(schema("CreateMemberRequest", CreateMemberRequest)),
       responses: { 201: jsonReply("Created", schema("Member", MemberRecord)) },
       extraErrors: { 409: "`conflict`: the email is already a member of this organization" },
