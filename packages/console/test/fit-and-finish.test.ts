@@ -4,7 +4,7 @@
  * overflowing (`expectNothingCutOff`) and axe clean; feedback beside the button pressed; forms that
  * do not carry a server scope over; bookings with their weekday and a cancel dialog that names its
  * buttons; the leads export of the filter shown; members who change roles and their own password and
- * read leads and bookings; a webhook log that shows tests, redeliveries, the request and the response.
+ * see no list of leads or bookings; a webhook log that shows tests, redeliveries, the request and the response.
  */
 import { readFile } from "node:fs/promises"
 import { expectAccessible, expectNothingCutOff, saveScreenshot } from "@parley/browser-testing"
@@ -316,7 +316,7 @@ describe("members", () => {
     await watch.expectClean()
   })
 
-  it("a member reads leads and bookings, is not told to invite a team, and changes their own password", async () => {
+  it("a member works the inbox, is shown no list of leads or bookings (an administrator's, §9), and changes their own password", async () => {
     const elsewhere = await parley.newPage()
     await parley.signIn(elsewhere.page, member.email, member.password)
     const { page, watch } = await parley.newPage({ viewport: "phone" })
@@ -324,14 +324,15 @@ describe("members", () => {
     await visible(page.getByRole("heading", { name: "What you can see" }))
     expect(await page.getByText("Invite your team").count()).toBe(0)
     const nav = page.getByRole("navigation", { name: "Console" })
-    await nav.getByRole("link", { name: "Leads" }).click()
-    await visible(page.getByRole("row").filter({ hasText: "+1 415 555 0100" }))
-    await visible(page.getByRole("button", { name: "Export all leads as CSV" }))
-    await nav.getByRole("link", { name: "Bookings" }).click()
-    await visible(page.getByRole("row").filter({ hasText: "Sam Lee" }))
-    expect(await page.getByRole("button", { name: /^Cancel/ }).count()).toBe(0)
+    await visible(nav.getByRole("link", { name: "Inbox" }))
+    expect(await nav.getByRole("link", { name: "Leads" }).count()).toBe(0)
+    expect(await nav.getByRole("link", { name: "Bookings" }).count()).toBe(0)
+    // Typed in, the screen says whose it is, and no customer's number reaches the page.
+    await page.goto(`${parley.origin}/console/leads`)
+    await visible(page.getByText("Only an administrator of your organization can see this."))
+    expect(await page.getByText("+1 415 555 0100").count()).toBe(0)
 
-    await nav.getByRole("link", { name: "Members" }).click()
+    await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Members" }).click()
     const form = page.getByRole("region", { name: "Your password" })
     await form.getByLabel("Current password").fill("not my password")
     await form.getByLabel(/^New password \(required\)/).fill("a brand new front desk phrase")

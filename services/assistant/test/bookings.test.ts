@@ -318,11 +318,12 @@ describe("bookings", () => {
     }
   })
 
-  it("lists bookings to a member (front-desk staff read them) but refuses a widget key and a member's cancel", async () => {
+  it("lists bookings to an administrator only (docs/contract.md §9): a member, a widget key and a member's cancel are refused", async () => {
     const orgId = newOrg()
+    expect((await call(app, orgId, "admin", "GET", "/api/bookings")).json()).toEqual({ data: [], nextCursor: null })
     const member = await call(app, orgId, "member", "GET", "/api/bookings")
-    expect(member.statusCode).toBe(200)
-    expect(member.json()).toEqual({ data: [], nextCursor: null })
+    expect(member.statusCode).toBe(403)
+    expect(member.json()).toMatchObject({ code: "admin_required" })
     expect((await call(app, newOrg(), "widget", "GET", "/api/bookings")).statusCode).toBe(403)
     expect((await call(app, orgId, "member", "DELETE", "/api/bookings/bkg_000000000000000000000")).statusCode).toBe(403)
   })

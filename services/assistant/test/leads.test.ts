@@ -162,14 +162,18 @@ describe("GET /api/leads/export", () => {
     expect(response.body).toContain(",14155550010,Dana,GENERAL_INQUIRY,,,,chat,")
   })
 
-  it("is readable by members and shows only the organization's leads", async () => {
+  it("shows only the organization's leads, and only to an administrator (docs/contract.md §9)", async () => {
     const owner = newOrg()
     await chat(owner, "4155550020")
     const other = await admin(app, newOrg(), "GET", "/api/leads/export")
     expect(other.body.split("\r\n").filter((l) => l !== "")).toHaveLength(1)
-    const member = await call(app, owner, "member", "GET", "/api/leads/export")
-    expect(member.statusCode).toBe(200)
-    expect(member.body).toContain(",14155550020,")
+    expect((await admin(app, owner, "GET", "/api/leads/export")).body).toContain(",14155550020,")
+    for (const url of ["/api/leads/export", "/api/leads"]) {
+      const member = await call(app, owner, "member", "GET", url)
+      expect(member.statusCode, url).toBe(403)
+      expect(member.json(), url).toMatchObject({ code: "admin_required" })
+      expect(member.body, url).not.toContain("14155550020")
+    }
   })
 
   it("exports only the leads of ?type=, as the filtered list shows them", async () => {

@@ -31,13 +31,19 @@ const STEPS: ReadonlyArray<{ href: string; title: string; text: string; needs: R
   {
     href: "/console/members",
     title: "Invite your team",
-    text: "Administrators manage everything; members read leads, bookings, webhooks and who is on the team.",
+    text: "Administrators manage everything; members answer customers in the inbox and read webhooks and who is on the team.",
     needs: "POST /api/org/members",
   },
 ]
 
 /** What a member comes for: the screens a member may read, no set-up they cannot do. */
 const MEMBER_STEPS: ReadonlyArray<{ href: string; title: string; text: string; needs: RouteKey }> = [
+  {
+    href: "/console/inbox",
+    title: "Inbox",
+    text: "Customers' conversations with the assistant; take one over to answer in person.",
+    needs: "GET /api/conversations",
+  },
   {
     href: "/console/leads",
     title: "Leads",

@@ -11,8 +11,8 @@ import { loadProfile, saveProfile } from "../profile/profile-store.ts"
 import type { AssistantHandlers } from "./runtime.ts"
 
 /**
- * docs/contract.md §9's leads and bookings rows (read by any member — front-desk staff need them, §14 "members
- * see what they may read" — or a non-widget key), §8's booking cancellation (an administrator's) and
+ * docs/contract.md §9's leads and bookings rows (an administrator's or a non-widget key's, as §9 says),
+ * §8's booking cancellation (an administrator's) and
  * assistant profile (read by any member, written by an administrator).
  */
 export const privateHandlers = {

@@ -121,7 +121,7 @@ export const assistantRoutes = serviceRoutes(
     listLeads: {
       method: "GET",
       path: "/api/leads",
-      access: "member",
+      access: "admin",
       summary: "Leads, newest first",
       tag: "Leads and bookings",
       query: schema("ListLeadsQuery", ListLeadsQuery),
@@ -130,7 +130,7 @@ export const assistantRoutes = serviceRoutes(
     exportLeads: {
       method: "GET",
       path: "/api/leads/export",
-      access: "member",
+      access: "admin",
       heavy: true,
       summary: "Every lead as CSV, optionally of one type",
       tag: "Leads and bookings",
@@ -145,7 +145,7 @@ export const assistantRoutes = serviceRoutes(
     listBookings: {
       method: "GET",
       path: "/api/bookings",
-      access: "member",
+      access: "admin",
       summary: "Bookings, optionally of one day",
       tag: "Leads and bookings",
       query: schema("ListBookingsQuery", ListBookingsQuery),
