@@ -45,18 +45,6 @@ const MEMBER_STEPS: ReadonlyArray<{ href: string; title: string; text: string; n
     needs: "GET /api/conversations",
   },
   {
-    href: "/console/leads",
-    title: "Leads",
-    text: "The people who left a number with the assistant, newest first; export them as CSV.",
-    needs: "GET /api/leads",
-  },
-  {
-    href: "/console/bookings",
-    title: "Bookings",
-    text: "Who is coming and when, day by day.",
-    needs: "GET /api/bookings",
-  },
-  {
     href: "/console/settings/webhooks",
     title: "Webhooks",
     text: "Whether your systems receive the events, and each delivery in full.",
