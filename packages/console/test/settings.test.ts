@@ -150,8 +150,6 @@ describe("the console's sign-in, keys and members", () => {
     expect(await nav.getByRole("link").allTextContents()).toEqual([
       "Overview",
       "Inbox",
-      "Leads",
-      "Bookings",
       "Assistant",
       "Webhooks",
       "Members",
