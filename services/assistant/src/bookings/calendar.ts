@@ -227,7 +227,7 @@ const listed = (row: BookingRow): ListedBooking => ({
 /**
  * Cancels a booking (the visitor in the chat, or staff through `DELETE /api/bookings/:id`): it stays
  * listed with `status: "cancelled"`, frees its place in the slot, and when it is the booking its
- * lead holds, the lead loses it and `lead.updated` fires with `booking: null` (docs/contract.md §8). The
+ * lead holds, the lead loses it and `lead.updated` fires with `booking: null` and the lead's type (docs/contract.md §8). The
  * lead's type stays what it was: a booking was made (§8's `BOOKING` "when a booking was made in it"),
  * the cancellation does not unmake that. Cancelling a cancelled booking answers it again and changes
  * nothing.
@@ -255,15 +255,15 @@ export const cancelBooking = (
 const releaseLead = (tx: postgres.TransactionSql, orgId: OrgId, row: BookingRow) =>
   Effect.gen(function* () {
     const [lead] = yield* Effect.promise(
-      () => tx<Array<{ id: string; name: string; type: string; last_type: string; booking: Booking | null }>>`
-        select id, name, type, last_type, booking from assistant.leads
+      () => tx<Array<{ id: string; name: string; type: string; booking: Booking | null }>>`
+        select id, name, type, booking from assistant.leads
         where org_id = ${orgId} and phone = ${row.phone}
         for update`,
     )
     if (lead === undefined || !sameBooking(lead.booking, { date: row.date, time: row.time, service: row.service })) {
       return
     }
-    const type = lead.last_type
+    const type = lead.type
     const at = new Date(yield* Clock.currentTimeMillis)
     yield* Effect.promise(() => tx`update assistant.leads set booking = null, updated_at = ${at} where id = ${lead.id}`)
     const outbox = yield* OutboxWriter

@@ -89,19 +89,19 @@ export const leadStatement = (
 /**
  * Records what the assistant learnt about a phone number, inside the caller's transaction, with its
  * event in the same transaction: `lead.created` the first time the number is seen in the
- * organization, `lead.updated` only when the name, the type this turn resolved to, or the booking
- * changed.
+ * organization, `lead.updated` only when the lead's name, listed type or booking changed.
  *
  * Merge rules: a new non-empty name replaces the old one when the number is the conversation's own
  * (`input.own`), and otherwise only fills an empty one — a number typed into the widget may be
  * anyone's; an empty name keeps the old one. A new booking
  * replaces the old one, none keeps it. Two types are kept: the lead's listed `type`, the stronger of
  * the stored and the new (see `strongerLeadType`: a visitor who booked stays a BOOKING lead), and
- * `last_type`, what the latest turn resolved to. `lead.updated` carries the latter, "the lead type as
- * re-resolved on this turn" as the seed defines it, so a booked customer who comes back asking for a
- * callback is announced as CALLBACK_REQUESTED; and it fires when that differs from the last turn's,
- * so repeating the same request fires nothing. Concurrent turns for one number are safe: the insert
- * races on the unique (org, phone) key, and the loser locks the winner's row before comparing.
+ * `last_type`, what the latest turn resolved to (what a corrected number restores). `lead.updated`
+ * carries the listed type, so the event and `GET /api/leads` always agree: the seed's "lead type as
+ * re-resolved on this turn" is the lead's, with what it held before counted (a booked customer who
+ * asks for a callback stays BOOKING, and since nothing listed changed nothing is announced).
+ * Concurrent turns for one number are safe: the insert races on the unique (org, phone) key, and
+ * the loser locks the winner's row before comparing.
  */
 export const recordLead = (
   tx: postgres.TransactionSql,
@@ -149,12 +149,8 @@ export const recordFoundLead = (
         ? strongerLeadType(input.type, existing.booking === null ? input.type : "BOOKING")
         : strongerLeadType(existing.type, input.type)
     const booking = input.booking ?? existing.booking
-    if (
-      name === existing.name &&
-      input.type === existing.last_type &&
-      type === existing.type &&
-      sameBooking(booking, existing.booking)
-    ) {
+    const listedChanged = name !== existing.name || type !== existing.type || !sameBooking(booking, existing.booking)
+    if (!listedChanged && input.type === existing.last_type) {
       yield* countLead("unchanged")
       return { id: existing.id, type: answeredType(input, existing.type), outcome: "unchanged" as const, before }
     }
@@ -165,7 +161,12 @@ export const recordFoundLead = (
             booking = ${booking === null ? null : jsonb(tx, booking)}, updated_at = ${at}
         where id = ${existing.id}`,
     )
-    const data = { phone: input.phone, name, type: input.type, booking }
+    // Only this turn's own request changed (`last_type`): the lead as listed did not, so nothing is announced.
+    if (!listedChanged) {
+      yield* countLead("unchanged")
+      return { id: existing.id, type: answeredType(input, type), outcome: "unchanged" as const, before }
+    }
+    const data = { phone: input.phone, name, type, booking }
     yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
     yield* countLead("updated")
     return { id: existing.id, type: answeredType(input, type), outcome: "updated" as const, before }
@@ -228,6 +229,6 @@ export const releaseMistakenLead = (
     if (restored === undefined) return
     const at = new Date(yield* Clock.currentTimeMillis)
     const outbox = yield* OutboxWriter
-    const data = { phone, name: before.name, type: before.lastType, booking: restored.booking }
+    const data = { phone, name: before.name, type: before.type, booking: restored.booking }
     yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
   }).pipe(Effect.withSpan("assistant.releaseMistakenLead"))
