@@ -115,6 +115,11 @@ export interface BookingRequest {
   readonly sessionId?: string | undefined
   /** Where the lead comes from when this booking makes one. */
   readonly source: LeadSource
+  /**
+   * The number's lead is the booking conversation's own (its channel sender, or a lead it created):
+   * only then does a chat booking change a known number's lead (`LeadInput.own`).
+   */
+  readonly own?: boolean | undefined
 }
 
 export interface MadeBooking {
@@ -148,6 +153,7 @@ export const bookWithin = (
   tx: postgres.TransactionSql,
   orgId: OrgId,
   asked: BookingRequest,
+  replaces?: Booking,
 ): Effect.Effect<MadeBooking, BookingRefused, OutboxWriter> =>
   Effect.gen(function* () {
     const settings = yield* loadBookingSettings(tx, orgId)
@@ -173,6 +179,9 @@ export const bookWithin = (
       type: "BOOKING",
       booking: slot,
       source: request.source,
+      ...(request.own === true ? { own: true } : {}),
+      ...(replaces === undefined ? {} : { replaces }),
+      ...(request.source === "booking" ? { form: true } : {}),
     })
     return {
       booking: { ...booked, phone: request.phone, ...slot, status: "confirmed" as const },
@@ -192,11 +201,13 @@ export const moveBooking = (
 ): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
   withTransaction((tx) =>
     Effect.gen(function* () {
-      yield* Effect.promise(
-        () => tx`update assistant.bookings set status = 'cancelled'
-                 where id = ${fromId} and org_id = ${orgId} and status = 'confirmed'`,
+      const [from] = yield* Effect.promise(
+        () => tx<Array<Booking>>`update assistant.bookings set status = 'cancelled'
+                 where id = ${fromId} and org_id = ${orgId} and status = 'confirmed'
+                 returning date, time, service`,
       )
-      return yield* bookWithin(tx, orgId, request)
+      // The moved booking is this conversation's: a lead holding it follows the move, whoever's it is.
+      return yield* bookWithin(tx, orgId, request, from)
     }),
   ).pipe(Effect.withSpan("assistant.moveBooking"))
 
