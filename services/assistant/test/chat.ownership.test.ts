@@ -96,7 +96,7 @@ describe("a number typed into the widget", () => {
 
   it("never changes another conversation's lead, nor tells the typist its id (a demo asked with the visitor fields)", async () => {
     const orgId = newOrg()
-    await chat(orgId, "I'm Bob, please call me back on +1 415 555 0111")
+    const bob = await chat(orgId, "I'm Bob, please call me back on +1 415 555 0111")
     // Eve, in a fresh session, gives Bob's number in the widget's visitor fields and asks for a demo.
     const response = await widget(app, orgId, "POST", "/api/public/chat", {
       message: "I would like a demo",
@@ -111,11 +111,16 @@ describe("a number typed into the widget", () => {
     // Not lost: staff find the request in the Inbox, waiting for a person, beside the number's lead.
     const inbox = (
       (await admin(app, orgId, "GET", "/api/conversations?channel=widget")).json() as {
-        data: Array<{ waiting: boolean; lastMessage: { text: string }; lead: { id: string } | null }>
+        data: Array<{ id: string; waiting: boolean; lead: { id: string } | null }>
       }
     ).data
-    const eves = inbox.find((c) => c.lastMessage.text !== "" && c.waiting)
-    expect(eves?.lead?.id).toMatch(/^lead_/)
+    const waiting = inbox.filter((c) => c.waiting)
+    expect(waiting).toHaveLength(1)
+    expect(waiting[0]?.lead?.id).toBe(bob.lead?.id)
+    const read = (await admin(app, orgId, "GET", `/api/conversations/${waiting[0]?.id}`)).json() as {
+      messages: Array<{ role: string; text: string }>
+    }
+    expect(read.messages[0]).toMatchObject({ role: "customer", text: "I would like a demo" })
   })
 
   it("leaves a BOOKING lead and its events alone when a stranger asks to be called back on its number", async () => {
