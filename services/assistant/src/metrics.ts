@@ -45,5 +45,5 @@ const count = (pick: (metrics: AssistantMetrics["Service"]) => void): Effect.Eff
 export const countTurn = (surface: "widget" | "channel", engine: "deterministic" | "model" | "fallback") =>
   count((metrics) => metrics.turns.inc({ surface, engine }))
 
-export const countLead = (outcome: "created" | "updated" | "unchanged") =>
+export const countLead = (outcome: "created" | "updated" | "unchanged" | "notOwn") =>
   count((metrics) => metrics.leads.inc({ outcome }))

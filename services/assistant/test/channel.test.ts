@@ -317,4 +317,56 @@ describe("channel conversations", () => {
       ["lead.updated", null],
     ])
   })
+
+  it("keeps a customer's lead made on the channel out of a stranger's reach in the widget", async () => {
+    const orgId = newOrg()
+    await publish(inbound(orgId, "14155550111", "I'm Bob, please call me back"))
+    await waitForReplies(orgId, 1)
+    await eventually(async () => expect(await leadEventsOf(infra, orgId)).toHaveLength(1))
+    // Eve, in a fresh widget session, claims Bob's number and asks for a demo.
+    const eve = await widget(app, orgId, "POST", "/api/public/chat", {
+      message: "I would like a demo",
+      visitor: { name: "Eve", phone: "+1 415 555 0111" },
+    })
+    expect(eve.statusCode).toBe(200)
+    expect((eve.json() as { lead: unknown }).lead).toBeNull()
+    const leads = (await admin(app, orgId, "GET", "/api/leads")).json() as { data: Array<Record<string, unknown>> }
+    expect(leads.data).toMatchObject([
+      { phone: "14155550111", name: "Bob", type: "CALLBACK_REQUESTED", source: "cloud" },
+    ])
+    expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
+    // Bob himself, on the channel, still changes his own lead.
+    await publish(inbound(orgId, "14155550111", "actually, could I get a demo?"))
+    await waitForReplies(orgId, 2)
+    await eventually(async () =>
+      expect((await leadEventsOf(infra, orgId)).map((e) => [e.event, e.data.type])).toEqual([
+        ["lead.created", "CALLBACK_REQUESTED"],
+        ["lead.updated", "DEMO_REQUESTED"],
+      ]),
+    )
+  })
+
+  it("announces no callback the BOOKING lead does not say, and puts it before a person in the Inbox", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(3)
+    const booked = await widget(app, orgId, "POST", "/api/public/bookings", {
+      name: "Lena",
+      phone: "+49 151 00000006",
+      date,
+      time: "10:00",
+      service: "consultation",
+    })
+    expect(booked.statusCode, booked.body).toBe(201)
+    await publish(inbound(orgId, "4915100000006", "Hi, this is Lena, please call me back"))
+    await waitForReplies(orgId, 1)
+    const inbox = async () =>
+      (
+        (await admin(app, orgId, "GET", "/api/conversations?channel=cloud")).json() as {
+          data: Array<{ waiting: boolean; lead: { type: string } | null }>
+        }
+      ).data
+    await eventually(async () => expect(await inbox()).toMatchObject([{ waiting: true, lead: { type: "BOOKING" } }]))
+    // lead.updated would say what GET /api/leads says: nothing of it changed, so nothing is announced.
+    expect((await leadEventsOf(infra, orgId)).map((e) => [e.event, e.data.type])).toEqual([["lead.created", "BOOKING"]])
+  })
 })

@@ -36,13 +36,13 @@ const chat = async (orgId: OrgId, message: string, sessionId?: string) => {
     ...(sessionId === undefined ? {} : { sessionId }),
   })
   expect(response.statusCode).toBe(200)
-  return response.json() as { sessionId: string; reply: { text: string } }
+  return response.json() as { sessionId: string; reply: { text: string }; lead: { id: string } | null }
 }
 
 const leadsOf = async (orgId: OrgId) =>
   (
     (await admin(app, orgId, "GET", "/api/leads")).json() as {
-      data: Array<{ phone: string; name: string; type: string }>
+      data: Array<{ id: string; phone: string; name: string; type: string; booking: unknown }>
     }
   ).data
 
@@ -90,6 +90,78 @@ describe("a corrected number", () => {
 })
 
 describe("a number typed into the widget", () => {
+  /** Every `lead.*` event of the organization, as [event, name, type, booking]. */
+  const eventsOf = async (orgId: OrgId) =>
+    (await leadEventsOf(infra, orgId)).map((e) => [e.event, e.data.name, e.data.type, e.data.booking])
+
+  it("never changes another conversation's lead, nor tells the typist its id (a demo asked with the visitor fields)", async () => {
+    const orgId = newOrg()
+    const bob = await chat(orgId, "I'm Bob, please call me back on +1 415 555 0111")
+    // Eve, in a fresh session, gives Bob's number in the widget's visitor fields and asks for a demo.
+    const response = await widget(app, orgId, "POST", "/api/public/chat", {
+      message: "I would like a demo",
+      visitor: { name: "Eve", phone: "+1 415 555 0111" },
+    })
+    expect(response.statusCode).toBe(200)
+    const answer = response.json() as { sessionId: string; reply: { text: string }; lead: unknown }
+    expect(answer.reply.text).not.toBe("")
+    expect(answer.lead).toBeNull()
+    expect(await leadsOf(orgId)).toMatchObject([{ phone: "14155550111", name: "Bob", type: "CALLBACK_REQUESTED" }])
+    expect(await eventsOf(orgId)).toEqual([["lead.created", "Bob", "CALLBACK_REQUESTED", null]])
+    // Not lost: staff find the request in the Inbox, waiting for a person, beside the number's lead.
+    const inbox = (
+      (await admin(app, orgId, "GET", "/api/conversations?channel=widget")).json() as {
+        data: Array<{ id: string; waiting: boolean; lead: { id: string } | null }>
+      }
+    ).data
+    const waiting = inbox.filter((c) => c.waiting)
+    expect(waiting).toHaveLength(1)
+    expect(waiting[0]?.lead?.id).toBe(bob.lead?.id)
+    const read = (await admin(app, orgId, "GET", `/api/conversations/${waiting[0]?.id}`)).json() as {
+      messages: Array<{ role: string; text: string }>
+    }
+    expect(read.messages[0]).toMatchObject({ role: "customer", text: "I would like a demo" })
+  })
+
+  it("leaves a BOOKING lead and its events alone when a stranger asks to be called back on its number", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(3)
+    const ana = await chat(orgId, `I'm Ana, 415 555 0502. Can I book a consultation on ${date} at 11:00?`)
+    expect(ana.reply.text).toMatch(/You're booked, Ana/)
+    const before = await eventsOf(orgId)
+    const stranger = await widget(app, orgId, "POST", "/api/public/chat", {
+      message: "Please call me back at +1 415 555 0502",
+    })
+    expect((stranger.json() as { lead: unknown }).lead).toBeNull()
+    expect(await eventsOf(orgId)).toEqual(before)
+    expect(await leadsOf(orgId)).toMatchObject([{ phone: "14155550502", name: "Ana", type: "BOOKING" }])
+  })
+
+  it("books a stranger's slot under another customer's number without touching that customer's lead, and lets them cancel it", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(2)
+    await chat(orgId, "I'm Ana, please call me back on 415 555 0190")
+    const before = await eventsOf(orgId)
+    const mallory = await chat(orgId, `I'm Mallory, 415 555 0190. Can I book a consultation on ${date} at 10:00?`)
+    expect(mallory.reply.text).toMatch(/You're booked, Mallory/)
+    const bookingsOn = async () =>
+      (
+        (await admin(app, orgId, "GET", `/api/bookings?date=${date}`)).json() as {
+          data: Array<{ time: string; status: string; phone: string; name: string }>
+        }
+      ).data
+    expect(await bookingsOn()).toMatchObject([{ time: "10:00", status: "confirmed", phone: "14155550190" }])
+    expect(await leadsOf(orgId)).toMatchObject([
+      { phone: "14155550190", name: "Ana", type: "CALLBACK_REQUESTED", booking: null },
+    ])
+    // The booking is this conversation's: it moves and cancels it; Ana's lead hears of none of it.
+    await chat(orgId, "move it to 12:00", mallory.sessionId)
+    await chat(orgId, "please cancel it", mallory.sessionId)
+    expect((await bookingsOn()).every((b) => b.status === "cancelled")).toBe(true)
+    expect(await eventsOf(orgId)).toEqual(before)
+    expect(await leadsOf(orgId)).toMatchObject([{ name: "Ana", type: "CALLBACK_REQUESTED", booking: null }])
+  })
+
   it("never renames another customer's lead, nor tells the typist what that lead holds", async () => {
     const orgId = newOrg()
     const date = futureWeekday(3)
@@ -100,9 +172,7 @@ describe("a number typed into the widget", () => {
       message: "I'm Mallory, please call me back on 415 555 0190",
     })
     expect(response.statusCode).toBe(200)
-    const answer = response.json() as { lead: { id: string; type: string } | null }
-    // What this turn asked for, not the BOOKING the lead holds.
-    expect(answer.lead?.type).toBe("CALLBACK_REQUESTED")
+    expect((response.json() as { lead: unknown }).lead).toBeNull()
     const leads = await leadsOf(orgId)
     expect(leads).toMatchObject([{ phone: "14155550190", name: "Ana", type: "BOOKING" }])
     const events = await leadEventsOf(infra, orgId)
@@ -116,11 +186,34 @@ describe("a number typed into the widget", () => {
     expect(await leadsOf(orgId)).toMatchObject([{ phone: "14155550191", name: "Samuel" }])
   })
 
-  it("fills a lead's empty name, whoever types it", async () => {
+  it("leaves a lead's empty name empty when another conversation names it", async () => {
     const orgId = newOrg()
     await chat(orgId, "please call me back on 415 555 0192")
     await chat(orgId, "I'm Ines, my number is 415 555 0192")
-    expect(await leadsOf(orgId)).toMatchObject([{ phone: "14155550192", name: "Ines" }])
+    expect(await leadsOf(orgId)).toMatchObject([{ phone: "14155550192", name: "" }])
+    expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
+  })
+
+  it("says the lead's own type in lead.updated: a BOOKING lead's own conversation asking for a callback announces nothing", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    const first = await chat(orgId, "I'm Lia, please call me on 415 555 0188")
+    // Lia books with the widget's form (another session): docs/contract.md §8 has it update her lead.
+    const booked = await widget(app, orgId, "POST", "/api/public/bookings", {
+      name: "Lia",
+      phone: "415 555 0188",
+      date,
+      time: "11:00",
+      service: "consultation",
+    })
+    expect(booked.statusCode).toBe(201)
+    await chat(orgId, "thanks, and please do call me back about the price", first.sessionId)
+    // Every event says what GET /api/leads says at that moment.
+    expect(await eventsOf(orgId)).toEqual([
+      ["lead.created", "Lia", "CALLBACK_REQUESTED", null],
+      ["lead.updated", "Lia", "BOOKING", { date, time: "11:00", service: "consultation" }],
+    ])
+    expect(await leadsOf(orgId)).toMatchObject([{ name: "Lia", type: "BOOKING" }])
   })
 })
 
@@ -148,6 +241,10 @@ describe("a booking made with the widget's form", () => {
     expect(bookings.filter((b) => b.status === "confirmed")).toMatchObject([{ time: "12:00", phone: "14155550188" }])
     const [lead] = await leadsOf(orgId)
     expect(lead).toMatchObject({ phone: "14155550188", type: "BOOKING" })
+    // The lead the session's form created is the session's own: its chat renames it.
+    const renamed = await chat(orgId, "sorry, my name is Deirdre, 415 555 0188", session.sessionId)
+    expect(renamed.lead?.id).toBe(lead?.id)
+    expect(await leadsOf(orgId)).toMatchObject([{ phone: "14155550188", name: "Deirdre", type: "BOOKING" }])
   })
 })
 

@@ -3,6 +3,7 @@ import { type StubHandler, type StubServer, startHttpServer } from "@parley/plat
 import { Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  admin,
   call,
   futureWeekday,
   leadEventsOf,
@@ -156,6 +157,38 @@ describe("with a language model", () => {
       slots: expect.arrayContaining(["10:00"]),
     })
     expect(JSON.parse(tools[1]?.content ?? "{}")).toMatchObject({ booked: true })
+  })
+
+  it("changes no lead another conversation made, whatever the model's tools say, yet books the slot asked for", async () => {
+    const orgId = newOrg()
+    const date = futureWeekday(4)
+    model.setHandler(
+      scripted(
+        [toolCall("c1", "record_lead", { phone: "4155550140", name: "Ana", type: "CALLBACK_REQUESTED" })],
+        "Noted!",
+      ),
+    )
+    const ana = await chat(orgId, "I'm Ana, please call me back on 415 555 0140")
+    expect(ana.lead?.type).toBe("CALLBACK_REQUESTED")
+    // Another visitor writes Ana's number; the model records and books under it.
+    model.setHandler(
+      scripted(
+        [
+          toolCall("c1", "record_lead", { phone: "4155550140", name: "Mallory", type: "DEMO_REQUESTED" }),
+          toolCall("c2", "book_slot", { date, time: "10:00", name: "Mallory", phone: "4155550140" }),
+        ],
+        `Booked: ${date} at 10:00.`,
+      ),
+    )
+    const stranger = await chat(orgId, `I'm Mallory, 415 555 0140, a demo and book me at 10 on ${date}`)
+    expect(stranger.lead).toBeNull()
+    const leads = (await admin(app, orgId, "GET", "/api/leads")).json() as { data: Array<Record<string, unknown>> }
+    expect(leads.data).toMatchObject([{ name: "Ana", type: "CALLBACK_REQUESTED", booking: null }])
+    expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
+    const bookings = (await admin(app, orgId, "GET", `/api/bookings?date=${date}`)).json() as {
+      data: Array<Record<string, unknown>>
+    }
+    expect(bookings.data).toMatchObject([{ time: "10:00", status: "confirmed", phone: "14155550140" }])
   })
 
   it("confirms the booking a tool made when the model fails afterwards, booking nothing twice", async () => {

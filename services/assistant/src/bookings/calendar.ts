@@ -115,6 +115,11 @@ export interface BookingRequest {
   readonly sessionId?: string | undefined
   /** Where the lead comes from when this booking makes one. */
   readonly source: LeadSource
+  /**
+   * The number's lead is the booking conversation's own (its channel sender, or a lead it created):
+   * only then does a chat booking change a known number's lead (`LeadInput.own`).
+   */
+  readonly own?: boolean | undefined
 }
 
 export interface MadeBooking {
@@ -148,6 +153,7 @@ export const bookWithin = (
   tx: postgres.TransactionSql,
   orgId: OrgId,
   asked: BookingRequest,
+  replaces?: Booking,
 ): Effect.Effect<MadeBooking, BookingRefused, OutboxWriter> =>
   Effect.gen(function* () {
     const settings = yield* loadBookingSettings(tx, orgId)
@@ -173,6 +179,9 @@ export const bookWithin = (
       type: "BOOKING",
       booking: slot,
       source: request.source,
+      ...(request.own === true ? { own: true } : {}),
+      ...(replaces === undefined ? {} : { replaces }),
+      ...(request.source === "booking" ? { form: true } : {}),
     })
     return {
       booking: { ...booked, phone: request.phone, ...slot, status: "confirmed" as const },
@@ -192,11 +201,13 @@ export const moveBooking = (
 ): Effect.Effect<MadeBooking, BookingRefused, Database | OutboxWriter> =>
   withTransaction((tx) =>
     Effect.gen(function* () {
-      yield* Effect.promise(
-        () => tx`update assistant.bookings set status = 'cancelled'
-                 where id = ${fromId} and org_id = ${orgId} and status = 'confirmed'`,
+      const [from] = yield* Effect.promise(
+        () => tx<Array<Booking>>`update assistant.bookings set status = 'cancelled'
+                 where id = ${fromId} and org_id = ${orgId} and status = 'confirmed'
+                 returning date, time, service`,
       )
-      return yield* bookWithin(tx, orgId, request)
+      // The moved booking is this conversation's: a lead holding it follows the move, whoever's it is.
+      return yield* bookWithin(tx, orgId, request, from)
     }),
   ).pipe(Effect.withSpan("assistant.moveBooking"))
 
@@ -227,7 +238,7 @@ const listed = (row: BookingRow): ListedBooking => ({
 /**
  * Cancels a booking (the visitor in the chat, or staff through `DELETE /api/bookings/:id`): it stays
  * listed with `status: "cancelled"`, frees its place in the slot, and when it is the booking its
- * lead holds, the lead loses it and `lead.updated` fires with `booking: null` (docs/contract.md §8). The
+ * lead holds, the lead loses it and `lead.updated` fires with `booking: null` and the lead's type (docs/contract.md §8). The
  * lead's type stays what it was: a booking was made (§8's `BOOKING` "when a booking was made in it"),
  * the cancellation does not unmake that. Cancelling a cancelled booking answers it again and changes
  * nothing.
@@ -255,15 +266,15 @@ export const cancelBooking = (
 const releaseLead = (tx: postgres.TransactionSql, orgId: OrgId, row: BookingRow) =>
   Effect.gen(function* () {
     const [lead] = yield* Effect.promise(
-      () => tx<Array<{ id: string; name: string; type: string; last_type: string; booking: Booking | null }>>`
-        select id, name, type, last_type, booking from assistant.leads
+      () => tx<Array<{ id: string; name: string; type: string; booking: Booking | null }>>`
+        select id, name, type, booking from assistant.leads
         where org_id = ${orgId} and phone = ${row.phone}
         for update`,
     )
     if (lead === undefined || !sameBooking(lead.booking, { date: row.date, time: row.time, service: row.service })) {
       return
     }
-    const type = lead.last_type
+    const type = lead.type
     const at = new Date(yield* Clock.currentTimeMillis)
     yield* Effect.promise(() => tx`update assistant.leads set booking = null, updated_at = ${at} where id = ${lead.id}`)
     const outbox = yield* OutboxWriter

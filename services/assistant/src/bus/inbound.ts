@@ -19,6 +19,7 @@ import { channelMessageWhileHeld } from "../conversations/held-message.ts"
 import { personHolds } from "../conversations/hold.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
 import { emptyConversation } from "../engine/state.ts"
+import { askedOffTheLead } from "../leads/asked-off-the-lead.ts"
 import { type LeadFound, leadStatement, leadWrite, recordFoundLead } from "../leads/record-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import { claimStatement, handledColumn } from "./inbound-handled.ts"
@@ -106,7 +107,17 @@ const answerChannelMessage = (inbound: ChannelInbound) =>
             also: lead === undefined ? undefined : leadStatement(tx, lead, tx`exists (select from stored)`, "also"),
           })
           if (stored === false) return
-          if (lead !== undefined) yield* recordFoundLead(tx, lead, stored.also[0])
+          if (lead !== undefined) {
+            const recorded = yield* recordFoundLead(tx, lead, stored.also[0])
+            const previous =
+              found === undefined ? undefined : leadOfConversation(found.state, inbound.channel, inbound.from)
+            // A request the lead does not say (it already says BOOKING) waits for a person in the Inbox.
+            if (!handOff.waiting && askedOffTheLead(previous, lead.input, recorded)) {
+              yield* Effect.promise(
+                () => tx`update assistant.conversations set waiting = true where id = ${conversationId}`,
+              )
+            }
+          }
           yield* outbox.append(tx, [
             {
               topic: Topics.channelOutbound,

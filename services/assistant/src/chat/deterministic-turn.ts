@@ -34,7 +34,7 @@ const fulfil = (
   need: Need,
   known: Known,
   context: TurnContext,
-  leadCreated: (phone: string) => void = () => {},
+  leads: { readonly own: (phone: string) => boolean; readonly created: (phone: string) => void },
 ): Effect.Effect<Known, never, Database | OutboxWriter> =>
   Effect.gen(function* () {
     const { orgId, settings } = context
@@ -64,12 +64,13 @@ const fulfil = (
           ...slot,
           sessionId: context.conversationId,
           source: context.source,
+          own: leads.own(need.phone),
         }
         const made = yield* (
           need.kind === "book" ? makeBooking(orgId, request) : moveBooking(orgId, need.from.id, request)
         ).pipe(Effect.result)
         const booking = outcomeOf(made)
-        if (made._tag === "Success" && made.success.lead.outcome === "created") leadCreated(request.phone)
+        if (made._tag === "Success" && made.success.lead.outcome === "created") leads.created(request.phone)
         if (booking.kind === "booked") return { ...known, booking }
         // Refused after all (taken meanwhile): the day is read again for the free times to offer.
         const days = new Map(known.days)
@@ -123,7 +124,12 @@ export const deterministicTurn = (
         for (const phone of created) leads[phone] ??= { created: true }
         return { text: next.text, state: created.length === 0 ? next.state : { ...next.state, leads } }
       }
-      known = yield* fulfil(next.need, known, context, (phone) => created.push(phone))
+      known = yield* fulfil(next.need, known, context, {
+        // The number's lead is this conversation's: the channel's sender, or a lead it created.
+        own: (phone) =>
+          context.customerPhone !== undefined || state.leads?.[phone]?.created === true || created.includes(phone),
+        created: (phone) => created.push(phone),
+      })
     }
     return yield* Effect.die(new Error("the engine asked the calendar more than it ever should"))
   }).pipe(withHotSpan("assistant.deterministicTurn"))

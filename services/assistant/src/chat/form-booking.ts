@@ -51,6 +51,17 @@ export const formBooking = (
       if (found === undefined) {
         const state = made.placeTaken ? stateOf(made) : emptyConversation
         yield* startWidgetSession(tx, { id: sessionId, orgId, state, at: new Date(yield* Clock.currentTimeMillis) })
+      } else if (made.placeTaken && made.lead.outcome === "created") {
+        // The lead this session's form created is the session's own: its chat may change it (docs/contract.md §8).
+        // The version moves, so a chat turn computed meanwhile is stale and computed again with it.
+        yield* Effect.promise(
+          () => tx`
+            update assistant.conversations
+            set state = jsonb_set(state, '{leads}',
+                  coalesce(state->'leads', '{}'::jsonb) || jsonb_build_object(${made.booking.phone}::text, '{"created":true}'::jsonb)),
+                version = version + 1
+            where id = ${found.id}`,
+        )
       }
       return { ...made.booking, sessionId }
     }),

@@ -8,7 +8,7 @@ import { widgetMessageWhileHeld } from "../conversations/held-message.ts"
 import { personHolds } from "../conversations/hold.ts"
 import { emptyConversation, resetConversation } from "../engine/state.ts"
 import { ResourceNotFound } from "../errors.ts"
-import { recordConversationLead } from "../leads/conversation-lead.ts"
+import { leadOfAnswer, recordConversationLead } from "../leads/conversation-lead.ts"
 import { LanguageModel } from "../llm/language-model.ts"
 import {
   findWidgetSession,
@@ -89,7 +89,7 @@ const chatTurn = (
     const at = new Date(yield* Clock.currentTimeMillis)
     const lead = yield* withTransaction((tx) =>
       Effect.gen(function* () {
-        const { recorded, state } = yield* recordConversationLead(tx, orgId, found?.state, turn.state, "chat")
+        const { recorded, state, forStaff } = yield* recordConversationLead(tx, orgId, found?.state, turn.state, "chat")
         yield* storeTurn(tx, {
           id: sessionId,
           readVersion: found?.version,
@@ -101,13 +101,14 @@ const chatTurn = (
           replyText: handOff.text,
           at,
           // The administrator trying their own assistant waits for no one (and the Inbox never lists it).
-          note: { waiting: handOff.waiting && !preview },
+          // A request the lead does not carry (another conversation's lead) waits for a person, too.
+          note: { waiting: (handOff.waiting || forStaff) && !preview },
           preview,
         })
         return recorded
       }),
     )
-    return { sessionId, reply: { text: handOff.text }, lead: lead === null ? null : { id: lead.id, type: lead.type } }
+    return { sessionId, reply: { text: handOff.text }, lead: leadOfAnswer(lead) }
   })
 
 /** `POST /api/public/chat/reset`: the messages and the dialogue go; the visitor (and lead) stay. */

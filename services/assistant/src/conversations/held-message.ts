@@ -10,7 +10,7 @@ import { Effect } from "effect"
 import { claimInbound } from "../bus/inbound-handled.ts"
 import type { StaleConversation, StoredConversation } from "../chat/conversation-store.ts"
 import { leadOfConversation } from "../engine/lead-capture.ts"
-import { recordConversationLead } from "../leads/conversation-lead.ts"
+import { leadOfAnswer, recordConversationLead } from "../leads/conversation-lead.ts"
 import { recordLead } from "../leads/record-lead.ts"
 import { captureOnly, noteCustomerMessage, storeHeldMessage } from "./customer-turn.ts"
 
@@ -52,7 +52,7 @@ export const widgetMessageWhileHeld = (
         return recorded.recorded
       }),
     )
-    return { sessionId: found.id, reply: null, lead: lead === null ? null : { id: lead.id, type: lead.type } }
+    return { sessionId: found.id, reply: null, lead: leadOfAnswer(lead) }
   })
 
 export const channelMessageWhileHeld = (

@@ -31,4 +31,11 @@ describe("lead capture", () => {
     const lead = leadOfConversation({ ...emptyConversation, phone: "1111111", ...extra }, "bridge", "4915112345678")
     expect(lead).toMatchObject({ phone: "4915112345678", type, source: "bridge" })
   })
+
+  it("counts the channel's sender as the conversation's own, never a number typed into the widget by itself", () => {
+    // docs/contract.md §8: only the conversation that made a lead changes it; a typed number may be anyone's.
+    const asked = { ...emptyConversation, phone: "14155550111", name: "Eve", demo: true }
+    expect(leadOfConversation(asked, "chat")?.own).toBeUndefined()
+    expect(leadOfConversation(asked, "cloud", "14155550111")?.own).toBe(true)
+  })
 })

@@ -21,11 +21,24 @@ export interface LeadInput {
   readonly withdrawn?: boolean
   /**
    * The number is the conversation's own: the channel's sender (the provider vouches for it), or a
-   * lead this conversation created. Only then does a new name replace a lead's name; a number typed
-   * into the widget may be anyone's, and a stranger must not rename another customer's lead
-   * (docs/contract.md §8: "never another visitor's"), so there a name only fills an empty one.
+   * lead this conversation created (on the widget, in the chat or its booking form). Only its own
+   * conversation changes a known number's lead (name, type, booking) and announces it; a number typed
+   * into the widget may be anyone's, and a stranger must not retype, rename or rebook another
+   * customer's lead (docs/contract.md §8: "never another visitor's"), so there the lead is left as it
+   * was (`recordLead`'s `notOwn`).
    */
   readonly own?: boolean
+  /**
+   * The booking this one moves (a booking this conversation made): a lead that holds it follows the
+   * move even when it is not the conversation's own (its widget form booked under a known number).
+   */
+  readonly replaces?: Booking
+  /**
+   * The widget's booking form (`POST /api/public/bookings`): docs/contract.md §8 has it record or
+   * update the number's lead with type BOOKING and the booking, whoever's it is; the name there only
+   * fills an empty one.
+   */
+  readonly form?: boolean
 }
 
 /**

@@ -13,7 +13,13 @@ export type { LeadInput, LeadSource } from "../engine/lead-capture.ts"
 export interface RecordedLead {
   readonly id: string
   readonly type: string
-  readonly outcome: "created" | "updated" | "unchanged"
+  /**
+   * `notOwn`: the number's lead was made by another conversation (or the booking form) and this input
+   * is not the conversation's own, so it was left exactly as it was — no name, type or booking
+   * changed, no event (docs/contract.md §8, "never another visitor's"). Its id is for the caller's
+   * bookkeeping only: a widget conversation must not be told it.
+   */
+  readonly outcome: "created" | "updated" | "unchanged" | "notOwn"
   /** What an existing lead said before this call changed it (absent when it was created). */
   readonly before?: LeadBefore
 }
@@ -89,19 +95,27 @@ export const leadStatement = (
 /**
  * Records what the assistant learnt about a phone number, inside the caller's transaction, with its
  * event in the same transaction: `lead.created` the first time the number is seen in the
- * organization, `lead.updated` only when the name, the type this turn resolved to, or the booking
- * changed.
+ * organization, `lead.updated` only when the lead's name, listed type or booking changed.
  *
- * Merge rules: a new non-empty name replaces the old one when the number is the conversation's own
- * (`input.own`), and otherwise only fills an empty one — a number typed into the widget may be
- * anyone's; an empty name keeps the old one. A new booking
- * replaces the old one, none keeps it. Two types are kept: the lead's listed `type`, the stronger of
- * the stored and the new (see `strongerLeadType`: a visitor who booked stays a BOOKING lead), and
- * `last_type`, what the latest turn resolved to. `lead.updated` carries the latter, "the lead type as
- * re-resolved on this turn" as the seed defines it, so a booked customer who comes back asking for a
- * callback is announced as CALLBACK_REQUESTED; and it fires when that differs from the last turn's,
- * so repeating the same request fires nothing. Concurrent turns for one number are safe: the insert
- * races on the unique (org, phone) key, and the loser locks the winner's row before comparing.
+ * Whose lead (docs/contract.md §8: a conversation "releases or changes only leads and bookings that
+ * this conversation made (never another visitor's)"): a known number's lead is changed only by its own
+ * conversation (`input.own`: the channel's sender, or a widget conversation that created the lead).
+ * Any other input leaves it as it was and fires nothing (`notOwn`) — a number typed into the widget may
+ * be anyone's, and a stranger must neither retype, rename nor rebook another customer's lead; what they
+ * asked stays in their conversation, in the Inbox (§17). One exception, `input.replaces`: the lead
+ * holds a booking this conversation made (its widget form's, in the same session) and the conversation
+ * moved it, so the lead's booking follows the move (and only that); and the widget's booking form
+ * (`input.form`), which §8 has record or update the number's lead with its booking. Neither renames: a
+ * name there only fills an empty one.
+ *
+ * Merge rules for its own conversation: a new non-empty name replaces the old one, an empty one keeps
+ * it. A new booking replaces the old one, none keeps it. Two types are kept: the lead's listed `type`,
+ * the stronger of the stored and the new (see `strongerLeadType`: a visitor who booked stays a BOOKING
+ * lead), and `last_type`, what the latest turn resolved to (what a corrected number restores).
+ * `lead.updated` carries the listed type, so the event and `GET /api/leads` always agree — "the lead
+ * type as re-resolved on this turn" (the seed) is the lead's, with what it held before. Concurrent
+ * turns for one number are safe: the insert races on the unique (org, phone) key, and the loser locks
+ * the winner's row before comparing.
  */
 export const recordLead = (
   tx: postgres.TransactionSql,
@@ -142,21 +156,24 @@ export const recordFoundLead = (
           )
     if (existing === undefined) return yield* Effect.die(new Error("lead vanished between insert and select"))
     const before = { name: existing.name, type: existing.type, lastType: existing.last_type }
-    const name = input.name === "" || (input.own !== true && existing.name !== "") ? existing.name : input.name
+    const own = input.own === true
+    const movesItsBooking =
+      !own && input.replaces !== undefined && existing.booking !== null && sameBooking(existing.booking, input.replaces)
+    if (!own && !movesItsBooking && input.form !== true) {
+      yield* countLead("notOwn")
+      return { id: existing.id, type: existing.type, outcome: "notOwn" as const }
+    }
+    const name = input.name === "" || (!own && existing.name !== "") ? existing.name : input.name
     // A withdrawn request ("don't call me") lowers the listed type to this turn's; a booking held still wins.
     const type =
       input.withdrawn === true
         ? strongerLeadType(input.type, existing.booking === null ? input.type : "BOOKING")
         : strongerLeadType(existing.type, input.type)
     const booking = input.booking ?? existing.booking
-    if (
-      name === existing.name &&
-      input.type === existing.last_type &&
-      type === existing.type &&
-      sameBooking(booking, existing.booking)
-    ) {
+    const listedChanged = name !== existing.name || type !== existing.type || !sameBooking(booking, existing.booking)
+    if (!listedChanged && input.type === existing.last_type) {
       yield* countLead("unchanged")
-      return { id: existing.id, type: answeredType(input, existing.type), outcome: "unchanged" as const, before }
+      return { id: existing.id, type: existing.type, outcome: "unchanged" as const, before }
     }
     yield* Effect.promise(
       () => tx`
@@ -165,18 +182,16 @@ export const recordFoundLead = (
             booking = ${booking === null ? null : jsonb(tx, booking)}, updated_at = ${at}
         where id = ${existing.id}`,
     )
-    const data = { phone: input.phone, name, type: input.type, booking }
+    // Only this turn's request changed (`last_type`): the lead as listed did not, so nothing is announced.
+    if (!listedChanged) {
+      yield* countLead("unchanged")
+      return { id: existing.id, type, outcome: "unchanged" as const, before }
+    }
+    const data = { phone: input.phone, name, type, booking }
     yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
     yield* countLead("updated")
-    return { id: existing.id, type: answeredType(input, type), outcome: "updated" as const, before }
+    return { id: existing.id, type, outcome: "updated" as const, before }
   }).pipe(withHotSpan("assistant.recordLead"))
-
-/**
- * The type a turn answers (the widget's `lead.type`): the lead's listed one when the number is the
- * conversation's own, else what this turn resolved to — the listed type of a lead someone else made
- * (BOOKING, say) would tell whoever typed a number that its owner has a booking.
- */
-const answeredType = (input: LeadInput, listed: string): string => (input.own === true ? listed : input.type)
 
 /**
  * The visitor corrected their number ("sorry, wrong number, it's …"): only what this conversation
@@ -228,6 +243,6 @@ export const releaseMistakenLead = (
     if (restored === undefined) return
     const at = new Date(yield* Clock.currentTimeMillis)
     const outbox = yield* OutboxWriter
-    const data = { phone, name: before.name, type: before.lastType, booking: restored.booking }
+    const data = { phone, name: before.name, type: before.type, booking: restored.booking }
     yield* outbox.append(tx, [eventRecord("lead.updated", orgId, data, at)])
   }).pipe(Effect.withSpan("assistant.releaseMistakenLead"))

@@ -169,7 +169,8 @@ export const runTool = (
           return { state, result: { booked: false, error: `ask the visitor which service: ${services.join(", ")}` } }
         }
         const slot = { date: args.date, time: args.time, service }
-        const bookedState = (id: string): ConversationState => ({
+        // A lead the booking created is this conversation's (its own from then on, docs/contract.md §8).
+        const bookedState = (id: string, leadCreated: boolean): ConversationState => ({
           ...state,
           ...(context.customerPhone === undefined ? { phone } : {}),
           ...(name === "" ? {} : { name }),
@@ -177,6 +178,7 @@ export const runTool = (
           booking: slot,
           bookingId: id,
           bookingMade: true,
+          ...(leadCreated ? { leads: { ...state.leads, [phone]: { created: true } } } : {}),
         })
         let settle = () => {}
         guard.progress.committing = new Promise<void>((resolve) => {
@@ -192,20 +194,24 @@ export const runTool = (
           service,
           sessionId: context.conversationId,
           source: context.source,
+          own: context.customerPhone !== undefined || state.leads?.[phone]?.created === true,
         }).pipe(
           Effect.result,
           Effect.tap((outcome) =>
             Effect.sync(() => {
               if (outcome._tag === "Failure") return
               guard.progress.booked = slot
-              guard.progress.state = bookedState(outcome.success.booking.id)
+              guard.progress.state = bookedState(outcome.success.booking.id, outcome.success.lead.outcome === "created")
             }),
           ),
           Effect.ensuring(Effect.sync(() => settle())),
           Effect.uninterruptible,
         )
         if (made._tag === "Failure") return { state, result: { booked: false, error: made.failure.detail } }
-        return { state: bookedState(made.success.booking.id), result: { booked: true, booking: made.success.booking } }
+        return {
+          state: bookedState(made.success.booking.id, made.success.lead.outcome === "created"),
+          result: { booked: true, booking: made.success.booking },
+        }
       }
       default:
         return yield* Effect.fail(new LlmFailure({ reason: `unknown tool ${call.function.name}` }))
