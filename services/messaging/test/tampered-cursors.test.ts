@@ -92,3 +92,31 @@ describe("the sandbox outbox's own cursors", () => {
     expect(seen.sort()).toEqual(numbers)
   })
 })
+
+describe("a campaign's recipients with a tampered cursor", () => {
+  it("answers a list position past what the list can hold (its seq is a Postgres integer) with 400, not 500", async () => {
+    const id = "cmp_tamperedtamperedtamp"
+    // A completed campaign of no recipients, stored as the service stores one.
+    await infra.db.sql`
+      insert into messaging.campaigns (id, org_id, name, template_name, template_language, status, total_recipients)
+      values (${id}, ${orgId}, 'Tampered', 'plain', 'en_US', 'completed', 0)`
+    for (const seq of [2147483648, 9007199254740991, -1, 1.5]) {
+      const response = await asTenant(
+        app,
+        orgId,
+        "GET",
+        `/api/campaigns/${id}/recipients?cursor=${cursorOf([id, seq])}`,
+      )
+      expect(response.statusCode, `${seq}: ${response.body}`).toBe(400)
+      expect(response.json()).toMatchObject({ code: "invalid_request" })
+    }
+    const last = await asTenant(
+      app,
+      orgId,
+      "GET",
+      `/api/campaigns/${id}/recipients?cursor=${cursorOf([id, 2147483647])}`,
+    )
+    expect(last.statusCode, last.body).toBe(200)
+    expect(last.json()).toEqual({ data: [], nextCursor: null })
+  })
+})

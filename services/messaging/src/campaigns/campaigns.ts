@@ -255,10 +255,21 @@ export const listCampaignRecipients = (
 const seqCursor = (campaignId: string, seq: number): string =>
   Buffer.from(JSON.stringify([campaignId, seq])).toString("base64url")
 
+/** `campaign_recipients.seq` is an `integer`. */
+const MaxListPosition = 2 ** 31 - 1
+
 const decodeSeqCursor = (cursor: string, campaignId: string): number | undefined => {
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown
-    if (Array.isArray(value) && value[0] === campaignId && Number.isSafeInteger(value[1]) && value[1] >= 0) {
+    // The list position is a Postgres integer: one past it reached Postgres and answered 500.
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      value[0] === campaignId &&
+      Number.isSafeInteger(value[1]) &&
+      value[1] >= 0 &&
+      value[1] <= MaxListPosition
+    ) {
       return value[1] as number
     }
   } catch {}
