@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { accountKeyOf, FreeFailures } from "../src/accounts/login-throttle.ts"
-import { addMember, createOrganization, type Harness, startIdentity, type TestOrganization } from "./harness.ts"
+import {
+  addMember,
+  cookieToken,
+  createOrganization,
+  type Harness,
+  startIdentity,
+  type TestOrganization,
+} from "./harness.ts"
 
 let harness: Harness
 let org: TestOrganization
@@ -98,5 +105,45 @@ describe("failed logins for one account", () => {
       select count(*)::int as n from identity.trusted_devices where token_digest = ${device.split(";")[0]?.split("=")[1] ?? ""}`
     // Only the token's digest is stored.
     expect(row?.n).toBe(0)
+  })
+})
+
+describe("wrong current passwords when changing one's own password", () => {
+  const changePassword = (member: { headers: Record<string, string> }, token: string, currentPassword: string) =>
+    harness.app.inject({
+      method: "PUT",
+      url: "/api/auth/password",
+      headers: { ...member.headers, cookie: `parley_session=${token}` },
+      payload: { currentPassword, newPassword: "a brand new passphrase" },
+    })
+
+  it("count against the account like failed logins: five are answered 400, then 429 with Retry-After — the right one too — and nothing changes", async () => {
+    const member = await addMember(harness, org)
+    const token = cookieToken(await login(member.email, member.password))
+    const answers = []
+    for (let i = 1; i <= FreeFailures; i++) answers.push((await changePassword(member, token, `guess-${i}`)).statusCode)
+    expect(answers).toEqual([400, 400, 400, 400, 400])
+    const refused = await changePassword(member, token, member.password)
+    expect(refused.statusCode).toBe(429)
+    expect(refused.json()).toEqual(RATE_LIMITED)
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(25)
+    // The same counter as login's: the account is locked for browsers it has not signed in from.
+    expect((await login(member.email, member.password)).statusCode).toBe(429)
+    await expireLock(member.email)
+    // The password never changed, and once the lock runs out the right current password changes it.
+    expect((await changePassword(member, token, member.password)).statusCode).toBe(204)
+    expect((await login(member.email, "a brand new passphrase")).statusCode).toBe(200)
+  })
+
+  it("start over after the right current password", async () => {
+    const member = await addMember(harness, org)
+    const token = cookieToken(await login(member.email, member.password))
+    for (let i = 1; i < FreeFailures; i++)
+      expect((await changePassword(member, token, `guess-${i}`)).statusCode).toBe(400)
+    expect((await changePassword(member, token, member.password)).statusCode).toBe(204)
+    // Without the fresh start the second of these would be the account's sixth failure in a row: 429.
+    for (let i = 1; i < FreeFailures; i++) {
+      expect((await changePassword(member, token, `again-${i}`)).statusCode).toBe(400)
+    }
   })
 })

@@ -123,10 +123,14 @@ describe("bridge ingress", () => {
     expect(fired.map((e) => [e.data.name, e.data.text])).toEqual([["Sam", "hi!"]])
   })
 
-  it("fires message.status once per (messageId, status)", async () => {
-    const body = { messageId: "bridge-out-1", status: "delivered", recipient: "447700900123" }
-    await bridgePost("/channels/bridge/status", body)
-    await bridgePost("/channels/bridge/status", body)
+  it("fires message.status once per (messageId, status) of a message sent through the bridge", async () => {
+    const sent = await asTenant(app, orgId, "POST", "/api/messages", { to: "447700900123", text: "On our way" })
+    expect(sent.statusCode, sent.body).toBe(202)
+    const body = { messageId: sent.json().messageId, status: "delivered", recipient: "447700900123" }
+    const first = await bridgePost("/channels/bridge/status", body)
+    expect(first.json()).toEqual({ received: true, duplicate: false })
+    const again = await bridgePost("/channels/bridge/status", body)
+    expect(again.json()).toEqual({ received: true, duplicate: true })
     const fired = await eventsOf(infra, orgId, "message.status")
     expect(fired.map((e) => e.data)).toEqual([body])
   })

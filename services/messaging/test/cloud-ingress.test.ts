@@ -4,7 +4,9 @@ import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   APP_SECRET,
+  asTenant,
   connectCloud,
+  customerWrites,
   eventsOf,
   type FakeProvider,
   inboundPayload,
@@ -287,6 +289,11 @@ describe("inbound cloud messages", () => {
 
 describe("cloud message statuses", () => {
   it("fires message.status for sent, delivered, read and failed, each once however often redelivered", async () => {
+    // Only a message sent through Parley has statuses that fire (docs/contract.md §7).
+    await customerWrites(app, PHONE_ID, "15550100005")
+    const sent = await asTenant(app, orgId, "POST", "/api/messages", { to: "15550100005", text: "Your table is ready" })
+    expect(sent.statusCode, sent.body).toBe(202)
+    const messageId: string = sent.json().messageId
     const statuses = (status: string) => ({
       object: "whatsapp_business_account",
       entry: [
@@ -297,7 +304,7 @@ describe("cloud message statuses", () => {
               field: "messages",
               value: {
                 metadata: { phone_number_id: PHONE_ID },
-                statuses: [{ id: "wamid.out1", status, timestamp: "1700000001", recipient_id: "15550100005" }],
+                statuses: [{ id: messageId, status, timestamp: "1700000001", recipient_id: "15550100005" }],
               },
             },
           ],
@@ -307,9 +314,9 @@ describe("cloud message statuses", () => {
     for (const status of ["sent", "delivered", "delivered", "read", "failed", "deleted"]) {
       expect((await postCloudWebhook(app, statuses(status))).statusCode).toBe(200)
     }
-    const fired = (await eventsOf(infra, orgId, "message.status")).filter((e) => e.data.messageId === "wamid.out1")
+    const fired = (await eventsOf(infra, orgId, "message.status")).filter((e) => e.data.messageId === messageId)
     expect(fired.map((e) => e.data.status)).toEqual(["sent", "delivered", "read", "failed"])
-    expect(fired[0]?.data).toEqual({ messageId: "wamid.out1", status: "sent", recipient: "15550100005" })
+    expect(fired[0]?.data).toEqual({ messageId, status: "sent", recipient: "15550100005" })
   })
 })
 

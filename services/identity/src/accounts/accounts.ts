@@ -68,13 +68,15 @@ export class Accounts extends Context.Service<
     /**
      * A new password for the signed-in user, given the current one; every other session of the user
      * ends (someone who knew the old password is signed out), the one presenting `token` stays.
+     * A wrong current password counts against the account like a failed login; LoginThrottled
+     * while the account is locked.
      */
     readonly changePassword: (
       orgId: OrgId,
       userId: string,
       change: { readonly currentPassword: string; readonly newPassword: string },
       token: string | undefined,
-    ) => Effect.Effect<void, SessionRequired | WrongCurrentPassword | WeakPassword>
+    ) => Effect.Effect<void, SessionRequired | WrongCurrentPassword | WeakPassword | LoginThrottled>
   }
 >()("@parley/identity/Accounts") {
   static readonly layer = Layer.effect(
@@ -141,9 +143,15 @@ export class Accounts extends Context.Service<
             const user = yield* findActiveUser(sql, orgId, userId)
             const organization = yield* findOrganization(sql, orgId)
             if (user === undefined || organization === undefined) return yield* new SessionRequired()
+            // A session is no licence to guess the password: wrong current passwords count against
+            // the account exactly as failed logins do (the same counter, locks and 429).
+            const accountKey = accountKeyOf(user.email)
+            const lockedMs = yield* reserveAttempt(sql, accountKey)
+            if (lockedMs > 0) return yield* new LoginThrottled({ retryAfterSeconds: Math.ceil(lockedMs / 1000) })
             if (!(yield* passwords.verify(change.currentPassword, user.passwordHash))) {
               return yield* new WrongCurrentPassword()
             }
+            yield* clearFailures(sql, accountKey)
             const passwordHash = yield* passwords.hashNew(change.newPassword, "newPassword", [
               user.email,
               organization.name,

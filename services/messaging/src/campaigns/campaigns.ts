@@ -6,13 +6,13 @@ import type {
   OrgId,
 } from "@parley/contracts"
 import { Database } from "@parley/db"
-import { newId } from "@parley/platform"
+import { decodePageCursor, newId } from "@parley/platform"
 import { Effect, Option } from "effect"
 import { findChannel } from "../channels/repository.ts"
 import { ChannelNotConfigured, InvalidInput, NotFound, TemplateNotApproved, UnknownTemplate } from "../errors.ts"
 import { countryOf } from "../numbers/org-country.ts"
 import { readPhoneNumber } from "../numbers/phone-number.ts"
-import { decodeCursor, pageOf } from "../paging/paging.ts"
+import { ListKeys, pageOf } from "../paging/paging.ts"
 import { bodyVariableCount, variablesProblem } from "../templates/variables.ts"
 import { CAMPAIGN_CHANNEL, CampaignWakeup } from "./wakeup.ts"
 
@@ -192,13 +192,13 @@ export const getCampaign = (orgId: OrgId, id: string) =>
 export const listCampaigns = (orgId: OrgId, limit: number, cursor: string | undefined) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const after = cursor === undefined ? undefined : decodeCursor(cursor)
+    const after = cursor === undefined ? undefined : decodePageCursor(cursor, ListKeys.campaigns)
     if (cursor !== undefined && after === undefined) return undefined
     const rows = yield* Effect.promise(
       () => sql<Array<CampaignRow>>`
         select ${sql.unsafe(CAMPAIGN_COLUMNS)} from messaging.campaigns
         where org_id = ${orgId}
-          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::text::timestamptz, ${after.id})`}
+          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::text::timestamptz, ${after.key})`}
         order by created_at desc, id desc limit ${limit + 1}`,
     )
     return pageOf(rows, limit, toCampaign)
@@ -255,10 +255,21 @@ export const listCampaignRecipients = (
 const seqCursor = (campaignId: string, seq: number): string =>
   Buffer.from(JSON.stringify([campaignId, seq])).toString("base64url")
 
+/** `campaign_recipients.seq` is an `integer`. */
+const MaxListPosition = 2 ** 31 - 1
+
 const decodeSeqCursor = (cursor: string, campaignId: string): number | undefined => {
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown
-    if (Array.isArray(value) && value[0] === campaignId && Number.isSafeInteger(value[1]) && value[1] >= 0) {
+    // The list position is a Postgres integer: one past it reached Postgres and answered 500.
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      value[0] === campaignId &&
+      Number.isSafeInteger(value[1]) &&
+      value[1] >= 0 &&
+      value[1] <= MaxListPosition
+    ) {
       return value[1] as number
     }
   } catch {}

@@ -1,9 +1,9 @@
 import type { ContactRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
-import { newId } from "@parley/platform"
+import { decodePageCursor, newId } from "@parley/platform"
 import { Effect } from "effect"
 import { readPhoneNumber } from "../numbers/phone-number.ts"
-import { decodeCursor, pageOf } from "../paging/paging.ts"
+import { ListKeys, pageOf } from "../paging/paging.ts"
 import { CsvReader, type CsvRecord } from "./csv.ts"
 
 export interface ImportResult {
@@ -101,13 +101,13 @@ interface ContactRow {
 export const listContacts = (orgId: OrgId, limit: number, cursor: string | undefined) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const after = cursor === undefined ? undefined : decodeCursor(cursor)
+    const after = cursor === undefined ? undefined : decodePageCursor(cursor, ListKeys.contacts)
     if (cursor !== undefined && after === undefined) return undefined
     const rows = yield* Effect.promise(
       () => sql<Array<ContactRow>>`
         select id, phone, name, created_at, updated_at, created_at::text as cursor_at from messaging.contacts
         where org_id = ${orgId}
-          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::text::timestamptz, ${after.id})`}
+          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::text::timestamptz, ${after.key})`}
         order by created_at desc, id desc limit ${limit + 1}`,
     )
     return pageOf(

@@ -8,9 +8,10 @@ import {
   Topics,
 } from "@parley/contracts"
 import { Database } from "@parley/db"
+import { decodePageCursor } from "@parley/platform"
 import { Effect } from "effect"
 import type postgres from "postgres"
-import { decodeCursor, pageOf } from "../paging/paging.ts"
+import { ListKeys, pageOf } from "../paging/paging.ts"
 
 /**
  * Opt-out by keyword (docs/contract.md §9): a customer message whose whole text — any case, accents
@@ -112,13 +113,13 @@ interface OptOutRow {
 export const listOptOuts = (orgId: OrgId, limit: number, cursor: string | undefined) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const after = cursor === undefined ? undefined : decodeCursor(cursor)
+    const after = cursor === undefined ? undefined : decodePageCursor(cursor, ListKeys.optOuts)
     if (cursor !== undefined && after === undefined) return undefined
     const rows = yield* Effect.promise(
       () => sql<Array<OptOutRow>>`
         select phone, source, opted_out_at, opted_out_at::text as cursor_at, phone as id from messaging.opt_outs
         where org_id = ${orgId}
-          ${after === undefined ? sql`` : sql`and (opted_out_at, phone) < (${after.at}::text::timestamptz, ${after.id})`}
+          ${after === undefined ? sql`` : sql`and (opted_out_at, phone) < (${after.at}::text::timestamptz, ${after.key})`}
         order by opted_out_at desc, phone desc limit ${limit + 1}`,
     )
     return pageOf(

@@ -3,7 +3,7 @@ import { Effect, Option, Redacted, Schema } from "effect"
 import type { FastifyRequest } from "fastify"
 import { bridgeChannelByToken } from "../channels/configure.ts"
 import type { MessagingConfig } from "../config.ts"
-import { BridgeTokenRefused, InvalidInput, InvalidSignature } from "../errors.ts"
+import { BridgeTokenRefused, InvalidInput, InvalidSignature, NotFound } from "../errors.ts"
 import { ingestBridgeMessage, ingestBridgeStatus } from "../inbound/bridge-ingress.ts"
 import { acceptProviderPayload } from "../inbound/cloud-accept.ts"
 import type { CloudIngress } from "../inbound/cloud-ingest.ts"
@@ -115,9 +115,11 @@ export const ingressHandlers = (
       Effect.gen(function* () {
         const channel = yield* bridgeChannel(request)
         const status = withoutNul(yield* body)
-        const recorded = yield* ingestBridgeStatus(channel.org_id, status, new Date())
-        if (recorded) (yield* MessagingMetrics).statuses.inc({ channel: "bridge" })
-        return { received: true, duplicate: !recorded }
+        const outcome = yield* ingestBridgeStatus(channel.org_id, status, new Date())
+        // docs/contract.md §1: an unknown resource (or another organization's) is 404 `not_found`.
+        if (outcome === "unknown") return yield* new NotFound()
+        if (outcome === "new") (yield* MessagingMetrics).statuses.inc({ channel: "bridge" })
+        return { received: true, duplicate: outcome === "seen" }
       }),
   } satisfies Partial<MessagingHandlers>
 }

@@ -54,19 +54,21 @@ export const ingestBridgeMessage = (orgId: OrgId, body: BridgeInboundRequest, re
     )
   })
 
+/**
+ * A status the bridge reports for a message the organization sent through it: `new` fires
+ * `message.status`, `seen` (a redelivery) fires nothing; `unknown` — an id Parley never sent on this
+ * organization's bridge, another organization's included — records and fires nothing (the route's 404).
+ */
 export const ingestBridgeStatus = (orgId: OrgId, body: BridgeStatusRequest, receivedAt: Date) =>
   Effect.gen(function* () {
     const outbox = yield* OutboxWriter
     return yield* withTransaction((tx) =>
       Effect.gen(function* () {
         const recipient = normalizePhone(body.recipient)
-        const fresh = yield* recordStatus(tx, orgId, { messageId: body.messageId, status: body.status, recipient })
-        if (fresh) {
-          yield* outbox.append(tx, [
-            messageStatus(orgId, { messageId: body.messageId, status: body.status, recipient }, receivedAt),
-          ])
-        }
-        return fresh
+        const report = { messageId: body.messageId, status: body.status, recipient }
+        const outcome = yield* recordStatus(tx, orgId, "bridge", report)
+        if (outcome === "new") yield* outbox.append(tx, [messageStatus(orgId, report, receivedAt)])
+        return outcome
       }),
     )
   })

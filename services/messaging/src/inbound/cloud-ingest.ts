@@ -138,7 +138,9 @@ export const ingestCloudPayloads = (tx: postgres.TransactionSql, payloads: Reado
           summary.inbound++
         }
         for (const { status, ...report } of change.statuses) {
-          if (!isReportedStatus(status) || !(yield* recordStatus(tx, orgId, { ...report, status }))) continue
+          // A status for a message not sent through Parley fires nothing (docs/contract.md §7).
+          if (!isReportedStatus(status) || (yield* recordStatus(tx, orgId, "cloud", { ...report, status })) !== "new")
+            continue
           records.push(messageStatus(orgId, { ...report, status }, at))
           summary.statuses++
         }

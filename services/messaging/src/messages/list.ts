@@ -1,7 +1,8 @@
 import type { MessageRecord, OrgId } from "@parley/contracts"
 import { Database } from "@parley/db"
+import { decodePageCursor } from "@parley/platform"
 import { Effect } from "effect"
-import { decodeCursor, pageOf } from "../paging/paging.ts"
+import { ListKeys, pageOf } from "../paging/paging.ts"
 
 interface MessageRow {
   id: string
@@ -40,7 +41,7 @@ const toMessage = (row: MessageRow): MessageRecord => ({
 export const listMessages = (orgId: OrgId, options: { phone?: string; limit: number; cursor?: string }) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor)
+    const after = options.cursor === undefined ? undefined : decodePageCursor(options.cursor, ListKeys.messages)
     if (options.cursor !== undefined && after === undefined) return undefined
     const rows = yield* Effect.promise(
       () => sql<Array<MessageRow>>`
@@ -49,7 +50,7 @@ export const listMessages = (orgId: OrgId, options: { phone?: string; limit: num
         from messaging.messages
         where org_id = ${orgId}
           ${options.phone === undefined ? sql`` : sql`and phone = ${options.phone}`}
-          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::text::timestamptz, ${after.id})`}
+          ${after === undefined ? sql`` : sql`and (created_at, id) < (${after.at}::text::timestamptz, ${after.key})`}
         order by created_at desc, id desc limit ${options.limit + 1}`,
     )
     return pageOf(rows, options.limit, toMessage)

@@ -1,24 +1,24 @@
 /**
- * Opaque list cursors: the (created_at, id) of the last row shown, base64url JSON. The timestamp is
- * Postgres' own text form (`created_at::text`, microseconds kept), so no row is skipped or repeated
- * between pages the way a millisecond JavaScript Date would. Queries bind it as text and cast in
- * SQL (`${at}::text::timestamptz`): bound as a timestamptz, postgres.js would serialise it through a
- * JavaScript Date and drop the microseconds, losing rows that share a millisecond.
+ * Opaque list cursors: the (created_at, id) of the last row shown, read and written by
+ * `@parley/platform`'s page cursor (one strict reading for every list: a real instant, a key of the
+ * list's shape). The timestamp is Postgres' own text form (`created_at::text`, microseconds kept),
+ * so no row is skipped or repeated between pages the way a millisecond JavaScript Date would.
+ * Queries bind it as text and cast in SQL (`${at}::text::timestamptz`): bound as a timestamptz,
+ * postgres.js would serialise it through a JavaScript Date and drop the microseconds, losing rows
+ * that share a millisecond.
  */
-export const encodeCursor = (at: string, id: string): string =>
-  Buffer.from(JSON.stringify([at, id])).toString("base64url")
+import { type CursorKey, encodePageCursor } from "@parley/platform"
 
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
-
-export const decodeCursor = (cursor: string): { at: string; id: string } | undefined => {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown
-    if (Array.isArray(value) && typeof value[0] === "string" && typeof value[1] === "string") {
-      if (PG_TIMESTAMP.test(value[0]) && value[1].length <= 100) return { at: value[0], id: value[1] }
-    }
-  } catch {}
-  return undefined
-}
+/** What orders each list's rows of one instant: a cursor's key must be of this shape (`decodePageCursor`). */
+export const ListKeys = {
+  messages: { idPrefix: "msg" },
+  contacts: { idPrefix: "ct" },
+  campaigns: { idPrefix: "cmp" },
+  /** The sandbox provider's message ids (`sandboxMessageId`). */
+  sandboxOutbox: { pattern: /^wamid\.[A-Za-z0-9_-]{1,128}$/u },
+  /** International digits, as numbers are stored. */
+  optOuts: { pattern: /^[0-9]{1,64}$/u },
+} as const satisfies Record<string, CursorKey>
 
 /** `data` and `nextCursor` from a query that fetched `limit + 1` rows. */
 export const pageOf = <R extends { cursor_at: string; id: string }, A>(
@@ -30,6 +30,6 @@ export const pageOf = <R extends { cursor_at: string; id: string }, A>(
   const last = page.at(-1)
   return {
     data: page.map(toRecord),
-    nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.cursor_at, last.id) : null,
+    nextCursor: rows.length > limit && last !== undefined ? encodePageCursor(last.cursor_at, last.id) : null,
   }
 }

@@ -1,11 +1,12 @@
 import type { OrgId, SandboxOutboxRecord, SandboxTemplateUpdateRequest } from "@parley/contracts"
 import { Database } from "@parley/db"
+import { decodePageCursor } from "@parley/platform"
 import { Effect, Option } from "effect"
 import { findChannel } from "../channels/repository.ts"
 import { InvalidInput, NotFound, NotSandbox } from "../errors.ts"
 import { acceptProviderPayload } from "../inbound/cloud-accept.ts"
 import type { CloudIngress } from "../inbound/cloud-ingest.ts"
-import { decodeCursor, pageOf } from "../paging/paging.ts"
+import { ListKeys, pageOf } from "../paging/paging.ts"
 import { inboundPayload, templatePayloads } from "./payloads.ts"
 import { sandboxMessageId } from "./provider.ts"
 
@@ -117,7 +118,7 @@ interface OutboxRow {
 export const listSandboxOutbox = (orgId: OrgId, options: { phone?: string; limit: number; cursor?: string }) =>
   Effect.gen(function* () {
     const { sql } = yield* Database
-    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor)
+    const after = options.cursor === undefined ? undefined : decodePageCursor(options.cursor, ListKeys.sandboxOutbox)
     if (options.cursor !== undefined && after === undefined) return undefined
     const rows = yield* Effect.promise(
       () => sql<Array<OutboxRow>>`
@@ -126,7 +127,7 @@ export const listSandboxOutbox = (orgId: OrgId, options: { phone?: string; limit
         from messaging.sandbox_outbox
         where org_id = ${orgId}
           ${options.phone === undefined ? sql`` : sql`and recipient = ${options.phone}`}
-          ${after === undefined ? sql`` : sql`and (sent_at, message_id) < (${after.at}::text::timestamptz, ${after.id})`}
+          ${after === undefined ? sql`` : sql`and (sent_at, message_id) < (${after.at}::text::timestamptz, ${after.key})`}
         order by sent_at desc, message_id desc limit ${options.limit + 1}`,
     )
     return pageOf(

@@ -15,7 +15,7 @@ import {
   Topics,
   type WebhookId,
 } from "@parley/contracts"
-import { newId } from "@parley/platform"
+import { newId, pagePosition } from "@parley/platform"
 import { Schema } from "effect"
 import type postgres from "postgres"
 
@@ -178,11 +178,18 @@ const toAttempt = (row: AttemptRow): Attempt => ({
 const encodeCursor = (row: AttemptRow): string =>
   Buffer.from(`${row.attempted_at.toISOString()}|${row.seq}`).toString("base64url")
 
-/** The position after which a page continues, or undefined when the cursor is not one of ours. */
+/**
+ * The position after which a page continues, or undefined when the cursor is not one of ours. The
+ * log's cursors keep their own form (`<ISO time>|<seq>`, so cursors survive a rolling upgrade) but
+ * are read like every list's (`pagePosition`): a real instant Postgres can hold, a seq that fits a
+ * bigint — a year 0000, a seq of 23 digits or a year +275760 reached Postgres and answered 500.
+ */
 export const decodeCursor = (cursor: string): { at: Date; seq: bigint } | undefined => {
-  const [at, seq] = Buffer.from(cursor, "base64url").toString("utf8").split("|")
-  if (at === undefined || seq === undefined || !/^\d+$/.test(seq) || Number.isNaN(Date.parse(at))) return undefined
-  return { at: new Date(at), seq: BigInt(seq) }
+  const parts = Buffer.from(cursor, "base64url").toString("utf8").split("|")
+  if (parts.length !== 2) return undefined
+  const position = pagePosition(parts[0], parts[1], "sequence")
+  if (position === undefined) return undefined
+  return { at: position.instant, seq: BigInt(position.key) }
 }
 
 /** A page of a webhook's attempts, newest first. */

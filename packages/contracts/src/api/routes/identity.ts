@@ -112,6 +112,7 @@ export const identityRoutes = serviceRoutes(
       responses: { 204: noContent("Changed") },
       extraErrors: {
         400: "`invalid_request`: `Invalid request: currentPassword is not your current password` (with `issues`), or the new password is too short or easy to guess",
+        429: "`rate_limited`: wrong current passwords count against the account like failed logins; after five in a row it is locked (`Retry-After`)",
       },
     },
     createMember: {

@@ -361,8 +361,13 @@ export const messagingRoutes = serviceRoutes(
       access: "bridge",
       summary: "A status the bridge reports for a message sent through it",
       tag: "Channel ingress",
+      description:
+        "`message.status` fires only for a message the organization sent through its bridge (`messageId` is Parley's id, as posted to the bridge); a redelivered status answers `duplicate: true` and fires nothing.",
       body: jsonBody(schema("BridgeStatusRequest", BridgeStatusRequest)),
       responses: { 200: jsonReply("Accepted", received) },
+      extraErrors: {
+        404: "`not_found`: `messageId` names no message this organization sent through its bridge (another organization's included); nothing fires",
+      },
     },
   },
 )
