@@ -127,7 +127,14 @@ const decodeSeq = (cursor: string | undefined): Effect.Effect<string | undefined
   if (cursor === undefined) return Effect.succeed(undefined)
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown
-    if (Array.isArray(value) && value[0] === "seq" && typeof value[1] === "string" && /^\d{1,19}$/.test(value[1]))
+    // A sequence Postgres' bigint holds: "9999999999999999999" reached the query and answered 500.
+    if (
+      Array.isArray(value) &&
+      value[0] === "seq" &&
+      typeof value[1] === "string" &&
+      /^\d{1,19}$/.test(value[1]) &&
+      BigInt(value[1]) < 2n ** 63n
+    )
       return Effect.succeed(value[1])
   } catch {}
   return Effect.fail(new InvalidCursor())

@@ -3,23 +3,18 @@
  * JSON. The timestamp is Postgres' own text form (microseconds kept), so pages never skip or repeat
  * a row.
  */
+import { decodePageCursor, encodePageCursor } from "@parley/platform"
 import { Effect } from "effect"
 import { InvalidCursor } from "../errors.ts"
 
-const encodeCursor = (at: string, id: string): string => Buffer.from(JSON.stringify([at, id])).toString("base64url")
-
-const PG_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
-
-/** The cursor's position, if it is one this API issued for ids of `idPrefix` (`lead`, `bkg`). */
+/**
+ * The cursor's position, if it is one this API issued for ids of `idPrefix` (`lead`, `bkg`, `cnv`),
+ * read by the platform's one strict reading (`decodePageCursor`): a timestamp that names no real
+ * instant (year 0000, 30 February, hour 24) is refused here, not sent to Postgres.
+ */
 const decodeCursor = (cursor: string, idPrefix: "lead" | "bkg" | "cnv"): { at: string; id: string } | undefined => {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown
-    if (Array.isArray(value) && typeof value[0] === "string" && typeof value[1] === "string") {
-      if (PG_TIMESTAMP.test(value[0]) && new RegExp(`^${idPrefix}_[0-9A-Za-z]{1,64}$`).test(value[1]))
-        return { at: value[0], id: value[1] }
-    }
-  } catch {}
-  return undefined
+  const position = decodePageCursor(cursor, { idPrefix })
+  return position === undefined ? undefined : { at: position.at, id: position.key }
 }
 
 /**
@@ -42,5 +37,8 @@ export const pageOf = <R extends { readonly id: string; readonly cursor_at: stri
 ): { readonly page: ReadonlyArray<R>; readonly nextCursor: string | null } => {
   const page = rows.slice(0, limit)
   const last = page.at(-1)
-  return { page, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last.cursor_at, last.id) : null }
+  return {
+    page,
+    nextCursor: rows.length > limit && last !== undefined ? encodePageCursor(last.cursor_at, last.id) : null,
+  }
 }
