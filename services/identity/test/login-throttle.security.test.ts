@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { accountKeyOf, FreeFailures } from "../src/accounts/login-throttle.ts"
+import { FreeFailures, membershipKeyOf } from "../src/accounts/login-throttle.ts"
 import {
   addMember,
   cookieToken,
@@ -17,11 +17,11 @@ beforeAll(async () => {
 })
 afterAll(() => harness.close())
 
-const login = (email: string, password: string, cookie?: string) =>
+const login = (email: string, password: string, cookie?: string, organizationId?: string) =>
   harness.app.inject({
     method: "POST",
     url: "/api/auth/login",
-    payload: { email, password },
+    payload: { email, password, ...(organizationId === undefined ? {} : { organizationId }) },
     ...(cookie === undefined ? {} : { headers: { cookie } }),
   })
 
@@ -34,10 +34,10 @@ const deviceCookieOf = (response: Awaited<ReturnType<typeof login>>): string => 
 
 const RATE_LIMITED = { error: "Too many requests, slow down", code: "rate_limited" }
 
-/** Lets the account's lock run out, as waiting would. */
-const expireLock = (email: string) =>
+/** Lets the membership's lock run out, as waiting would. */
+const expireLock = (member: { id: string }) =>
   harness.sql`update identity.login_failures set locked_until = now() - interval '1 second'
-              where account_key = ${accountKeyOf(email)}`
+              where account_key = ${membershipKeyOf(member.id)}`
 
 describe("failed logins for one account", () => {
   it("locks the account for unknown browsers after five failures — the right password too — with Retry-After, and lets it go when the lock runs out", async () => {
@@ -50,11 +50,11 @@ describe("failed logins for one account", () => {
     expect(refused.json()).toEqual(RATE_LIMITED)
     expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(25)
     expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(30)
-    await expireLock(member.email)
+    await expireLock(member)
     // One more failure now locks for twice as long.
     expect((await login(member.email, "wrong-6")).statusCode).toBe(401)
     expect(Number((await login(member.email, member.password)).headers["retry-after"])).toBeGreaterThan(50)
-    await expireLock(member.email)
+    await expireLock(member)
     expect((await login(member.email, member.password)).statusCode).toBe(200)
     // A success starts the count over: five more free attempts.
     for (let i = 1; i < FreeFailures; i++) expect((await login(member.email, `again-${i}`)).statusCode).toBe(401)
@@ -129,7 +129,7 @@ describe("wrong current passwords when changing one's own password", () => {
     expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(25)
     // The same counter as login's: the account is locked for browsers it has not signed in from.
     expect((await login(member.email, member.password)).statusCode).toBe(429)
-    await expireLock(member.email)
+    await expireLock(member)
     // The password never changed, and once the lock runs out the right current password changes it.
     expect((await changePassword(member, token, member.password)).statusCode).toBe(204)
     expect((await login(member.email, "a brand new passphrase")).statusCode).toBe(200)
@@ -145,5 +145,51 @@ describe("wrong current passwords when changing one's own password", () => {
     for (let i = 1; i < FreeFailures; i++) {
       expect((await changePassword(member, token, `again-${i}`)).statusCode).toBe(400)
     }
+  })
+})
+
+describe("one email in two organizations (a black-box tester's way around the lock)", () => {
+  /** The victim's membership in `org`, and the attacker's own membership of the same email elsewhere. */
+  const twoMemberships = async () => {
+    const victim = await addMember(harness, org)
+    const attackerOrg = await createOrganization(harness, { name: "Squatter" })
+    const added = await harness.app.inject({
+      method: "POST",
+      url: "/api/org/members",
+      headers: attackerOrg.admin,
+      payload: { email: victim.email, password: "Attacker-Known-55", role: "member" },
+    })
+    expect(added.statusCode).toBe(201)
+    return { victim, attackerOrg }
+  }
+
+  it("does not let a success in one membership clear the guesses against the other", async () => {
+    const { victim, attackerOrg } = await twoMemberships()
+    const answers: Array<number> = []
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 4; i++)
+        answers.push((await login(victim.email, `guess-${round}-${i}`, undefined, org.orgId)).statusCode)
+      // The attacker's own password opens the attacker's own membership, and resets nothing else.
+      expect((await login(victim.email, "Attacker-Known-55", undefined, attackerOrg.orgId)).statusCode).toBe(200)
+    }
+    expect(answers.slice(0, 5)).toEqual([401, 401, 401, 401, 401])
+    expect(answers.slice(5).every((status) => status === 429)).toBe(true)
+    // The victim's right password from a new browser waits out the lock like any other attempt.
+    expect((await login(victim.email, victim.password, undefined, org.orgId)).statusCode).toBe(429)
+  })
+
+  it("counts guesses made without naming the organization against each membership they were tried on", async () => {
+    const { victim } = await twoMemberships()
+    for (let i = 0; i < FreeFailures; i++) expect((await login(victim.email, `guess-${i}`)).statusCode).toBe(401)
+    // Both memberships are locked now; the attacker's own success in theirs does not unlock the victim's.
+    expect((await login(victim.email, victim.password, undefined, org.orgId)).statusCode).toBe(429)
+  })
+
+  it("keeps each membership's own browser out of the other's lock", async () => {
+    const { victim } = await twoMemberships()
+    const device = deviceCookieOf(await login(victim.email, victim.password, undefined, org.orgId))
+    for (let i = 0; i < FreeFailures + 2; i++) await login(victim.email, `guess-${i}`, undefined, org.orgId)
+    expect((await login(victim.email, victim.password, undefined, org.orgId)).statusCode).toBe(429)
+    expect((await login(victim.email, victim.password, device, org.orgId)).statusCode).toBe(200)
   })
 })

@@ -25,7 +25,7 @@ import {
   insertSession,
 } from "../sessions/session-repository.ts"
 import { newSessionToken, SESSION_LIFETIME_MS } from "../sessions/session-token.ts"
-import { accountKeyOf, FreeFailures, newDeviceToken } from "./login-throttle.ts"
+import { accountKeyOf, FreeFailures, membershipKeyOf, newDeviceToken } from "./login-throttle.ts"
 import {
   clearFailures,
   deviceFailed,
@@ -88,34 +88,49 @@ export class Accounts extends Context.Service<
         login: (email, password, deviceToken, orgId) =>
           Effect.gen(function* () {
             // Each membership of an email has its own password (`insertMembership`): the sign-in lands in
-            // the first, in joining order, that this password opens. Not a member of `orgId` is answered
-            // as an unknown email: a scrypt run at least, the same 401.
+            // the first, in joining order, that this password opens. Each is throttled on its own
+            // (`membershipKeyOf`): failures against one membership count against that one, and only its
+            // own success clears them — a second membership of the same email (which another
+            // organization's administrator may hold) neither resets nor opens another's count.
             const memberships = yield* findActiveUsersByEmail(sql, email, orgId)
-            let device: TrustedDevice | undefined
-            if (deviceToken !== undefined) {
-              for (const membership of memberships) {
-                device ??= yield* findTrustedDevice(sql, sha256Hex(deviceToken), membership.id)
-              }
-            }
-            const accountKey = accountKeyOf(email)
-            // A browser the account has not signed in from is counted (and may be refused) first.
-            if (device === undefined) {
-              const lockedMs = yield* reserveAttempt(sql, accountKey)
+            if (memberships.length === 0) {
+              // Unknown email, or not a member of `orgId`: counted and locked alike, a scrypt run, 401.
+              const lockedMs = yield* reserveAttempt(sql, accountKeyOf(email))
               if (lockedMs > 0) return yield* new LoginThrottled({ retryAfterSeconds: Math.ceil(lockedMs / 1000) })
+              yield* passwords.verify(password, undefined)
+              return yield* new InvalidCredentials()
             }
-            // Unknown email and wrong password cost a scrypt run each and give the same error.
+            const deviceDigest = deviceToken === undefined ? undefined : sha256Hex(deviceToken)
             let user: User | undefined
+            let device: TrustedDevice | undefined
+            let lockedMs = Number.POSITIVE_INFINITY
+            let tried = 0
             for (const membership of memberships) {
-              if (user === undefined && (yield* passwords.verify(password, membership.passwordHash))) user = membership
+              // A browser this membership signed in from ignores its lock; any other is counted first.
+              const trusted =
+                deviceDigest === undefined ? undefined : yield* findTrustedDevice(sql, deviceDigest, membership.id)
+              if (trusted === undefined) {
+                const left = yield* reserveAttempt(sql, membershipKeyOf(membership.id))
+                if (left > 0) {
+                  lockedMs = Math.min(lockedMs, left)
+                  continue
+                }
+              }
+              tried += 1
+              if (yield* passwords.verify(password, membership.passwordHash)) {
+                user = membership
+                device = trusted
+                break
+              }
+              if (trusted !== undefined) yield* deviceFailed(sql, trusted.tokenDigest, FreeFailures)
             }
-            if (memberships.length === 0) yield* passwords.verify(password, undefined)
             if (user === undefined) {
-              if (device !== undefined) yield* deviceFailed(sql, device.tokenDigest, FreeFailures)
+              if (tried === 0) return yield* new LoginThrottled({ retryAfterSeconds: Math.ceil(lockedMs / 1000) })
               return yield* new InvalidCredentials()
             }
             const organization = yield* findOrganization(sql, user.orgId)
             if (organization === undefined) return yield* new InvalidCredentials()
-            if (device === undefined) yield* clearFailures(sql, accountKey)
+            if (device === undefined) yield* clearFailures(sql, membershipKeyOf(user.id))
             const trusted = device !== undefined && deviceToken !== undefined ? deviceToken : newDeviceToken()
             yield* trustDevice(sql, sha256Hex(trusted), user.id)
             const token = newSessionToken()
@@ -145,7 +160,7 @@ export class Accounts extends Context.Service<
             if (user === undefined || organization === undefined) return yield* new SessionRequired()
             // A session is no licence to guess the password: wrong current passwords count against
             // the account exactly as failed logins do (the same counter, locks and 429).
-            const accountKey = accountKeyOf(user.email)
+            const accountKey = membershipKeyOf(user.id)
             const lockedMs = yield* reserveAttempt(sql, accountKey)
             if (lockedMs > 0) return yield* new LoginThrottled({ retryAfterSeconds: Math.ceil(lockedMs / 1000) })
             if (!(yield* passwords.verify(change.currentPassword, user.passwordHash))) {

@@ -13,6 +13,8 @@
  *   user keeps signing in from their own browsers while someone else hammers their account; such a
  *   browser loses its standing after `FreeFailures` failures of its own.
  * - Unknown emails are counted and locked alike, so the answers say nothing about who has an account.
+ * - The count is per membership (`membershipKeyOf`): one email's memberships have their own
+ *   passwords, and a success in one clears only its own count.
  */
 import { sha256Hex } from "@parley/platform"
 import { newSessionToken, tokenFromCookie } from "../sessions/session-token.ts"
@@ -27,7 +29,16 @@ export const FailureMemoryMs = 24 * 60 * 60 * 1000
 export const lockFor = (failures: number): number =>
   failures < FreeFailures ? 0 : Math.min(MaxLockMs, FirstLockMs * 2 ** (failures - FreeFailures))
 
+/** The count of an email that has no membership (unknown, or not of the organization asked for). */
 export const accountKeyOf = (email: string): string => sha256Hex(email.trim().toLowerCase())
+
+/**
+ * The count of one membership: an email may belong to several organizations, each with its own
+ * password, so each is guessed — and throttled — on its own. Keyed per email, a success in one
+ * membership (whose password another organization's administrator may have chosen) cleared the
+ * count of guesses against another: a black-box tester guessed without limit that way.
+ */
+export const membershipKeyOf = (userId: string): string => sha256Hex(`membership:${userId}`)
 
 export const DEVICE_COOKIE = "parley_device"
 export const DEVICE_LIFETIME_MS = 180 * 24 * 60 * 60 * 1000
