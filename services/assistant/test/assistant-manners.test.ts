@@ -223,7 +223,7 @@ describe("cancelling and moving bookings", () => {
     ])
   })
 
-  it("answers a known session with the booking it holds, and gives a booking the phone already held to no new session", async () => {
+  it("answers a known session with the booking it holds, and refuses a booking the phone already held to anyone else", async () => {
     const orgId = newOrg()
     const date = futureWeekday(4)
     const { sessionId } = await say(orgId, "hello")
@@ -231,12 +231,16 @@ describe("cancelling and moving bookings", () => {
     const form = await widget(app, orgId, "POST", "/api/public/bookings", { ...body, sessionId })
     expect(form.statusCode, form.body).toBe(201)
     expect(form.json()).toMatchObject({ sessionId, time: "10:00", status: "confirmed" })
-    // Someone else claiming that phone and slot on the form gets the booking answered, not its session.
+    // The same session asking again gets its booking back.
+    const again = await widget(app, orgId, "POST", "/api/public/bookings", { ...body, sessionId })
+    expect(again.statusCode, again.body).toBe(201)
+    expect(again.json()).toMatchObject({ id: form.json().id, sessionId })
+    // Someone else claiming that phone and slot on the form finds it full: no booking, name or session.
     const claim = await widget(app, orgId, "POST", "/api/public/bookings", body)
-    expect(claim.statusCode, claim.body).toBe(201)
-    const claimed = claim.json() as { sessionId: string }
-    expect(claimed.sessionId).not.toBe(sessionId)
-    const attempt = await say(orgId, "please cancel my appointment", claimed.sessionId)
+    expect(claim.statusCode, claim.body).toBe(409)
+    expect(claim.body).not.toContain(form.json().id)
+    const { sessionId: stranger } = await say(orgId, "hello")
+    const attempt = await say(orgId, "please cancel my appointment", stranger)
     expect(attempt.reply.text).not.toContain("cancelled")
     expect(await slotFree(orgId, date, "10:00")).toBe(false)
   })

@@ -214,14 +214,21 @@ describe("bookings", () => {
     ])
   })
 
-  it("answers a repeated booking of the same slot by the same phone with the booking it holds", async () => {
+  it("answers a repeated booking of the same slot by the same phone with the booking it holds in the session that made it, and as full to anyone else", async () => {
     const orgId = newOrg()
     const date = futureWeekday(5)
     const first = await book(orgId, { date, time: "15:00" })
-    const again = await book(orgId, { date, time: "15:00", phone: "+1 (415) 555-0100" })
     expect(first.statusCode).toBe(201)
+    const { id, sessionId } = first.json() as { id: string; sessionId: string }
+    const again = await book(orgId, { date, time: "15:00", phone: "+1 (415) 555-0100", sessionId })
     expect(again.statusCode).toBe(201)
-    expect((again.json() as { id: string }).id).toBe((first.json() as { id: string }).id)
+    expect((again.json() as { id: string }).id).toBe(id)
+    // Someone else typing that number and slot learns nothing of the booking: the slot is full to them.
+    const stranger = await book(orgId, { date, time: "15:00", phone: "+1 (415) 555-0100", name: "Mallory" })
+    expect(stranger.statusCode).toBe(409)
+    expect(stranger.json()).toMatchObject({ code: "conflict" })
+    expect(stranger.body).not.toContain(id)
+    expect(stranger.body).not.toContain("Dana")
     expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created"])
     const listed = await admin(app, orgId, "GET", `/api/bookings?date=${date}`)
     expect((listed.json() as { data: Array<unknown> }).data).toHaveLength(1)

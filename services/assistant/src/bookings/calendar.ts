@@ -170,7 +170,18 @@ export const bookWithin = (
         new BookingRefused({ reason: "started", detail: `No slot on ${request.date}: the date is in the past` }),
       )
     }
+    // The same slot booked again answers with the booking already held only for whoever made it (the
+    // same conversation, or the channel's own sender): to anyone else who types that number it is as
+    // full as a full slot — answered with it, the booking form gave a stranger another customer's
+    // name, booking id and appointment (found by a contract-only tester).
     const held = yield* heldBy(tx, orgId, request)
+    const heldHere =
+      held !== undefined &&
+      ((request.sessionId !== undefined && held.session_id === request.sessionId) ||
+        (request.own === true && (request.source === "cloud" || request.source === "bridge")))
+    if (held !== undefined && !heldHere) {
+      return yield* Effect.fail(new BookingRefused({ reason: "full", detail: "This slot is fully booked" }))
+    }
     const booked = held ?? (yield* takePlace(tx, orgId, request, input))
     const slot: Booking = { date: request.date, time: request.time, service: request.service }
     const lead = yield* recordLead(tx, orgId, {
@@ -310,8 +321,8 @@ export const upcomingBooking = (
  */
 const heldBy = (tx: postgres.TransactionSql, orgId: OrgId, request: BookingRequest) =>
   Effect.promise(
-    () => tx<Array<{ id: string; name: string }>>`
-      select id, name from assistant.bookings
+    () => tx<Array<{ id: string; name: string; session_id: string | null }>>`
+      select id, name, session_id from assistant.bookings
       where org_id = ${orgId} and date = ${request.date} and time = ${request.time}
         and service = ${request.service} and phone = ${request.phone} and status = 'confirmed'
       limit 1`,
