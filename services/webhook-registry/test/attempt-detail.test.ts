@@ -83,15 +83,21 @@ const detail = (org: OrgId, webhookId: string, deliveryId: string, attempt: stri
   })
 
 describe("an attempt's detail", () => {
-  it("shows a member the exact body sent, the stable headers and the response kept", async () => {
+  it("shows an administrator the exact body sent, the stable headers and the response kept", async () => {
     const org = newOrg()
     const webhookId = await createWebhook(org)
     const deliveryId = await publishTwoAttempts(org, webhookId)
     const response = await eventually(async () => {
-      const answer = await detail(org, webhookId, deliveryId, "1", "member")
+      const answer = await detail(org, webhookId, deliveryId, "1")
       expect(answer.statusCode).toBe(200)
       return answer
     })
+    // A member reads the delivery log (docs/contract.md §5), not the bodies: they carry customers'
+    // numbers and messages, the leads §9 keeps an administrator's (a contract-only tester read them so).
+    const asMember = await detail(org, webhookId, deliveryId, "1", "member")
+    expect(asMember.statusCode).toBe(403)
+    expect(asMember.json()).toMatchObject({ code: "admin_required" })
+    expect(asMember.body).not.toContain("lead.created")
     const body = response.json()
     expect(body).toMatchObject({
       deliveryId,

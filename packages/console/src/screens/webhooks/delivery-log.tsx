@@ -172,13 +172,15 @@ export const DeliveryLog = ({
                   <td data-label="Details">
                     {/* The ids, the request and the response open in a dialog: a cell is too narrow for them. */}
                     <span class="actions-inline">
-                      <AttemptExchangeButton
-                        webhookId={webhookId}
-                        deliveryId={attempt.deliveryId}
-                        eventId={attempt.eventId}
-                        attempt={attempt.attempt}
-                        event={attempt.event}
-                      />
+                      {may("GET /api/org/webhooks/{id}/deliveries/{deliveryId}/attempts/{attempt}") ? (
+                        <AttemptExchangeButton
+                          webhookId={webhookId}
+                          deliveryId={attempt.deliveryId}
+                          eventId={attempt.eventId}
+                          attempt={attempt.attempt}
+                          event={attempt.event}
+                        />
+                      ) : null}
                       {may("POST /api/org/webhooks/{id}/deliveries/{deliveryId}/redeliver") ? (
                         <button
                           type="button"

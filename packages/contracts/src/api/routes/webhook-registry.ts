@@ -84,8 +84,9 @@ export const webhookRegistryRoutes = serviceRoutes(
     getDeliveryAttempt: {
       method: "GET",
       path: "/api/org/webhooks/:id/deliveries/:deliveryId/attempts/:attempt",
-      access: "member",
-      summary: "One attempt in full: the request body and headers sent, the response received",
+      access: "admin",
+      summary:
+        "One attempt in full: the request body and headers sent, the response received (an administrator's: the body carries customers' numbers and messages, which §9 keeps from members)",
       description:
         "The body is the exact bytes POSTed. Headers are those that stay the same across signings; `X-Service-Signature`, `webhook-signature` and `webhook-timestamp` are computed for each attempt and not kept, and the secret is never shown. The response body is at most 64 KiB of a non-2xx answer (a 2xx body is not read).",
       tag: "Webhooks",
