@@ -74,3 +74,19 @@ describe("findPhone on hostile input", () => {
     expect(performance.now() - started).toBeLessThan(50)
   })
 })
+
+describe("a date written with its year, and the hour after it", () => {
+  it.each([
+    ["book on 2026-12-02 10:00", "US"],
+    ["can I come 2026-12-04 10:30?", "US"],
+    ["el 02-12-2026 10:00", "ES"],
+    ["am 02.12.2026 10 Uhr", "DE"],
+    ["on 12/02/2026 10:30", "US"],
+  ])("is no phone number (%j)", (text, country) => {
+    expect(findPhones(text, country)).toEqual([])
+  })
+
+  it("leaves a number beside a date a number", () => {
+    expect(findPhones("2026-12-02 10:00, call me on 415-555-0101", "US").map((p) => p.digits)).toEqual(["14155550101"])
+  })
+})

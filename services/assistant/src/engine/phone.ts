@@ -259,6 +259,12 @@ export interface FoundPhone {
 /** Digit groups with short separators, led by an optional `+` or `(`: the shape of a written phone number. */
 const WRITTEN_NUMBER = /\+?\(?\d+\)?(?:[ .\-/]{1,3}\(?\d+\)?)*/g
 const CLOCK_OR_DATE = /^\d{1,2}[:.h]\d{2}$|^\d{1,4}[./-]\d{1,2}(?:[./-]\d{1,4})?\.?$/
+/**
+ * A whole date with its year inside a run of digits ("2026-12-02 10:00", "02/12/2026 10:00"): the
+ * date and the hour after it, never a phone number (the run's digits, 2026120210, made one).
+ */
+const DATED =
+  /(?<!\d)(?:(?:19|20)\d{2}-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])[./-](?:0?[1-9]|1[0-2])[./-](?:19|20)\d{2}|(?:0?[1-9]|1[0-2])\/(?:0?[1-9]|[12]\d|3[01])\/(?:19|20)\d{2})(?!\d)/
 /** Longer runs of digits are tables, codes or noise, not something a person writes as a phone number. */
 const MAX_WRITTEN = 64
 
@@ -276,7 +282,7 @@ export const findPhones = (text: string, country: string): ReadonlyArray<FoundPh
   for (const written of text.matchAll(WRITTEN_NUMBER)) {
     const offset = written.index ?? 0
     const segment = written[0]
-    if (segment.length > MAX_WRITTEN || segment.replace(/\D/g, "").length < 7) continue
+    if (segment.length > MAX_WRITTEN || segment.replace(/\D/g, "").length < 7 || DATED.test(segment)) continue
     // `extended` is the typed spelling of leniency POSSIBLE (libphonenumber-js's PhoneNumberMatcher).
     const known = findPhoneNumbersInText(segment, { defaultCountry: country as CountryCode, extended: true })
     let covered = false
