@@ -346,6 +346,35 @@ describe("channel conversations", () => {
     )
   })
 
+  it("takes a number's lead out of the widget session that typed it first once its owner writes from it", async () => {
+    const orgId = newOrg()
+    // Mallory types Rita's number into the widget first: the lead is her session's.
+    const mallory = await widget(app, orgId, "POST", "/api/public/chat", {
+      message: "Hi, I am Mallory, call me back at +1 415 555 0701",
+    })
+    const session = (mallory.json() as { sessionId: string }).sessionId
+    expect((mallory.json() as { lead: unknown }).lead).not.toBeNull()
+    // Rita writes from her number on the channel: her lead now.
+    await publish(inbound(orgId, "14155550701", "Hi, I am Rita, please call me back"))
+    await waitForReplies(orgId, 1)
+    await eventually(async () =>
+      expect((await leadEventsOf(infra, orgId)).map((e) => [e.event, e.data.name])).toEqual([
+        ["lead.created", "Mallory"],
+        ["lead.updated", "Rita"],
+      ]),
+    )
+    // Mallory's session can no longer rename or retype it, nor learn it.
+    const again = await widget(app, orgId, "POST", "/api/public/chat", {
+      sessionId: session,
+      message: "Actually my name is Zed, I want a demo, number +1 415 555 0701",
+    })
+    expect(again.statusCode).toBe(200)
+    expect((again.json() as { lead: unknown }).lead).toBeNull()
+    const leads = (await admin(app, orgId, "GET", "/api/leads")).json() as { data: Array<Record<string, unknown>> }
+    expect(leads.data).toMatchObject([{ phone: "14155550701", name: "Rita", type: "CALLBACK_REQUESTED" }])
+    expect((await leadEventsOf(infra, orgId)).map((e) => e.event)).toEqual(["lead.created", "lead.updated"])
+  })
+
   it("announces no callback the BOOKING lead does not say, and puts it before a person in the Inbox", async () => {
     const orgId = newOrg()
     const date = futureWeekday(3)

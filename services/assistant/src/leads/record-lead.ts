@@ -156,7 +156,12 @@ export const recordFoundLead = (
           )
     if (existing === undefined) return yield* Effect.die(new Error("lead vanished between insert and select"))
     const before = { name: existing.name, type: existing.type, lastType: existing.last_type }
-    const own = input.own === true
+    // A widget conversation that created a number's lead owns it only until the number's owner writes
+    // from it on a channel: typed first into the widget, a stranger's claim kept renaming the
+    // customer's lead and learning its type (found by a contract-only tester).
+    const fromChannel = input.source === "cloud" || input.source === "bridge"
+    const claimYields = input.own === true && !fromChannel && (yield* ownerHasWritten(tx, orgId, input.phone))
+    const own = input.own === true && !claimYields
     const movesItsBooking =
       !own && input.replaces !== undefined && existing.booking !== null && sameBooking(existing.booking, input.replaces)
     if (!own && !movesItsBooking && input.form !== true) {
@@ -192,6 +197,16 @@ export const recordFoundLead = (
     yield* countLead("updated")
     return { id: existing.id, type, outcome: "updated" as const, before }
   }).pipe(withHotSpan("assistant.recordLead"))
+
+/** Whether the number's owner has written to the organization from it on a channel (cloud or bridge). */
+const ownerHasWritten = (tx: postgres.TransactionSql, orgId: OrgId, phone: string): Effect.Effect<boolean> =>
+  Effect.promise(
+    () => tx<Array<{ written: boolean }>>`
+      select exists (
+        select from assistant.conversations
+        where org_id = ${orgId} and channel in ('cloud', 'bridge') and customer = ${phone}
+      ) as written`,
+  ).pipe(Effect.map(([row]) => row?.written === true))
 
 /**
  * The visitor corrected their number ("sorry, wrong number, it's …"): only what this conversation
