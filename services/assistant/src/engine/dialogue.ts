@@ -1,4 +1,5 @@
 import { type Answered, answerQuestion, dontKnow } from "./answers.ts"
+import { weekdayOf } from "./calendar-date.ts"
 import { questionAside, withQuestionBeside } from "./dialogue-asides.ts"
 import {
   asksAboutOwnBooking,
@@ -132,7 +133,28 @@ export const step = (previous: ConversationState, facts: MessageFacts, context: 
   if (held === "needed") return need({ kind: "held" })
   // "What happens if I cancel?" asks about the policy; it cancels nothing.
   const cancels = intents.cancel && !(intents.hypothetical && intents.question)
-  if (held !== undefined && cancels && !intents.move) return cancel(turn, held)
+  if (held !== undefined && cancels && !intents.move) {
+    // "Cancel my booking on 1 December" when the booking held is on the 2nd: said, nothing cancelled.
+    const { when } = facts
+    // A weekday named alone is the held booking's when that is its weekday ("cancel my Friday one").
+    const sameWeekday = when.weekdayOnly === true && when.weekday === weekdayOf(held.date)
+    const otherDay = when.date !== undefined && when.date !== held.date && !sameWeekday
+    const otherTime = when.time !== undefined && when.time !== held.time && !otherDay
+    if (otherDay || otherTime) {
+      const named = otherDay
+        ? formats.date(when.date ?? held.date)
+        : `${formats.date(held.date)}, ${formats.time(when.time ?? held.time)}`
+      return reply(
+        turn,
+        catalog.notThatBooking(named, held.service, formats.date(held.date), formats.time(held.time)),
+        {
+          ...next,
+          awaiting: "done",
+        },
+      )
+    }
+    return cancel(turn, held)
+  }
   if (held !== undefined && isMoveRequest(turn, previous)) return move(turn, held)
   // "Is my appointment still on?": the booking held, or that there is none — never free times.
   if (asksAboutOwnBooking(turn)) return ownBooking(turn, held)

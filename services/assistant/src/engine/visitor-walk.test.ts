@@ -423,3 +423,23 @@ describe("an hour without am/pm at a studio open 07:00–21:00", () => {
     expect(state.booking?.time).toBe("19:00")
   })
 })
+
+describe("cancelling a booking named by another day or time", () => {
+  it.each([
+    "please cancel my booking on December 1 at 10:00",
+    "cancel my appointment tomorrow",
+    "cancela mi cita del 1 de diciembre",
+  ])("cancels nothing, and says the booking held and how to cancel it (%j)", (message) => {
+    const { last, state } = converse([message], null, BOOKED)
+    expect(last.needs.some((n) => n.kind === "cancel")).toBe(false)
+    expect(last.text).toMatch(/November 30|30 de noviembre/)
+    expect(state.booking).toEqual(BOOKED.booking)
+  })
+
+  it("cancels the booking held when its own day, its weekday or nothing is named", () => {
+    for (const message of ["cancel my booking on November 30", "cancel my Monday appointment", "please cancel it"]) {
+      const { last } = converse([message], null, BOOKED)
+      expect(last.needs.some((n) => n.kind === "cancel"), message).toBe(true)
+    }
+  })
+})

@@ -66,6 +66,11 @@ export interface Catalog {
   askPhoneForBooking(name: string | undefined): string
   booked(name: string | undefined, service: string, day: string, time: string): string
   cancelled(service: string, day: string, time: string): string
+  /**
+   * Asked to cancel a booking on a day or at a time the booking held is not: nothing is cancelled,
+   * the booking held is said, and how to cancel that one.
+   */
+  notThatBooking(named: string, service: string, day: string, time: string): string
   nothingToCancel(): string
   moved(service: string, day: string, time: string): string
   /** Asked about the booking held ("is my appointment still on?"): that booking. */

@@ -62,6 +62,8 @@ export const de: Catalog = {
   booked: (name, service, day, time) => `Gebucht${to(name)}: ${service} am ${day} um ${time}. Bis dann!`,
   cancelled: (service, day, time) =>
     `Erledigt: Ihr Termin (${service}) am ${day} um ${time} ist storniert. Möchten Sie einen anderen Termin?`,
+  notThatBooking: (named, service, day, time) =>
+    `Ich finde keine Buchung am ${named}. Ich habe Ihren Termin (${service}) am ${day} um ${time}; schreiben Sie „stornieren", und ich storniere diesen.`,
   nothingToCancel: () =>
     "Ich finde in diesem Gespräch keine Buchung, die ich stornieren könnte. Sollen wir Sie dazu zurückrufen?",
   yourBooking: (service, day, time) => `Ja, Ihr Termin (${service}) ist am ${day} um ${time} gebucht. Bis dann!`,

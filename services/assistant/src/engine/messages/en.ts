@@ -60,6 +60,8 @@ export const en: Catalog = {
   booked: (name, service, day, time) => `You're booked${to(name)}: ${service} on ${day} at ${time}. See you then!`,
   cancelled: (service, day, time) =>
     `Done: your ${service} on ${day} at ${time} is cancelled. Would you like to book another time?`,
+  notThatBooking: (named, service, day, time) =>
+    `I can't find a booking on ${named}. The one I have for you is your ${service} on ${day} at ${time}; say "cancel it" and I'll cancel that one.`,
   nothingToCancel: () =>
     "I can't find a booking made in this conversation to cancel. Shall someone from the team call you about it?",
   yourBooking: (service, day, time) => `Yes, your ${service} is booked for ${day} at ${time}. See you then!`,

@@ -62,6 +62,8 @@ export const es: Catalog = {
     `¡Reservado${to(name)}! Te esperamos el ${day} a las ${time} para ${service}. ¡Hasta entonces!`,
   cancelled: (service, day, time) =>
     `Hecho: he cancelado tu ${service} del ${day} a las ${time}. ¿Quieres reservar otra hora?`,
+  notThatBooking: (named, service, day, time) =>
+    `No encuentro ninguna reserva el ${named}. La que tengo es tu ${service} del ${day} a las ${time}; si quieres cancelarla, dime "cancélala".`,
   nothingToCancel: () =>
     "No encuentro ninguna reserva hecha en esta conversación que cancelar. ¿Quieres que alguien del equipo te llame?",
   yourBooking: (service, day, time) => `Sí, tu ${service} está reservado para el ${day} a las ${time}. ¡Te esperamos!`,

@@ -63,6 +63,8 @@ export const fr: Catalog = {
   booked: (name, service, day, time) => `C'est réservé${to(name)} : ${service} le ${day} à ${time}. À bientôt !`,
   cancelled: (service, day, time) =>
     `C'est fait : votre ${service} du ${day} à ${time} est annulé. Voulez-vous réserver un autre créneau ?`,
+  notThatBooking: (named, service, day, time) =>
+    `Je ne trouve pas de réservation le ${named}. Celle que j'ai est votre ${service} du ${day} à ${time} ; dites « annulez-la » et je l'annule.`,
   nothingToCancel: () =>
     "Je ne trouve aucune réservation faite dans cette conversation à annuler. Voulez-vous qu'un membre de l'équipe vous rappelle ?",
   yourBooking: (service, day, time) => `Oui, votre rendez-vous (${service}) est bien le ${day} à ${time}. À bientôt !`,

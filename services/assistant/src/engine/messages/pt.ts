@@ -63,6 +63,8 @@ export const pt: Catalog = {
   booked: (name, service, day, time) => `Agendado${to(name)}: ${service} ${on(day)} às ${time}. Até lá!`,
   cancelled: (service, day, time) =>
     `Pronto: seu horário de ${service} ${on(day)} às ${time} foi cancelado. Quer agendar outro horário?`,
+  notThatBooking: (named, service, day, time) =>
+    `Não encontro nenhum agendamento ${on(named)}. O que tenho é o seu horário de ${service} ${on(day)} às ${time}; diga "cancele" e eu cancelo esse.`,
   nothingToCancel: () =>
     "Não encontro nenhum agendamento feito nesta conversa para cancelar. Quer que alguém da equipe ligue para você?",
   yourBooking: (service, day, time) => `Sim, o seu ${service} está marcado para ${day} às ${time}. Até lá!`,
