@@ -439,7 +439,10 @@ describe("cancelling a booking named by another day or time", () => {
   it("cancels the booking held when its own day, its weekday or nothing is named", () => {
     for (const message of ["cancel my booking on November 30", "cancel my Monday appointment", "please cancel it"]) {
       const { last } = converse([message], null, BOOKED)
-      expect(last.needs.some((n) => n.kind === "cancel"), message).toBe(true)
+      expect(
+        last.needs.some((n) => n.kind === "cancel"),
+        message,
+      ).toBe(true)
     }
   })
 })
