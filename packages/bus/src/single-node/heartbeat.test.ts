@@ -31,10 +31,14 @@ describe("the heartbeats of a bus's consumers", () => {
         return rows.length === groups.length
       })
       statements = 0
+      const started = performance.now()
       await new Promise((resolve) => setTimeout(resolve, 1_000))
-      // Five beats of six groups: thirty statements when each group beat on its own.
+      // About five beats of six groups: thirty statements when each group beat on its own. The beats
+      // are counted from the time that really passed (a loaded machine stretches the second: a CI run
+      // saw 13 statements in it), at most two statements each.
+      const beats = Math.ceil((performance.now() - started) / 200) + 1
       expect(statements).toBeGreaterThanOrEqual(4)
-      expect(statements).toBeLessThanOrEqual(12)
+      expect(statements, `${statements} statements in ${beats} beats`).toBeLessThanOrEqual(2 * beats)
     } finally {
       await bus.close()
     }
