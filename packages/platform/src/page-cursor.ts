@@ -29,8 +29,11 @@ export interface PagePosition {
 
 const MaxSequence = 2n ** 63n - 1n
 
+/** A row's sequence number as a cursor carries it: decimal digits of a value Postgres' bigint holds. */
+export const isSequence = (key: string): boolean => /^\d{1,19}$/u.test(key) && BigInt(key) <= MaxSequence
+
 const keyFits = (key: string, shape: CursorKey): boolean => {
-  if (shape === "sequence") return /^\d{1,19}$/u.test(key) && BigInt(key) <= MaxSequence
+  if (shape === "sequence") return isSequence(key)
   if ("pattern" in shape) return shape.pattern.test(key)
   return new RegExp(`^${shape.idPrefix}_[0-9A-Za-z]{16,64}$`, "u").test(key)
 }

@@ -4,6 +4,7 @@
  * another organization's `cnv_…` id reads as missing.
  */
 import type { ConversationDetail, ConversationMessage, ConversationSummary, OrgId } from "@parley/contracts"
+import { isSequence } from "@parley/platform"
 import { Effect } from "effect"
 import type postgres from "postgres"
 import { InvalidCursor, ResourceNotFound } from "../errors.ts"
@@ -128,13 +129,7 @@ const decodeSeq = (cursor: string | undefined): Effect.Effect<string | undefined
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown
     // A sequence Postgres' bigint holds: "9999999999999999999" reached the query and answered 500.
-    if (
-      Array.isArray(value) &&
-      value[0] === "seq" &&
-      typeof value[1] === "string" &&
-      /^\d{1,19}$/.test(value[1]) &&
-      BigInt(value[1]) < 2n ** 63n
-    )
+    if (Array.isArray(value) && value[0] === "seq" && typeof value[1] === "string" && isSequence(value[1]))
       return Effect.succeed(value[1])
   } catch {}
   return Effect.fail(new InvalidCursor())

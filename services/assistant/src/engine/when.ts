@@ -469,13 +469,11 @@ export const readWhen = (
     if (namesAny(later)) {
       const earlier = readWhenOnce(blank(text, at, text.length - at), language, today, ignore, now)
       const day = later.date !== undefined || later.weekday !== undefined || later.impossible !== undefined
-      const { date, weekday, weekdayOnly, conflict, week, weekOn, impossible, ...rest } = earlier
-      const earlierDay = { date, weekday, weekdayOnly, conflict, week, weekOn, impossible }
-      const { time, hourShifted } = earlier
+      const { date, weekday, weekdayOnly, conflict, week, weekOn, impossible, time, hourShifted } = earlier
       return withoutUndefined({
-        ...(day ? {} : earlierDay),
+        ...(day ? {} : { date, weekday, weekdayOnly, conflict, week, weekOn, impossible }),
         ...(later.time === undefined ? { time, hourShifted } : {}),
-        partOfDay: later.partOfDay ?? rest.partOfDay,
+        partOfDay: later.partOfDay ?? earlier.partOfDay,
         ...later,
         earliest: later.earliest || (later.time === undefined && earlier.earliest),
       })
