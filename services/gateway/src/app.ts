@@ -82,8 +82,9 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
     const instanceId = options.instanceId ?? randomUUID()
     const logger = options.logger
     const metrics = options.metrics ?? makeServiceMetrics("gateway")
-    // The front ends' files are read and compressed (off the main thread) while the rest is built,
-    // one build after the other (`loadStaticFiles`: one encoder at a time keeps the memory down).
+    // The front ends' files are read, with the compressed forms their builds wrote, while the rest
+    // is built; one build after the other (`loadStaticFiles`: a build without those forms is
+    // compressed here, off the main thread, one encoder at a time to keep the memory down).
     const consoleLoad = loadConsoleFiles(options.consoleDir, logger)
     const widgetLoad = consoleLoad.then(() => loadWidgetFiles(options.widgetDir, logger))
     // Awaited below; a failure before then is not an unhandled rejection.

@@ -1,10 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { gunzipSync } from "node:zlib"
+import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { fastify } from "fastify"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { IMMUTABLE, loadStaticFiles, REVALIDATE, sendStaticFile } from "./static-files.ts"
+import { IMMUTABLE, loadStaticFiles, precompressFolder, REVALIDATE, sendStaticFile } from "./static-files.ts"
 
 describe("static front-end files", () => {
   const app = fastify()
@@ -75,5 +75,50 @@ describe("static front-end files", () => {
       headers: { "accept-encoding": "br;q=0" },
     })
     expect(refused.headers["content-encoding"]).toBeUndefined()
+  })
+})
+
+describe("forms compressed by the build", () => {
+  let dir = ""
+  const script = `export const words = ${JSON.stringify("precompressed ".repeat(100))}\n`
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "parley-precompressed-"))
+    await mkdir(join(dir, "assets"))
+    await writeFile(join(dir, "assets", "app.js"), script)
+    await writeFile(join(dir, "logo.png"), Buffer.alloc(1_000, 7))
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it("writes a compressible file's gzip and brotli forms beside it, and none for an image", async () => {
+    expect(await precompressFolder(dir)).toBe(1)
+    const file = join(dir, "assets", "app.js")
+    expect(gunzipSync(await readFile(`${file}.gz`)).toString("utf8")).toBe(script)
+    expect(brotliDecompressSync(await readFile(`${file}.br`)).toString("utf8")).toBe(script)
+    await expect(readFile(join(dir, "logo.png.br"))).rejects.toThrow()
+  })
+
+  it("serves the forms it finds (not compressing again) and never serves them as files of their own", async () => {
+    await precompressFolder(dir)
+    const file = join(dir, "assets", "app.js")
+    // A marker form, newer than the file: the loader must take it as it is.
+    const marker = Buffer.from("not really brotli, but read from the build")
+    await writeFile(`${file}.br`, marker)
+    const files = await loadStaticFiles(dir)
+    expect([...files.keys()].sort()).toEqual(["assets/app.js", "logo.png"])
+    expect(files.get("assets/app.js")?.brotli).toEqual(marker)
+    expect(gunzipSync(files.get("assets/app.js")?.gzip ?? Buffer.alloc(0)).toString("utf8")).toBe(script)
+  })
+
+  it("compresses a file itself when a form is older than it (a build by hand after an earlier one)", async () => {
+    await precompressFolder(dir)
+    const file = join(dir, "assets", "app.js")
+    await writeFile(`${file}.br`, Buffer.from("stale"))
+    const past = new Date(Date.now() - 60_000)
+    await utimes(`${file}.br`, past, past)
+    const files = await loadStaticFiles(dir)
+    expect(brotliDecompressSync(files.get("assets/app.js")?.brotli ?? Buffer.alloc(0)).toString("utf8")).toBe(script)
   })
 })

@@ -6,7 +6,7 @@
  * the widget's loader) are revalidated with their ETag (304 when unchanged).
  */
 import { createHash } from "node:crypto"
-import { readdir, readFile } from "node:fs/promises"
+import { readdir, readFile, stat, unlink, writeFile } from "node:fs/promises"
 import { createRequire } from "node:module"
 import { dirname, extname, join, relative, sep } from "node:path"
 import { promisify } from "node:util"
@@ -47,6 +47,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 const COMPRESSIBLE = new Set([".html", ".js", ".mjs", ".css", ".json", ".map", ".svg", ".txt", ".webmanifest"])
 
+/** The precompressed forms a front end's build writes beside a file (`precompressFolder`). */
+const FORMS = [".br", ".gz"] as const
+
 const listFiles = async (dir: string): Promise<Array<string>> => {
   const found: Array<string> = []
   for (const entry of await readdir(dir, { withFileTypes: true })) {
@@ -63,16 +66,41 @@ const smaller = (compressed: Buffer, original: Buffer): Buffer | undefined =>
 const gzipped = promisify(gzip)
 const brotlied = promisify(brotliCompress)
 
-/** One file read and, when worth it, compressed (on libuv's threads, not the main thread). */
+const compressible = (path: string, identity: Buffer): boolean =>
+  COMPRESSIBLE.has(extname(path).toLowerCase()) && identity.length > 256
+
+/** A file's gzip and brotli forms (on libuv's threads, not the main thread). */
+const compress = async (identity: Buffer): Promise<{ readonly gz: Buffer; readonly br: Buffer }> => ({
+  gz: await gzipped(identity, { level: 9 }),
+  br: await brotlied(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+})
+
+/** The contents of `absolute + form` when it is at least as new as the file itself. */
+const precompressed = async (absolute: string, form: string, modified: number): Promise<Buffer | undefined> => {
+  const sibling = await stat(absolute + form).catch(() => undefined)
+  return sibling !== undefined && sibling.mtimeMs >= modified ? readFile(absolute + form) : undefined
+}
+
+/**
+ * One file read, with its compressed forms: those its build wrote beside it when they are fresh,
+ * else compressed here (a front end built by hand with `vite build`).
+ */
 const loadStaticFile = async (dir: string, absolute: string): Promise<StaticFile> => {
   const path = relative(dir, absolute).split(sep).join("/")
   const extension = extname(path).toLowerCase()
   const identity = await readFile(absolute)
-  const compressible = COMPRESSIBLE.has(extension) && identity.length > 256
-  const gzipForm = compressible ? await gzipped(identity, { level: 9 }) : undefined
-  const brotliForm = compressible
-    ? await brotlied(identity, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } })
-    : undefined
+  let gzipForm: Buffer | undefined
+  let brotliForm: Buffer | undefined
+  if (compressible(path, identity)) {
+    const modified = (await stat(absolute)).mtimeMs
+    gzipForm = await precompressed(absolute, ".gz", modified)
+    brotliForm = await precompressed(absolute, ".br", modified)
+    if (gzipForm === undefined || brotliForm === undefined) {
+      const forms = await compress(identity)
+      gzipForm = forms.gz
+      brotliForm = forms.br
+    }
+  }
   return {
     path,
     contentType: CONTENT_TYPES[extension] ?? "application/octet-stream",
@@ -83,21 +111,50 @@ const loadStaticFile = async (dir: string, absolute: string): Promise<StaticFile
   }
 }
 
+/** The files of a build that are served: a precompressed form beside its file is not one. */
+const servedFiles = async (dir: string): Promise<Array<string>> => {
+  const all = await listFiles(dir)
+  const present = new Set(all)
+  return all.filter((file) => !FORMS.some((form) => file.endsWith(form) && present.has(file.slice(0, -form.length))))
+}
+
 /**
- * Reads every file under `dir` (a front end's build output) into memory, keyed by its path. The
- * files are compressed on libuv's thread pool, one encoder at a time: brotli at quality 11 is the
- * slowest part of a start (about 0.4 s of the main thread when it ran synchronously), and off the
- * main thread it overlaps with the rest of the start. One at a time because concurrent quality-11
- * encoders each hold megabytes of state: all files at once left the process 16–20 MB larger for
- * good (glibc keeps the freed memory), against 9 MB for one after another.
+ * Reads every file under `dir` (a front end's build output) into memory, keyed by its path, with
+ * the compressed forms its build wrote (`precompressFolder`). Compressing in this process instead
+ * (brotli at quality 11: about 0.4 s of CPU per start) left it larger for good, as glibc keeps what
+ * the encoders freed: 16–20 MB with every file at once, 9 MB one after another (issue #28's memory
+ * target). What is compressed here still goes one encoder at a time.
  */
 export const loadStaticFiles = async (dir: string): Promise<ReadonlyMap<string, StaticFile>> => {
   const files = new Map<string, StaticFile>()
-  for (const absolute of await listFiles(dir)) {
+  for (const absolute of await servedFiles(dir)) {
     const file = await loadStaticFile(dir, absolute)
     files.set(file.path, file)
   }
   return files
+}
+
+/**
+ * Writes each compressible file's gzip and brotli forms beside it (`app.js.gz`, `app.js.br`): the
+ * last step of a front end's build (`node services/gateway/src/web/precompress.ts dist`), so that
+ * the gateway only reads them. Both forms are written even when not smaller (the gateway then serves
+ * the file as it is): a missing form means "not precompressed", not "not worth it".
+ */
+export const precompressFolder = async (dir: string): Promise<number> => {
+  let written = 0
+  for (const absolute of await listFiles(dir)) {
+    if (FORMS.some((form) => absolute.endsWith(form))) continue
+    const identity = await readFile(absolute)
+    if (!compressible(absolute, identity)) {
+      for (const form of FORMS) await unlink(absolute + form).catch(() => undefined)
+      continue
+    }
+    const forms = await compress(identity)
+    await writeFile(`${absolute}.gz`, forms.gz)
+    await writeFile(`${absolute}.br`, forms.br)
+    written++
+  }
+  return written
 }
 
 /**
