@@ -148,6 +148,9 @@ describe("container image", () => {
     // npm ci needs the manifest of every workspace the lockfile links (the widget's tests use test/browser).
     const rootManifest = JSON.parse(await read("package.json")) as { workspaces: Array<string> }
     const copied = /^COPY --parents (.+) \.\/$/m.exec(dockerfile)?.[1]?.split(" ") ?? []
+    // `COPY --parents` exists only in BuildKit's labs channel of the 1.7 syntax (under 1.7 the build fails
+    // with "unknown flag: parents"): the first line must ask for it.
+    expect(dockerfile.split("\n")[0]).toMatch(/^# syntax=docker\/dockerfile:1\.(?:[7-9]|1\d)-labs$/)
     for (const workspace of rootManifest.workspaces) expect(copied, workspace).toContain(`${workspace}/package.json`)
     expect(await read(".dockerignore")).toContain("node_modules")
   })
