@@ -36,6 +36,7 @@ app.kubernetes.io/component: {{ .name }}
 
 {{/* Fail fast, with the value to set, before anything is applied. */}}
 {{- define "parley.validate" -}}
+{{- required "parley: set publicUrl (https://parley.your-company.com): the console accepts sign-ins only from that origin, and links and callbacks are built from it" .Values.publicUrl | substr 0 0 -}}
 {{- if not (or .Values.database.url .Values.database.existingSecret) -}}
 {{- fail "parley: set database.url (postgres://…) or database.existingSecret (a Secret with key DATABASE_URL)" -}}
 {{- end -}}
