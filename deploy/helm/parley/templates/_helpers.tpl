@@ -56,6 +56,37 @@ app.kubernetes.io/component: {{ .name }}
 {{- end -}}
 {{- end -}}
 
+{{/*
+The Secret's keys each service reads (its config in services/<name>/src/config.ts, and
+@parley/bus' InfrastructureConfig for DATABASE_URL), and no others: the dispatcher never sees the
+operator token, the assistant never the provider's app secret. The gateway runs on Kafka without
+Postgres, so it has no DATABASE_URL; the dispatcher verifies no principal, so no internal secret.
+*/}}
+{{- define "parley.secretsRead" -}}
+{{- $reads := dict
+  "gateway" (list "REDIS_URL" "PARLEY_INTERNAL_SECRET")
+  "identity" (list "DATABASE_URL" "PARLEY_INTERNAL_SECRET" "PARLEY_OPERATOR_TOKEN")
+  "webhook-registry" (list "DATABASE_URL" "PARLEY_INTERNAL_SECRET" "PARLEY_SECRET_KEY")
+  "dispatcher" (list "DATABASE_URL" "PARLEY_SECRET_KEY")
+  "assistant" (list "DATABASE_URL" "PARLEY_INTERNAL_SECRET" "PARLEY_LLM_API_KEY")
+  "messaging" (list "DATABASE_URL" "PARLEY_INTERNAL_SECRET" "PARLEY_SECRET_KEY" "PARLEY_CLOUD_APP_SECRET" "PARLEY_CLOUD_VERIFY_TOKEN")
+-}}
+{{- required (printf "parley: no secrets are listed for the service %q in parley.secretsRead" .name) (get $reads .name) | join "," -}}
+{{- end -}}
+
+{{- define "parley.secretEnv" -}}
+{{- $root := .root -}}
+{{- $optional := list "PARLEY_OPERATOR_TOKEN" "PARLEY_CLOUD_APP_SECRET" "PARLEY_CLOUD_VERIFY_TOKEN" "PARLEY_LLM_API_KEY" -}}
+{{- range $key := splitList "," (include "parley.secretsRead" .) }}
+{{- $secret := include "parley.secretName" $root -}}
+{{- if eq $key "DATABASE_URL" }}{{ $secret = default $secret $root.Values.database.existingSecret }}{{ end -}}
+{{- if eq $key "REDIS_URL" }}{{ $secret = default $secret $root.Values.redis.existingSecret }}{{ end }}
+- name: {{ $key }}
+  valueFrom:
+    secretKeyRef: { name: {{ $secret }}, key: {{ $key }}{{ if has $key $optional }}, optional: true{{ end }} }
+{{- end }}
+{{- end -}}
+
 {{- define "parley.env" -}}
 {{- $root := .root -}}
 - name: PARLEY_SERVICE
@@ -76,26 +107,7 @@ app.kubernetes.io/component: {{ .name }}
   value: {{ $root.Values.logLevel | quote }}
 - name: KAFKA_BROKERS
   value: {{ $root.Values.kafka.brokers | quote }}
-- name: DATABASE_URL
-  valueFrom:
-    secretKeyRef:
-      name: {{ default (include "parley.secretName" $root) $root.Values.database.existingSecret }}
-      key: DATABASE_URL
-- name: REDIS_URL
-  valueFrom:
-    secretKeyRef:
-      name: {{ default (include "parley.secretName" $root) $root.Values.redis.existingSecret }}
-      key: REDIS_URL
-{{- range $key := list "PARLEY_SECRET_KEY" "PARLEY_INTERNAL_SECRET" }}
-- name: {{ $key }}
-  valueFrom:
-    secretKeyRef: { name: {{ include "parley.secretName" $root }}, key: {{ $key }} }
-{{- end }}
-{{- range $key := list "PARLEY_OPERATOR_TOKEN" "PARLEY_CLOUD_APP_SECRET" "PARLEY_CLOUD_VERIFY_TOKEN" "PARLEY_LLM_API_KEY" }}
-- name: {{ $key }}
-  valueFrom:
-    secretKeyRef: { name: {{ include "parley.secretName" $root }}, key: {{ $key }}, optional: true }
-{{- end }}
+{{- include "parley.secretEnv" . }}
 - name: PARLEY_RATE_GENERAL_PER_MIN
   value: {{ $root.Values.rateLimits.generalPerMin | quote }}
 - name: PARLEY_RATE_HEAVY_PER_MIN
