@@ -37,6 +37,9 @@ app.kubernetes.io/component: {{ .name }}
 {{/* Fail fast, with the value to set, before anything is applied. */}}
 {{- define "parley.validate" -}}
 {{- required "parley: set publicUrl (https://parley.your-company.com): the console accepts sign-ins only from that origin, and links and callbacks are built from it" .Values.publicUrl | substr 0 0 -}}
+{{- if and (gt (int .Values.preStopSleepSeconds) 0) (ge (int .Values.preStopSleepSeconds) (int .Values.terminationGracePeriodSeconds)) -}}
+{{- fail "parley: preStopSleepSeconds must be shorter than terminationGracePeriodSeconds, which also has to cover the service's own drain after SIGTERM" -}}
+{{- end -}}
 {{- if not (or .Values.database.url .Values.database.existingSecret) -}}
 {{- fail "parley: set database.url (postgres://…) or database.existingSecret (a Secret with key DATABASE_URL)" -}}
 {{- end -}}
@@ -150,4 +153,11 @@ Postgres, so it has no DATABASE_URL; the dispatcher verifies no principal, so no
   value: {{ printf "http://%s:%v" (include "parley.serviceName" (dict "root" $root "name" $name)) $svc.port | quote }}
 {{- end }}
 {{- end }}
+{{- end -}}
+
+{{/* Whether a service runs more than one pod, so that a PodDisruptionBudget can let one go. */}}
+{{- define "parley.pdbEnabled" -}}
+{{- $pdb := .service.pdb | default dict -}}
+{{- $replicas := ternary .service.autoscaling.minReplicas .service.replicas .service.autoscaling.enabled -}}
+{{- if and (ne (toString $pdb.enabled) "false") (gt (int $replicas) 1) -}}true{{- end -}}
 {{- end -}}
