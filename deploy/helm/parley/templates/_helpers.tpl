@@ -153,6 +153,54 @@ Postgres, so it has no DATABASE_URL; the dispatcher verifies no principal, so no
   value: {{ printf "http://%s:%v" (include "parley.serviceName" (dict "root" $root "name" $name)) $svc.port | quote }}
 {{- end }}
 {{- end }}
+{{- range $variable := concat ($root.Values.extraEnv | default list) (.service.extraEnv | default list) }}
+{{- /* `--set extraEnv[0].value=5` gives a number; a container's variable is always a string. */}}
+{{- if hasKey $variable "value" }}
+{{- $value := $variable.value }}
+{{- /* A values file's numbers are float64: 1000000 would print as 1e+06. */}}
+{{- if and (kindIs "float64" $value) (eq (float64 (int64 $value)) $value) }}{{ $value = int64 $value }}{{ end }}
+{{- $variable = merge (dict "value" (toString $value)) (omit $variable "value") }}
+{{- end }}
+{{- list $variable | toYaml | nindent 0 }}
+{{- end }}
+{{- end -}}
+
+{{/* A scheduling value of the service's own, else the top-level one. */}}
+{{- define "parley.podValue" -}}
+{{- $own := get .service .key -}}
+{{- toYaml (ternary $own (get .root.Values .key) (not (empty $own))) -}}
+{{- end -}}
+
+{{/*
+The pods' topology spread: the service's or the top-level constraints (each without a labelSelector
+given the service's pod labels), else, with defaultTopologySpread, a soft spread over nodes and zones.
+*/}}
+{{- define "parley.topologySpread" -}}
+{{- $given := .service.topologySpreadConstraints | default .root.Values.topologySpreadConstraints -}}
+{{- $selector := include "parley.selector" . | fromYaml -}}
+{{- $constraints := list -}}
+{{- if $given -}}
+{{- range $given -}}
+{{- $constraint := deepCopy . -}}
+{{- if not (hasKey $constraint "labelSelector") -}}
+{{- $_ := set $constraint "labelSelector" (dict "matchLabels" $selector) -}}
+{{- end -}}
+{{- $constraints = append $constraints $constraint -}}
+{{- end -}}
+{{- else if .root.Values.defaultTopologySpread -}}
+{{- range $key := list "kubernetes.io/hostname" "topology.kubernetes.io/zone" -}}
+{{- $constraints = append $constraints (dict "maxSkew" 1 "topologyKey" $key "whenUnsatisfiable" "ScheduleAnyway" "labelSelector" (dict "matchLabels" $selector) "matchLabelKeys" (list "pod-template-hash")) -}}
+{{- end -}}
+{{- end -}}
+{{- with $constraints }}{{ toYaml . }}{{ end -}}
+{{- end -}}
+
+{{- define "parley.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "parley.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
 {{- end -}}
 
 {{/* Whether a service runs more than one pod, so that a PodDisruptionBudget can let one go. */}}
