@@ -1,8 +1,12 @@
+import { execFile as execFileCallback } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import { readdir, readFile } from "node:fs/promises"
 import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 import { TopicCatalog } from "@parley/contracts"
 import { beforeAll, describe, expect, it } from "vitest"
 import { parse, parseAllDocuments } from "yaml"
+import { helmBinary, helmUnsupported } from "./support/helm.ts"
 import { type SchemaNode, validate } from "./support/json-schema.ts"
 
 // No Helm binary and no Docker engine here: these tests check everything about the chart and the
@@ -102,7 +106,14 @@ describe("Helm chart", () => {
 
   it("fails fast with a message naming each required value", () => {
     const helpers = templates["templates/_helpers.tpl"] as string
-    for (const value of ["database.url", "redis.url", "kafka.brokers", "secrets.secretKey", "secrets.internalSecret"]) {
+    for (const value of [
+      "publicUrl",
+      "database.url",
+      "redis.url",
+      "kafka.brokers",
+      "secrets.secretKey",
+      "secrets.internalSecret",
+    ]) {
       expect(helpers).toMatch(new RegExp(`(fail|required) "parley: set ${value.replace(".", "\\.")}`))
     }
     expect(templates["templates/deployment.yaml"]).toMatch(/^\{\{- include "parley.validate" \. -\}\}/)
@@ -183,5 +194,263 @@ describe("container image", () => {
       cleanupPolicy: m[3],
     }))
     expect(created).toEqual(values.kafka.topics)
+  })
+})
+
+// The chart as Helm renders it, for what reading the templates cannot show: which variables, secrets,
+// scheduling fields and budgets each pod really gets, and which values the schema refuses.
+const execFile = promisify(execFileCallback)
+const helmMissing = helmUnsupported()
+const REQUIRED = [
+  "publicUrl=https://parley.example.org",
+  "database.url=postgres://parley:pw@postgres:5432/parley",
+  "redis.url=redis://redis:6379",
+  "kafka.brokers=kafka-0:9092",
+  `secrets.secretKey=${randomBytes(32).toString("base64")}`,
+  `secrets.internalSecret=${randomBytes(48).toString("base64")}`,
+]
+const EXISTING_SECRET = [
+  "publicUrl=https://parley.example.org",
+  "kafka.brokers=kafka-0:9092",
+  "secrets.existingSecret=parley-prod",
+  "database.existingSecret=parley-db",
+  "redis.existingSecret=parley-redis",
+]
+
+type Manifest = { kind: string; metadata: { name: string; labels?: Record<string, string> }; spec?: unknown }
+type EnvVar = { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }
+type Resources = { requests?: Record<string, string>; limits?: Record<string, string> }
+type Container = {
+  env?: Array<EnvVar>
+  resources?: Resources
+  lifecycle?: { preStop?: { exec?: { command: Array<string> } } }
+}
+type PodSpec = Record<string, unknown> & { containers: Array<Container>; automountServiceAccountToken?: boolean }
+type Deployment = Manifest & {
+  spec: {
+    template: { metadata: { labels: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec }
+  }
+}
+
+let helm: string
+const helmRun = async (args: ReadonlyArray<string>, sets: ReadonlyArray<string>) => {
+  const { stdout } = await execFile(helm, [...args, ...sets.flatMap((set) => ["--set", set])], {
+    maxBuffer: 16 * 1024 * 1024,
+  })
+  return stdout
+}
+const render = async (sets: ReadonlyArray<string>): Promise<Array<Manifest>> =>
+  parseAllDocuments(await helmRun(["template", "parley", chart], sets))
+    .map((document) => document.toJS() as Manifest | null)
+    .filter((manifest): manifest is Manifest => manifest !== null)
+const ofKind = <T extends Manifest = Manifest>(manifests: Array<Manifest>, kind: string) =>
+  manifests.filter((manifest) => manifest.kind === kind) as Array<T>
+const component = (manifest: Manifest) => manifest.metadata.labels?.["app.kubernetes.io/component"] as string
+const deploymentsOf = async (sets: ReadonlyArray<string>) =>
+  new Map(ofKind<Deployment>(await render(sets), "Deployment").map((deployment) => [component(deployment), deployment]))
+const podOf = (deployment: Deployment | undefined) => deployment?.spec.template.spec as PodSpec
+const envOf = (deployment: Deployment | undefined) => podOf(deployment).containers[0]?.env ?? []
+const secretKeysOf = (deployment: Deployment | undefined) =>
+  envOf(deployment)
+    .flatMap((variable) => variable.valueFrom?.secretKeyRef ?? [])
+    .map((ref) => ref.key)
+    .sort()
+
+/** What each service reads from the Secret (services/<name>/src/config.ts, @parley/bus' InfrastructureConfig). */
+const SECRETS_READ: Record<string, Array<string>> = {
+  gateway: ["PARLEY_INTERNAL_SECRET", "REDIS_URL"],
+  identity: ["DATABASE_URL", "PARLEY_INTERNAL_SECRET", "PARLEY_OPERATOR_TOKEN"],
+  "webhook-registry": ["DATABASE_URL", "PARLEY_INTERNAL_SECRET", "PARLEY_SECRET_KEY"],
+  dispatcher: ["DATABASE_URL", "PARLEY_SECRET_KEY"],
+  assistant: ["DATABASE_URL", "PARLEY_INTERNAL_SECRET", "PARLEY_LLM_API_KEY"],
+  messaging: [
+    "DATABASE_URL",
+    "PARLEY_CLOUD_APP_SECRET",
+    "PARLEY_CLOUD_VERIFY_TOKEN",
+    "PARLEY_INTERNAL_SECRET",
+    "PARLEY_SECRET_KEY",
+  ],
+}
+
+describe.skipIf(helmMissing !== undefined)("Helm chart, rendered", () => {
+  let defaults: Array<Manifest>
+
+  beforeAll(async () => {
+    helm = await helmBinary()
+    defaults = await render(REQUIRED)
+  }, 120_000)
+
+  it("lints (strict) and renders the install command of its README", async () => {
+    const readme = await readFile(`${chart}README.md`, "utf8")
+    const command = /^helm install parley deploy\/helm\/parley \\\n((?:\s+--set .+\n)+)/m.exec(readme)?.[1]
+    expect(command).toBeDefined()
+    const sets = [...(command as string).matchAll(/--set (.+?)(?: \\)?$/gm)].map((match) =>
+      (match[1] as string)
+        .replace(/\$\(openssl rand -base64 (\d+)\)/, (_, bytes: string) =>
+          randomBytes(Number(bytes)).toString("base64"),
+        )
+        .replaceAll(/["']/g, ""),
+    )
+    expect(sets.map((set) => set.slice(0, set.indexOf("=")))).toContain("publicUrl")
+    expect(await helmRun(["lint", "--strict", chart], sets)).toContain("1 chart(s) linted, 0 chart(s) failed")
+    expect(ofKind(await render(sets), "Deployment")).toHaveLength(SERVICES.length)
+  })
+
+  it("fails to render without publicUrl, since the console accepts sign-ins from that origin alone", async () => {
+    await expect(render(REQUIRED.filter((set) => !set.startsWith("publicUrl=")))).rejects.toThrow(/set publicUrl/)
+  })
+
+  it("refuses in its schema what the services would refuse at start", async () => {
+    for (const [set, value] of [
+      ["gateway.trustedProxies={0.0.0.0/0}", "trustedProxies"],
+      ["gateway.trustedProxies={10.0.0.1,::/0}", "trustedProxies"],
+      ["gateway.trustedProxies={10.0.0.0/33}", "trustedProxies"],
+      ["secrets.secretKey=short", "secretKey"],
+      // 32 bytes in hex is 64 characters of the base64 alphabet, which decode to 48 bytes.
+      [`secrets.secretKey=${randomBytes(32).toString("hex")}`, "secretKey"],
+      [`secrets.secretKey=${randomBytes(31).toString("base64")}`, "secretKey"],
+      ["secrets.internalSecret=abc", "internalSecret"],
+    ]) {
+      await expect(render([...REQUIRED, set as string]), set).rejects.toThrow(new RegExp(value as string))
+    }
+  })
+
+  it("accepts the trusted proxies and keys the services accept: single addresses, CIDRs, base64url", async () => {
+    const proxies = "10.0.0.1,10.0.0.0/8,2001:db8::1,2001:db8::/32"
+    const deployments = await deploymentsOf([
+      ...REQUIRED,
+      `gateway.trustedProxies={${proxies}}`,
+      `secrets.secretKey=${randomBytes(32).toString("base64url")}`,
+    ])
+    const trusted = envOf(deployments.get("gateway")).find(({ name }) => name === "PARLEY_GATEWAY_TRUSTED_PROXIES")
+    expect(trusted?.value).toBe(proxies)
+  })
+
+  it("gives each Deployment the Secret keys its service reads and no others", async () => {
+    const deployments = ofKind<Deployment>(defaults, "Deployment")
+    expect(deployments.map(component).sort()).toEqual(Object.keys(SECRETS_READ).sort())
+    for (const deployment of deployments) {
+      expect(secretKeysOf(deployment), component(deployment)).toEqual(SECRETS_READ[component(deployment)])
+    }
+    const existing = await deploymentsOf(EXISTING_SECRET)
+    for (const [name, deployment] of existing) {
+      expect(secretKeysOf(deployment), name).toEqual(SECRETS_READ[name])
+      for (const ref of envOf(deployment).flatMap((variable) => variable.valueFrom?.secretKeyRef ?? [])) {
+        const from = { DATABASE_URL: "parley-db", REDIS_URL: "parley-redis" }[ref.key] ?? "parley-prod"
+        expect(ref.name, `${name} ${ref.key}`).toBe(from)
+      }
+    }
+  })
+
+  it("passes extraEnv to every service's container, and a service's own extraEnv to it alone, after the rest", async () => {
+    const deployments = await deploymentsOf([
+      ...REQUIRED,
+      "extraEnv[0].name=DATABASE_POOL_MAX",
+      "extraEnv[0].value=5",
+      "extraEnv[1].name=OTEL_RESOURCE_ATTRIBUTES",
+      "extraEnv[1].value=deployment.environment=prod",
+      "services.messaging.extraEnv[0].name=PARLEY_CLOUD_SEND_RATE",
+      "services.messaging.extraEnv[0].value=40",
+    ])
+    for (const [name, deployment] of deployments) {
+      const env = envOf(deployment)
+      const mine = name === "messaging" ? [{ name: "PARLEY_CLOUD_SEND_RATE", value: "40" }] : []
+      expect(env.slice(-2 - mine.length), name).toEqual([
+        { name: "DATABASE_POOL_MAX", value: "5" },
+        { name: "OTEL_RESOURCE_ATTRIBUTES", value: "deployment.environment=prod" },
+        ...mine,
+      ])
+    }
+  })
+
+  it("places pods by the scheduling values, a service's own replacing the shared ones", async () => {
+    const deployments = await deploymentsOf([
+      ...REQUIRED,
+      "nodeSelector.pool=parley",
+      "services.dispatcher.nodeSelector.pool=workers",
+      "tolerations[0].key=dedicated",
+      "tolerations[0].operator=Exists",
+      "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key=arch",
+      "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator=Exists",
+      "podAnnotations.team=messaging",
+      "topologySpreadConstraints[0].maxSkew=1",
+      "topologySpreadConstraints[0].topologyKey=topology.kubernetes.io/zone",
+      "topologySpreadConstraints[0].whenUnsatisfiable=DoNotSchedule",
+      "serviceAccount.annotations.role=parley",
+    ])
+    for (const [name, deployment] of deployments) {
+      const pod = podOf(deployment)
+      expect(pod.nodeSelector, name).toEqual({ pool: name === "dispatcher" ? "workers" : "parley" })
+      expect(pod.tolerations).toEqual([{ key: "dedicated", operator: "Exists" }])
+      expect(pod.affinity).toHaveProperty("nodeAffinity")
+      expect(deployment?.spec.template.metadata.annotations?.team).toBe("messaging")
+      expect(pod.topologySpreadConstraints).toEqual([
+        {
+          maxSkew: 1,
+          topologyKey: "topology.kubernetes.io/zone",
+          whenUnsatisfiable: "DoNotSchedule",
+          labelSelector: { matchLabels: deployment?.spec.template.metadata.labels },
+        },
+      ])
+      expect(pod.serviceAccountName).toBe("parley")
+      expect(pod.automountServiceAccountToken).toBe(false)
+    }
+  })
+
+  it("spreads each service's pods over nodes by default and lets them serve on a few seconds after preStop", () => {
+    const [account] = ofKind(defaults, "ServiceAccount")
+    expect(account?.metadata.name).toBe("parley")
+    for (const deployment of ofKind<Deployment>(defaults, "Deployment")) {
+      const pod = podOf(deployment)
+      const spread = pod.topologySpreadConstraints as Array<Record<string, unknown>>
+      expect(spread.find((constraint) => constraint.topologyKey === "kubernetes.io/hostname")).toMatchObject({
+        maxSkew: 1,
+        whenUnsatisfiable: "ScheduleAnyway",
+        labelSelector: { matchLabels: deployment.spec.template.metadata.labels },
+      })
+      expect(pod.containers[0]?.lifecycle?.preStop?.exec?.command).toEqual(["/bin/sh", "-c", "sleep 5"])
+      expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(5)
+    }
+  })
+
+  it("renders a PodDisruptionBudget only for a service that runs more than one pod", async () => {
+    expect(ofKind(defaults, "PodDisruptionBudget").map(component).sort()).toEqual([...SERVICES].sort())
+    const manifests = await render([
+      ...REQUIRED,
+      "services.identity.autoscaling.enabled=false",
+      "services.identity.replicas=1",
+      "services.dispatcher.autoscaling.minReplicas=1",
+      "services.assistant.autoscaling.enabled=false",
+      "services.assistant.replicas=3",
+      "services.messaging.pdb.enabled=false",
+    ])
+    expect(ofKind(manifests, "PodDisruptionBudget").map(component).sort()).toEqual([
+      "assistant",
+      "gateway",
+      "webhook-registry",
+    ])
+  })
+
+  it("sets requests and limits on the topics Job and the helm test Pods", () => {
+    const containers = [
+      ...ofKind<Manifest & { spec: { template: { spec: PodSpec } } }>(defaults, "Job").map(
+        (job) => job.spec.template.spec,
+      ),
+      ...ofKind<Manifest & { spec: PodSpec }>(defaults, "Pod").map((pod) => pod.spec),
+    ].flatMap((pod) => pod.containers)
+    expect(containers).toHaveLength(4)
+    for (const container of containers) {
+      expect(Object.keys(container.resources?.requests ?? {}).sort()).toEqual(["cpu", "memory"])
+      expect(Object.keys(container.resources?.limits ?? {}).sort()).toEqual(["cpu", "memory"])
+    }
+  })
+})
+
+describe("deployment docs", () => {
+  it("list every topic the chart creates", async () => {
+    const readme = await read("README.md")
+    const paragraph = /^Topics \(all `parley\.\*\.v1`[\s\S]+?\n\n/m.exec(readme)?.[0] ?? ""
+    const listed = [...paragraph.matchAll(/`([a-z0-9.-]+)`/g)].map((match) => `parley.${match[1]}.v1`)
+    expect([...listed].sort()).toEqual(values.kafka.topics.map(({ name }) => name).sort())
   })
 })
