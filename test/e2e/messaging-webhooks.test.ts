@@ -30,18 +30,54 @@ const EVENTS = ["message.status", "template.status", "template.quality", "templa
 type Data = Record<string, unknown>
 
 /** A provider callback of one change, as the cloud provider batches them under its business account. */
-const providerChange = (field: string, value: Data) =>
-  system.providerCallback({
-    object: "whatsapp_business_account",
-    entry: [{ id: CLOUD.businessAccountId, time: 1_700_000_000, changes: [{ field, value }] }],
-  })
+const providerChange = (field: string, value: Data, headers?: Record<string, string>) =>
+  system.providerCallback(
+    {
+      object: "whatsapp_business_account",
+      entry: [{ id: CLOUD.businessAccountId, time: 1_700_000_000, changes: [{ field, value }] }],
+    },
+    headers,
+  )
 
-const reportStatus = (messageId: string, status: string, recipient: string) =>
-  providerChange("messages", {
-    messaging_product: "whatsapp",
-    metadata: { display_phone_number: "15550000777", phone_number_id: CLOUD.phoneNumberId },
-    statuses: [{ id: messageId, status, timestamp: "1700000001", recipient_id: recipient }],
-  })
+const reportStatus = (messageId: string, status: string, recipient: string, headers?: Record<string, string>) =>
+  providerChange(
+    "messages",
+    {
+      messaging_product: "whatsapp",
+      metadata: { display_phone_number: "15550000777", phone_number_id: CLOUD.phoneNumberId },
+      statuses: [{ id: messageId, status, timestamp: "1700000001", recipient_id: recipient }],
+    },
+    headers,
+  )
+
+const spanOf = (traceparent: unknown) => /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(String(traceparent))
+/**
+ * The span and its ancestors, nearest first, once all of them are exported: up to the trace's root,
+ * or to the span whose parent is `callerSpan` (a caller's span, exported by no one here).
+ */
+const lineage = (traceparent: unknown, callerSpan?: string) =>
+  eventually(
+    () => {
+      const [, traceId, spanId] = spanOf(traceparent) ?? []
+      expect(traceId, `a traceparent: ${String(traceparent)}`).toBeDefined()
+      const byId = new Map(
+        traces
+          .spans()
+          .filter((span) => span.traceId === traceId)
+          .map((span) => [span.spanId, span]),
+      )
+      const chain: Array<ReceivedSpan> = []
+      for (let id: string | undefined = spanId; id !== undefined && id !== callerSpan; ) {
+        const span = byId.get(id)
+        if (span === undefined) throw new Error(`span ${id} of trace ${traceId} not exported yet`)
+        chain.push(span)
+        id = span.parentSpanId
+      }
+      return chain
+    },
+    { timeoutMs: 15_000 },
+  )
+const names = (chain: ReadonlyArray<ReceivedSpan>) => chain.map((span) => span.name)
 
 const createTemplate = async (name: string) => {
   const created = await key.client.post("/api/templates", {
@@ -157,32 +193,6 @@ afterAll(async () => {
 
 describe("messaging's events reach a tenant's webhook, signed", () => {
   it("traces a send to its provider call, and the provider's status callback to the webhook attempt (single-node bus)", async () => {
-    const spanOf = (traceparent: unknown) => /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(String(traceparent))
-    /** The span and its ancestors, nearest first, once all of them are exported. */
-    const lineage = (traceparent: unknown) =>
-      eventually(
-        () => {
-          const [, traceId, spanId] = spanOf(traceparent) ?? []
-          expect(traceId, `a traceparent: ${String(traceparent)}`).toBeDefined()
-          const byId = new Map(
-            traces
-              .spans()
-              .filter((span) => span.traceId === traceId)
-              .map((span) => [span.spanId, span]),
-          )
-          const chain: Array<ReceivedSpan> = []
-          for (let id: string | undefined = spanId; id !== undefined; ) {
-            const span = byId.get(id)
-            if (span === undefined) throw new Error(`span ${id} of trace ${traceId} not exported yet`)
-            chain.push(span)
-            id = span.parentSpanId
-          }
-          return chain
-        },
-        { timeoutMs: 15_000 },
-      )
-    const names = (chain: ReadonlyArray<ReceivedSpan>) => chain.map((span) => span.name)
-
     // Free-form text needs the customer to have written within 24 hours (docs/contract.md §9).
     const wrote = await providerChange("messages", {
       messaging_product: "whatsapp",
@@ -221,6 +231,67 @@ describe("messaging's events reach a tenant's webhook, signed", () => {
     expect(attempt[1], chain).toMatchObject({ name: "parley.events.message.v1 process", kind: 5 })
     expect(attempt.at(-1), chain).toMatchObject({ name: "POST /channels/*", kind: 2 })
     expect(names(attempt), chain).toContain("POST /channels/cloud/webhook")
+  })
+
+  it("carries a caller's tracestate with its trace to the provider call and, across the bus, to the webhook attempt", async () => {
+    const tracestate = "acme=t61rcWkgMzE,other=x"
+    const caller = () => {
+      const traceId = randomBytes(16).toString("hex")
+      const spanId = randomBytes(8).toString("hex")
+      return { traceId, spanId, headers: { traceparent: `00-${traceId}-${spanId}-01`, tracestate } }
+    }
+    const wrote = await providerChange("messages", {
+      messaging_product: "whatsapp",
+      metadata: { display_phone_number: "15550000777", phone_number_id: CLOUD.phoneNumberId },
+      messages: [
+        { from: "14155550103", id: "wamid.e2e.in.0103", timestamp: "1700000000", type: "text", text: { body: "Hi" } },
+      ],
+    })
+    expect(wrote.status).toBe(200)
+    const send = caller()
+    const sent = await key.client.post(
+      "/api/messages",
+      { to: "+1 (415) 555-0103", text: "Traced with state" },
+      { headers: send.headers },
+    )
+    expect(sent.status, sent.text).toBe(202)
+    const call = await eventually(
+      () => {
+        const found = system.provider.requests.findLast(
+          (request) => (request.json() as { text?: { body?: string } }).text?.body === "Traced with state",
+        )
+        if (found === undefined) throw new Error("no provider call yet")
+        return found
+      },
+      { timeoutMs: 15_000 },
+    )
+    expect(call.headers.tracestate).toBe(tracestate)
+    const toProvider = await lineage(call.headers.traceparent, send.spanId)
+    expect(toProvider.at(-1)?.parentSpanId, names(toProvider).join(" ← ")).toBe(send.spanId)
+    for (const span of toProvider) expect(span.traceState, span.name).toBe(tracestate)
+
+    const { messageId } = sent.body as { messageId: string }
+    const callback = caller()
+    expect((await reportStatus(messageId, "sent", "14155550103", callback.headers)).status).toBe(200)
+    const delivered = await eventually(
+      () => {
+        const found = receiver.requests.find(
+          (request) => request.headers["x-service-event"] === "message.status" && request.text().includes(messageId),
+        )
+        if (found === undefined) throw new Error("no message.status delivery yet")
+        return found
+      },
+      { timeoutMs: 15_000 },
+    )
+    expect(delivered.headers.traceparent).toMatch(new RegExp(`^00-${callback.traceId}-`))
+    expect(delivered.headers.tracestate).toBe(tracestate)
+    const attempt = await lineage(delivered.headers.traceparent, callback.spanId)
+    const chain = names(attempt).join(" ← ")
+    expect(attempt.at(-1), chain).toMatchObject({ name: "POST /channels/*", parentSpanId: callback.spanId })
+    expect(names(attempt), chain).toEqual(
+      expect.arrayContaining(["webhook POST attempt 1", "parley.events.message.v1 process", "db.groupCommit"]),
+    )
+    for (const span of attempt) expect(span.traceState, `${span.name} in ${chain}`).toBe(tracestate)
   })
 
   it("delivers message.status for each status the provider reports of a message sent through Parley", async () => {

@@ -27,6 +27,8 @@ const SERVER = 2
 const CLIENT = 3
 const INCOMING_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 const INCOMING_SPAN = "00f067aa0ba902b7"
+/** A vendor's entries, which every span of the trace and every call it makes carries on (§18). */
+const INCOMING_STATE = "acme=t61rcWkgMzE,other=x"
 
 describe("tracing, off", () => {
   it("starts nothing and adds nothing without an endpoint", async () => {
@@ -119,12 +121,12 @@ describe("tracing, exported over OTLP/HTTP (http/json)", () => {
     )
 
   it.each(["plain", "effect"])(
-    "continues the caller's trace in a SERVER span and gives a downstream call a CLIENT span and its traceparent (%s)",
+    "continues the caller's trace and trace state in a SERVER span and gives a downstream call a CLIENT span, its traceparent and the tracestate (%s)",
     async (route) => {
       const answer = await app.inject({
         method: "GET",
         url: `/${route}`,
-        headers: { traceparent: `00-${INCOMING_TRACE}-${INCOMING_SPAN}-01` },
+        headers: { traceparent: `00-${INCOMING_TRACE}-${INCOMING_SPAN}-01`, tracestate: INCOMING_STATE },
       })
       expect(answer.statusCode).toBe(200)
       const spans = await spansOf(INCOMING_TRACE, 2)
@@ -135,11 +137,14 @@ describe("tracing, exported over OTLP/HTTP (http/json)", () => {
       expect(client?.kind).toBe(CLIENT)
       const sent = downstream.requests.findLast((request) => request.path === `/${route}`)
       expect(sent?.headers.traceparent).toBe(`00-${INCOMING_TRACE}-${client?.spanId}-01`)
+      expect(sent?.headers.tracestate).toBe(INCOMING_STATE)
+      expect([server?.traceState, client?.traceState]).toEqual([INCOMING_STATE, INCOMING_STATE])
       if (route === "effect") {
-        // What an Effect route would put on a bus record: the request's own span.
-        expect((answer.json() as { record: { traceparent: string } }).record.traceparent).toBe(
-          `00-${INCOMING_TRACE}-${server?.spanId}-01`,
-        )
+        // What an Effect route would put on a bus record: the request's own span, and the state.
+        expect((answer.json() as { record: Record<string, string> }).record).toEqual({
+          traceparent: `00-${INCOMING_TRACE}-${server?.spanId}-01`,
+          tracestate: INCOMING_STATE,
+        })
       }
     },
   )

@@ -18,7 +18,7 @@ import * as OtelTracer from "@effect/opentelemetry/OtelTracer"
 import * as Otel from "@opentelemetry/api"
 import type { W3CTraceContextPropagator } from "@opentelemetry/core"
 import type { Sampler, TracerProvider } from "@opentelemetry/sdk-trace"
-import { Effect, type Tracer } from "effect"
+import { Effect, Tracer } from "effect"
 
 export type TracingEnv = Readonly<Record<string, string | undefined>>
 
@@ -88,6 +88,29 @@ const exporterFor = async (env: TracingEnv) => {
 }
 
 /**
+ * The OpenTelemetry context each parent span made by `withTraceContext` stands for. The tracer of
+ * `@effect/opentelemetry` rebuilds the active context from such an external span out of its ids and
+ * flags only, dropping its `tracestate` (4.1.0: `makeSpanContext` reads the span's trace state only
+ * when given annotations), so plain code in the fiber (a provider call, a webhook attempt, a
+ * group commit's submission) would send `traceparent` without `tracestate` (§18 carries both).
+ */
+const carriedContexts = new WeakMap<Tracer.AnySpan, Otel.Context>()
+
+/** Effect's OpenTelemetry tracer, except that a fiber whose parent is such a span runs in its whole context. */
+const keepingCarriedContexts = (base: Tracer.Tracer): Tracer.Tracer => {
+  const baseContext = base.context
+  return Tracer.make({
+    span: (options) => base.span(options),
+    context: (primitive, fiber) => {
+      const span = fiber.cache.span
+      const carried = span?._tag === "ExternalSpan" ? carriedContexts.get(span) : undefined
+      if (carried !== undefined) return Otel.context.with(carried, () => primitive["~effect/Effect/evaluate"](fiber))
+      return baseContext === undefined ? primitive["~effect/Effect/evaluate"](fiber) : baseContext(primitive, fiber)
+    },
+  })
+}
+
+/**
  * Starts exporting when the environment asks for it (else does nothing and answers a no-op; the
  * SDK is not even loaded). One provider per process: `npm start` hosts every service in one
  * process, whose spans are named by the first caller (`OTEL_SERVICE_NAME` wins). Answers the
@@ -116,7 +139,9 @@ export const startTracing = async (
     Otel.propagation.setGlobalPropagator(propagator)
     Otel.trace.setGlobalTracerProvider(provider)
     const tracer = provider.getTracer("parley")
-    const effectTracer = Effect.runSync(Effect.provideService(OtelTracer.make, OtelTracer.OtelTracer, tracer))
+    const effectTracer = keepingCarriedContexts(
+      Effect.runSync(Effect.provideService(OtelTracer.make, OtelTracer.OtelTracer, tracer)),
+    )
     tracing = { provider, tracer, effectTracer, propagator, users: 0 }
   }
   const started = tracing
@@ -206,7 +231,11 @@ export const withTraceContext = <A, E, R>(
   if (tracing === undefined || context === undefined) return effect
   const spanContext = Otel.trace.getSpanContext(context)
   if (spanContext === undefined) return effect
-  return effect.pipe(OtelTracer.withSpanContext(spanContext), Effect.withTracer(tracing.effectTracer))
+  // Its trace state as an annotation (Effect spans started under it keep it), and its whole context
+  // for plain code (`keepingCarriedContexts`).
+  const parent = OtelTracer.makeExternalSpan(spanContext)
+  carriedContexts.set(parent, context)
+  return effect.pipe(Effect.withParentSpan(parent), Effect.withTracer(tracing.effectTracer))
 }
 
 /**
@@ -220,30 +249,25 @@ export const withHotSpan =
     Effect.withSpan(effect, name, { ...options, captureStackTrace: false })
 
 /**
- * The W3C headers of the current fiber's span (an Effect), for a record or a request it sends;
- * empty without tracing or outside a trace.
+ * The W3C headers (`traceparent`, `tracestate`) of the current fiber's span (an Effect), for a
+ * record or a request it sends; empty without tracing or outside a trace.
  */
 export const currentTraceHeaders: Effect.Effect<Record<string, string>> = Effect.suspend(() => {
   const started = tracing
   if (started === undefined) return Effect.succeed({})
   // Only a fiber traced by OpenTelemetry's tracer (`withTraceContext`): the native tracer's spans
-  // are exported nowhere, so their ids would name spans no collector ever sees.
+  // are exported nowhere, so their ids would name spans no collector ever sees. In such a fiber the
+  // tracer keeps the span's OpenTelemetry context active, trace state included: that is injected.
   return Effect.flatMap(Effect.tracer, (tracer) =>
     tracer !== started.effectTracer
       ? Effect.succeed({})
-      : Effect.map(Effect.currentParentSpan, (span) => {
-          const headers: Record<string, string> = {}
-          injectContext(
-            headers,
-            Otel.trace.setSpanContext(Otel.ROOT_CONTEXT, {
-              traceId: span.traceId,
-              spanId: span.spanId,
-              traceFlags: span.sampled ? Otel.TraceFlags.SAMPLED : Otel.TraceFlags.NONE,
-              isRemote: false,
-            }),
-          )
-          return headers
-        }).pipe(Effect.orElseSucceed(() => ({}))),
+      : Effect.flatMap(Effect.currentParentSpan, () =>
+          Effect.sync(() => {
+            const headers: Record<string, string> = {}
+            injectContext(headers)
+            return headers
+          }),
+        ).pipe(Effect.orElseSucceed(() => ({}))),
   )
 })
 

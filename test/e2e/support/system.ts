@@ -90,7 +90,8 @@ export interface System {
   createTenant(options?: { features?: ReadonlyArray<string>; name?: string }): Promise<Tenant>
   login(email: string, password: string): Promise<string>
   /** The cloud provider calling Parley back: a payload signed with `PARLEY_CLOUD_APP_SECRET`. */
-  providerCallback(payload: unknown): Promise<Answer>
+  /** `headers`: more to send (a `traceparent`, say) beside the provider's signature. */
+  providerCallback(payload: unknown, headers?: Record<string, string>): Promise<Answer>
   close(): Promise<void>
 }
 
@@ -255,7 +256,7 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
     client,
     createTenant,
     login,
-    providerCallback: (payload) => {
+    providerCallback: (payload, headers = {}) => {
       const raw = JSON.stringify(payload)
       const signature = createHmac("sha256", env.PARLEY_CLOUD_APP_SECRET as string)
         .update(raw)
@@ -263,7 +264,7 @@ export const startSystem = async (options: SystemOptions = {}): Promise<System> 
       return call("POST", "/channels/cloud/webhook", {
         raw,
         contentType: "application/json",
-        headers: { "x-hub-signature-256": `sha256=${signature}` },
+        headers: { ...headers, "x-hub-signature-256": `sha256=${signature}` },
       })
     },
     close: async () => {

@@ -326,7 +326,7 @@ export const busContractSuite = (name: string, makeBackend: () => Promise<BusCon
       expect(values(seen)).toEqual(["committed", "marker"])
     })
 
-    it("carries the publisher's trace on its records and handles each in a CONSUMER span of that trace", async () => {
+    it("carries the publisher's trace and trace state on its records and handles each in a CONSUMER span of that trace", async () => {
       const receiver = await startOtlpReceiver()
       const stop = await startTracing("bus-contract", {
         OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
@@ -337,7 +337,12 @@ export const busContractSuite = (name: string, makeBackend: () => Promise<BusCon
         const bus = await start()
         const traceId = randomBytes(16).toString("hex")
         // As a traced request would: its span is the fiber's parent while it publishes and appends.
-        const request = startSpan("request", {}, extractContext({ traceparent: `00-${traceId}-${"ab".repeat(8)}-01` }))
+        const tracestate = "acme=t61rcWkgMzE,other=x"
+        const request = startSpan(
+          "request",
+          {},
+          extractContext({ traceparent: `00-${traceId}-${"ab".repeat(8)}-01`, tracestate }),
+        )
         const requestSpan = request?.span.spanContext().spanId
         await bus.run(
           withTraceContext(
@@ -367,10 +372,17 @@ export const busContractSuite = (name: string, makeBackend: () => Promise<BusCon
         const spans = ofTrace()
         for (const { record, inHandler } of seen) {
           expect(record.headers.traceparent).toBe(`00-${traceId}-${requestSpan}-01`)
+          expect(record.headers.tracestate, record.value).toBe(tracestate)
           const consumer = spans.find(
             (span) => span.kind === 5 && inHandler.traceparent === `00-${traceId}-${span.spanId}-01`,
           )
-          expect(consumer, record.value).toMatchObject({ name: `${t} process`, parentSpanId: requestSpan })
+          expect(consumer, record.value).toMatchObject({
+            name: `${t} process`,
+            parentSpanId: requestSpan,
+            traceState: tracestate,
+          })
+          // What the handler publishes or calls carries it on.
+          expect(inHandler.tracestate, record.value).toBe(tracestate)
         }
       } finally {
         await stop()

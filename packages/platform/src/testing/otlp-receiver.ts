@@ -12,6 +12,8 @@ export interface ReceivedSpan {
   readonly traceId: string
   readonly spanId: string
   readonly parentSpanId: string | undefined
+  /** The span's W3C `tracestate` (`undefined` when it has none). */
+  readonly traceState: string | undefined
   readonly attributes: Record<string, unknown>
   readonly links: ReadonlyArray<{ readonly traceId: string; readonly spanId: string }>
 }
@@ -32,6 +34,7 @@ type OtlpSpan = {
   traceId: string
   spanId: string
   parentSpanId?: string
+  traceState?: string
   attributes?: Array<KeyValue>
   links?: Array<{ traceId: string; spanId: string }>
 }
@@ -71,6 +74,7 @@ export const startOtlpReceiver = async (): Promise<OtlpReceiver> => {
               traceId: hexId(span.traceId) as string,
               spanId: hexId(span.spanId) as string,
               parentSpanId: hexId(span.parentSpanId),
+              traceState: span.traceState || undefined,
               attributes: attributesOf(span.attributes),
               links: (span.links ?? []).map((link) => ({
                 traceId: hexId(link.traceId) as string,

@@ -2,6 +2,12 @@
  * The gateway's two questions to identity — who holds this key digest, whose session is this token
  * digest — over a keep-alive pool, each call signed with `x-parley-internal`. Only digests travel:
  * the key and the session token never leave the gateway.
+ *
+ * With tracing on, each call is a CLIENT span of the request it is made for (the active context:
+ * the pipeline runs in the request's), whose `traceparent` and `tracestate` identity continues, so
+ * authentication shows in the request's trace and follows its sampling decision (docs/contract.md §18).
+ * A key lookup that several requests wait on (the key cache shares one in flight) is in the trace
+ * of the request that started it. Tracing off, the call is made as it is: not a closure more.
  */
 import {
   type KeyLookupResponse as KeyLookup,
@@ -9,7 +15,7 @@ import {
   type SessionLookupResponse as SessionLookup,
   SessionLookupResponse,
 } from "@parley/contracts"
-import { type InternalSecret, internalCallHeaders } from "@parley/platform"
+import { type InternalSecret, internalCallHeaders, tracedCall, tracingEnabled } from "@parley/platform"
 import { Schema } from "effect"
 import type { Dispatcher } from "undici"
 
@@ -36,19 +42,30 @@ const decodeSession = Schema.decodeUnknownSync(SessionLookupResponse)
 export const makeIdentityClient = (options: IdentityClientOptions): IdentityClient => {
   const timeoutMs = options.timeoutMs ?? 2_000
 
+  const send = (path: string, body: object, headers: Record<string, string>) =>
+    options.pool.request({
+      method: "POST",
+      path,
+      headers,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+
+  const tracedSend = (path: string, body: object, headers: Record<string, string>) =>
+    tracedCall(`identity POST ${path}`, headers, { "http.request.method": "POST", "url.path": path }, async (span) => {
+      const response = await send(path, body, headers)
+      span?.setAttribute("http.response.status_code", response.statusCode)
+      return response
+    })
+
   const post = async <A>(path: string, body: object, decode: (u: unknown) => A): Promise<A | undefined> => {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      ...internalCallHeaders(options.internalSecret, { method: "POST", path }),
+    }
     let response: Dispatcher.ResponseData
     try {
-      response = await options.pool.request({
-        method: "POST",
-        path,
-        headers: {
-          "content-type": "application/json",
-          ...internalCallHeaders(options.internalSecret, { method: "POST", path }),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      })
+      response = await (tracingEnabled() ? tracedSend(path, body, headers) : send(path, body, headers))
     } catch (error) {
       throw new IdentityUnavailable(`identity ${path}: ${(error as Error).message}`)
     }
