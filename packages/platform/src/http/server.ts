@@ -3,7 +3,6 @@
  * behaviour in one place — request ids on every response, strict JSON bodies, 413/415, a JSON 404,
  * one error handler, health probes, metrics and one access-log line per request.
  */
-import { STATUS_CODES } from "node:http"
 import type { Duplex } from "node:stream"
 import { ErrorText, type ServiceRoutes } from "@parley/contracts"
 import { type FastifyInstance, type FastifyReply, fastify, LogController } from "fastify"
@@ -20,6 +19,19 @@ import { LazyChildLogger } from "./lazy-child-logger.ts"
 import { REQUEST_ID_HEADER, requestIdOf } from "./request-id.ts"
 import { refuseUndeclaredRoutes } from "./routes.ts"
 import { installTracing } from "./tracing.ts"
+
+/**
+ * The status lines `answerClientError` writes. Not `node:http`'s `STATUS_CODES`: an ES import of
+ * `node:http` builds its namespace from every export, and reading the lazy `WebSocket`,
+ * `MessageEvent` and `CloseEvent` exports loads Node's own bundled copy of undici — 13 MB of RSS
+ * that no Parley process uses (it calls out with the undici package). Issue #28's memory target;
+ * `test/architecture` keeps such imports out.
+ */
+const STATUS_TEXT: Readonly<Record<400 | 408 | 431, string>> = {
+  400: "Bad Request",
+  408: "Request Timeout",
+  431: "Request Header Fields Too Large",
+}
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -148,7 +160,7 @@ const answerClientError = (error: Error & { code?: string }, socket: Duplex): vo
     code: "invalid_request",
   })
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n` +
       "content-type: application/json; charset=utf-8\r\n" +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       `${REQUEST_ID_HEADER}: ${newId("req")}\r\n` +
