@@ -53,13 +53,15 @@ export type Provided<N extends InfrastructureNeed> = N extends { readonly kind: 
     : Bus
 
 /**
- * The single-node bus on a pool of connections of its own (5) beside the service's. A bulkhead:
+ * The single-node bus on a pool of connections of its own (3) beside the service's. A bulkhead:
  * while the database is down, the bus's workers retry their fetches several times a second, and
  * requests whose queries queued behind theirs in one shared pool answered their 503 after 17–30 s
- * instead of at once (test/e2e/contract-unavailable.test.ts).
+ * instead of at once (test/e2e/contract-unavailable.test.ts). Three, not five, since issue #28:
+ * each connection is a server process of 8–10 MB under load, and the e2e benchmark delivered as
+ * many messages per second with three (services/standalone's pool says how it was measured).
  */
 export const singleNodeBusFor = (url: string): Layer.Layer<Bus | OutboxWriter> =>
-  SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url, maxConnections: 5 })))
+  SingleNodeBus.layer().pipe(Layer.provide(Database.layer({ url, maxConnections: 3 })))
 
 const kafkaOptions = (config: InfrastructureConfig, clientId: string): KafkaBusOptions | undefined =>
   config.kafkaBrokers === undefined

@@ -51,12 +51,13 @@ export const STANDALONE_OUTBOX_SCHEMA = "parley_standalone"
 /**
  * Every service of the process shares this pool (the bus has its own): enough connections for the
  * request handlers and consumers of all of them to keep the server busy on a small machine
- * (`DATABASE_POOL_MAX` sets another). Eight, not sixteen since issue #28: on the 2-core reference
- * machine the e2e benchmark delivered as many messages per second with eight (278/s against
- * 242–301/s), at the same CPU per message, while the server's memory under load fell from 141 to
- * 107 MB — each connection is a server process — bringing Node and PostgreSQL together under 400 MB.
+ * (`DATABASE_POOL_MAX` sets another). Five since issue #28 (sixteen, then eight): each connection
+ * is a server process of 8–10 MB under load. On the 2-core reference machine the e2e benchmark,
+ * three rounds beside eight connections (and the bus's five, now three), delivered 476 / 575 / 608
+ * messages per second against 469 / 497 / 667 at the same CPU per message (3,885 against 4,140 µs,
+ * median), while the server's memory under load fell from 118–122 to 101–102 MB.
  */
-const DATABASE_POOL = 8
+const DATABASE_POOL = 5
 
 const address = (server: { address(): unknown }): string => {
   const { address, port, family } = server.address() as AddressInfo
