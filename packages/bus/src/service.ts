@@ -8,6 +8,7 @@ import type { RouteDeclaration, ServiceName, ServiceRoutes } from "@parley/contr
 import {
   type EnvRecord,
   type HttpServer,
+  jsonFailureReport,
   type LoggerOptions,
   type LogLevelName,
   loadConfig,
@@ -133,4 +134,6 @@ export const runService = <N extends InfrastructureNeed>(service: ServiceDefinit
         Effect.provide(pinoLoggerLayer(logger)),
       )
     }),
+    // A deployed service's failure is one JSON line like its other logs (docs: "Operating Parley").
+    { report: jsonFailureReport(service.name) },
   )
