@@ -257,6 +257,8 @@ export interface AccessLine {
   readonly route: string | undefined
   readonly status: number
   readonly durationMs: number
+  /** The client's address, on a server that logs it (the gateway: `trustProxy` decides whose it is). */
+  readonly clientIp?: string | undefined
 }
 
 /** Writes one request's access line (`"request completed"`); the caller checks the level first. */
@@ -278,7 +280,7 @@ const makeAccessLineWriter = (service: string, destination: DestinationStream): 
   const serviceField = `,"service":${JSON.stringify(service)}`
   return (requestId, line) => {
     destination.write(
-      `${head}${isoTime()}${serviceField},"requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(line.method)},"url":${JSON.stringify(censorUrl(line.url))}${line.route === undefined ? "" : `,"route":${JSON.stringify(line.route)}`},"status":${line.status},"durationMs":${line.durationMs},"msg":"request completed"}\n`,
+      `${head}${isoTime()}${serviceField},"requestId":${JSON.stringify(requestId)},"method":${JSON.stringify(line.method)},"url":${JSON.stringify(censorUrl(line.url))}${line.route === undefined ? "" : `,"route":${JSON.stringify(line.route)}`},"status":${line.status},"durationMs":${line.durationMs}${line.clientIp === undefined ? "" : `,"clientIp":${JSON.stringify(line.clientIp)}`},"msg":"request completed"}\n`,
     )
   }
 }

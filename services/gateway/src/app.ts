@@ -117,6 +117,8 @@ export const makeGatewayApp = (options: GatewayOptions): Effect.Effect<GatewayAp
       // Fastify's `trustProxy` with a list: the client is the right-most address not in it.
       trustProxy:
         options.trustedProxies !== undefined && options.trustedProxies.length > 0 ? [...options.trustedProxies] : false,
+      // The access line names the client (behind trusted proxies, the address they forwarded).
+      logClientIp: true,
     })
     // The gateway reads bodies itself (it forwards the bytes, not a re-serialised value): every
     // body arrives as the client's stream; the pipeline checks its type, size and JSON.

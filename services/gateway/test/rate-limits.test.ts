@@ -2,9 +2,11 @@
  * Rate limits (docs/contract.md §3) counted in the shared Redis by every gateway instance: exact at the
  * boundary, the tighter limit answering, each caller counted under its own subject.
  */
+
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import {
   type CreatedKey,
@@ -39,6 +41,16 @@ afterEach(async () => {
 })
 
 const uniquePrefix = () => `parley:test:${crypto.randomUUID()}:`
+
+/** The `clientIp` of the access lines of `/api/*` calls, once `count` of them are written (after each answer). */
+const clientIpsLogged = async (logs: ReadonlyArray<string>, count: number): Promise<Array<string>> => {
+  const lines = () =>
+    logs
+      .map((line) => JSON.parse(line) as { msg?: string; url?: string; clientIp?: string })
+      .filter((line) => line.msg === "request completed" && line.url?.startsWith("/api/") === true)
+  for (let waited = 0; lines().length < count && waited < 2_000; waited += 20) await sleep(20)
+  return lines().map((line) => line.clientIp ?? "(none)")
+}
 
 const instances = async (count: number, options: Parameters<TestSystem["startGateway"]>[0] = {}) => {
   const redisKeyPrefix = uniquePrefix()
@@ -235,6 +247,8 @@ describe("rate limits in Redis", () => {
         await badKey(gw?.url, "198.51.100.3, 203.0.113.30"),
       ]
       expect(answers).toEqual([401, 401, 429])
+      // The access line names the same client: the address the trusted proxy saw.
+      expect(await clientIpsLogged(gw?.logs ?? [], 3)).toEqual(["203.0.113.30", "203.0.113.30", "203.0.113.30"])
     })
 
     it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
@@ -247,6 +261,10 @@ describe("rate limits in Redis", () => {
       ]
       // A spoofed header mints no fresh budget: all three came from one peer.
       expect(answers).toEqual([401, 401, 429])
+      // Nor does it reach the access log: the line names the peer.
+      const logged = await clientIpsLogged(gw?.logs ?? [], 3)
+      expect(logged).toHaveLength(3)
+      for (const ip of logged) expect(ip).toMatch(/^(?:::ffff:)?127\.0\.0\.1$/)
     })
   })
 

@@ -59,6 +59,11 @@ export interface HttpServerOptions {
   /** Trust `X-Forwarded-*` from a proxy in front (Fastify's `trustProxy`). */
   readonly trustProxy?: boolean | string | Array<string>
   /**
+   * Name the client's address (`clientIp`) in each access line: the edge's server says true (a
+   * service behind it would log the gateway's address).
+   */
+  readonly logClientIp?: boolean
+  /**
    * The service's route declarations (`@parley/contracts`): registered with `serveRoutes`, and the
    * only routes the server accepts besides health and metrics — registering any other throws.
    */
@@ -107,6 +112,7 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
   // The access line; not written by a service whose requests the gateway in front, in the same
   // process, already logs (`makeLogger`'s `accessLog`).
   const accessLog = writesAccessLog(options.logger)
+  const logClientIp = options.logClientIp ?? false
   // A logger from `makeLogger` has its own access-line writer (no child logger, no redaction walk);
   // any other writes the line through the request's logger.
   const writeAccessLine: AccessLineWriter =
@@ -122,6 +128,7 @@ export const makeHttpServer = (options: HttpServerOptions): FastifyInstance => {
         route: request.routeOptions.url,
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        clientIp: logClientIp ? request.ip : undefined,
       })
     }
     done()
