@@ -112,7 +112,7 @@ export const runService = <N extends InfrastructureNeed>(service: ServiceDefinit
       const program = Effect.gen(function* () {
         // Before the servers and consumers are made: they instrument themselves only if it is on.
         yield* Effect.acquireRelease(
-          Effect.promise(() => startTracing(service.name)),
+          Effect.promise(() => startTracing(service.name, process.env, logger)),
           (stop) => Effect.promise(stop),
         )
         const app = yield* make

@@ -210,3 +210,52 @@ describe("tracing, exported over OTLP/HTTP (http/json)", () => {
     expect(exported?.links.map((link) => link.spanId).sort()).toEqual([a.span.spanId, b.span.spanId].sort())
   })
 })
+
+describe("tracing, its endpoint refusing spans", () => {
+  it("says so once in the logs, and once when the endpoint takes spans again", async () => {
+    // 400: refused for good (a 503 the exporter retries, with backoff, before it gives the batch up).
+    const collector = await startHttpServer(() => ({ status: 400, body: { error: "not OTLP" } }))
+    const lines: Array<{ level: string; msg: string; endpoint?: string; err?: { message: string } }> = []
+    const said = makeLogger({
+      service: "traced",
+      level: "info",
+      destination: new Writable({
+        write: (chunk, _e, cb) => {
+          lines.push(JSON.parse(String(chunk)))
+          cb()
+        },
+      }),
+    })
+    const stop = await startTracing(
+      "traced",
+      { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+      said,
+    )
+    const oneSpan = async () => {
+      startSpan("work", {}, Otel.ROOT_CONTEXT)?.span.end()
+      // The SDK's flush fails with the export; what the operator reads is the log line.
+      await flushTracing().catch(() => undefined)
+    }
+    try {
+      await oneSpan()
+      await oneSpan()
+      expect(collector.requests.length).toBeGreaterThanOrEqual(2)
+      const warned = lines.filter((line) => line.level === "warn")
+      expect(warned).toHaveLength(1)
+      expect(warned[0]).toMatchObject({
+        msg: "tracing: the OTLP endpoint does not take spans; they are dropped until it does",
+        endpoint: collector.url,
+      })
+      expect(warned[0]?.err?.message).toBeTruthy()
+
+      collector.setHandler(() => ({ status: 200, body: {} }))
+      await oneSpan()
+      await oneSpan()
+      expect(lines.filter((line) => line.msg === "tracing: the OTLP endpoint takes spans again")).toHaveLength(1)
+      expect(lines.filter((line) => line.level === "warn")).toHaveLength(1)
+    } finally {
+      await stop()
+      await collector.close()
+    }
+  })
+})

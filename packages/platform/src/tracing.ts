@@ -17,7 +17,7 @@
 import * as OtelTracer from "@effect/opentelemetry/OtelTracer"
 import * as Otel from "@opentelemetry/api"
 import type { W3CTraceContextPropagator } from "@opentelemetry/core"
-import type { Sampler, TracerProvider } from "@opentelemetry/sdk-trace"
+import type { Sampler, SpanExporter, TracerProvider } from "@opentelemetry/sdk-trace"
 import { Effect, Tracer } from "effect"
 
 export type TracingEnv = Readonly<Record<string, string | undefined>>
@@ -87,6 +87,42 @@ const exporterFor = async (env: TracingEnv) => {
   throw new Error(`OTEL_EXPORTER_OTLP_PROTOCOL=${protocol}: Parley exports traces over http/protobuf or http/json`)
 }
 
+/** Where tracing says that its endpoint stopped or started taking spans (a service's logger). */
+export interface TracingLogger {
+  warn(fields: object, message: string): void
+  info(fields: object, message: string): void
+}
+
+/**
+ * The exporter, saying once when the endpoint stops taking spans (the SDK drops them, and says
+ * nothing unless a diagnostic logger is installed) and once when it takes them again: an operator
+ * whose collector is unreachable or refuses Parley's spans reads it in the logs instead of finding
+ * the traces missing. The endpoint is named by its origin only.
+ */
+const reportingFailures = (exporter: SpanExporter, url: string, logger: TracingLogger | undefined): SpanExporter => {
+  if (logger === undefined) return exporter
+  const endpoint = URL.canParse(url) ? new URL(url).origin : "(the OTLP endpoint)"
+  let failing = false
+  const reported: SpanExporter = {
+    export: (spans, done) =>
+      exporter.export(spans, (result) => {
+        // ExportResultCode.SUCCESS is 0 (`@opentelemetry/core`, not loaded when tracing is off).
+        const failed = result.code !== 0
+        if (failed && !failing) {
+          logger.warn(
+            { endpoint, err: { message: result.error?.message ?? "export failed" } },
+            "tracing: the OTLP endpoint does not take spans; they are dropped until it does",
+          )
+        } else if (!failed && failing) logger.info({ endpoint }, "tracing: the OTLP endpoint takes spans again")
+        failing = failed
+        done(result)
+      }),
+    shutdown: () => exporter.shutdown(),
+  }
+  const flush = exporter.forceFlush
+  return flush === undefined ? reported : { ...reported, forceFlush: () => flush.call(exporter) }
+}
+
 /**
  * The OpenTelemetry context each parent span made by `withTraceContext` stands for. The tracer of
  * `@effect/opentelemetry` rebuilds the active context from such an external span out of its ids and
@@ -119,6 +155,7 @@ const keepingCarriedContexts = (base: Tracer.Tracer): Tracer.Tracer => {
 export const startTracing = async (
   serviceName: string,
   env: TracingEnv = process.env,
+  logger?: TracingLogger,
 ): Promise<() => Promise<void>> => {
   if (endpointOf(env) === "" || env.OTEL_SDK_DISABLED === "true") return async () => {}
   if (tracing === undefined) {
@@ -132,7 +169,12 @@ export const startTracing = async (
     const provider = new TracerProvider({
       resource: resourceFromAttributes({ "service.name": env.OTEL_SERVICE_NAME?.trim() || serviceName }),
       sampler: await samplerFromEnv(env),
-      spanProcessors: [new BatchSpanProcessor({ exporter: await exporterFor(env), scheduledDelayMillis: 500 })],
+      spanProcessors: [
+        new BatchSpanProcessor({
+          exporter: reportingFailures(await exporterFor(env), tracesUrl(env), logger),
+          scheduledDelayMillis: 500,
+        }),
+      ],
     })
     Otel.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
     const propagator = new W3CTraceContextPropagator()

@@ -16,6 +16,7 @@ import {
   loadConfig,
   makeLogger,
   makeMetricsServer,
+  type ParleyLogger,
   pinoLoggerLayer,
   startTracing,
 } from "@parley/platform"
@@ -68,15 +69,15 @@ export const startStandalone = (env: EnvRecord): Effect.Effect<RunningStandalone
   Effect.gen(function* () {
     const config = yield* loadConfig(StandaloneConfig, env)
     const logger = makeLogger({ service: "standalone", level: config.logLevel })
-    return yield* startWith(config, env).pipe(Effect.provide(pinoLoggerLayer(logger)))
+    return yield* startWith(config, env, logger).pipe(Effect.provide(pinoLoggerLayer(logger)))
   })
 
-const startWith = (config: StandaloneConfig, env: EnvRecord) =>
+const startWith = (config: StandaloneConfig, env: EnvRecord, startLogger: ParleyLogger) =>
   Effect.gen(function* () {
     const dataDir = resolve(config.dataDir)
     // Before any server or consumer is made (they instrument themselves only if it is on).
     yield* Effect.acquireRelease(
-      Effect.promise(() => startTracing("parley", env)),
+      Effect.promise(() => startTracing("parley", env, startLogger)),
       (stop) => Effect.promise(stop),
     )
     const secrets = yield* Effect.promise(() => loadOrCreateSecrets(dataDir))
