@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync, statSync } from "node:fs"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
+import { readdirSync } from "node:fs"
 import { describe, expect, it } from "vitest"
+import { importGraph } from "./import-graph.ts"
 
 /**
  * No module of Parley imports a value from `node:http` as an ES module. Building the namespace of
@@ -11,16 +10,7 @@ import { describe, expect, it } from "vitest"
  * namespace). Issue #28's memory target. `import type` is erased and costs nothing.
  */
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url))
-
-const sourceFiles = (dir: string): Array<string> =>
-  readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    // Test helpers (`src/testing/`) never load in a running Parley.
-    if (name === "node_modules" || name === "dist" || name === "testing") return []
-    if (statSync(path).isDirectory()) return sourceFiles(path)
-    return /\.(?:ts|mts|js|mjs)$/.test(name) && !/\.test\.ts$/.test(name) ? [path] : []
-  })
+const ROOT = new URL("../../", import.meta.url)
 
 /** The `node:http` imports of a module that bring in values (an `import type` does not). */
 export const httpValueImports = (text: string): Array<string> =>
@@ -34,17 +24,12 @@ describe("builtins", () => {
   it("no service or package imports a value from node:http as an ES module", () => {
     const offenders: Array<string> = []
     for (const top of ["services", "packages"]) {
-      for (const name of readdirSync(join(ROOT, top))) {
-        const src = join(ROOT, top, name, "src")
-        if (!statSync(join(ROOT, top, name)).isDirectory()) continue
-        let files: Array<string> = []
-        try {
-          files = sourceFiles(src)
-        } catch {
-          continue
-        }
-        for (const file of files) {
-          for (const found of httpValueImports(readFileSync(file, "utf8"))) offenders.push(`${file}: ${found}`)
+      for (const name of readdirSync(new URL(`${top}/`, ROOT))) {
+        const src = new URL(`${top}/${name}/src/`, ROOT)
+        const { files, textOf } = importGraph(src)
+        // Test helpers (`src/testing/`) never load in a running Parley.
+        for (const file of files.filter((file) => !file.split("/").includes("testing"))) {
+          for (const found of httpValueImports(textOf(file))) offenders.push(`${top}/${name}/src/${file}: ${found}`)
         }
       }
     }
